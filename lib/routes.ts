@@ -1,0 +1,63 @@
+/**
+ * The route manifest: the single list of every endpoint the service exposes.
+ * Both the CDK stack (infra/stack.ts) and the local server (infra/local) read it, so a route
+ * can never exist in one runtime and not the other.
+ */
+
+export type HttpMethod = 'GET' | 'POST' | 'DELETE';
+
+export interface RouteDefinition {
+  /** Stable identifier, used to name the Lambda function and its log group. */
+  id: string;
+  method: HttpMethod;
+  /** API Gateway style path, `{param}` for path parameters. */
+  path: string;
+  /** Entry file of the handler, relative to the repository root; it exports `handler`. */
+  entry: string;
+  /** `none` only for /health; everything else authenticates X-API-Key. */
+  auth: 'none' | 'api-key';
+  /** `http` routes go through API Gateway; `stream` routes through a response-streaming Function URL. */
+  kind: 'http' | 'stream';
+  /** Plan feature the route needs (checked in the handler's middleware). */
+  planFeature?: 'batch';
+  /** DynamoDB access the function needs; the stack grants exactly this. */
+  tableAccess: 'none' | 'read' | 'read-write';
+  /** Whether the function loads the watchlist snapshot (bundled with it). */
+  needsWatchlists?: boolean;
+  /** Whether the function sends to the batch queue. */
+  sendsToQueue?: boolean;
+  summary: string;
+}
+
+export const routes: readonly RouteDefinition[] = [
+  {
+    id: 'health',
+    method: 'GET',
+    path: '/health',
+    entry: 'functions/http/health.ts',
+    auth: 'none',
+    kind: 'http',
+    tableAccess: 'none',
+    summary: 'Liveness and interface version',
+  },
+  {
+    id: 'me',
+    method: 'GET',
+    path: '/me',
+    entry: 'functions/http/me.ts',
+    auth: 'api-key',
+    kind: 'http',
+    tableAccess: 'read',
+    summary: 'The caller, their tenant, plan and this month’s usage',
+  },
+  {
+    id: 'rotate-key',
+    method: 'POST',
+    path: '/me/rotate-key',
+    entry: 'functions/http/rotate-key.ts',
+    auth: 'api-key',
+    kind: 'http',
+    tableAccess: 'read-write',
+    summary: 'Issue a new API key; the old one stops working at once',
+  },
+];

@@ -1,0 +1,99 @@
+/**
+ * The shapes every watchlist parser produces and the matcher consumes.
+ * One `ListedPerson` per listed individual; entities, vessels and aircraft are only counted
+ * (they appear in /dbstatus) because this service screens individuals.
+ */
+
+export type CheckType = 'sanctions' | 'pep' | 'criminal';
+
+export const CHECK_TYPES: readonly CheckType[] = ['sanctions', 'pep', 'criminal'];
+
+/** Stable identifiers of the lists the product ships. */
+export type ListId =
+  | 'ofac_sdn'
+  | 'un_sc'
+  | 'uk_ofsi'
+  | 'us_congress_pep'
+  | 'us_executive_pep'
+  | 'fbi_wanted'
+  | 'interpol_red';
+
+/**
+ * A date of birth as the list states it. Lists often give only a year, a year range or an
+ * approximate date, and the matcher must treat each honestly.
+ */
+export type ListedDob =
+  | { kind: 'date'; date: string } // YYYY-MM-DD
+  | { kind: 'month'; year: number; month: number }
+  | { kind: 'year'; year: number }
+  | { kind: 'range'; from: number; to: number }; // inclusive years
+
+export interface ListedName {
+  name: string;
+  /** `strong` = primary name or good-quality alias; `weak` = low-quality alias (UN "Low", OFSI "Low quality"). */
+  strength: 'primary' | 'strong' | 'weak';
+}
+
+export interface PepDetails {
+  /** 1 = currently in office; 2 = left office within the last 5 years; 3 = earlier. */
+  tier: number;
+  /** snake_case: `legislator`, `head_of_state`, `head_of_government_deputy`, ... */
+  category: string;
+  /** e.g. "U.S. Senator for Vermont (2007–present)" */
+  position: string;
+  since?: string;
+  until?: string;
+}
+
+export interface ListedPerson {
+  list_id: ListId;
+  /** The entity's id within its list (OFAC ent_num, UN DATAID, OFSI Group ID, bioguide id, ...). */
+  entity_id: string;
+  primary_name: string;
+  /** Every name the person is listed under, the primary name first. */
+  names: ListedName[];
+  dobs: ListedDob[];
+  /** Country names in English as the list states them (e.g. "Afghanistan", "Russia"). */
+  nationalities: string[];
+  /** Cities/countries of residence or birth, as the list states them. */
+  locations: string[];
+  /** Sanctions programmes / regimes, or charges and poster subjects for criminal lists. */
+  programmes: string[];
+  gender?: string;
+  listed_on?: string;
+  /** Link to the public record where the list has one. */
+  url?: string;
+  pep?: PepDetails;
+  remarks?: string;
+}
+
+export interface ListDescriptor {
+  id: ListId;
+  name: string;
+  category: CheckType;
+  publisher: string;
+  licence: string;
+  /** Source files under data/, relative to the data directory. */
+  files: string[];
+  /** The list's own publication date, YYYY-MM-DD (the data's real date, not when we copied it). */
+  source_date: string;
+  /** How the source date was established. */
+  source_date_basis: string;
+}
+
+export interface ListSummary extends ListDescriptor {
+  /** Every record in the source (individuals, entities, vessels, ...). */
+  entity_count: number;
+  /** Individuals kept for screening. */
+  individual_count: number;
+  /** When this snapshot was built from the files (ISO 8601 UTC). */
+  synced_at: string;
+}
+
+/** The compiled snapshot: every list's people, ready for the matcher to index. */
+export interface WatchlistSnapshot {
+  format_version: number;
+  built_at: string;
+  lists: ListSummary[];
+  people: ListedPerson[];
+}
