@@ -61,3 +61,13 @@ export const routes: readonly RouteDefinition[] = [
     summary: 'Issue a new API key; the old one stops working at once',
   },
 ];
+
+/**
+ * Where requests no route takes go: API Gateway's `$default` route on AWS, the same handler
+ * locally, answering 404 (unknown path) or 405 (known path, other method) with a `detail`.
+ */
+export const fallbackRoute = {
+  id: 'fallback',
+  entry: 'functions/http/fallback.ts',
+  tableAccess: 'none',
+} as const satisfies Pick<RouteDefinition, 'id' | 'entry' | 'tableAccess'>;

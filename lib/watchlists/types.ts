@@ -23,10 +23,11 @@ export type ListId =
  * approximate date, and the matcher must treat each honestly.
  */
 export type ListedDob =
-  | { kind: 'date'; date: string } // YYYY-MM-DD
-  | { kind: 'month'; year: number; month: number }
-  | { kind: 'year'; year: number }
+  | { kind: 'date'; date: string; approximate?: true } // YYYY-MM-DD
+  | { kind: 'month'; year: number; month: number; approximate?: true }
+  | { kind: 'year'; year: number; approximate?: true }
   | { kind: 'range'; from: number; to: number }; // inclusive years
+// `approximate` marks dates the list itself qualifies ("circa", UN "APPROXIMATELY").
 
 export interface ListedName {
   name: string;
@@ -55,12 +56,17 @@ export interface ListedPerson {
   dobs: ListedDob[];
   /** Country names in English as the list states them (e.g. "Afghanistan", "Russia"). */
   nationalities: string[];
-  /** Cities/countries of residence or birth, as the list states them. */
+  /**
+   * Places of residence or birth, as the list states them, one place per entry: a city, region or
+   * country ("Tehran", "Iran"), never a whole address.
+   */
   locations: string[];
   /** Sanctions programmes / regimes, or charges and poster subjects for criminal lists. */
   programmes: string[];
   gender?: string;
   listed_on?: string;
+  /** The list's own public reference for the entry where it has one (UN "QDi.001", UK "RUS0001"). */
+  reference?: string;
   /** Link to the public record where the list has one. */
   url?: string;
   pep?: PepDetails;
@@ -79,6 +85,23 @@ export interface ListDescriptor {
   source_date: string;
   /** How the source date was established. */
   source_date_basis: string;
+  /** Attribution text the licence requires to be shown with the data (OGL v3 for the UK list). */
+  attribution?: string;
+  /**
+   * Caveats a compliance reader of /dbstatus needs: inclusion rules (which records became
+   * screening subjects and why), PEP tier rules, legal-review warnings.
+   */
+  notes?: string[];
+}
+
+/** What every list parser returns. */
+export interface ParsedList {
+  /** Listed individuals kept for screening. */
+  people: ListedPerson[];
+  /** Every record in the source (individuals, entities, vessels, aircraft, ...). */
+  entityCount: number;
+  /** The list's own date when the file states it (YYYY-MM-DD); the descriptor's date otherwise. */
+  sourceDate?: string;
 }
 
 export interface ListSummary extends ListDescriptor {

@@ -1,0 +1,7 @@
+import { rejectUnroutedRequest } from '../../lib/http/fallback.ts';
+import { httpHandler } from '../../lib/http/handler.ts';
+
+/** API Gateway `$default` route: unknown paths get 404, known paths with the wrong method 405. */
+export const handler = httpHandler({ auth: false }, ({ event }) =>
+  rejectUnroutedRequest(event.requestContext.http.method, event.rawPath),
+);

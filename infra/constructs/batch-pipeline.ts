@@ -1,0 +1,104 @@
+import { Duration } from 'aws-cdk-lib';
+import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { type FunctionUrl, FunctionUrlAuthType, InvokeMode } from 'aws-cdk-lib/aws-lambda';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import type { RouteDefinition } from '../../lib/routes.ts';
+import { constructIdFor, ServiceFunction, type ServiceFunctionSettings } from './service-function.ts';
+import { grantTableAccess } from './table-access.ts';
+
+export interface BatchPipelineProps {
+  settings: ServiceFunctionSettings;
+  table: ITable;
+  /** Manifest routes of kind `stream`; each gets its own function and response-streaming URL. */
+  streamRoutes: readonly RouteDefinition[];
+  /** Entry of the queue worker, relative to the project root. */
+  workerEntry: string;
+}
+
+/** A streaming route as deployed: the manifest entry, its function and its Function URL. */
+export interface StreamEndpoint {
+  route: RouteDefinition;
+  handler: ServiceFunction;
+  url: FunctionUrl;
+}
+
+/** One subject screened per message; a batch of 10 messages must finish well inside this. */
+const WORKER_TIMEOUT = Duration.seconds(60);
+
+/**
+ * The batch path: streaming handlers fan a batch out as one SQS message per subject, a worker
+ * screens each subject and records progress in the table, which the stream reports back as SSE.
+ */
+export class BatchPipeline extends Construct {
+  readonly queue: Queue;
+  readonly deadLetterQueue: Queue;
+  readonly deadLetterAlarm: Alarm;
+  readonly worker: ServiceFunction;
+  readonly streamEndpoints: readonly StreamEndpoint[];
+
+  constructor(scope: Construct, id: string, props: BatchPipelineProps) {
+    super(scope, id);
+
+    this.deadLetterQueue = new Queue(this, 'DeadLetterQueue', {
+      retentionPeriod: Duration.days(14),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    this.queue = new Queue(this, 'Queue', {
+      // AWS's guidance for Lambda consumers: six times the function timeout, so a message is not
+      // handed to a second worker while the first is still retrying it.
+      visibilityTimeout: Duration.seconds(WORKER_TIMEOUT.toSeconds() * 6),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: 3 },
+    });
+
+    // A subject in the DLQ is a customer whose screen never completed: someone must look at once.
+    this.deadLetterAlarm = new Alarm(this, 'DeadLetterAlarm', {
+      alarmDescription: 'Batch subjects failed screening three times and were moved to the dead-letter queue',
+      metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({
+        period: Duration.minutes(1),
+        statistic: 'Maximum',
+      }),
+      threshold: 0,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+
+    this.worker = new ServiceFunction(this, 'Worker', {
+      ...props.settings,
+      entry: props.workerEntry,
+      description: 'Screens one batch subject per SQS message and records batch progress',
+      needsWatchlists: true,
+      timeout: WORKER_TIMEOUT,
+    });
+    grantTableAccess(props.table, this.worker.function, 'read-write');
+    this.worker.function.addEventSource(
+      new SqsEventSource(this.queue, { batchSize: 10, reportBatchItemFailures: true }),
+    );
+
+    this.streamEndpoints = props.streamRoutes.map((route) => {
+      const handler = new ServiceFunction(this, constructIdFor(route.id), {
+        ...props.settings,
+        entry: route.entry,
+        description: `${route.method} ${route.path}: ${route.summary}`,
+        needsWatchlists: route.needsWatchlists,
+        // Streams progress until the last subject of up to 500 completes; Function URLs allow 15 min.
+        timeout: Duration.minutes(10),
+        environment: { BATCH_QUEUE_URL: this.queue.queueUrl },
+      });
+      grantTableAccess(props.table, handler.function, route.tableAccess);
+      this.queue.grantSendMessages(handler.function);
+      const url = handler.function.addFunctionUrl({
+        // The handler authenticates X-API-Key itself, with the same code as every other route.
+        authType: FunctionUrlAuthType.NONE,
+        invokeMode: InvokeMode.RESPONSE_STREAM,
+      });
+      return { route, handler, url };
+    });
+  }
+}

@@ -1,0 +1,34 @@
+import { RemovalPolicy } from 'aws-cdk-lib';
+import { AttributeType, BillingMode, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { Construct } from 'constructs';
+import { TABLE_KEYS } from '../../lib/store/table.ts';
+
+/**
+ * The single table holding every tenant's users, usage, screens, dispositions and batches.
+ * Key names come from lib/store/table.ts, the same definition the local runtime creates.
+ */
+export class ScreeningTable extends Construct {
+  readonly table: Table;
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    const string = (name: string) => ({ name, type: AttributeType.STRING });
+    this.table = new Table(this, 'Table', {
+      partitionKey: string(TABLE_KEYS.partitionKey),
+      sortKey: string(TABLE_KEYS.sortKey),
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      timeToLiveAttribute: TABLE_KEYS.ttlAttribute,
+      // Screens and dispositions are the tenant's compliance record: recoverable to the second
+      // and kept even if the stack is deleted.
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    for (const [indexName, keys] of Object.entries(TABLE_KEYS.indexes)) {
+      this.table.addGlobalSecondaryIndex({
+        indexName,
+        partitionKey: string(keys.partitionKey),
+        sortKey: string(keys.sortKey),
+      });
+    }
+  }
+}

@@ -1,0 +1,121 @@
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
+import { Duration, Stack } from 'aws-cdk-lib';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+
+/** Where `npm run build:snapshot` writes the compiled watchlist index, relative to the project root. */
+export const WATCHLIST_SNAPSHOT_SOURCE = 'data/snapshot/watchlists.json';
+
+/** Where a function that screens finds the snapshot inside its deployment package. */
+export const WATCHLIST_SNAPSHOT_IN_BUNDLE = '/var/task/watchlists.json';
+
+/**
+ * Settings every function of the service shares; the stack builds them once and hands them to
+ * every function it creates, so a new Lambda cannot drift from the others.
+ */
+export interface ServiceFunctionSettings {
+  /** Absolute path of the repository root (holds package.json and package-lock.json). */
+  projectRoot: string;
+  tableName: string;
+  logLevel: string;
+  serviceVersion: string;
+}
+
+export interface ServiceFunctionProps extends ServiceFunctionSettings {
+  /** Entry file relative to `projectRoot`; it exports `handler`. */
+  entry: string;
+  /** Bundles the watchlist snapshot and gives the function the memory the matcher index needs. */
+  needsWatchlists?: boolean;
+  /** Defaults to 15 s, below API Gateway's 30 s integration limit. */
+  timeout?: Duration;
+  environment?: Record<string, string>;
+  description?: string;
+}
+
+/**
+ * One Lambda function of the service: runtime, architecture, memory, log retention, tracing,
+ * bundling and base environment are decided here once. Grants are not: each caller grants what
+ * its function needs where it creates it, so least privilege stays visible.
+ */
+export class ServiceFunction extends Construct {
+  readonly function: NodejsFunction;
+  readonly logGroup: LogGroup;
+
+  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
+    super(scope, id);
+    const needsWatchlists = props.needsWatchlists ?? false;
+    if (needsWatchlists) assertSnapshotPresent(this, props.projectRoot);
+
+    // Screening logs carry tenant and screen ids only; a month covers incident investigation
+    // while the audit trail itself lives in the table.
+    this.logGroup = new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH });
+
+    this.function = new NodejsFunction(this, 'Handler', {
+      entry: path.join(props.projectRoot, props.entry),
+      projectRoot: props.projectRoot,
+      depsLockFilePath: path.join(props.projectRoot, 'package-lock.json'),
+      handler: 'handler',
+      description: props.description,
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      // The matcher keeps the whole compiled watchlist index in memory (~55 MB heap) and Lambda
+      // allocates CPU in proportion to memory, which is what keeps a cold start's index load short.
+      memorySize: needsWatchlists ? 1024 : 256,
+      timeout: props.timeout ?? Duration.seconds(15),
+      logGroup: this.logGroup,
+      tracing: Tracing.ACTIVE,
+      environment: {
+        TABLE_NAME: props.tableName,
+        NODE_OPTIONS: '--enable-source-maps',
+        LOG_LEVEL: props.logLevel,
+        SERVICE_VERSION: props.serviceVersion,
+        ...(needsWatchlists ? { WATCHLIST_SNAPSHOT: WATCHLIST_SNAPSHOT_IN_BUNDLE } : {}),
+        ...props.environment,
+      },
+      bundling: {
+        format: OutputFormat.ESM,
+        target: 'node22',
+        mainFields: ['module', 'main'],
+        // CommonJS dependencies bundled into an ES module still call `require` for Node built-ins.
+        banner:
+          "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+        // The nodejs22.x runtime ships AWS SDK v3; bundling it would only grow the cold start.
+        externalModules: ['@aws-sdk/*'],
+        sourceMap: true,
+        minify: true,
+        commandHooks: needsWatchlists ? snapshotCopyHooks : undefined,
+      },
+    });
+  }
+}
+
+/** `rotate-key` → `RotateKey`: route ids as readable construct ids (and so function names). */
+export function constructIdFor(routeId: string): string {
+  return routeId
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((part) => part[0].toUpperCase() + part.slice(1))
+    .join('');
+}
+
+const snapshotCopyHooks = {
+  beforeBundling: (): string[] => [],
+  beforeInstall: (): string[] => [],
+  afterBundling: (inputDir: string, outputDir: string): string[] => [
+    `cp "${path.posix.join(inputDir, WATCHLIST_SNAPSHOT_SOURCE)}" "${path.posix.join(outputDir, 'watchlists.json')}"`,
+  ],
+};
+
+function assertSnapshotPresent(scope: Construct, projectRoot: string): void {
+  // Unit tests skip bundling, so the snapshot is only required when a bundle is really built.
+  if (!Stack.of(scope).bundlingRequired) return;
+  const snapshot = path.join(projectRoot, WATCHLIST_SNAPSHOT_SOURCE);
+  if (!existsSync(snapshot)) {
+    throw new Error(
+      `Watchlist snapshot not found at ${snapshot}: run \`npm run build:snapshot\` before \`cdk synth\`.`,
+    );
+  }
+}

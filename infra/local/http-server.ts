@@ -1,0 +1,147 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { PayloadTooLargeError } from '../../lib/errors.ts';
+import { MAX_BODY_BYTES } from '../../lib/http/body-limit.ts';
+import { errorResponse } from '../../lib/http/error-response.ts';
+import { lookupRoute } from '../../lib/http/route-match.ts';
+import { logger } from '../../lib/log.ts';
+import { fallbackRoute, type RouteDefinition, routes } from '../../lib/routes.ts';
+import { localContext } from './lambda-context.ts';
+
+const repoRoot = resolve(import.meta.dirname, '../..');
+
+type HttpLambda = (
+  event: APIGatewayProxyEventV2,
+  context: unknown,
+) => Promise<APIGatewayProxyStructuredResultV2>;
+
+/** Serves a `kind: 'stream'` route (response-streaming Function URL stand-in, see stream-server.ts). */
+export type StreamRouteServer = (
+  route: RouteDefinition,
+  event: APIGatewayProxyEventV2,
+  res: ServerResponse,
+) => Promise<void>;
+
+async function loadHandler(entry: string): Promise<HttpLambda> {
+  const module = (await import(pathToFileURL(resolve(repoRoot, entry)).href)) as { handler: HttpLambda };
+  return module.handler;
+}
+
+/** Reads the body, refusing more than the 1 MB limit without buffering the rest. */
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolveBody, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new PayloadTooLargeError(`Request body exceeds the limit of ${MAX_BODY_BYTES} bytes (1 MB)`));
+        req.pause();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolveBody(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+/** Builds the API Gateway HTTP API payload v2 event a deployed handler would receive. */
+export function toApiGatewayEvent(
+  req: IncomingMessage,
+  body: string,
+  routeKey: string,
+  pathParameters: Record<string, string> | undefined,
+): APIGatewayProxyEventV2 {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
+  }
+  const query: Record<string, string> = {};
+  for (const [name, value] of url.searchParams)
+    query[name] = name in query ? `${query[name]},${value}` : value;
+  const now = new Date();
+  return {
+    version: '2.0',
+    routeKey,
+    rawPath: url.pathname,
+    rawQueryString: url.search.slice(1),
+    headers,
+    queryStringParameters: Object.keys(query).length > 0 ? query : undefined,
+    pathParameters,
+    body: body === '' ? undefined : body,
+    isBase64Encoded: false,
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      domainName: headers.host ?? 'localhost',
+      domainPrefix: 'localhost',
+      http: {
+        method: (req.method ?? 'GET').toUpperCase(),
+        path: url.pathname,
+        protocol: `HTTP/${req.httpVersion}`,
+        sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+        userAgent: headers['user-agent'] ?? '',
+      },
+      requestId: randomUUID(),
+      routeKey,
+      stage: '$default',
+      time: now.toUTCString(),
+      timeEpoch: now.getTime(),
+    },
+  };
+}
+
+function send(res: ServerResponse, result: APIGatewayProxyStructuredResultV2): void {
+  res.writeHead(result.statusCode ?? 200, result.headers as Record<string, string>);
+  res.end(result.body ?? '');
+}
+
+/**
+ * The local stand-in for API Gateway: every manifest route, served through the very handlers
+ * that are deployed as Lambdas, with payload-v2 events built from the request.
+ */
+export async function createHttpServer(options: { streamServer?: StreamRouteServer } = {}): Promise<Server> {
+  const handlers = new Map<string, HttpLambda>();
+  for (const route of routes)
+    if (route.kind === 'http') handlers.set(route.id, await loadHandler(route.entry));
+  const fallback = await loadHandler(fallbackRoute.entry);
+
+  return createServer(async (req, res) => {
+    try {
+      const method = (req.method ?? 'GET').toUpperCase();
+      const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+      const lookup = lookupRoute(method, path);
+      let body: string;
+      try {
+        body = await readBody(req);
+      } catch (error) {
+        res.setHeader('connection', 'close');
+        send(res, errorResponse(error, randomUUID(), logger));
+        return;
+      }
+      if (lookup.kind !== 'found') {
+        send(
+          res,
+          await fallback(toApiGatewayEvent(req, body, '$default', undefined), localContext('fallback')),
+        );
+        return;
+      }
+      const { route, pathParameters } = lookup;
+      const event = toApiGatewayEvent(req, body, `${route.method} ${route.path}`, pathParameters);
+      if (route.kind === 'stream') {
+        if (!options.streamServer) throw new Error(`no stream server for ${route.id}`);
+        await options.streamServer(route, event, res);
+        return;
+      }
+      send(res, await handlers.get(route.id)!(event, localContext(route.id)));
+    } catch (error) {
+      if (!res.headersSent) send(res, errorResponse(error, randomUUID(), logger));
+      else res.end();
+    }
+  });
+}

@@ -1,0 +1,43 @@
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { startLocalStack } from './stack.ts';
+
+/**
+ * `npm start`: the whole API on localhost with real watchlist data and demo keys.
+ * PORT (default 3000), DATA_DIR (default .data), DYNAMODB_ENDPOINT / SQS_ENDPOINT to use external stores.
+ */
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+const dataDir = resolve(process.env.DATA_DIR ?? '.data');
+mkdirSync(dataDir, { recursive: true });
+
+const stack = await startLocalStack({
+  dataDir,
+  port: Number(process.env.PORT ?? 3000),
+  host: process.env.HOST ?? '127.0.0.1',
+});
+
+const lines = stack.demoKeys.map(
+  (k) => `  ${k.tenant.padEnd(22)} ${k.plan.padEnd(11)} ${k.role.padEnd(8)} ${k.api_key}`,
+);
+process.stdout.write(
+  [
+    '',
+    `Individual Screening Service listening on ${stack.url}`,
+    `Demo API keys (also in ${resolve(dataDir, 'demo-keys.json')}):`,
+    ...lines,
+    '',
+    `Try: curl -s ${stack.url}/me -H "X-API-Key: ${stack.demoKeys[0].api_key}"`,
+    '',
+  ].join('\n'),
+);
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  process.stdout.write(`\n${signal} received, shutting down\n`);
+  await stack.close();
+  process.exit(0);
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -1,0 +1,67 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { logger } from '../../lib/log.ts';
+import { getServices, resetServices } from '../../lib/runtime/services.ts';
+import { type DemoKey, seedDemoTenants } from './demo-tenants.ts';
+import { ensureTable, startDynalite } from './dynamo.ts';
+import { createHttpServer } from './http-server.ts';
+
+export interface LocalStackOptions {
+  /** Where dynalite persists and demo keys are written; null keeps everything in memory (tests). */
+  dataDir: string | null;
+  port?: number;
+  host?: string;
+  tableName?: string;
+}
+
+export interface LocalStack {
+  url: string;
+  demoKeys: DemoKey[];
+  close(): Promise<void>;
+}
+
+/**
+ * The whole service on one machine: the embedded stores stand in for DynamoDB (dynalite) and the
+ * route manifest's handlers are served by a node:http stand-in for API Gateway. Configuration
+ * reaches the handlers through the same environment variables Lambda gives them.
+ */
+export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
+  const tableName = options.tableName ?? 'screening';
+  const externalDynamo = process.env.DYNAMODB_ENDPOINT;
+  const dynamo = externalDynamo
+    ? { endpoint: externalDynamo, close: async () => undefined }
+    : await startDynalite({ path: options.dataDir ? join(options.dataDir, 'dynamodb') : undefined });
+  await ensureTable(dynamo.endpoint, tableName);
+
+  process.env.TABLE_NAME = tableName;
+  process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+  resetServices();
+  const { table } = getServices();
+
+  const demoKeys = await seedDemoTenants(
+    table,
+    options.dataDir ? join(options.dataDir, 'demo-keys.json') : undefined,
+  );
+
+  // Seams for the local queue (fauxqs + sqs-consumer) and the scheduler (timers calling the
+  // scheduled handlers) start here, beside the HTTP server, so `npm start` runs everything.
+  const server: Server = await createHttpServer();
+  await new Promise<void>((resolve) =>
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve),
+  );
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${options.host && options.host !== '0.0.0.0' ? options.host : '127.0.0.1'}:${port}`;
+  logger.info({ url, tableName }, 'local stack ready');
+
+  return {
+    url,
+    demoKeys,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await dynamo.close();
+      if (!externalDynamo) delete process.env.DYNAMODB_ENDPOINT;
+    },
+  };
+}

@@ -1,0 +1,101 @@
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { HttpApi, HttpMethod, PayloadFormatVersion } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type { Construct } from 'constructs';
+import type { RouteDefinition } from '../lib/routes.ts';
+import { BatchPipeline } from './constructs/batch-pipeline.ts';
+import { PublicEndpoint } from './constructs/public-endpoint.ts';
+import { ScreeningTable } from './constructs/screening-table.ts';
+import {
+  constructIdFor,
+  ServiceFunction,
+  type ServiceFunctionSettings,
+} from './constructs/service-function.ts';
+import { grantTableAccess } from './constructs/table-access.ts';
+
+/** Entry of the SQS worker that screens batch subjects, relative to the project root. */
+export const BATCH_WORKER_ENTRY = 'functions/queue/batch-worker.ts';
+
+export interface ScreeningServiceStackProps extends StackProps {
+  /** The route manifest (lib/routes.ts); every route becomes an endpoint with its own function. */
+  routes: readonly RouteDefinition[];
+  /** Absolute path of the repository root: entries, package-lock.json and the snapshot live there. */
+  projectRoot: string;
+  /** Reported by every function as SERVICE_VERSION. */
+  serviceVersion: string;
+  /** @default 'info' */
+  logLevel?: string;
+  /** @default BATCH_WORKER_ENTRY */
+  batchWorkerEntry?: string;
+}
+
+/**
+ * The whole service in one stack: the single table, one Lambda per HTTP route behind an HTTP
+ * API, the streaming batch routes with their queue and worker, and CloudFront in front of both.
+ */
+export class ScreeningServiceStack extends Stack {
+  constructor(scope: Construct, id: string, props: ScreeningServiceStackProps) {
+    super(scope, id, props);
+
+    const { table } = new ScreeningTable(this, 'Screening');
+    const settings: ServiceFunctionSettings = {
+      projectRoot: props.projectRoot,
+      tableName: table.tableName,
+      logLevel: props.logLevel ?? 'info',
+      serviceVersion: props.serviceVersion,
+    };
+
+    const httpRoutes = props.routes.filter((route) => route.kind === 'http');
+    const streamRoutes = props.routes.filter((route) => route.kind === 'stream');
+
+    const batch = new BatchPipeline(this, 'Batch', {
+      settings,
+      table,
+      streamRoutes,
+      workerEntry: props.batchWorkerEntry ?? BATCH_WORKER_ENTRY,
+    });
+
+    const httpApi = new HttpApi(this, 'HttpApi', {
+      description: 'Individual Screening Service: one Lambda per endpoint',
+    });
+    for (const route of httpRoutes) {
+      const endpoint = new ServiceFunction(this, constructIdFor(route.id), {
+        ...settings,
+        entry: route.entry,
+        description: `${route.method} ${route.path}: ${route.summary}`,
+        needsWatchlists: route.needsWatchlists,
+        environment: route.sendsToQueue ? { BATCH_QUEUE_URL: batch.queue.queueUrl } : undefined,
+      });
+      grantTableAccess(table, endpoint.function, route.tableAccess);
+      if (route.sendsToQueue) batch.queue.grantSendMessages(endpoint.function);
+      httpApi.addRoutes({
+        path: route.path,
+        methods: [HttpMethod[route.method]],
+        integration: new HttpLambdaIntegration(`${constructIdFor(route.id)}Integration`, endpoint.function, {
+          payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
+        }),
+      });
+    }
+
+    const publicEndpoint = new PublicEndpoint(this, 'PublicEndpoint', {
+      httpApi,
+      httpRoutes,
+      streamEndpoints: batch.streamEndpoints,
+    });
+
+    // Scheduled jobs (client re-screens past due, watchlist sync for /dbstatus) belong here:
+    // one ServiceFunction each with `settings`, its table grant, and an aws-events Rule with
+    // Schedule.rate(...) targeting it (aws-events-targets LambdaFunction).
+
+    new CfnOutput(this, 'ApiUrl', {
+      description: 'The base URL tenants call (CloudFront: HTTP API and batch streams)',
+      value: `https://${publicEndpoint.distribution.distributionDomainName}`,
+    });
+    new CfnOutput(this, 'HttpApiUrl', {
+      description: 'The HTTP API behind CloudFront',
+      value: httpApi.apiEndpoint,
+    });
+    new CfnOutput(this, 'TableName', { value: table.tableName });
+    new CfnOutput(this, 'BatchQueueUrl', { value: batch.queue.queueUrl });
+  }
+}

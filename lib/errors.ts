@@ -1,0 +1,69 @@
+/**
+ * The one error hierarchy of the service. `lib/` throws these; the HTTP error middleware maps
+ * each to its status code and a `{ "detail": ... }` body in one place. Anything else becomes a
+ * 500 whose body never carries internals.
+ */
+export abstract class DomainError extends Error {
+  abstract readonly status: number;
+  constructor(readonly detail: string) {
+    super(detail);
+    this.name = new.target.name;
+  }
+}
+
+export class InvalidRequestError extends DomainError {
+  readonly status = 400;
+}
+
+/** One wording for every authentication failure: a 401 never says whether a key ever existed. */
+export class UnauthorizedError extends DomainError {
+  readonly status = 401;
+  constructor() {
+    super('Missing or invalid API key. Send a valid key in the X-API-Key header.');
+  }
+}
+
+export class ForbiddenError extends DomainError {
+  readonly status = 403;
+}
+
+export class NotFoundError extends DomainError {
+  readonly status = 404;
+}
+
+export class MethodNotAllowedError extends DomainError {
+  readonly status = 405;
+  constructor(
+    detail: string,
+    readonly allow: readonly string[],
+  ) {
+    super(detail);
+  }
+}
+
+/** A conditional write found the item in another state; carries what it found where useful. */
+export class ConflictError extends DomainError {
+  readonly status = 409;
+  constructor(
+    detail: string,
+    readonly existing?: unknown,
+  ) {
+    super(detail);
+  }
+}
+
+export class PayloadTooLargeError extends DomainError {
+  readonly status = 413;
+}
+
+export class QuotaExceededError extends DomainError {
+  readonly status = 429;
+  constructor(
+    readonly used: number,
+    readonly allowed: number,
+  ) {
+    super(
+      `Monthly screen limit reached: ${used}/${allowed} screens used this month. Upgrade your plan to screen more.`,
+    );
+  }
+}

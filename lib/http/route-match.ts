@@ -1,0 +1,64 @@
+import { type HttpMethod, type RouteDefinition, routes } from '../routes.ts';
+
+interface CompiledRoute {
+  route: RouteDefinition;
+  pattern: RegExp;
+  params: string[];
+  /** Literal segments first, so `/screens/pending` wins over `/screens/{screen_id}`. */
+  specificity: number;
+}
+
+function compile(route: RouteDefinition): CompiledRoute {
+  const params: string[] = [];
+  const segments = route.path.split('/').filter(Boolean);
+  const source = segments
+    .map((segment) => {
+      const param = /^\{(\w+)\}$/.exec(segment);
+      if (param) {
+        params.push(param[1]);
+        return '/([^/]+)';
+      }
+      return `/${segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
+    })
+    .join('');
+  const literal = segments.filter((s) => !s.startsWith('{')).length;
+  return {
+    route,
+    pattern: new RegExp(`^${source || '/'}/?$`),
+    params,
+    specificity: literal * 100 - params.length,
+  };
+}
+
+const compiled = routes.map(compile).sort((a, b) => b.specificity - a.specificity);
+
+export type RouteLookup =
+  | { kind: 'found'; route: RouteDefinition; pathParameters: Record<string, string> }
+  | { kind: 'method-not-allowed'; allow: HttpMethod[] }
+  | { kind: 'not-found' };
+
+/** Finds the manifest route for a request; used by the local server and the AWS fallback route. */
+export function lookupRoute(method: string, path: string): RouteLookup {
+  const allow: HttpMethod[] = [];
+  for (const candidate of compiled) {
+    const match = candidate.pattern.exec(path);
+    if (!match) continue;
+    if (candidate.route.method === method.toUpperCase()) {
+      const pathParameters: Record<string, string> = {};
+      candidate.params.forEach((name, i) => {
+        pathParameters[name] = safeDecode(match[i + 1]);
+      });
+      return { kind: 'found', route: candidate.route, pathParameters };
+    }
+    if (!allow.includes(candidate.route.method)) allow.push(candidate.route.method);
+  }
+  return allow.length > 0 ? { kind: 'method-not-allowed', allow } : { kind: 'not-found' };
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

@@ -1,0 +1,166 @@
+/**
+ * Name normalisation and tokenisation: the one path every listed name and every query name takes
+ * before comparison, so both sides are reduced the same way.
+ *
+ * Steps: `SURNAME, Given` → `Given SURNAME`; transliterate non-Latin scripts; fold case and
+ * diacritics; split on punctuation; join the Arabic `Abd al-` prefix to its name; drop titles and
+ * honorifics; mark particles; attach name-variant keys and a phonetic key to each token.
+ */
+
+import { NAME_VARIANT_GROUPS, NICKNAMES } from './name-variants.ts';
+import { phoneticKey, vowelShare } from './string-similarity.ts';
+import { PARTICLES, TITLES } from './titles.ts';
+import { transliterate } from './transliterate.ts';
+
+export interface NameToken {
+  /** Folded Latin form (a-z, 0-9). */
+  text: string;
+  /** Canonical keys of the name-variant dictionary this token belongs to (may be empty). */
+  variantKeys: readonly string[];
+  /** Consonant-skeleton phonetic key. */
+  phonetic: string;
+  /** A particle (al, bin, van, de): kept, but it weighs little. */
+  particle: boolean;
+  /** A single letter standing for a name ("V. V. Putin"). */
+  initial: boolean;
+  /** Few vowels: probably a rendering of Arabic or Hebrew script, compared by skeleton. */
+  vowelPoor: boolean;
+}
+
+const SPECIAL_LETTERS: Record<string, string> = {
+  ß: 'ss',
+  æ: 'ae',
+  œ: 'oe',
+  ø: 'o',
+  ł: 'l',
+  đ: 'd',
+  ð: 'd',
+  þ: 'th',
+  ı: 'i',
+  ŀ: 'l',
+  ħ: 'h',
+};
+
+const SPECIAL_RE = /[ßæœøłđðþıŀħ]/g;
+const MARKS_RE = /\p{M}+/gu;
+const APOSTROPHES_RE = /['’‘`ʻʼ´]/g;
+const NON_ALNUM_RE = /[^a-z0-9]+/g;
+
+/**
+ * Lower-cases, strips diacritics and maps the letters NFKD cannot decompose (ß, ø, ł, ...).
+ * Non-Latin letters of unsupported scripts survive this step and are removed by tokenisation.
+ */
+export function foldText(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(MARKS_RE, '')
+    .toLowerCase()
+    .replace(SPECIAL_RE, (c) => SPECIAL_LETTERS[c]);
+}
+
+const VARIANT_KEYS: Map<string, string[]> = (() => {
+  const map = new Map<string, string[]>();
+  const add = (token: string, key: string) => {
+    const keys = map.get(token) ?? [];
+    if (!keys.includes(key)) keys.push(key);
+    map.set(token, keys);
+  };
+  for (const group of NAME_VARIANT_GROUPS) for (const token of group) add(token, group[0]);
+  const canonicalOf = (name: string): string[] => map.get(name) ?? [name];
+  for (const [nick, fulls] of Object.entries(NICKNAMES)) {
+    for (const full of fulls) for (const key of canonicalOf(full)) add(nick, key);
+  }
+  return map;
+})();
+
+/** The variant-dictionary keys of a folded token (its group's canonical spelling), if any. */
+export function variantKeysOf(token: string): readonly string[] {
+  return VARIANT_KEYS.get(token) ?? [];
+}
+
+const ABD_PREFIX_RE = /^ab(?:d|de|du|da|do|di|dou)$/;
+const ABD_JOINED_RE = /^abd(?:e|a|o|ou|i)l(?=[a-z]{3})/;
+const ABD_ASSIMILATED_RE = /^abd[ue]([rsnzdt])\1?(?=[a-z]{3})/;
+
+/**
+ * Arabic "Abd al-Rahman" appears as "Abdul Rahman", "Abdel Rahman", "Abdurrahman", "Abd al Rahman"
+ * and "Abdulrahman" across lists; all become the single token "abdulrahman".
+ */
+function joinAbdPrefix(tokens: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    const next = tokens[i + 1];
+    if (next !== undefined && (ABD_PREFIX_RE.test(t) || t === 'abdul' || t === 'abdel' || t === 'abdal')) {
+      let j = i + 1;
+      if (PARTICLES.has(tokens[j]) && tokens[j + 1] !== undefined) j++;
+      let rest = tokens[j];
+      if (rest === 'allah' || rest === 'ullah' || rest === 'ellah') rest = 'lah';
+      out.push(canonicalAbd(`abdul${rest}`));
+      i = j;
+      continue;
+    }
+    out.push(canonicalAbd(t));
+  }
+  return out;
+}
+
+function canonicalAbd(token: string): string {
+  if (!token.startsWith('abd')) return token;
+  const assimilated = ABD_ASSIMILATED_RE.exec(token);
+  if (assimilated) return `abdul${assimilated[1]}${token.slice(assimilated[0].length)}`;
+  return token.replace(ABD_JOINED_RE, 'abdul');
+}
+
+/** Puts `SURNAME, Given names` in reading order; lists with several commas are left as they are. */
+function reorderSurnameFirst(name: string): string {
+  const parts = name.split(',');
+  if (parts.length !== 2) return name;
+  const [surname, given] = parts;
+  if (surname.trim() === '' || given.trim() === '') return name;
+  return `${given} ${surname}`;
+}
+
+/** Folded word list of a name, before titles, particles and variant keys are applied. */
+export function nameWords(name: string): string[] {
+  const reordered = reorderSurnameFirst(name.normalize('NFC'));
+  const folded = foldText(transliterate(reordered)).replace(APOSTROPHES_RE, '');
+  return folded.split(NON_ALNUM_RE).filter((w) => w.length > 0 && !/^[0-9]+$/.test(w));
+}
+
+/** Builds the token record of one folded word. */
+export function makeToken(text: string, particle = false): NameToken {
+  return {
+    text,
+    variantKeys: variantKeysOf(text),
+    phonetic: phoneticKey(text),
+    particle,
+    initial: text.length === 1,
+    vowelPoor: text.length >= 3 && vowelShare(text) < 0.2,
+  };
+}
+
+/**
+ * Normalises a person's name into tokens ready for scoring. Titles are dropped unless nothing
+ * else would remain ("President" alone stays a name); particles are kept and flagged.
+ */
+export function tokeniseName(name: string): NameToken[] {
+  const words = joinAbdPrefix(nameWords(name));
+  const withoutTitles = words.filter((w) => !TITLES.has(w));
+  const kept = withoutTitles.length > 0 ? withoutTitles : words;
+  const tokens: NameToken[] = [];
+  for (let i = 0; i < kept.length; i++) {
+    const w = kept[i];
+    // "Ben" opening a name is a given name, not the Hebrew/Arabic particle.
+    const particle = PARTICLES.has(w) && kept.length > 1 && !(i === 0 && w.length >= 3);
+    tokens.push(makeToken(w, particle));
+  }
+  return tokens;
+}
+
+/** A readable normalised form of a name, for cache keys and explanations. */
+export function normaliseName(name: string): string {
+  return tokeniseName(name)
+    .map((t) => t.text)
+    .join(' ');
+}

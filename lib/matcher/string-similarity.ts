@@ -1,0 +1,155 @@
+/**
+ * Character-level similarity of single name tokens: Jaro-Winkler, Levenshtein distance and a
+ * consonant skeleton used as the phonetic key. Inputs are folded tokens (a-z only).
+ */
+
+const jaroFlagsA = new Uint8Array(64);
+const jaroFlagsB = new Uint8Array(64);
+
+/** Jaro-Winkler similarity in 0..1 (prefix scale 0.1, prefix up to 4). */
+export function jaroWinkler(a: string, b: string): number {
+  if (a === b) return 1;
+  const la = a.length;
+  const lb = b.length;
+  if (la === 0 || lb === 0) return 0;
+  if (la > 64 || lb > 64)
+    return a.slice(0, 64) === b.slice(0, 64) ? 0.95 : jaroWinkler(a.slice(0, 64), b.slice(0, 64));
+  const range = Math.max(0, Math.floor(Math.max(la, lb) / 2) - 1);
+  jaroFlagsA.fill(0, 0, la);
+  jaroFlagsB.fill(0, 0, lb);
+  let matches = 0;
+  for (let i = 0; i < la; i++) {
+    const lo = Math.max(0, i - range);
+    const hi = Math.min(lb - 1, i + range);
+    const ca = a.charCodeAt(i);
+    for (let j = lo; j <= hi; j++) {
+      if (jaroFlagsB[j] === 0 && b.charCodeAt(j) === ca) {
+        jaroFlagsA[i] = 1;
+        jaroFlagsB[j] = 1;
+        matches++;
+        break;
+      }
+    }
+  }
+  if (matches === 0) return 0;
+  let transpositions = 0;
+  let k = 0;
+  for (let i = 0; i < la; i++) {
+    if (jaroFlagsA[i] === 0) continue;
+    while (jaroFlagsB[k] === 0) k++;
+    if (a.charCodeAt(i) !== b.charCodeAt(k)) transpositions++;
+    k++;
+  }
+  const jaro = (matches / la + matches / lb + (matches - transpositions / 2) / matches) / 3;
+  let prefix = 0;
+  const maxPrefix = Math.min(4, la, lb);
+  while (prefix < maxPrefix && a.charCodeAt(prefix) === b.charCodeAt(prefix)) prefix++;
+  return jaro + prefix * 0.1 * (1 - jaro);
+}
+
+const levRow = new Int32Array(128);
+
+/**
+ * Levenshtein edit distance with adjacent transposition counted as one edit (optimal string
+ * alignment), or `limit + 1` as soon as the distance is known to exceed `limit`.
+ */
+export function editDistance(a: string, b: string, limit = 64): number {
+  if (a === b) return 0;
+  const la = a.length;
+  const lb = b.length;
+  if (Math.abs(la - lb) > limit) return limit + 1;
+  if (la === 0) return lb;
+  if (lb === 0) return la;
+  if (lb >= 127) return Math.max(la, lb);
+  // Three rows for the transposition case: prev2, prev, current.
+  const prev2 = new Int32Array(lb + 1);
+  const prev = levRow;
+  const cur = new Int32Array(lb + 1);
+  for (let j = 0; j <= lb; j++) prev[j] = j;
+  for (let i = 1; i <= la; i++) {
+    cur[0] = i;
+    let rowMin = i;
+    const ca = a.charCodeAt(i - 1);
+    for (let j = 1; j <= lb; j++) {
+      const cb = b.charCodeAt(j - 1);
+      const cost = ca === cb ? 0 : 1;
+      let v = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost);
+      if (i > 1 && j > 1 && ca === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === cb) {
+        v = Math.min(v, prev2[j - 2] + 1);
+      }
+      cur[j] = v;
+      if (v < rowMin) rowMin = v;
+    }
+    if (rowMin > limit) return limit + 1;
+    for (let j = 0; j <= lb; j++) {
+      prev2[j] = prev[j];
+      prev[j] = cur[j];
+    }
+  }
+  return prev[lb];
+}
+
+const VOWELS = new Set(['a', 'e', 'i', 'o', 'u', 'y']);
+
+/** Consonant classes: letters that transliteration schemes swap for one another share a class. */
+const CONSONANT_CLASS: Record<string, string> = {
+  b: 'b',
+  p: 'b',
+  f: 'f',
+  v: 'f',
+  w: 'f',
+  c: 'k',
+  k: 'k',
+  q: 'k',
+  g: 'j',
+  j: 'j',
+  s: 's',
+  z: 's',
+  x: 's',
+  d: 't',
+  t: 't',
+  l: 'l',
+  m: 'm',
+  n: 'n',
+  r: 'r',
+  h: 'h',
+};
+
+/**
+ * A phonetic key: the token's consonant skeleton by sound class, with digraphs (kh, sh, ch, th,
+ * ph, gh, dh, zh) folded and repeats collapsed; a leading vowel is kept as `a`. Two spellings of
+ * one sound pattern — "Hassan" and the vowel-less "Hsn" of Arabic script — share a key.
+ */
+export function phoneticKey(token: string): string {
+  let t = token
+    .replace(/tsch|tch/g, 'c')
+    .replace(/sch/g, 's')
+    .replace(/([kscptgdz])h/g, '$1')
+    .replace(/ck/g, 'k');
+  if (t.length === 0) return '';
+  let out = VOWELS.has(t[0]) ? 'a' : '';
+  let last = out;
+  for (let i = 0; i < t.length; i++) {
+    const cls = CONSONANT_CLASS[t[i]];
+    if (cls === undefined) {
+      if (VOWELS.has(t[i])) last = '';
+      continue;
+    }
+    // A final `h`, or one after a vowel and before a consonant ("Ahmad", "Shah"), is silent in
+    // most romanisations; elsewhere it is a consonant that Arabic script writes as a letter.
+    if (cls === 'h' && (i === t.length - 1 || (i > 0 && VOWELS.has(t[i - 1]) && !VOWELS.has(t[i + 1] ?? ''))))
+      continue;
+    if (cls !== last) out += cls;
+    last = cls;
+  }
+  t = out;
+  return t;
+}
+
+/** Share of vowels in a token; Arabic- and Hebrew-script renderings have very few. */
+export function vowelShare(token: string): number {
+  if (token.length === 0) return 0;
+  let n = 0;
+  for (let i = 0; i < token.length; i++) if (VOWELS.has(token[i])) n++;
+  return n / token.length;
+}

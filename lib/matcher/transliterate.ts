@@ -1,0 +1,439 @@
+/**
+ * Script → Latin transliteration for names.
+ *
+ * Lists publish names in Latin script while customers often hold the passport spelling in the
+ * original script (Путин, محمد, Βλαντίμιρ). Each table follows the common romanisation used by the
+ * lists themselves (BGN/PCGN-like for Cyrillic, ALA-LC-like for Arabic), not a reversible standard:
+ * the goal is a spelling the similarity scorer can compare with what the list shows.
+ *
+ * Covered: Cyrillic (Russian, Ukrainian, Belarusian, Serbian, Macedonian), Greek, Arabic (with
+ * Persian and Urdu letters), Hebrew, Armenian, Georgian and Korean Hangul. Other scripts pass
+ * through unchanged and are later dropped by normalisation.
+ */
+
+const CYRILLIC: Record<string, string> = {
+  а: 'a',
+  б: 'b',
+  в: 'v',
+  г: 'g',
+  д: 'd',
+  е: 'e',
+  ё: 'e',
+  ж: 'zh',
+  з: 'z',
+  и: 'i',
+  й: 'y',
+  к: 'k',
+  л: 'l',
+  м: 'm',
+  н: 'n',
+  о: 'o',
+  п: 'p',
+  р: 'r',
+  с: 's',
+  т: 't',
+  у: 'u',
+  ф: 'f',
+  х: 'kh',
+  ц: 'ts',
+  ч: 'ch',
+  ш: 'sh',
+  щ: 'shch',
+  ъ: '',
+  ы: 'y',
+  ь: '',
+  э: 'e',
+  ю: 'yu',
+  я: 'ya',
+  // Ukrainian and Belarusian
+  і: 'i',
+  ї: 'yi',
+  є: 'ye',
+  ґ: 'g',
+  ў: 'u',
+  // Serbian and Macedonian
+  ђ: 'dj',
+  ј: 'j',
+  љ: 'lj',
+  њ: 'nj',
+  ћ: 'c',
+  џ: 'dz',
+  ѓ: 'gj',
+  ќ: 'kj',
+  ѕ: 'dz',
+};
+
+const GREEK: Record<string, string> = {
+  α: 'a',
+  ά: 'a',
+  β: 'v',
+  γ: 'g',
+  δ: 'd',
+  ε: 'e',
+  έ: 'e',
+  ζ: 'z',
+  η: 'i',
+  ή: 'i',
+  θ: 'th',
+  ι: 'i',
+  ί: 'i',
+  ϊ: 'i',
+  ΐ: 'i',
+  κ: 'k',
+  λ: 'l',
+  μ: 'm',
+  ν: 'n',
+  ξ: 'x',
+  ο: 'o',
+  ό: 'o',
+  π: 'p',
+  ρ: 'r',
+  σ: 's',
+  ς: 's',
+  τ: 't',
+  υ: 'y',
+  ύ: 'y',
+  ϋ: 'y',
+  ΰ: 'y',
+  φ: 'f',
+  χ: 'ch',
+  ψ: 'ps',
+  ω: 'o',
+  ώ: 'o',
+};
+
+/** Greek digraphs whose letter-by-letter rendering would mislead (ου = u, ντ = d as in Βλαντίμιρ). */
+const GREEK_DIGRAPHS: [RegExp, string][] = [
+  [/ου/g, 'u'],
+  [/ού/g, 'u'],
+  [/ντ/g, 'd'],
+  [/μπ/g, 'b'],
+  [/γκ/g, 'g'],
+  [/αι/g, 'e'],
+  [/ει/g, 'i'],
+  [/οι/g, 'i'],
+  [/αυ/g, 'av'],
+  [/ευ/g, 'ev'],
+];
+
+/**
+ * Arabic letters (with Persian/Urdu additions). Short vowels are not written in Arabic, so the
+ * output is consonant-heavy ("mhmd"); the scorer compares such tokens by consonant skeleton.
+ * Long vowels و / ي are rendered as vowels inside a word and as consonants at its start.
+ */
+const ARABIC: Record<string, string> = {
+  ا: 'a',
+  أ: 'a',
+  إ: 'i',
+  آ: 'a',
+  ٱ: 'a',
+  ء: '',
+  ؤ: 'u',
+  ئ: 'y',
+  ب: 'b',
+  ت: 't',
+  ث: 'th',
+  ج: 'j',
+  ح: 'h',
+  خ: 'kh',
+  د: 'd',
+  ذ: 'dh',
+  ر: 'r',
+  ز: 'z',
+  س: 's',
+  ش: 'sh',
+  ص: 's',
+  ض: 'd',
+  ط: 't',
+  ظ: 'z',
+  ع: 'a',
+  غ: 'gh',
+  ف: 'f',
+  ق: 'q',
+  ك: 'k',
+  ل: 'l',
+  م: 'm',
+  ن: 'n',
+  ه: 'h',
+  ة: 'a',
+  ى: 'a',
+  // Persian and Urdu
+  پ: 'p',
+  چ: 'ch',
+  ژ: 'zh',
+  گ: 'g',
+  ک: 'k',
+  ی: 'i',
+  ې: 'e',
+  ے: 'e',
+  ٹ: 't',
+  ڈ: 'd',
+  ڑ: 'r',
+  ں: 'n',
+  ھ: 'h',
+  ۃ: 'a',
+  ـ: '',
+};
+
+const HEBREW: Record<string, string> = {
+  א: '',
+  ב: 'b',
+  ג: 'g',
+  ד: 'd',
+  ה: 'h',
+  ז: 'z',
+  ח: 'kh',
+  ט: 't',
+  כ: 'k',
+  ך: 'k',
+  ל: 'l',
+  מ: 'm',
+  ם: 'm',
+  נ: 'n',
+  ן: 'n',
+  ס: 's',
+  ע: '',
+  פ: 'p',
+  ף: 'f',
+  צ: 'ts',
+  ץ: 'ts',
+  ק: 'k',
+  ר: 'r',
+  ש: 'sh',
+  ת: 't',
+};
+
+const ARMENIAN: Record<string, string> = {
+  ա: 'a',
+  բ: 'b',
+  գ: 'g',
+  դ: 'd',
+  ե: 'e',
+  զ: 'z',
+  է: 'e',
+  ը: 'y',
+  թ: 't',
+  ժ: 'zh',
+  ի: 'i',
+  լ: 'l',
+  խ: 'kh',
+  ծ: 'ts',
+  կ: 'k',
+  հ: 'h',
+  ձ: 'dz',
+  ղ: 'gh',
+  ճ: 'ch',
+  մ: 'm',
+  յ: 'y',
+  ն: 'n',
+  շ: 'sh',
+  ո: 'o',
+  չ: 'ch',
+  պ: 'p',
+  ջ: 'j',
+  ռ: 'r',
+  ս: 's',
+  վ: 'v',
+  տ: 't',
+  ր: 'r',
+  ց: 'ts',
+  ւ: 'v',
+  փ: 'p',
+  ք: 'k',
+  օ: 'o',
+  ֆ: 'f',
+  և: 'ev',
+};
+
+const GEORGIAN: Record<string, string> = {
+  ა: 'a',
+  ბ: 'b',
+  გ: 'g',
+  დ: 'd',
+  ე: 'e',
+  ვ: 'v',
+  ზ: 'z',
+  თ: 't',
+  ი: 'i',
+  კ: 'k',
+  ლ: 'l',
+  მ: 'm',
+  ნ: 'n',
+  ო: 'o',
+  პ: 'p',
+  ჟ: 'zh',
+  რ: 'r',
+  ს: 's',
+  ტ: 't',
+  უ: 'u',
+  ფ: 'p',
+  ქ: 'k',
+  ღ: 'gh',
+  ყ: 'q',
+  შ: 'sh',
+  ჩ: 'ch',
+  ც: 'ts',
+  ძ: 'dz',
+  წ: 'ts',
+  ჭ: 'ch',
+  ხ: 'kh',
+  ჯ: 'j',
+  ჰ: 'h',
+};
+
+// Hangul syllables decompose arithmetically into lead consonant, vowel and tail consonant
+// (Unicode 3.12); romanised after Revised Romanization with the forms lists commonly use.
+const HANGUL_LEADS = [
+  'g',
+  'kk',
+  'n',
+  'd',
+  'tt',
+  'r',
+  'm',
+  'b',
+  'pp',
+  's',
+  'ss',
+  '',
+  'j',
+  'jj',
+  'ch',
+  'k',
+  't',
+  'p',
+  'h',
+];
+const HANGUL_VOWELS = [
+  'a',
+  'ae',
+  'ya',
+  'yae',
+  'eo',
+  'e',
+  'yeo',
+  'ye',
+  'o',
+  'wa',
+  'wae',
+  'oe',
+  'yo',
+  'u',
+  'wo',
+  'we',
+  'wi',
+  'yu',
+  'eu',
+  'ui',
+  'i',
+];
+const HANGUL_TAILS = [
+  '',
+  'k',
+  'k',
+  'k',
+  'n',
+  'n',
+  'n',
+  't',
+  'l',
+  'k',
+  'm',
+  'l',
+  'l',
+  'l',
+  'p',
+  'l',
+  'm',
+  'p',
+  'p',
+  't',
+  't',
+  'ng',
+  't',
+  't',
+  'k',
+  't',
+  'p',
+  't',
+];
+
+const HAS_NON_LATIN =
+  /[\u0370-\u03ff\u0400-\u052f\u0530-\u058f\u0590-\u05ff\u0600-\u06ff\u10a0-\u10ff\uac00-\ud7a3]/;
+
+function isLetterAt(text: string, index: number, table: Record<string, string>): boolean {
+  const ch = text[index];
+  return ch !== undefined && (table[ch] !== undefined || ch === 'و' || ch === 'י' || ch === 'ו');
+}
+
+function transliterateArabicChar(text: string, i: number): string {
+  const ch = text[i];
+  const wordStart = !isLetterAt(text, i - 1, ARABIC);
+  if (ch === 'و') return wordStart ? 'w' : 'u';
+  if (ch === 'ي') return wordStart ? 'y' : 'i';
+  return ARABIC[ch] ?? ch;
+}
+
+function transliterateHebrewChar(text: string, i: number): string {
+  const ch = text[i];
+  const wordStart = !isLetterAt(text, i - 1, HEBREW);
+  if (ch === 'ו') return wordStart ? 'v' : text[i + 1] === 'ו' ? 'v' : 'o';
+  if (ch === 'י') return wordStart ? 'y' : 'i';
+  if (ch === 'ב' && !wordStart) return 'v';
+  const out = HEBREW[ch] ?? ch;
+  // A word ending in ה after a consonant is usually a vowel ending (משה → moshe).
+  if (ch === 'ה' && !isLetterAt(text, i + 1, HEBREW) && !wordStart) return 'e';
+  return out;
+}
+
+function transliterateHangul(code: number): string {
+  const index = code - 0xac00;
+  const lead = Math.floor(index / 588);
+  const vowel = Math.floor((index % 588) / 28);
+  const tail = index % 28;
+  return HANGUL_LEADS[lead] + HANGUL_VOWELS[vowel] + HANGUL_TAILS[tail];
+}
+
+/**
+ * Transliterates every supported non-Latin character of `text` to Latin letters and leaves
+ * everything else unchanged. Case is not preserved for transliterated characters.
+ */
+export function transliterate(text: string): string {
+  if (!HAS_NON_LATIN.test(text)) return text;
+  let source = text.toLowerCase();
+  if (/[\u0370-\u03ff]/.test(source)) {
+    for (const [pattern, replacement] of GREEK_DIGRAPHS) source = source.replace(pattern, replacement);
+  }
+  let out = '';
+  for (let i = 0; i < source.length; i++) {
+    const ch = source[i];
+    const code = ch.charCodeAt(0);
+    if (code < 0x0370) {
+      out += ch;
+    } else if (code >= 0xac00 && code <= 0xd7a3) {
+      out += transliterateHangul(code);
+    } else if (code >= 0x0600 && code <= 0x06ff) {
+      // The article ال is written joined to the name; lists write it apart ("al-Baghdadi").
+      if (
+        ch === 'ا' &&
+        source[i + 1] === 'ل' &&
+        !isLetterAt(source, i - 1, ARABIC) &&
+        isLetterAt(source, i + 3, ARABIC)
+      ) {
+        out += 'al ';
+        i++;
+      } else {
+        out += transliterateArabicChar(source, i);
+      }
+    } else if (code >= 0x0590 && code <= 0x05ff) {
+      out += transliterateHebrewChar(source, i);
+    } else if (ch === 'ո' && source[i + 1] === 'ւ') {
+      // Armenian ու is the vowel u.
+      out += 'u';
+      i++;
+    } else {
+      out += CYRILLIC[ch] ?? GREEK[ch] ?? ARMENIAN[ch] ?? GEORGIAN[ch] ?? ch;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,136 @@
+import type { AttributeValue, CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+
+/**
+ * The single table: every item of every tenant, keyed so that the tenant comes first in every
+ * partition key. Tenant scoping is structural: no access pattern can reach another tenant's
+ * items without naming that tenant's partition.
+ *
+ * Key shapes (pk / sk):
+ * | item              | pk                 | sk                          | gsi1pk / gsi1sk                     |
+ * |-------------------|--------------------|-----------------------------|-------------------------------------|
+ * | tenant            | TENANT#<tid>       | TENANT                      | TENANTS / <tid>                     |
+ * | user              | TENANT#<tid>       | USER#<uid>                  |                                     |
+ * | monthly usage     | TENANT#<tid>       | USAGE#<YYYY-MM>             |                                     |
+ * | screen id counter | TENANT#<tid>       | SEQ#<YYYYMMDD>              |                                     |
+ * | screen            | TENANT#<tid>       | SCREEN#<screen_id>          | TENANT#<tid>#PENDING / <screen_id>  |
+ * |                   |                    |                             |   (only while no disposition)       |
+ * | rescreen cache    | TENANT#<tid>       | SUBJECT#<subject hash>      |                                     |
+ * | batch             | TENANT#<tid>       | BATCH#<batch_id>            |                                     |
+ * | batch item        | TENANT#<tid>       | BATCH#<batch_id>#ITEM#<idx> |                                     |
+ *
+ * Access patterns:
+ * - authenticate a key: GetItem user (the key names its tenant and user; the hash is compared)
+ * - rotate a key: UpdateItem user, condition key_hash = the presented key's hash
+ * - charge the quota: UpdateItem usage, ADD with condition used + n <= limit
+ * - next screen id: UpdateItem counter, ADD 1
+ * - list screens newest first: Query pk = TENANT#<tid>, begins_with(sk, SCREEN#), descending
+ * - list pending screens: Query gsi1 (sparse: the key leaves the item with its first disposition)
+ * - dispose: UpdateItem screen, condition on the current disposition (one write per rule)
+ * - rescreen window: GetItem subject cache, expiry filtered on read (dynalite has no TTL)
+ * - list tenants (ops): Query gsi1 pk = TENANTS
+ *
+ * No transactions (dynalite does not support them): every invariant is one conditional write.
+ */
+export const TABLE_KEYS = {
+  partitionKey: 'pk',
+  sortKey: 'sk',
+  indexes: {
+    gsi1: { partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
+    gsi2: { partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
+  },
+  /** Epoch seconds; DynamoDB TTL deletes expired items eventually, reads filter them at once. */
+  ttlAttribute: 'expires_at',
+} as const;
+
+export const keys = {
+  tenant: (tenantId: string) => ({ pk: `TENANT#${tenantId}`, sk: 'TENANT' }),
+  user: (tenantId: string, userId: string) => ({ pk: `TENANT#${tenantId}`, sk: `USER#${userId}` }),
+  usage: (tenantId: string, month: string) => ({ pk: `TENANT#${tenantId}`, sk: `USAGE#${month}` }),
+  screenSequence: (tenantId: string, day: string) => ({ pk: `TENANT#${tenantId}`, sk: `SEQ#${day}` }),
+  screen: (tenantId: string, screenId: string) => ({ pk: `TENANT#${tenantId}`, sk: `SCREEN#${screenId}` }),
+  subject: (tenantId: string, subjectHash: string) => ({
+    pk: `TENANT#${tenantId}`,
+    sk: `SUBJECT#${subjectHash}`,
+  }),
+  batch: (tenantId: string, batchId: string) => ({ pk: `TENANT#${tenantId}`, sk: `BATCH#${batchId}` }),
+  batchItem: (tenantId: string, batchId: string, index: number) => ({
+    pk: `TENANT#${tenantId}`,
+    sk: `BATCH#${batchId}#ITEM#${String(index).padStart(4, '0')}`,
+  }),
+  tenantPartition: (tenantId: string) => `TENANT#${tenantId}`,
+  pendingIndex: (tenantId: string) => `TENANT#${tenantId}#PENDING`,
+  tenantsIndex: 'TENANTS',
+} as const;
+
+/** The table definition the local runtime and tests create; infra/stack.ts declares the same keys. */
+export function tableDefinition(tableName: string): CreateTableCommandInput {
+  const { partitionKey, sortKey, indexes } = TABLE_KEYS;
+  const attr = (name: string) => ({ AttributeName: name, AttributeType: 'S' as const });
+  return {
+    TableName: tableName,
+    BillingMode: 'PAY_PER_REQUEST',
+    AttributeDefinitions: [
+      attr(partitionKey),
+      attr(sortKey),
+      ...Object.values(indexes).flatMap((i) => [attr(i.partitionKey), attr(i.sortKey)]),
+    ],
+    KeySchema: [
+      { AttributeName: partitionKey, KeyType: 'HASH' },
+      { AttributeName: sortKey, KeyType: 'RANGE' },
+    ],
+    GlobalSecondaryIndexes: Object.entries(indexes).map(([name, i]) => ({
+      IndexName: name,
+      KeySchema: [
+        { AttributeName: i.partitionKey, KeyType: 'HASH' as const },
+        { AttributeName: i.sortKey, KeyType: 'RANGE' as const },
+      ],
+      Projection: { ProjectionType: 'ALL' as const },
+    })),
+  };
+}
+
+export interface TableConfig {
+  tableName: string;
+  /** Set for dynalite / DynamoDB Local; unset on AWS. */
+  endpoint?: string;
+  region?: string;
+}
+
+/** The store every use case receives: the document client and the table it addresses. */
+export interface Table {
+  name: string;
+  doc: DynamoDBDocumentClient;
+}
+
+export function createTable(config: TableConfig, client?: DynamoDBClient): Table {
+  const raw =
+    client ??
+    new DynamoDBClient({
+      region: config.region ?? process.env.AWS_REGION ?? 'us-east-1',
+      ...(config.endpoint
+        ? { endpoint: config.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+        : {}),
+      maxAttempts: 3,
+    });
+  const doc = DynamoDBDocumentClient.from(raw, {
+    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
+  });
+  return { name: config.tableName, doc };
+}
+
+/** True when DynamoDB refused a write because its condition did not hold. */
+export function isConditionalCheckFailed(error: unknown): error is Error {
+  return error instanceof Error && error.name === 'ConditionalCheckFailedException';
+}
+
+/**
+ * The item a failed conditional write found (requested with ReturnValuesOnConditionCheckFailure),
+ * unmarshalled; undefined when there was no item.
+ */
+export function itemOfConditionFailure(error: Error): Record<string, unknown> | undefined {
+  const item = (error as { Item?: Record<string, AttributeValue> }).Item;
+  return item ? unmarshall(item) : undefined;
+}

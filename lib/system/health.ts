@@ -1,0 +1,10 @@
+import { INTERFACE_VERSION } from '../version.ts';
+
+/** ISO 8601 with an explicit `+00:00` offset, as DESIGN §4 fixes for /health. */
+export function isoWithOffset(at: Date): string {
+  return at.toISOString().replace('Z', '+00:00');
+}
+
+export function healthStatus(at: Date = new Date()) {
+  return { status: 'ok', version: INTERFACE_VERSION, timestamp: isoWithOffset(at) };
+}

@@ -1,0 +1,38 @@
+/** Plans of SPEC §8. `null` means unlimited. */
+export interface Plan {
+  id: PlanId;
+  name: string;
+  monthly_screens: number | null;
+  analyst_seats: number | null;
+  batch: boolean;
+}
+
+export type PlanId = 'starter' | 'growth' | 'professional' | 'enterprise';
+
+export const PLANS: Readonly<Record<PlanId, Plan>> = {
+  starter: { id: 'starter', name: 'Starter', monthly_screens: 1000, analyst_seats: 1, batch: false },
+  growth: { id: 'growth', name: 'Growth', monthly_screens: 5000, analyst_seats: 5, batch: true },
+  professional: {
+    id: 'professional',
+    name: 'Professional',
+    monthly_screens: 20000,
+    analyst_seats: 20,
+    batch: true,
+  },
+  enterprise: {
+    id: 'enterprise',
+    name: 'Enterprise',
+    monthly_screens: null,
+    analyst_seats: null,
+    batch: true,
+  },
+};
+
+export const PLAN_IDS = Object.keys(PLANS) as PlanId[];
+
+export function isPlanId(value: string): value is PlanId {
+  return Object.hasOwn(PLANS, value);
+}
+
+/** The cheapest plan that includes batch screening, named in the 403 of a plan without it. */
+export const CHEAPEST_BATCH_PLAN = PLAN_IDS.map((id) => PLANS[id]).find((plan) => plan.batch)!;

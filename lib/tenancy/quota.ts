@@ -1,0 +1,85 @@
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { QuotaExceededError } from '../errors.ts';
+import { isConditionalCheckFailed, itemOfConditionFailure, keys, type Table } from '../store/table.ts';
+
+/** Quota months are calendar months in UTC (DESIGN §4). */
+export function usageMonth(at: Date = new Date()): string {
+  return at.toISOString().slice(0, 7);
+}
+
+export async function getMonthlyUsage(
+  table: Table,
+  tenantId: string,
+  at: Date = new Date(),
+): Promise<number> {
+  const { Item } = await table.doc.send(
+    new GetCommand({
+      TableName: table.name,
+      Key: keys.usage(tenantId, usageMonth(at)),
+      ConsistentRead: true,
+    }),
+  );
+  return (Item?.used as number | undefined) ?? 0;
+}
+
+/**
+ * Charges `count` screens to this month's counter in one conditional write: the increment only
+ * happens while used + count stays within the limit, so concurrent requests can never push usage
+ * past the plan. `limit` null is unlimited (Enterprise). Throws QuotaExceededError with the
+ * counts the 429 reports.
+ */
+export async function chargeScreens(
+  table: Table,
+  tenantId: string,
+  count: number,
+  limit: number | null,
+  at: Date = new Date(),
+): Promise<number> {
+  const key = keys.usage(tenantId, usageMonth(at));
+  try {
+    const { Attributes } = await table.doc.send(
+      new UpdateCommand({
+        TableName: table.name,
+        Key: key,
+        UpdateExpression: 'ADD used :n',
+        ...(limit === null
+          ? { ExpressionAttributeValues: { ':n': count } }
+          : {
+              ConditionExpression: 'attribute_not_exists(used) OR used <= :ceiling',
+              ExpressionAttributeValues: { ':n': count, ':ceiling': limit - count },
+            }),
+        ReturnValues: 'UPDATED_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return Attributes?.used as number;
+  } catch (error) {
+    if (isConditionalCheckFailed(error)) {
+      // limit - count < 0 (a batch larger than the whole plan) also fails the condition on a fresh month.
+      const used = (itemOfConditionFailure(error)?.used as number | undefined) ?? 0;
+      throw new QuotaExceededError(used, limit!);
+    }
+    throw error;
+  }
+}
+
+/**
+ * Gives back screens charged for work that then failed, so a failed screen is never billed.
+ * Refunds never take the counter below zero.
+ */
+export async function refundScreens(table: Table, tenantId: string, count: number, at: Date = new Date()) {
+  if (count <= 0) return;
+  try {
+    await table.doc.send(
+      new UpdateCommand({
+        TableName: table.name,
+        Key: keys.usage(tenantId, usageMonth(at)),
+        UpdateExpression: 'ADD used :minus',
+        ConditionExpression: 'used >= :n',
+        ExpressionAttributeValues: { ':minus': -count, ':n': count },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionalCheckFailed(error)) throw error;
+  }
+}

@@ -1,0 +1,227 @@
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConflictError, InvalidRequestError, NotFoundError } from '../errors.ts';
+import { isConditionalCheckFailed, itemOfConditionFailure, keys, type Table } from '../store/table.ts';
+import { issueApiKey, newId } from './api-keys.ts';
+import { PLANS, type PlanId } from './plans.ts';
+
+export type Role = 'admin' | 'analyst';
+export const ROLES: readonly Role[] = ['admin', 'analyst'];
+
+export interface Tenant {
+  tenant_id: string;
+  name: string;
+  plan: PlanId;
+  /** Analysts hold the plan's seats; admins do not. */
+  analyst_count: number;
+  created_at: string;
+}
+
+export interface User {
+  tenant_id: string;
+  user_id: string;
+  name: string;
+  role: Role;
+  key_hash: string;
+  key_hint: string;
+  key_issued_at: string;
+  created_at: string;
+}
+
+export interface NewUser {
+  user: Omit<User, 'key_hash'>;
+  /** The only time the key is visible. */
+  api_key: string;
+}
+
+const now = () => new Date().toISOString();
+
+function tenantFromItem(item: Record<string, unknown>): Tenant {
+  return {
+    tenant_id: item.tenant_id as string,
+    name: item.name as string,
+    plan: item.plan as PlanId,
+    analyst_count: (item.analyst_count as number) ?? 0,
+    created_at: item.created_at as string,
+  };
+}
+
+export async function getTenant(table: Table, tenantId: string): Promise<Tenant | undefined> {
+  const { Item } = await table.doc.send(
+    new GetCommand({ TableName: table.name, Key: keys.tenant(tenantId) }),
+  );
+  return Item ? tenantFromItem(Item) : undefined;
+}
+
+export async function listTenants(table: Table): Promise<Tenant[]> {
+  const tenants: Tenant[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await table.doc.send(
+      new QueryCommand({
+        TableName: table.name,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.tenantsIndex },
+        ExclusiveStartKey,
+      }),
+    );
+    tenants.push(...(page.Items ?? []).map(tenantFromItem));
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return tenants;
+}
+
+/** Creates a tenant on a plan together with its first admin, whose key is returned once. */
+export async function createTenant(
+  table: Table,
+  input: { name: string; plan: PlanId; adminName?: string; tenantId?: string },
+): Promise<{ tenant: Tenant; admin: NewUser }> {
+  const name = input.name.trim();
+  if (name.length < 2) throw new InvalidRequestError('name: must be at least 2 characters');
+  const tenant: Tenant = {
+    tenant_id: input.tenantId ?? newId('t'),
+    name,
+    plan: input.plan,
+    analyst_count: 0,
+    created_at: now(),
+  };
+  try {
+    await table.doc.send(
+      new PutCommand({
+        TableName: table.name,
+        Item: {
+          ...keys.tenant(tenant.tenant_id),
+          type: 'tenant',
+          gsi1pk: keys.tenantsIndex,
+          gsi1sk: tenant.tenant_id,
+          ...tenant,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  } catch (error) {
+    if (isConditionalCheckFailed(error)) throw new ConflictError(`tenant ${tenant.tenant_id} already exists`);
+    throw error;
+  }
+  const admin = await addUser(table, tenant.tenant_id, {
+    name: input.adminName ?? 'Administrator',
+    role: 'admin',
+  });
+  return { tenant, admin };
+}
+
+/**
+ * Adds a user. An analyst takes one of the plan's seats: the seat is reserved by a conditional
+ * increment on the tenant item first, so concurrent additions can never exceed the plan.
+ */
+export async function addUser(
+  table: Table,
+  tenantId: string,
+  input: { name: string; role: Role; userId?: string },
+): Promise<NewUser> {
+  const tenant = await getTenant(table, tenantId);
+  if (!tenant) throw new NotFoundError(`tenant ${tenantId} not found`);
+  if (input.role === 'analyst') await reserveAnalystSeat(table, tenant);
+  const userId = input.userId ?? newId('u');
+  const issued = issueApiKey(tenantId, userId);
+  const user: User = {
+    tenant_id: tenantId,
+    user_id: userId,
+    name: input.name.trim() || input.role,
+    role: input.role,
+    key_hash: issued.hash,
+    key_hint: issued.hint,
+    key_issued_at: now(),
+    created_at: now(),
+  };
+  try {
+    await table.doc.send(
+      new PutCommand({
+        TableName: table.name,
+        Item: { ...keys.user(tenantId, userId), type: 'user', ...user },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  } catch (error) {
+    if (input.role === 'analyst') await releaseAnalystSeat(table, tenantId);
+    if (isConditionalCheckFailed(error)) throw new ConflictError(`user ${userId} already exists`);
+    throw error;
+  }
+  const { key_hash: _hash, ...visible } = user;
+  return { user: visible, api_key: issued.key };
+}
+
+async function reserveAnalystSeat(table: Table, tenant: Tenant): Promise<void> {
+  const seats = PLANS[tenant.plan].analyst_seats;
+  try {
+    await table.doc.send(
+      new UpdateCommand({
+        TableName: table.name,
+        Key: keys.tenant(tenant.tenant_id),
+        UpdateExpression: 'ADD analyst_count :one',
+        ConditionExpression:
+          seats === null
+            ? 'attribute_exists(pk)'
+            : 'attribute_exists(pk) AND (attribute_not_exists(analyst_count) OR analyst_count < :seats)',
+        ExpressionAttributeValues: seats === null ? { ':one': 1 } : { ':one': 1, ':seats': seats },
+      }),
+    );
+  } catch (error) {
+    if (isConditionalCheckFailed(error)) {
+      throw new ConflictError(
+        `the ${PLANS[tenant.plan].name} plan includes ${seats} analyst seat(s), all in use; change the plan to add analysts`,
+      );
+    }
+    throw error;
+  }
+}
+
+async function releaseAnalystSeat(table: Table, tenantId: string): Promise<void> {
+  await table.doc.send(
+    new UpdateCommand({
+      TableName: table.name,
+      Key: keys.tenant(tenantId),
+      UpdateExpression: 'ADD analyst_count :minus',
+      ExpressionAttributeValues: { ':minus': -1 },
+    }),
+  );
+}
+
+/** Moves a tenant to another plan; refused when it has more analysts than the new plan seats. */
+export async function changePlan(table: Table, tenantId: string, plan: PlanId): Promise<Tenant> {
+  const seats = PLANS[plan].analyst_seats;
+  try {
+    const { Attributes } = await table.doc.send(
+      new UpdateCommand({
+        TableName: table.name,
+        Key: keys.tenant(tenantId),
+        UpdateExpression: 'SET #plan = :plan',
+        ConditionExpression:
+          seats === null
+            ? 'attribute_exists(pk)'
+            : 'attribute_exists(pk) AND (attribute_not_exists(analyst_count) OR analyst_count <= :seats)',
+        ExpressionAttributeNames: { '#plan': 'plan' },
+        ExpressionAttributeValues: seats === null ? { ':plan': plan } : { ':plan': plan, ':seats': seats },
+        ReturnValues: 'ALL_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return tenantFromItem(Attributes!);
+  } catch (error) {
+    if (isConditionalCheckFailed(error)) {
+      const found = itemOfConditionFailure(error);
+      if (!found) throw new NotFoundError(`tenant ${tenantId} not found`);
+      throw new ConflictError(
+        `tenant has ${found.analyst_count} analysts; the ${PLANS[plan].name} plan seats ${seats}`,
+      );
+    }
+    throw error;
+  }
+}
+
+export async function getUser(table: Table, tenantId: string, userId: string): Promise<User | undefined> {
+  const { Item } = await table.doc.send(
+    new GetCommand({ TableName: table.name, Key: keys.user(tenantId, userId), ConsistentRead: true }),
+  );
+  return Item as User | undefined;
+}
