@@ -16,6 +16,9 @@ import { grantTableAccess } from './constructs/table-access.ts';
 /** Entry of the SQS worker that screens batch subjects, relative to the project root. */
 export const BATCH_WORKER_ENTRY = 'functions/queue/batch-worker.ts';
 
+/** Entry of API Gateway's `$default` route: 404 or 405 in the service's own error format. */
+export const UNROUTED_REQUEST_ENTRY = 'functions/http/fallback.ts';
+
 export interface ScreeningServiceStackProps extends StackProps {
   /** The route manifest (lib/routes.ts); every route becomes an endpoint with its own function. */
   routes: readonly RouteDefinition[];
@@ -27,6 +30,8 @@ export interface ScreeningServiceStackProps extends StackProps {
   logLevel?: string;
   /** @default BATCH_WORKER_ENTRY */
   batchWorkerEntry?: string;
+  /** @default UNROUTED_REQUEST_ENTRY */
+  unroutedRequestEntry?: string;
 }
 
 /**
@@ -55,8 +60,18 @@ export class ScreeningServiceStack extends Stack {
       workerEntry: props.batchWorkerEntry ?? BATCH_WORKER_ENTRY,
     });
 
+    // Without a `$default` route API Gateway answers unknown paths with its own body; tenants
+    // must see the same `{ detail }` errors (and 405 with Allow) as everywhere else.
+    const unrouted = new ServiceFunction(this, 'UnroutedRequest', {
+      ...settings,
+      entry: props.unroutedRequestEntry ?? UNROUTED_REQUEST_ENTRY,
+      description: 'Answers 404 or 405 for requests no route takes',
+    });
     const httpApi = new HttpApi(this, 'HttpApi', {
       description: 'Individual Screening Service: one Lambda per endpoint',
+      defaultIntegration: new HttpLambdaIntegration('UnroutedRequestIntegration', unrouted.function, {
+        payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
+      }),
     });
     for (const route of httpRoutes) {
       const endpoint = new ServiceFunction(this, constructIdFor(route.id), {

@@ -6,7 +6,6 @@ import { startLocalStack } from './stack.ts';
  * `npm start`: the whole API on localhost with real watchlist data and demo keys.
  * PORT (default 3000), DATA_DIR (default .data), DYNAMODB_ENDPOINT / SQS_ENDPOINT to use external stores.
  */
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const dataDir = resolve(process.env.DATA_DIR ?? '.data');
 mkdirSync(dataDir, { recursive: true });
 

@@ -1,3 +1,4 @@
+import { rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -33,6 +34,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     ? { endpoint: externalDynamo, close: async () => undefined }
     : await startDynalite({ path: options.dataDir ? join(options.dataDir, 'dynamodb') : undefined });
   await ensureTable(dynamo.endpoint, tableName);
+  // The ops CLI finds the running store here (dynalite holds the LevelDB lock while we run).
+  const endpointFile = options.dataDir ? join(options.dataDir, 'dynamodb-endpoint') : undefined;
+  if (endpointFile) writeFileSync(endpointFile, `${dynamo.endpoint}\n`);
 
   process.env.TABLE_NAME = tableName;
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
@@ -61,6 +65,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await dynamo.close();
+      if (endpointFile) rmSync(endpointFile, { force: true });
       if (!externalDynamo) delete process.env.DYNAMODB_ENDPOINT;
     },
   };

@@ -1,6 +1,6 @@
 import type { AttributeValue, CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 
 /**
@@ -127,10 +127,19 @@ export function isConditionalCheckFailed(error: unknown): error is Error {
 }
 
 /**
- * The item a failed conditional write found (requested with ReturnValuesOnConditionCheckFailure),
- * unmarshalled; undefined when there was no item.
+ * The item a failed conditional write found, to tell the caller why it failed (404 vs 409, the
+ * counts of a 429). DynamoDB returns it with ReturnValuesOnConditionCheckFailure: ALL_OLD;
+ * dynalite does not, so then it is read back consistently. Undefined when there is no item.
  */
-export function itemOfConditionFailure(error: Error): Record<string, unknown> | undefined {
-  const item = (error as { Item?: Record<string, AttributeValue> }).Item;
-  return item ? unmarshall(item) : undefined;
+export async function itemOfConditionFailure(
+  table: Table,
+  error: Error,
+  key: Record<string, string>,
+): Promise<Record<string, unknown> | undefined> {
+  const returned = (error as { Item?: Record<string, AttributeValue> }).Item;
+  if (returned) return unmarshall(returned);
+  const { Item } = await table.doc.send(
+    new GetCommand({ TableName: table.name, Key: key, ConsistentRead: true }),
+  );
+  return Item;
 }

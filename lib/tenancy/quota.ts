@@ -56,7 +56,7 @@ export async function chargeScreens(
   } catch (error) {
     if (isConditionalCheckFailed(error)) {
       // limit - count < 0 (a batch larger than the whole plan) also fails the condition on a fresh month.
-      const used = (itemOfConditionFailure(error)?.used as number | undefined) ?? 0;
+      const used = ((await itemOfConditionFailure(table, error, key))?.used as number | undefined) ?? 0;
       throw new QuotaExceededError(used, limit!);
     }
     throw error;

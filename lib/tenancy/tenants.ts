@@ -209,7 +209,7 @@ export async function changePlan(table: Table, tenantId: string, plan: PlanId): 
     return tenantFromItem(Attributes!);
   } catch (error) {
     if (isConditionalCheckFailed(error)) {
-      const found = itemOfConditionFailure(error);
+      const found = await itemOfConditionFailure(table, error, keys.tenant(tenantId));
       if (!found) throw new NotFoundError(`tenant ${tenantId} not found`);
       throw new ConflictError(
         `tenant has ${found.analyst_count} analysts; the ${PLANS[plan].name} plan seats ${seats}`,

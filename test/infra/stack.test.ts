@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BATCH_WORKER_ENTRY, ScreeningServiceStack } from '../../infra/stack.ts';
+import { BATCH_WORKER_ENTRY, ScreeningServiceStack, UNROUTED_REQUEST_ENTRY } from '../../infra/stack.ts';
 import { type RouteDefinition, routes } from '../../lib/routes.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -94,7 +94,7 @@ function actionsOf(fn: Resource): string[] {
 }
 
 beforeAll(() => {
-  root = fixtureRoot([...deployedRoutes.map((r) => r.entry), BATCH_WORKER_ENTRY]);
+  root = fixtureRoot([...deployedRoutes.map((r) => r.entry), BATCH_WORKER_ENTRY, UNROUTED_REQUEST_ENTRY]);
   template = Template.fromStack(buildStack(deployedRoutes, root));
   resources = template.toJSON().Resources as Record<string, Resource>;
 });
@@ -121,11 +121,25 @@ describe('HTTP API', () => {
       integrationTargets.add(functionId);
     }
     expect(integrationTargets.size).toBe(httpRoutes.length);
-    expect(resourcesOf('AWS::ApiGatewayV2::Route')).toHaveLength(httpRoutes.length);
+    // plus `$default`
+    expect(resourcesOf('AWS::ApiGatewayV2::Route')).toHaveLength(httpRoutes.length + 1);
+  });
+
+  it('sends requests no route takes to the fallback function, which touches no data', () => {
+    const [, route] = resourcesOf('AWS::ApiGatewayV2::Route').find(
+      ([, r]) => r.Properties.RouteKey === '$default',
+    )!;
+    const target = route.Properties.Target as { 'Fn::Join': [string, [string, { Ref: string }]] };
+    const integration = resources[target['Fn::Join'][1][1].Ref];
+    const [functionId, fn] = resourcesOf('AWS::Lambda::Function').find(([, r]) =>
+      String(r.Properties.Description).startsWith('Answers 404 or 405'),
+    )!;
+    expect(integration.Properties.IntegrationUri).toEqual({ 'Fn::GetAtt': [functionId, 'Arn'] });
+    expect(actionsOf(fn).filter((a) => a.startsWith('dynamodb:') || a.startsWith('sqs:'))).toEqual([]);
   });
 
   it('every entry file the manifest and the stack name exists in the repository', () => {
-    const missing = [...routes.map((r) => r.entry), BATCH_WORKER_ENTRY].filter(
+    const missing = [...routes.map((r) => r.entry), BATCH_WORKER_ENTRY, UNROUTED_REQUEST_ENTRY].filter(
       (entry) => !existsSync(path.join(repoRoot, entry)),
     );
     expect(missing).toEqual([]);
@@ -176,8 +190,8 @@ describe('table', () => {
 describe('functions', () => {
   it('all run nodejs22.x on arm64 with active tracing and the service environment', () => {
     const functions = resourcesOf('AWS::Lambda::Function');
-    // one per route plus the batch worker
-    expect(functions).toHaveLength(deployedRoutes.length + 1);
+    // one per route plus the batch worker and the unrouted-request fallback
+    expect(functions).toHaveLength(deployedRoutes.length + 2);
     for (const [, fn] of functions) {
       expect(fn.Properties.Runtime).toBe('nodejs22.x');
       expect(fn.Properties.Architectures).toEqual(['arm64']);
@@ -195,7 +209,7 @@ describe('functions', () => {
 
   it('each logs to its own log group kept for one month', () => {
     const groups = resourcesOf('AWS::Logs::LogGroup');
-    expect(groups).toHaveLength(deployedRoutes.length + 1);
+    expect(groups).toHaveLength(deployedRoutes.length + 2);
     for (const [, group] of groups) expect(group.Properties.RetentionInDays).toBe(30);
     const referenced = new Set(
       resourcesOf('AWS::Lambda::Function').map(
@@ -365,7 +379,9 @@ describe('CloudFront', () => {
       { ...specBatchRoutes[0] },
       { ...routes[0], id: 'batch-status', method: 'GET', path: '/batch/stream', entry: routes[0].entry },
     ];
-    const clashRoot = fixtureRoot(clash.map((r) => r.entry).concat(BATCH_WORKER_ENTRY));
+    const clashRoot = fixtureRoot(
+      clash.map((r) => r.entry).concat(BATCH_WORKER_ENTRY, UNROUTED_REQUEST_ENTRY),
+    );
     try {
       expect(() => buildStack(clash, clashRoot)).toThrow(/would hide the HTTP route GET \/batch\/stream/);
     } finally {

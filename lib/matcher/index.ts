@@ -1,0 +1,220 @@
+/**
+ * The in-memory name index, compiled once per snapshot (once per Lambda cold start).
+ *
+ * Every name and alias of every listed person is tokenised once. Distinct tokens form a
+ * vocabulary; each vocabulary token has a posting list of the names that contain it, a document
+ * frequency (in persons) for rarity weighting, and lookup keys: its text, its name-variant keys,
+ * its phonetic key and its single-deletion neighbourhood (which finds every token within one edit
+ * of a query token, SymSpell-style). A query therefore touches only the names that share at
+ * least one plausible token with it — never a scan of the whole list.
+ */
+
+import { normaliseCountries, normaliseCountry } from '../watchlists/countries.ts';
+import type { CheckType, ListedPerson, ListId, ListSummary, WatchlistSnapshot } from '../watchlists/types.ts';
+import { makeToken, type NameToken, tokeniseName } from './normalise.ts';
+import { isPatronymic } from './score.ts';
+
+export interface IndexedName {
+  person: number;
+  /** The listed spelling, as shown to analysts. */
+  display: string;
+  strength: 'primary' | 'strong' | 'weak';
+  /** Vocabulary ids of the name's tokens, in order. */
+  tokens: Int32Array;
+}
+
+export interface IndexedPerson {
+  person: ListedPerson;
+  category: CheckType;
+  listName: string;
+  /** Canonical country names of the listed nationalities. */
+  nationalities: string[];
+  /** Canonical country names found in the listed locations and nationalities. */
+  locationCountries: string[];
+}
+
+export interface NameIndex {
+  people: IndexedPerson[];
+  names: IndexedName[];
+  vocab: NameToken[];
+  /** Rarity weight per vocabulary id, 0.15..1. */
+  weights: Float64Array;
+  /** Name ids per vocabulary id. */
+  postings: Int32Array[];
+  /** Lookup key → vocabulary ids. Keys are prefixed: `t:` text, `v:` variant, `p:` phonetic, `d:` deletion. */
+  keys: Map<string, number[]>;
+  /** Vocabulary id by token text. */
+  byText: Map<string, number>;
+  lists: ListSummary[];
+  listNames: Map<ListId, string>;
+}
+
+const MIN_WEIGHT = 0.15;
+const PARTICLE_WEIGHT = 0.1;
+const PATRONYMIC_WEIGHT = 0.4;
+
+function addKey(keys: Map<string, number[]>, key: string, id: number): void {
+  const ids = keys.get(key);
+  if (ids === undefined) keys.set(key, [id]);
+  else if (ids[ids.length - 1] !== id) ids.push(id);
+}
+
+/** Single-character deletions of a token (the SymSpell neighbourhood at distance one). */
+export function deletions(text: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const d = text.slice(0, i) + text.slice(i + 1);
+    if (out[out.length - 1] !== d) out.push(d);
+  }
+  return out;
+}
+
+/** Compiles the snapshot into the index. Pure; call once per snapshot. */
+export function buildIndex(snapshot: WatchlistSnapshot): NameIndex {
+  const listNames = new Map<ListId, string>();
+  const listCategory = new Map<ListId, CheckType>();
+  for (const l of snapshot.lists) {
+    listNames.set(l.id, l.name);
+    listCategory.set(l.id, l.category);
+  }
+  const vocab: NameToken[] = [];
+  const byText = new Map<string, number>();
+  const postingLists: number[][] = [];
+  const dfPerson: number[] = [];
+  const lastPerson: number[] = [];
+  const names: IndexedName[] = [];
+  const people: IndexedPerson[] = [];
+
+  for (let p = 0; p < snapshot.people.length; p++) {
+    const person = snapshot.people[p];
+    const nationalities = unique(person.nationalities.flatMap((n) => normaliseCountries(n)));
+    const locationCountries = unique([
+      ...nationalities,
+      ...person.locations.flatMap((l) => {
+        const whole = normaliseCountry(l);
+        if (whole) return [whole];
+        const last = l.split(',').pop();
+        return last ? normaliseCountries(last) : [];
+      }),
+    ]);
+    people.push({
+      person,
+      category: listCategory.get(person.list_id) ?? categoryOf(person.list_id),
+      listName: listNames.get(person.list_id) ?? person.list_id,
+      nationalities,
+      locationCountries,
+    });
+    const seen = new Set<string>();
+    for (const listedName of person.names) {
+      const tokens = tokeniseName(listedName.name);
+      if (tokens.length === 0) continue;
+      const signature = tokens.map((t) => t.text).join(' ');
+      if (seen.has(signature)) continue;
+      seen.add(signature);
+      const nameId = names.length;
+      const ids = new Int32Array(tokens.length);
+      for (let k = 0; k < tokens.length; k++) {
+        const t = tokens[k];
+        let id = byText.get(t.text);
+        if (id === undefined) {
+          id = vocab.length;
+          byText.set(t.text, id);
+          vocab.push(t);
+          postingLists.push([]);
+          dfPerson.push(0);
+          lastPerson.push(-1);
+        } else if (vocab[id].particle && !t.particle) {
+          // The same word as a given name ("Ben") somewhere else: keep it weighing as a name.
+          vocab[id] = t;
+        }
+        ids[k] = id;
+        const postings = postingLists[id];
+        if (postings[postings.length - 1] !== nameId) postings.push(nameId);
+        if (lastPerson[id] !== p) {
+          lastPerson[id] = p;
+          dfPerson[id]++;
+        }
+      }
+      names.push({ person: p, display: listedName.name, strength: listedName.strength, tokens: ids });
+    }
+  }
+
+  const keys = new Map<string, number[]>();
+  const n = Math.max(people.length, 2);
+  const weights = new Float64Array(vocab.length);
+  const rarityScale = Math.log(n / 3);
+  for (let id = 0; id < vocab.length; id++) {
+    const t = vocab[id];
+    weights[id] = tokenWeight(t, dfPerson[id], n, rarityScale);
+    addKey(keys, `t:${t.text}`, id);
+    for (const v of t.variantKeys) addKey(keys, `v:${v}`, id);
+    if (t.phonetic.length >= 3) addKey(keys, `p:${t.phonetic}`, id);
+    if (t.text.length >= 4) for (const d of deletions(t.text)) addKey(keys, `d:${d}`, id);
+  }
+  return {
+    people,
+    names,
+    vocab,
+    weights,
+    postings: postingLists.map((l) => Int32Array.from(l)),
+    keys,
+    byText,
+    lists: snapshot.lists,
+    listNames,
+  };
+}
+
+function tokenWeight(t: NameToken, df: number, n: number, rarityScale: number): number {
+  if (t.particle) return PARTICLE_WEIGHT;
+  if (t.initial) return 0.35;
+  const rarity = Math.min(1, Math.max(MIN_WEIGHT, Math.log(n / Math.max(df, 1)) / rarityScale));
+  return isPatronymic(t) ? Math.min(rarity, PATRONYMIC_WEIGHT) : rarity;
+}
+
+function unique<T>(values: T[]): T[] {
+  return [...new Set(values)];
+}
+
+function categoryOf(list: ListId): CheckType {
+  if (list === 'fbi_wanted' || list === 'interpol_red') return 'criminal';
+  if (list === 'us_congress_pep' || list === 'us_executive_pep') return 'pep';
+  return 'sanctions';
+}
+
+/**
+ * Vocabulary ids plausibly matching one query token: same text, same variant key, same phonetic
+ * key, or within one edit (via the deletion neighbourhood).
+ */
+export function lookupToken(index: NameIndex, token: NameToken, out: Set<number>): void {
+  const add = (key: string) => {
+    const ids = index.keys.get(key);
+    if (ids) for (const id of ids) out.add(id);
+  };
+  add(`t:${token.text}`);
+  for (const v of token.variantKeys) add(`v:${v}`);
+  if (token.particle || token.initial) return;
+  if (token.phonetic.length >= 3) add(`p:${token.phonetic}`);
+  if (token.text.length >= 4) {
+    add(`d:${token.text}`);
+    for (const d of deletions(token.text)) {
+      add(`t:${d}`);
+      add(`d:${d}`);
+    }
+  }
+  // A query token that is two listed tokens run together ("ramimakhlouf").
+  if (token.text.length >= 7) {
+    for (let cut = 3; cut <= token.text.length - 3; cut++) {
+      const left = index.byText.get(token.text.slice(0, cut));
+      const right = index.byText.get(token.text.slice(cut));
+      if (left !== undefined && right !== undefined) {
+        out.add(left);
+        out.add(right);
+      }
+    }
+  }
+}
+
+/** Token for two adjacent query tokens written as one on the list ("Jan Daniel" / "JanDaniel"). */
+export function joinedToken(a: NameToken, b: NameToken): NameToken {
+  return makeToken(a.text + b.text);
+}

@@ -1,0 +1,374 @@
+/**
+ * Scoring of one query name against one listed name, and of the corroborating fields (date of
+ * birth, nationality, location).
+ *
+ * Name scoring aligns tokens order-insensitively (lists and customers disagree on name order),
+ * compares each aligned pair with a blend of Jaro-Winkler and edit distance under a per-length
+ * edit budget, and weighs each token by rarity so a shared common token ("Mohammed", "John")
+ * carries little evidence. A query token with no counterpart costs its full weight — the
+ * customer asserted a name part the list does not have — while an extra listed token (a middle
+ * name or patronymic the customer left out) costs a fraction of its weight.
+ */
+
+import type { ListedDob } from '../watchlists/types.ts';
+import { COMMON_GIVEN_NAMES } from './name-variants.ts';
+import { makeToken, type NameToken, tokeniseName } from './normalise.ts';
+import { editDistance, jaroWinkler } from './string-similarity.ts';
+import type { FieldExplanation } from './types.ts';
+
+/** Token pairs below this similarity are not aligned at all. */
+const ALIGN_MIN = 0.75;
+/** Above this a token pair counts at face value; below, it is discounted steeply. */
+const CLEAN_PAIR = 0.92;
+/** Share of its weight an extra listed token (middle name, patronymic) costs. */
+const LIST_EXTRA_COST = 0.3;
+/** Share of its weight an unmatched query token costs when the listed name has parts left over too. */
+const CONFLICT_COST = 1;
+/** Share of its weight an unmatched query token costs when every listed part is accounted for. */
+const QUERY_EXTRA_COST = 0.6;
+/** Weight of a patronymic ("Vladimirovich"): often omitted by lists and customers alike. */
+const PATRONYMIC_WEIGHT = 0.4;
+const PATRONYMIC_RE = /(?:ovich|evich|ovych|evych|ovic|evic|ovitch|ovitj|ovics|owitsch|owicz|ovna|evna|ovnaa|oglu|ogly|kyzy|qizi)$/;
+/** Weight of an initial ("V.") and of a particle ("al", "bin"). */
+const INITIAL_WEIGHT = 0.35;
+const PARTICLE_WEIGHT = 0.1;
+/** At most this score when only one name part is shared by names with more parts. */
+const SINGLE_PART_CAP = 0.72;
+/** Matched weight below which the evidence is too thin for a confident score. */
+const EVIDENCE_MIN = 0.6;
+
+/**
+ * Pairwise alert threshold of `compareNames`: a pair scoring at or above it is a name match
+ * worth an analyst's attention. Chosen on the development groups of the name benchmark
+ * (eval/run.ts); the same value is the partial-match band of the risk rules.
+ */
+export const NAME_ALERT_THRESHOLD = 0.8;
+
+/** Similarity of two name tokens in 0..1. */
+export function tokenSimilarity(a: NameToken, b: NameToken): number {
+  if (a.text === b.text) return 1;
+  if (a.particle || b.particle) {
+    if (a.particle && b.particle) return a.phonetic === b.phonetic ? 0.9 : 0.5;
+    return 0;
+  }
+  if (a.initial || b.initial) return a.text[0] === b.text[0] ? 0.9 : 0;
+  if (a.variantKeys.length > 0 && b.variantKeys.length > 0) {
+    for (const k of a.variantKeys) if (b.variantKeys.includes(k)) return 0.95;
+  }
+  const maxLen = Math.max(a.text.length, b.text.length);
+  const budget = maxLen <= 3 ? 0 : maxLen <= 5 ? 1 : maxLen <= 8 ? 2 : 3;
+  const distance = editDistance(a.text, b.text, budget + 2);
+  let s = 0.5 * jaroWinkler(a.text, b.text) + 0.5 * (1 - Math.min(distance, maxLen) / maxLen);
+  // Beyond the edit budget two tokens are different names however much prefix they share.
+  if (distance > budget) s = Math.min(s, 0.8);
+  if (a.phonetic === b.phonetic && a.phonetic.length >= 3) {
+    s = Math.max(s, a.vowelPoor || b.vowelPoor ? 0.93 : 0.88);
+  } else if ((a.vowelPoor || b.vowelPoor) && a.phonetic.length >= 2 && b.phonetic.length >= 2) {
+    // Vowel-less renderings of Arabic or Hebrew script: compare the consonant skeletons.
+    const sk = jaroWinkler(a.phonetic, b.phonetic);
+    const skDistance = editDistance(a.phonetic, b.phonetic, 2);
+    if (skDistance <= 1 && sk >= 0.85) s = Math.max(s, 0.85);
+  }
+  if (a.text[0] !== b.text[0] && a.phonetic[0] !== b.phonetic[0]) s *= 0.93;
+  return s;
+}
+
+/** Patronymics and Turkic "son of" suffixes carry little identifying weight. */
+export function isPatronymic(token: NameToken): boolean {
+  return token.text.length > 6 && PATRONYMIC_RE.test(token.text);
+}
+
+/** Weight of a token: how much evidence sharing it carries. */
+export type TokenWeigher = (token: NameToken) => number;
+
+/** Rarity model used when no list index is at hand: common given names weigh half. */
+export const defaultWeigher: TokenWeigher = (token) => {
+  if (token.particle) return PARTICLE_WEIGHT;
+  if (token.initial) return INITIAL_WEIGHT;
+  if (isPatronymic(token)) return PATRONYMIC_WEIGHT;
+  if (COMMON_GIVEN_NAMES.has(token.text)) return 0.5;
+  for (const k of token.variantKeys) if (COMMON_GIVEN_NAMES.has(k)) return 0.5;
+  return 1;
+};
+
+export interface AlignedPair {
+  query: string;
+  listed: string;
+  similarity: number;
+}
+
+export interface NameScore {
+  /** 0..1 */
+  score: number;
+  /** Aligned token pairs, best first. */
+  pairs: AlignedPair[];
+  /** Query tokens (not particles) with no counterpart on the listed name. */
+  unmatchedQuery: string[];
+  /** Listed tokens (not particles) with no counterpart in the query. */
+  unmatchedListed: string[];
+}
+
+interface Candidate {
+  qi: number[];
+  lj: number[];
+  s: number;
+}
+
+function contribution(s: number): number {
+  return s >= CLEAN_PAIR ? s : Math.max(0, s - (CLEAN_PAIR - s) * 0.8);
+}
+
+/**
+ * Scores a tokenised query against a tokenised listed name. `similarity(i, j)` may be supplied to
+ * memoise token comparisons across many listed names sharing tokens.
+ */
+export function scoreTokens(
+  query: readonly NameToken[],
+  listed: readonly NameToken[],
+  weigh: TokenWeigher = defaultWeigher,
+  similarity: (i: number, j: number) => number = (i, j) => tokenSimilarity(query[i], listed[j]),
+): NameScore {
+  const nq = query.length;
+  const nl = listed.length;
+  if (nq === 0 || nl === 0) return { score: 0, pairs: [], unmatchedQuery: [], unmatchedListed: [] };
+  const candidates: Candidate[] = [];
+  for (let i = 0; i < nq; i++) {
+    for (let j = 0; j < nl; j++) {
+      const s = similarity(i, j);
+      if (s >= ALIGN_MIN) candidates.push({ qi: [i], lj: [j], s });
+    }
+  }
+  const usedQ = new Uint8Array(nq);
+  const usedL = new Uint8Array(nl);
+  const chosen: Candidate[] = [];
+  const assign = (list: Candidate[]) => {
+    list.sort((x, y) => y.s - x.s || x.qi.length + x.lj.length - (y.qi.length + y.lj.length));
+    for (const c of list) {
+      if (c.qi.some((i) => usedQ[i]) || c.lj.some((j) => usedL[j])) continue;
+      for (const i of c.qi) usedQ[i] = 1;
+      for (const j of c.lj) usedL[j] = 1;
+      chosen.push(c);
+    }
+  };
+  assign(candidates);
+  // Merged or split tokens ("Ramimakhlouf" / "Rami Makhlouf"), tried only on what is left over.
+  if (chosen.length < Math.max(nq, nl)) {
+    const merged: Candidate[] = [];
+    for (let i = 0; i < nq; i++) {
+      if (usedQ[i] || query[i].text.length < 5) continue;
+      for (let j = 0; j + 1 < nl; j++) {
+        if (usedL[j] || usedL[j + 1]) continue;
+        const s = tokenSimilarity(query[i], makeToken(listed[j].text + listed[j + 1].text));
+        if (s >= 0.88) merged.push({ qi: [i], lj: [j, j + 1], s });
+      }
+    }
+    for (let j = 0; j < nl; j++) {
+      if (usedL[j] || listed[j].text.length < 5) continue;
+      for (let i = 0; i + 1 < nq; i++) {
+        if (usedQ[i] || usedQ[i + 1]) continue;
+        const s = tokenSimilarity(makeToken(query[i].text + query[i + 1].text), listed[j]);
+        if (s >= 0.88) merged.push({ qi: [i, i + 1], lj: [j], s });
+      }
+    }
+    if (merged.length > 0) assign(merged);
+  }
+
+  let num = 0;
+  let den = 0;
+  let evidence = 0;
+  let matchedParts = 0;
+  const pairs: AlignedPair[] = [];
+  for (const c of chosen) {
+    let wq = 0;
+    let wl = 0;
+    for (const i of c.qi) wq += weigh(query[i]);
+    for (const j of c.lj) wl += weigh(listed[j]);
+    const initialPair = c.qi.some((i) => query[i].initial) || c.lj.some((j) => listed[j].initial);
+    const particlePair = c.qi.every((i) => query[i].particle);
+    const w = initialPair ? INITIAL_WEIGHT : (wq + wl) / 2;
+    num += w * contribution(c.s);
+    den += w;
+    if (!particlePair && !initialPair) {
+      evidence += w * contribution(c.s);
+      matchedParts += Math.max(c.qi.length, c.lj.length);
+    }
+    pairs.push({
+      query: c.qi.map((i) => query[i].text).join(''),
+      listed: c.lj.map((j) => listed[j].text).join(' '),
+      similarity: c.s,
+    });
+  }
+  const unmatchedQuery: string[] = [];
+  const unmatchedListed: string[] = [];
+  let queryParts = 0;
+  let listedParts = 0;
+  for (let j = 0; j < nl; j++) {
+    if (!listed[j].particle) listedParts++;
+    if (usedL[j] || listed[j].particle) continue;
+    den += weigh(listed[j]) * LIST_EXTRA_COST;
+    unmatchedListed.push(listed[j].text);
+  }
+  // A query part facing an unexplained listed part is a conflict ("Barack" vs "Michelle"); a
+  // query part the listed name simply lacks (a middle name the list omits) costs less.
+  const queryCost = unmatchedListed.length > 0 ? CONFLICT_COST : QUERY_EXTRA_COST;
+  for (let i = 0; i < nq; i++) {
+    if (!query[i].particle) queryParts++;
+    if (usedQ[i] || query[i].particle) continue;
+    den += weigh(query[i]) * queryCost;
+    unmatchedQuery.push(query[i].text);
+  }
+  let score = den > 0 ? num / den : 0;
+  // One shared name part between fuller names is a lead, never a strong match on its own.
+  if (matchedParts <= 1 && Math.max(queryParts, listedParts) >= 2) score = Math.min(score, SINGLE_PART_CAP);
+  if (matchedParts === 0) score = Math.min(score, 0.5);
+  if (evidence < EVIDENCE_MIN) score *= 0.75 + (0.25 * evidence) / EVIDENCE_MIN;
+  pairs.sort((x, y) => y.similarity - x.similarity);
+  return { score: Math.min(1, score), pairs, unmatchedQuery, unmatchedListed };
+}
+
+/**
+ * Pairwise name similarity in 0..1 of two full names, with the built-in rarity model. A pair at
+ * or above `NAME_ALERT_THRESHOLD` is treated as a name match.
+ */
+export function compareNames(a: string, b: string): number {
+  return scoreTokens(tokeniseName(a), tokeniseName(b)).score;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Corroborating fields
+
+interface QueryDate {
+  year: number;
+  month?: number;
+  day?: number;
+}
+
+/** Parses `YYYY-MM-DD`, `YYYY-MM` or `YYYY`; anything else is treated as no date. */
+export function parseQueryDob(text: string | undefined): QueryDate | undefined {
+  if (!text) return undefined;
+  const m = /^\s*(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?\s*$/.exec(text);
+  if (!m) return undefined;
+  const year = Number(m[1]);
+  const month = m[2] ? Number(m[2]) : undefined;
+  const day = m[3] ? Number(m[3]) : undefined;
+  if (month !== undefined && (month < 1 || month > 12)) return { year };
+  return { year, month, day };
+}
+
+export function formatListedDob(dob: ListedDob): string {
+  switch (dob.kind) {
+    case 'date':
+      return dob.date;
+    case 'month':
+      return `${dob.year}-${String(dob.month).padStart(2, '0')}`;
+    case 'year':
+      return String(dob.year);
+    case 'range':
+      return `${dob.from}–${dob.to}`;
+  }
+}
+
+type DobVerdict = 'matched' | 'near' | 'mismatched';
+
+function compareOneDob(q: QueryDate, dob: ListedDob): DobVerdict {
+  const near = (a: number, b: number) => Math.abs(a - b) <= 1;
+  switch (dob.kind) {
+    case 'range':
+      if (q.year >= dob.from && q.year <= dob.to) return 'matched';
+      return q.year >= dob.from - 1 && q.year <= dob.to + 1 ? 'near' : 'mismatched';
+    case 'year':
+      if (q.year === dob.year) return 'matched';
+      return near(q.year, dob.year) ? 'near' : 'mismatched';
+    case 'month': {
+      if (q.month === undefined) return q.year === dob.year ? 'matched' : near(q.year, dob.year) ? 'near' : 'mismatched';
+      if (q.year === dob.year && q.month === dob.month) return 'matched';
+      const offByOne =
+        (q.year === dob.year && near(q.month, dob.month)) || (q.month === dob.month && near(q.year, dob.year));
+      return offByOne ? 'near' : 'mismatched';
+    }
+    case 'date': {
+      const [y, m, d] = dob.date.split('-').map(Number);
+      if (q.month === undefined) return q.year === y ? 'matched' : near(q.year, y) ? 'near' : 'mismatched';
+      if (q.day === undefined) {
+        if (q.year === y && q.month === m) return 'matched';
+        return (q.year === y && near(q.month, m)) || (q.month === m && near(q.year, y)) ? 'near' : 'mismatched';
+      }
+      if (q.year === y && q.month === m && q.day === d) return 'matched';
+      // A typo in one component, or day and month swapped (US vs European order), is "near":
+      // the same person is likely, and treating it as a contradiction would hide real hits.
+      const sameYear = q.year === y;
+      const sameMonth = q.month === m;
+      const sameDay = q.day === d;
+      if (sameYear && sameMonth && near(q.day, d)) return 'near';
+      if (sameYear && sameDay && near(q.month, m)) return 'near';
+      if (sameMonth && sameDay && near(q.year, y)) return 'near';
+      if (sameYear && q.month === d && q.day === m) return 'near';
+      return 'mismatched';
+    }
+  }
+}
+
+/** Compares the subject's date of birth with every date the list gives; the best verdict wins. */
+export function compareDob(query: string | undefined, listed: readonly ListedDob[]): FieldExplanation {
+  const q = parseQueryDob(query);
+  if (!q) return { status: 'unknown', detail: 'no date of birth given for the subject' };
+  if (listed.length === 0) return { status: 'unknown', detail: 'the list gives no date of birth' };
+  let best: DobVerdict = 'mismatched';
+  let bestDob = listed[0];
+  for (const dob of listed) {
+    const v = compareOneDob(q, dob);
+    if (v === 'matched' || (v === 'near' && best === 'mismatched')) {
+      best = v;
+      bestDob = dob;
+      if (v === 'matched') break;
+    }
+  }
+  const shown = formatListedDob(bestDob);
+  const precision = bestDob.kind === 'date' ? '' : bestDob.kind === 'range' ? ' (the list gives a range of years)' : ' (the list gives a partial date)';
+  if (best === 'matched') return { status: 'matched', detail: `date of birth matches the listed ${shown}${precision}` };
+  if (best === 'near') return { status: 'near', detail: `date of birth is one day, month or year from the listed ${shown}` };
+  const all = listed.map(formatListedDob).join(', ');
+  return { status: 'mismatched', detail: `date of birth differs from the listed ${all}` };
+}
+
+/**
+ * Compares a normalised country (from nationality text) with the listed countries (normalised
+ * the same way). `label` names the field in the detail text.
+ */
+export function compareCountry(
+  query: string | undefined,
+  queryCountry: string | undefined,
+  listed: readonly string[],
+  label: string,
+): FieldExplanation {
+  if (!query || query.trim() === '') return { status: 'unknown', detail: `no ${label} given for the subject` };
+  if (listed.length === 0) return { status: 'unknown', detail: `the list gives no ${label}` };
+  if (queryCountry === undefined) return { status: 'unknown', detail: `${label} "${query}" names no known country` };
+  if (listed.includes(queryCountry)) return { status: 'matched', detail: `${label} ${queryCountry} matches the list` };
+  return { status: 'mismatched', detail: `${label} ${queryCountry} differs from the listed ${listed.join(', ')}` };
+}
+
+/**
+ * Compares a city or country of the subject with the listed places (addresses, places of birth).
+ * A country is compared by canonical name; a city by its words appearing in a listed place.
+ */
+export function compareLocation(
+  query: string | undefined,
+  queryCountry: string | undefined,
+  listedPlaces: readonly string[],
+  listedCountries: readonly string[],
+): FieldExplanation {
+  if (!query || query.trim() === '') return { status: 'unknown', detail: 'no location given for the subject' };
+  if (listedPlaces.length === 0) return { status: 'unknown', detail: 'the list gives no location' };
+  if (queryCountry !== undefined) {
+    if (listedCountries.includes(queryCountry)) return { status: 'matched', detail: `location ${queryCountry} appears on the list` };
+    return { status: 'mismatched', detail: `location ${queryCountry} is not among the listed places` };
+  }
+  const words = tokeniseName(query).map((t) => t.text);
+  if (words.length === 0) return { status: 'unknown', detail: 'location not comparable' };
+  for (const place of listedPlaces) {
+    const placeWords = new Set(tokeniseName(place).map((t) => t.text));
+    if (words.every((w) => placeWords.has(w))) return { status: 'matched', detail: `location ${query} appears in the listed place "${place}"` };
+  }
+  return { status: 'mismatched', detail: `location ${query} is not among the listed places` };
+}

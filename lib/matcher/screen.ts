@@ -1,0 +1,313 @@
+/**
+ * The matcher's entry point: `createMatcher(snapshot)` compiles the index once (per cold start);
+ * `matcher.screen(subject, types)` screens one subject synchronously and without side effects.
+ *
+ * Per request: tokenise the subject's name (and alias), select candidate names through the index
+ * (shared or near-identical tokens, weighted by rarity), score a short list of the best
+ * candidates per check type in full, let date of birth, nationality and location corroborate or
+ * contradict, and map each match to a risk level (risk.ts).
+ */
+
+import { PEP_TIER_LABELS } from '../watchlists/pep-tiers.ts';
+import { normaliseCountry } from '../watchlists/countries.ts';
+import type { CheckType, ListSummary, WatchlistSnapshot } from '../watchlists/types.ts';
+import { buildIndex, type IndexedPerson, lookupToken, type NameIndex } from './index.ts';
+import { criminalNarrative, pepNarrative, sanctionsNarrative } from './narrative.ts';
+import { type NameToken, tokeniseName } from './normalise.ts';
+import { matchRisk, nameBand, STRONG_NAME, PARTIAL_NAME } from './risk.ts';
+import {
+  compareCountry,
+  compareDob,
+  compareLocation,
+  formatListedDob,
+  type NameScore,
+  scoreTokens,
+  tokenSimilarity,
+} from './score.ts';
+import type {
+  CriminalResult,
+  FieldExplanation,
+  FieldStatus,
+  Match,
+  PepResult,
+  RiskLevel,
+  SanctionsResult,
+  ScreenChecks,
+  SubjectInput,
+} from './types.ts';
+import { maxRisk, riskRank } from './types.ts';
+
+export type { ScreenChecks, SubjectInput } from './types.ts';
+
+/** At most this many matches are returned per check, best first. */
+export const MAX_MATCHES = 10;
+/** Candidate names scored in full per check type, picked by cheap token evidence. */
+const SHORTLIST = 30;
+/** Query tokens rarer than this open new candidates; commoner ones only add evidence. */
+const OPENING_WEIGHT = 0.35;
+
+export interface Matcher {
+  /** The lists loaded, with their source dates (for narratives and /dbstatus). */
+  lists: ListSummary[];
+  /** Screens one subject against the requested check types. Synchronous and pure. */
+  screen(subject: SubjectInput, types: readonly CheckType[]): ScreenChecks;
+}
+
+interface QueryName {
+  input: 'name' | 'alias';
+  tokens: NameToken[];
+  weights: number[];
+}
+
+interface Scored {
+  person: number;
+  nameId: number;
+  query: QueryName;
+  name: NameScore;
+}
+
+/** Compiles the snapshot into an index and returns the matcher over it. */
+export function createMatcher(snapshot: WatchlistSnapshot): Matcher {
+  const index = buildIndex(snapshot);
+  const vocabWeight = new Map<NameToken, number>();
+  index.vocab.forEach((t, id) => vocabWeight.set(t, index.weights[id]));
+  const nameTokens: NameToken[][] = index.names.map((n) => Array.from(n.tokens, (id) => index.vocab[id]));
+  const listsByCategory = new Map<CheckType, ListSummary[]>();
+  for (const l of index.lists) listsByCategory.set(l.category, [...(listsByCategory.get(l.category) ?? []), l]);
+
+  // Scratch buffers reused across calls; `screen` is synchronous, so calls never interleave.
+  const acc = new Float64Array(index.names.length);
+  const stamp = new Int32Array(index.names.length).fill(-1);
+  const touched: number[] = [];
+  let stampCounter = 0;
+
+  function queryName(text: string, input: 'name' | 'alias'): QueryName | undefined {
+    const tokens = tokeniseName(text);
+    if (tokens.length === 0) return undefined;
+    const weights = tokens.map((t) => queryWeight(index, t));
+    return { input, tokens, weights };
+  }
+
+  /** Accumulates cheap token evidence per candidate name into `acc`. */
+  function collectCandidates(q: QueryName): void {
+    const order = q.tokens.map((_, i) => i).sort((a, b) => q.weights[b] - q.weights[a]);
+    const vocabIds = new Set<number>();
+    let opened = false;
+    for (const i of order) {
+      const token = q.tokens[i];
+      vocabIds.clear();
+      lookupToken(index, token, vocabIds);
+      const opening = !opened || q.weights[i] >= OPENING_WEIGHT;
+      const s = stampCounter++;
+      for (const v of vocabIds) {
+        const w = index.weights[v];
+        for (const nameId of index.postings[v]) {
+          if (stamp[nameId] === s) continue;
+          if (acc[nameId] === 0) {
+            if (!opening) continue;
+            touched.push(nameId);
+          }
+          stamp[nameId] = s;
+          acc[nameId] += w;
+        }
+      }
+      if (vocabIds.size > 0) opened = true;
+    }
+  }
+
+  function shortlist(category: CheckType): number[] {
+    const top: number[] = [];
+    for (const nameId of touched) {
+      if (index.people[index.names[nameId].person].category !== category) continue;
+      const a = acc[nameId];
+      if (top.length === SHORTLIST && a <= acc[top[SHORTLIST - 1]]) continue;
+      let k = top.length < SHORTLIST ? top.length : SHORTLIST - 1;
+      while (k > 0 && acc[top[k - 1]] < a) {
+        top[k] = top[k - 1];
+        k--;
+      }
+      top[k] = nameId;
+    }
+    return top;
+  }
+
+  function scoreName(q: QueryName, nameId: number, memo: Map<number, number>[]): NameScore {
+    const listed = nameTokens[nameId];
+    const ids = index.names[nameId].tokens;
+    const weightOf = (t: NameToken) => vocabWeight.get(t) ?? q.weights[q.tokens.indexOf(t)] ?? 1;
+    return scoreTokens(q.tokens, listed, weightOf, (i, j) => {
+      const id = ids[j];
+      let s = memo[i].get(id);
+      if (s === undefined) {
+        s = tokenSimilarity(q.tokens[i], listed[j]);
+        memo[i].set(id, s);
+      }
+      return s;
+    });
+  }
+
+  function screen(subject: SubjectInput, types: readonly CheckType[]): ScreenChecks {
+    const queries = [queryName(subject.name, 'name')];
+    if (subject.alias && subject.alias.trim() !== '') queries.push(queryName(subject.alias, 'alias'));
+    const requested = new Set(types);
+    const best = new Map<number, Scored>();
+    for (const q of queries) {
+      if (!q) continue;
+      touched.length = 0;
+      collectCandidates(q);
+      const memo = q.tokens.map(() => new Map<number, number>());
+      for (const category of requested) {
+        for (const nameId of shortlist(category)) {
+          const scored = scoreName(q, nameId, memo);
+          const person = index.names[nameId].person;
+          const previous = best.get(person);
+          if (!previous || scored.score > previous.name.score) best.set(person, { person, nameId, query: q, name: scored });
+        }
+      }
+      for (const nameId of touched) acc[nameId] = 0;
+    }
+    touched.length = 0;
+
+    const nationalityCountry = normaliseCountry(subject.nationality);
+    const locationCountry = normaliseCountry(subject.location);
+    const byCategory: Record<CheckType, Match[]> = { sanctions: [], pep: [], criminal: [] };
+    for (const s of best.values()) {
+      const m = toMatch(index, s, subject, nationalityCountry, locationCountry);
+      if (m) byCategory[index.people[s.person].category].push(m.match);
+    }
+    for (const list of Object.values(byCategory)) {
+      list.sort((a, b) => riskRank(b.risk_level) - riskRank(a.risk_level) || b.score - a.score);
+      list.splice(MAX_MATCHES);
+    }
+
+    const sanctions_result = requested.has('sanctions')
+      ? sanctionsResult(byCategory.sanctions, listsByCategory.get('sanctions') ?? [])
+      : null;
+    const pep_result = requested.has('pep') ? pepResult(byCategory.pep, listsByCategory.get('pep') ?? []) : null;
+    const criminal_result = requested.has('criminal')
+      ? criminalResult(byCategory.criminal, listsByCategory.get('criminal') ?? [])
+      : null;
+    const risk_level = maxRisk(
+      [sanctions_result, pep_result, criminal_result].flatMap((r) => (r ? [r.risk_level] : [])),
+    );
+    return { risk_level, sanctions_result, pep_result, criminal_result };
+  }
+
+  return { lists: index.lists, screen };
+}
+
+function queryWeight(index: NameIndex, token: NameToken): number {
+  if (token.particle) return 0.1;
+  if (token.initial) return 0.35;
+  const exact = index.byText.get(token.text);
+  if (exact !== undefined) return index.weights[exact];
+  for (const v of token.variantKeys) {
+    const ids = index.keys.get(`v:${v}`);
+    if (ids && ids.length > 0) return index.weights[ids[0]];
+  }
+  return 1;
+}
+
+function round3(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}
+
+const SCORE_ADJUST: Record<FieldStatus, number> = { matched: 0.05, near: 0.02, unknown: 0, mismatched: -0.15 };
+
+function nameExplanation(s: Scored, displayName: string, weakAlias: boolean): FieldExplanation {
+  const score = s.name.score;
+  const aligned = s.name.pairs.map((p) => (p.similarity >= 0.999 ? p.query : `${p.query}≈${p.listed}`)).join(', ');
+  const missing = s.name.unmatchedQuery.length > 0 ? `; not on the listed name: ${s.name.unmatchedQuery.join(', ')}` : '';
+  const input = s.query.input === 'alias' ? 'alias' : 'name';
+  const quality = weakAlias ? ' (low-quality alias)' : '';
+  const detail = `${input} matches "${displayName}"${quality} with similarity ${score.toFixed(3)} (${aligned || 'no aligned parts'}${missing})`;
+  const status: FieldStatus = score >= STRONG_NAME && !weakAlias ? 'matched' : score >= PARTIAL_NAME ? 'near' : 'near';
+  return { status, detail };
+}
+
+function toMatch(
+  index: NameIndex,
+  s: Scored,
+  subject: SubjectInput,
+  nationalityCountry: string | undefined,
+  locationCountry: string | undefined,
+): { match: Match } | undefined {
+  const indexed: IndexedPerson = index.people[s.person];
+  const listedName = index.names[s.nameId];
+  const weakAlias = listedName.strength === 'weak';
+  const band = nameBand(s.name.score, weakAlias);
+  if (!band) return undefined;
+  const person = indexed.person;
+  const dob = compareDob(subject.dob, person.dobs);
+  const nationality = compareCountry(subject.nationality, nationalityCountry, indexed.nationalities, 'nationality');
+  const location = compareLocation(subject.location, locationCountry, person.locations, indexed.locationCountries);
+  const risk_level: RiskLevel = matchRisk({
+    check: indexed.category,
+    band,
+    dob: dob.status,
+    nationality: nationality.status,
+    tier: person.pep?.tier,
+  });
+  const adjusted =
+    s.name.score + SCORE_ADJUST[dob.status] + SCORE_ADJUST[nationality.status] / 2 + SCORE_ADJUST[location.status] / 5;
+  const match: Match = {
+    list_id: person.list_id,
+    list_name: indexed.listName,
+    entity_id: person.entity_id,
+    primary_name: person.primary_name,
+    matched_name: listedName.display,
+    matched_input: s.query.input,
+    score: round3(Math.min(1, Math.max(0, adjusted))),
+    name_score: round3(s.name.score),
+    risk_level,
+    dobs: person.dobs.map(formatListedDob),
+    nationalities: person.nationalities,
+    programmes: person.programmes,
+    explanation: { name: nameExplanation(s, listedName.display, weakAlias), dob, nationality, location },
+  };
+  if (person.url) match.url = person.url;
+  if (person.pep) {
+    match.pep = {
+      tier: person.pep.tier,
+      tier_label: PEP_TIER_LABELS[person.pep.tier] ?? `Tier ${person.pep.tier}`,
+      category: person.pep.category,
+      position: person.pep.position,
+    };
+  }
+  return { match };
+}
+
+function sanctionsResult(matches: Match[], lists: ListSummary[]): SanctionsResult {
+  const risk_level = maxRisk(matches.map((m) => m.risk_level));
+  return {
+    risk_level,
+    is_sanctioned: riskRank(risk_level) >= riskRank('HIGH'),
+    matches,
+    narrative: sanctionsNarrative(risk_level, matches, lists),
+  };
+}
+
+function pepResult(matches: Match[], lists: ListSummary[]): PepResult {
+  const risk_level = maxRisk(matches.map((m) => m.risk_level));
+  const isPep = riskRank(risk_level) >= riskRank('MEDIUM');
+  const best = isPep ? matches[0]?.pep : undefined;
+  return {
+    risk_level,
+    is_pep: isPep,
+    tier: best?.tier ?? null,
+    tier_label: best?.tier_label ?? null,
+    category: best?.category ?? null,
+    narrative: pepNarrative(risk_level, matches, lists),
+    matches,
+  };
+}
+
+function criminalResult(matches: Match[], lists: ListSummary[]): CriminalResult {
+  const risk_level = maxRisk(matches.map((m) => m.risk_level));
+  return {
+    risk_level,
+    interpol_hits: matches.filter((m) => m.list_id === 'interpol_red'),
+    fbi_hits: matches.filter((m) => m.list_id === 'fbi_wanted'),
+    narrative: criminalNarrative(risk_level, matches, lists),
+  };
+}

@@ -1,0 +1,156 @@
+import * as v from 'valibot';
+import { CHECK_TYPES, type CheckType } from '../watchlists/types.ts';
+
+/**
+ * Request schemas of the screening endpoints. Each failure message reads well after
+ * "field: " (the validation middleware prefixes the field path), so a 400 names the field.
+ *
+ * Unknown body fields are REFUSED with a 400 naming them: an integrator who sends `dateOfBirth`
+ * instead of `dob` would otherwise screen without the date of birth and silently get more
+ * false alerts. Unknown query parameters are ignored (caches and proxies add their own).
+ */
+
+export const NAME_MAX_LENGTH = 200;
+export const ALIAS_MAX_LENGTH = 200;
+export const PLACE_MAX_LENGTH = 100;
+export const NOTE_MAX_LENGTH = 4000;
+/** Nobody screened today was born before this year; an earlier year is a typing error. */
+const EARLIEST_BIRTH_YEAR = 1900;
+
+/** Message for the object itself: not an object, a missing required field, or an unknown field. */
+export function objectMessage(issue: v.BaseIssue<unknown>): string {
+  if (issue.expected === 'never') return 'is not a known field (check the spelling)';
+  if (issue.received === 'undefined' && issue.expected?.startsWith('"')) return 'is required';
+  return 'must be a JSON object';
+}
+
+const trimmed = (max: number, what: string) =>
+  v.pipe(
+    v.string(`must be a string (${what})`),
+    v.trim(),
+    v.maxLength(max, `must be at most ${max} characters`),
+  );
+
+/** Optional free-text field; null and blank are treated as not given. */
+const optionalText = (max: number, what: string) =>
+  v.pipe(
+    v.nullish(trimmed(max, what)),
+    v.transform((value) => (value ? value : undefined)),
+  );
+
+/** True for a real calendar date in the form YYYY-MM-DD (2023-02-30 is not one). */
+export function isCalendarDate(text: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+const dobSchema = v.pipe(
+  v.nullish(
+    v.pipe(
+      v.string('must be a string in the form YYYY-MM-DD'),
+      v.trim(),
+      v.check(isCalendarDate, 'must be a real date in the form YYYY-MM-DD'),
+      v.check((dob) => dob <= new Date().toISOString().slice(0, 10), 'must not be in the future'),
+      v.check((dob) => Number(dob.slice(0, 4)) >= EARLIEST_BIRTH_YEAR, `must be ${EARLIEST_BIRTH_YEAR} or later`),
+    ),
+  ),
+  v.transform((value) => value ?? undefined),
+);
+
+/** Parses `types` ("sanctions,pep"): a non-empty subset of the check types, no unknown or repeated entry. */
+export function parseCheckTypes(text: string): { types: CheckType[] } | { problem: string } {
+  const entries = text.split(',').map((entry) => entry.trim().toLowerCase());
+  if (entries.every((entry) => entry === '')) return { problem: `must name at least one of ${CHECK_TYPES.join(',')}` };
+  const seen = new Set<CheckType>();
+  for (const entry of entries) {
+    if (!(CHECK_TYPES as readonly string[]).includes(entry)) {
+      return { problem: `unknown check type "${entry}"; use a comma-separated subset of ${CHECK_TYPES.join(',')}` };
+    }
+    if (seen.has(entry as CheckType)) return { problem: `"${entry}" is listed twice` };
+    seen.add(entry as CheckType);
+  }
+  // Canonical order, so the same set of checks always hashes and reads the same.
+  return { types: CHECK_TYPES.filter((type) => seen.has(type)) };
+}
+
+const typesSchema = v.pipe(
+  v.nullish(v.string(`must be a comma-separated string, a subset of ${CHECK_TYPES.join(',')}`)),
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    if (dataset.value === undefined || dataset.value === null) return [...CHECK_TYPES];
+    const parsed = parseCheckTypes(dataset.value);
+    if ('problem' in parsed) {
+      addIssue({ message: parsed.problem });
+      return NEVER;
+    }
+    return parsed.types;
+  }),
+);
+
+const booleanFlag = v.pipe(
+  v.nullish(v.boolean('must be true or false')),
+  v.transform((value) => value ?? false),
+);
+
+/**
+ * The subject fields of POST /screen (SPEC §4.2), exported so the batch endpoints validate each
+ * subject with the very same rules.
+ */
+export const subjectFields = {
+  name: v.pipe(
+    v.string('must be a string (the full name)'),
+    v.trim(),
+    v.minLength(2, 'must be at least 2 characters'),
+    v.maxLength(NAME_MAX_LENGTH, `must be at most ${NAME_MAX_LENGTH} characters`),
+  ),
+  dob: dobSchema,
+  nationality: optionalText(PLACE_MAX_LENGTH, 'a nationality'),
+  location: optionalText(PLACE_MAX_LENGTH, 'a city or country'),
+  alias: optionalText(ALIAS_MAX_LENGTH, 'an alternative name'),
+};
+
+/** `types` of POST /screen and the batch bodies: a string, parsed to the check types in canonical order. */
+export const checkTypesField = typesSchema;
+
+/** Body of POST /screen (SPEC §4.2). */
+export const ScreenRequestSchema = v.strictObject(
+  { ...subjectFields, types: typesSchema, force: booleanFlag },
+  objectMessage,
+);
+
+export type ScreenRequest = v.InferOutput<typeof ScreenRequestSchema>;
+
+export const DISPOSITIONS = ['confirmed_hit', 'false_positive', 'needs_review', 'cleared', 'approved'] as const;
+export type DispositionValue = (typeof DISPOSITIONS)[number];
+
+/** Body of POST /screens/{screen_id}/dispose (SPEC §4.2). */
+export const DisposeRequestSchema = v.strictObject(
+  {
+    disposition: v.picklist(DISPOSITIONS, `must be one of ${DISPOSITIONS.join(', ')}`),
+    note: optionalText(NOTE_MAX_LENGTH, 'analyst notes'),
+    override: booleanFlag,
+    approval_requested: booleanFlag,
+  },
+  objectMessage,
+);
+
+export type DisposeRequest = v.InferOutput<typeof DisposeRequestSchema>;
+
+export const LIST_LIMIT_DEFAULT = 50;
+export const LIST_LIMIT_MAX = 200;
+
+/** Query of GET /screens and GET /screens/pending (DESIGN §4: limit default 50, max 200). */
+export const ListQuerySchema = v.object({
+  limit: v.pipe(
+    v.optional(v.string(), String(LIST_LIMIT_DEFAULT)),
+    v.check((text) => /^\d{1,6}$/.test(text.trim()), `must be a whole number between 1 and ${LIST_LIMIT_MAX}`),
+    v.transform((text) => Number(text.trim())),
+    v.minValue(1, `must be a whole number between 1 and ${LIST_LIMIT_MAX}`),
+    v.maxValue(LIST_LIMIT_MAX, `must be at most ${LIST_LIMIT_MAX}`),
+  ),
+  cursor: v.optional(v.pipe(v.string(), v.maxLength(1000, 'is not a cursor this service issued'))),
+});
+
+export type ListQuery = v.InferOutput<typeof ListQuerySchema>;

@@ -1,0 +1,35 @@
+import { createHash } from 'node:crypto';
+import type { CheckType } from '../watchlists/types.ts';
+
+/** The screened person as given (trimmed); absent fields are omitted. */
+export interface Subject {
+  name: string;
+  dob?: string;
+  nationality?: string;
+  location?: string;
+  alias?: string;
+}
+
+/** Case, width and spacing do not make another person: "  JOHN  smith" is "john smith". */
+function normaliseText(text: string | undefined): string {
+  return (text ?? '').normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * The key of the rescreen window (DESIGN §4): the same normalised name, dob, nationality,
+ * location, alias and check types give the same hash. The normalisation is deliberately
+ * narrower than the matcher's (no diacritic folding or name reordering): a cached result must be
+ * exactly what a fresh screen of that input would have returned. The hash keeps names out of
+ * the table's keys.
+ */
+export function subjectHash(subject: Subject, types: readonly CheckType[]): string {
+  const canonical = [
+    normaliseText(subject.name),
+    subject.dob ?? '',
+    normaliseText(subject.nationality),
+    normaliseText(subject.location),
+    normaliseText(subject.alias),
+    [...types].sort().join(','),
+  ];
+  return createHash('sha256').update(JSON.stringify(canonical)).digest('base64url');
+}

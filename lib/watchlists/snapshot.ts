@@ -1,0 +1,127 @@
+/**
+ * The compiled watchlist snapshot: every shipped list parsed once into `ListedPerson` records and
+ * written as one JSON file, so a cold start reads one file instead of parsing XML, XLSX and CSV.
+ */
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { logger } from '../log.ts';
+import { LIST_SOURCES, type ListSource } from './sources.ts';
+import type { ListedPerson, ListSummary, WatchlistSnapshot } from './types.ts';
+
+/** Bumped whenever the snapshot's shape changes; an older file is rebuilt rather than misread. */
+export const SNAPSHOT_FORMAT_VERSION = 1;
+
+/** The repository's data/ directory, found from this module so it works from any working directory. */
+export function defaultDataDir(): string {
+  return fileURLToPath(new URL('../../data/', import.meta.url));
+}
+
+/** `WATCHLIST_SNAPSHOT` if set, else data/snapshot/watchlists.json in the repository. */
+export function defaultSnapshotPath(): string {
+  return process.env.WATCHLIST_SNAPSHOT || join(defaultDataDir(), 'snapshot', 'watchlists.json');
+}
+
+export interface BuildOptions {
+  /** When the snapshot is built (recorded as each list's `synced_at`); defaults to now. */
+  now?: Date;
+  /** Lists to build; defaults to every shipped list. */
+  sources?: readonly ListSource[];
+}
+
+function isoSeconds(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** Parses every shipped list from `dataDir` into one snapshot. */
+export function buildSnapshot(dataDir: string = defaultDataDir(), options: BuildOptions = {}): WatchlistSnapshot {
+  const builtAt = isoSeconds(options.now ?? new Date());
+  const lists: ListSummary[] = [];
+  const people: ListedPerson[] = [];
+  for (const source of options.sources ?? LIST_SOURCES) {
+    const parsed = source.read(dataDir);
+    lists.push({
+      ...source.descriptor,
+      source_date: parsed.sourceDate ?? source.descriptor.source_date,
+      entity_count: parsed.entityCount,
+      individual_count: parsed.people.length,
+      synced_at: builtAt,
+    });
+    for (const person of parsed.people) people.push(person);
+  }
+  return { format_version: SNAPSHOT_FORMAT_VERSION, built_at: builtAt, lists, people };
+}
+
+const PERSON_ARRAYS = ['names', 'dobs', 'nationalities', 'locations', 'programmes'] as const;
+
+/** Drops empty arrays and absent fields: about a third of the people have no DOB or place. */
+function compactPerson(person: ListedPerson): Partial<ListedPerson> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(person)) {
+    if (value === undefined || value === null || value === '') continue;
+    if (Array.isArray(value) && value.length === 0) continue;
+    out[key] = value;
+  }
+  return out as Partial<ListedPerson>;
+}
+
+/** Writes the snapshot compactly (atomically, through a temporary file). */
+export function writeSnapshot(snapshot: WatchlistSnapshot, path: string = defaultSnapshotPath()): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const body = JSON.stringify({ ...snapshot, people: snapshot.people.map(compactPerson) });
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, body);
+  renameSync(temporary, path);
+}
+
+/** Parses a snapshot file, restoring the arrays `writeSnapshot` left out. */
+export function readSnapshot(path: string): WatchlistSnapshot {
+  const snapshot = JSON.parse(readFileSync(path, 'utf8')) as WatchlistSnapshot;
+  for (const person of snapshot.people) {
+    for (const key of PERSON_ARRAYS) if (!person[key]) person[key] = [];
+  }
+  return snapshot;
+}
+
+export interface LoadOptions {
+  /** Where the list files are when the snapshot has to be built; defaults to the repository's data/. */
+  dataDir?: string;
+  /** Lists to build when the snapshot has to be built; defaults to every shipped list. */
+  sources?: readonly ListSource[];
+}
+
+function isMissingFile(error: unknown): boolean {
+  return error instanceof Error && (error as NodeJS.ErrnoException).code === 'ENOENT';
+}
+
+/**
+ * Loads the snapshot. When the file is missing (a fresh checkout: data/snapshot/ is not committed)
+ * or was written in an older format, it is built from the files under `dataDir` and written first,
+ * so a developer never has to run the build by hand.
+ */
+export function loadSnapshot(path: string = defaultSnapshotPath(), options: LoadOptions = {}): WatchlistSnapshot {
+  const started = Date.now();
+  try {
+    const snapshot = readSnapshot(path);
+    if (snapshot.format_version === SNAPSHOT_FORMAT_VERSION) {
+      logger.debug({ path, people: snapshot.people.length, ms: Date.now() - started }, 'watchlist snapshot loaded');
+      return snapshot;
+    }
+    logger.info({ path, found: snapshot.format_version, expected: SNAPSHOT_FORMAT_VERSION }, 'watchlist snapshot outdated; rebuilding');
+  } catch (error) {
+    if (!isMissingFile(error)) throw error;
+    logger.info({ path }, 'watchlist snapshot missing; building it from data/');
+  }
+  const snapshot = buildSnapshot(options.dataDir ?? defaultDataDir(), { sources: options.sources });
+  try {
+    writeSnapshot(snapshot, path);
+  } catch (error) {
+    // A read-only filesystem (e.g. a Lambda package) still gets a working in-memory snapshot.
+    logger.warn({ path, err: error }, 'watchlist snapshot could not be written; using it in memory');
+  }
+  logger.info(
+    { path, lists: snapshot.lists.length, people: snapshot.people.length, ms: Date.now() - started },
+    'watchlist snapshot built',
+  );
+  return snapshot;
+}

@@ -1,0 +1,136 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ensureTable, startDynalite } from '../infra/local/dynamo.ts';
+import { createTable } from '../lib/store/table.ts';
+import { isPlanId, PLAN_IDS } from '../lib/tenancy/plans.ts';
+import { addUser, changePlan, createTenant, listTenants, ROLES, type Role } from '../lib/tenancy/tenants.ts';
+
+const USAGE = `Ops CLI: npm run admin -- <command> [options]
+
+Commands
+  create-tenant --name NAME --plan PLAN [--admin-name NAME]   prints tenant id and the admin key (once)
+  add-user      --tenant ID --name NAME --role admin|analyst  prints the user's key (once); analysts use plan seats
+  list-tenants
+  set-plan      --tenant ID --plan PLAN
+
+Plans: ${PLAN_IDS.join(', ')}
+
+Store (default: the local runtime's store under DATA_DIR, default .data)
+  --table NAME       DynamoDB table (or TABLE_NAME); with no --endpoint this is the deployed table in AWS_REGION
+  --endpoint URL     a DynamoDB endpoint (or DYNAMODB_ENDPOINT), e.g. a running dynalite / DynamoDB Local
+  --region REGION    (or AWS_REGION)
+`;
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n\n${USAGE}`);
+  process.exit(2);
+}
+
+const { positionals, values } = parseArgs({
+  allowPositionals: true,
+  options: {
+    name: { type: 'string' },
+    plan: { type: 'string' },
+    'admin-name': { type: 'string' },
+    tenant: { type: 'string' },
+    role: { type: 'string' },
+    table: { type: 'string' },
+    endpoint: { type: 'string' },
+    region: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  },
+});
+
+const [command] = positionals;
+if (values.help || !command) {
+  process.stdout.write(USAGE);
+  process.exit(command ? 0 : 2);
+}
+
+/**
+ * Where the table is: an explicit endpoint or table (AWS), else the local runtime's store. While
+ * `npm start` runs it owns the LevelDB files, so the CLI talks to its dynalite endpoint instead.
+ */
+async function openStore() {
+  const dataDir = resolve(process.env.DATA_DIR ?? '.data');
+  const endpointFile = join(dataDir, 'dynamodb-endpoint');
+  const explicitEndpoint = values.endpoint ?? process.env.DYNAMODB_ENDPOINT;
+  const tableName = values.table ?? process.env.TABLE_NAME;
+  if (explicitEndpoint || tableName) {
+    const table = createTable({
+      tableName: tableName ?? 'screening',
+      endpoint: explicitEndpoint,
+      region: values.region ?? process.env.AWS_REGION,
+    });
+    return { table, close: async () => undefined };
+  }
+  if (existsSync(endpointFile)) {
+    const endpoint = readFileSync(endpointFile, 'utf8').trim();
+    const reachable = await fetch(endpoint, { method: 'POST' }).then(
+      () => true,
+      () => false,
+    );
+    if (reachable)
+      return { table: createTable({ tableName: 'screening', endpoint }), close: async () => undefined };
+  }
+  const dynamo = await startDynalite({ path: join(dataDir, 'dynamodb') });
+  await ensureTable(dynamo.endpoint, 'screening');
+  return { table: createTable({ tableName: 'screening', endpoint: dynamo.endpoint }), close: dynamo.close };
+}
+
+function planArg(): (typeof PLAN_IDS)[number] {
+  const plan = values.plan?.toLowerCase();
+  if (!plan || !isPlanId(plan)) fail(`--plan must be one of ${PLAN_IDS.join(', ')}`);
+  return plan;
+}
+
+const store = await openStore();
+try {
+  let output: unknown;
+  switch (command) {
+    case 'create-tenant': {
+      if (!values.name) fail('--name is required');
+      const { tenant, admin } = await createTenant(store.table, {
+        name: values.name,
+        plan: planArg(),
+        adminName: values['admin-name'],
+      });
+      output = {
+        tenant_id: tenant.tenant_id,
+        name: tenant.name,
+        plan: tenant.plan,
+        admin: admin.user,
+        api_key: admin.api_key,
+      };
+      break;
+    }
+    case 'add-user': {
+      if (!values.tenant || !values.name) fail('--tenant and --name are required');
+      if (!ROLES.includes(values.role as Role)) fail(`--role must be one of ${ROLES.join(', ')}`);
+      const created = await addUser(store.table, values.tenant, {
+        name: values.name,
+        role: values.role as Role,
+      });
+      output = { ...created.user, api_key: created.api_key };
+      break;
+    }
+    case 'list-tenants':
+      output = { tenants: await listTenants(store.table) };
+      break;
+    case 'set-plan':
+      if (!values.tenant) fail('--tenant is required');
+      output = await changePlan(store.table, values.tenant, planArg());
+      break;
+    default:
+      fail(`unknown command ${command}`);
+  }
+  process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
+} catch (error) {
+  const detail = (error as { detail?: string }).detail;
+  process.stderr.write(`${detail ?? (error as Error).message}\n`);
+  process.exitCode = 1;
+} finally {
+  await store.close();
+  store.table.doc.destroy();
+}

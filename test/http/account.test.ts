@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
+
+let stack: LocalStack;
+beforeAll(async () => {
+  stack = await startLocalStack({ dataDir: null });
+});
+afterAll(async () => stack.close());
+
+const get = (path: string, key?: string) =>
+  fetch(`${stack.url}${path}`, { headers: key ? { 'x-api-key': key } : {} });
+
+describe('GET /health', () => {
+  it('answers without a key with status, interface version and an offset timestamp', async () => {
+    const response = await get('/health');
+
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const body = await response.json();
+    expect(body).toMatchObject({ status: 'ok', version: '1.5.0' });
+    expect(body.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?\+00:00$/);
+  });
+});
+
+describe('GET /me', () => {
+  it('describes the caller, tenant, plan limits and usage for every demo key', async () => {
+    for (const demo of stack.demoKeys) {
+      const response = await get('/me', demo.api_key);
+
+      expect(response.status).toBe(200);
+      const body = await response.json();
+      expect(body.user).toMatchObject({ user_id: demo.user_id, role: demo.role });
+      expect(body.role).toBe(demo.role);
+      expect(body.tenant).toEqual({ tenant_id: demo.tenant_id, name: demo.tenant });
+      expect(body.plan.id).toBe(demo.plan);
+      expect(body.usage).toMatchObject({ screens_used: 0 });
+    }
+  });
+
+  it('shows the Starter limits of SPEC §8', async () => {
+    const starter = stack.demoKeys.find((k) => k.plan === 'starter')!;
+
+    const body = await (await get('/me', starter.api_key)).json();
+
+    expect(body.plan).toMatchObject({
+      name: 'Starter',
+      monthly_screens: 1000,
+      analyst_seats: 1,
+      batch: false,
+    });
+    expect(body.usage).toMatchObject({ screens_allowed: 1000, screens_remaining: 1000 });
+  });
+
+  it.each([
+    ['no key', undefined],
+    ['an empty key', ''],
+    ['a malformed key', 'hello'],
+    ['a well-formed unknown key', `isk_tnobody.unobody.${'x'.repeat(43)}`],
+  ])('answers %s with 401 and a detail', async (_label, key) => {
+    const response = await fetch(`${stack.url}/me`, {
+      headers: key === undefined ? {} : { 'x-api-key': key },
+    });
+
+    expect(response.status).toBe(401);
+    expect((await response.json()).detail).toMatch(/API key/);
+  });
+});
+
+describe('POST /me/rotate-key', () => {
+  it('returns a new key once; the old key gets 401 immediately and the new one works', async () => {
+    const analyst = stack.demoKeys.find((k) => k.role === 'analyst' && k.plan === 'enterprise')!;
+
+    const response = await fetch(`${stack.url}/me/rotate-key`, {
+      method: 'POST',
+      headers: { 'x-api-key': analyst.api_key },
+    });
+
+    expect(response.status).toBe(200);
+    const { api_key: newKey } = await response.json();
+    expect(newKey).not.toBe(analyst.api_key);
+    expect((await get('/me', analyst.api_key)).status).toBe(401);
+    expect((await get('/me', newKey)).status).toBe(200);
+  });
+});
+
+describe('routing and protocol errors', () => {
+  it('answers an unknown route with 404 and a wrong method with 405', async () => {
+    const unknown = await get('/no-such-thing');
+    const wrongMethod = await fetch(`${stack.url}/health`, { method: 'DELETE' });
+
+    expect(unknown.status).toBe(404);
+    expect((await unknown.json()).detail).toContain('/no-such-thing');
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get('allow')).toBe('GET');
+    expect((await wrongMethod.json()).detail).toMatch(/not allowed/);
+  });
+
+  it('refuses a body over 1 MB with 413', async () => {
+    const admin = stack.demoKeys[0];
+
+    const response = await fetch(`${stack.url}/me/rotate-key`, {
+      method: 'POST',
+      headers: { 'x-api-key': admin.api_key, 'content-type': 'application/json' },
+      body: JSON.stringify({ padding: 'x'.repeat(1024 * 1024 + 10) }),
+    });
+
+    expect(response.status).toBe(413);
+    expect((await response.json()).detail).toMatch(/1 MB/);
+    expect((await get('/me', admin.api_key)).status).toBe(200);
+  });
+});

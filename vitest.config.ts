@@ -1,0 +1,28 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Two projects, one run, one summary: everything against the embedded stores, and the storage
+ * and tenancy tests once more against AWS's own DynamoDB Local (Java) to prove the conditional
+ * writes behave the same on the real emulator.
+ */
+const shared = {
+  testTimeout: 60_000,
+  hookTimeout: 120_000,
+  env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', LOG_LEVEL: 'silent' },
+};
+
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { ...shared, name: 'embedded', include: ['test/**/*.test.ts'] } },
+      {
+        test: {
+          ...shared,
+          name: 'dynamodb-local',
+          include: ['test/store/**/*.test.ts', 'test/tenancy/**/*.test.ts'],
+          env: { ...shared.env, TEST_DYNAMODB: 'dynamodb-local' },
+        },
+      },
+    ],
+  },
+});
