@@ -9,4 +9,4 @@ console.log('tokenise', names, (performance.now()-t).toFixed(0));
 t = performance.now();
 for (const p of snap.people) { p.nationalities.flatMap(n=>normaliseCountries(n)); p.locations.map(l=>normaliseCountries(l)); }
 console.log('countries', (performance.now()-t).toFixed(0));
-for (let k=0;k<3;k++){ t = performance.now(); const idx = buildIndex(snap); console.log('build', (performance.now()-t).toFixed(0), 'vocab', idx.vocab.length, 'keys', idx.keys.size, 'names', idx.names.length); }
+for (let k=0;k<3;k++){ t = performance.now(); const idx = buildIndex(snap); console.log('build', (performance.now()-t).toFixed(0), 'vocab', idx.vocab.length, 'del', idx.byDeletion.size, 'names', idx.names.length); }

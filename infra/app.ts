@@ -1,8 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { App } from 'aws-cdk-lib';
 import { routes } from '../lib/routes.ts';
+import { loadSnapshot } from '../lib/watchlists/snapshot.ts';
 import { WATCHLIST_SNAPSHOT_SOURCE } from './constructs/service-function.ts';
 import { ScreeningServiceStack } from './stack.ts';
 
@@ -11,10 +12,9 @@ const { version } = JSON.parse(readFileSync(path.join(projectRoot, 'package.json
   version: string;
 };
 
-const snapshot = path.join(projectRoot, WATCHLIST_SNAPSHOT_SOURCE);
-if (!existsSync(snapshot)) {
-  throw new Error(`Watchlist snapshot not found at ${snapshot}: run \`npm run build:snapshot\` first.`);
-}
+// Screening functions ship the compiled snapshot in their bundle; a fresh clone has none
+// (data/snapshot/ is not committed), so it is built from data/ here rather than by hand.
+loadSnapshot(path.join(projectRoot, WATCHLIST_SNAPSHOT_SOURCE));
 
 const app = new App();
 const logLevel: unknown = app.node.tryGetContext('logLevel');

@@ -11,7 +11,7 @@
 
 import { normaliseCountries, normaliseCountry } from '../watchlists/countries.ts';
 import type { CheckType, ListedPerson, ListId, ListSummary, WatchlistSnapshot } from '../watchlists/types.ts';
-import { makeToken, type NameToken, tokeniseName } from './normalise.ts';
+import { makeToken, type NameToken, nameParts } from './normalise.ts';
 import { isPatronymic } from './score.ts';
 
 export interface IndexedName {
@@ -41,10 +41,14 @@ export interface NameIndex {
   weights: Float64Array;
   /** Name ids per vocabulary id. */
   postings: Int32Array[];
-  /** Lookup key → vocabulary ids. Keys are prefixed: `t:` text, `v:` variant, `p:` phonetic, `d:` deletion. */
-  keys: Map<string, number[]>;
-  /** Vocabulary id by token text. */
-  byText: Map<string, number>;
+  /** Vocabulary ids by token text (a word may be both a particle and a given name: "ben"). */
+  byText: Map<string, number[]>;
+  /** Vocabulary ids by name-variant key. */
+  byVariant: Map<string, number[]>;
+  /** Vocabulary ids by phonetic key. */
+  byPhonetic: Map<string, number[]>;
+  /** Vocabulary ids by single-character deletion of their text. */
+  byDeletion: Map<string, number[]>;
   lists: ListSummary[];
   listNames: Map<ListId, string>;
 }
@@ -78,7 +82,18 @@ export function buildIndex(snapshot: WatchlistSnapshot): NameIndex {
     listCategory.set(l.id, l.category);
   }
   const vocab: NameToken[] = [];
-  const byText = new Map<string, number>();
+  const byKey = new Map<string, number>();
+  const countryCache = new Map<string, string[]>();
+  const countriesOf = (text: string): string[] => {
+    let found = countryCache.get(text);
+    if (found === undefined) {
+      const whole = normaliseCountry(text);
+      const last = text.split(',').pop() ?? '';
+      found = whole ? [whole] : normaliseCountries(text).concat(last !== text ? normaliseCountries(last) : []);
+      countryCache.set(text, found);
+    }
+    return found;
+  };
   const postingLists: number[][] = [];
   const dfPerson: number[] = [];
   const lastPerson: number[] = [];
@@ -87,16 +102,8 @@ export function buildIndex(snapshot: WatchlistSnapshot): NameIndex {
 
   for (let p = 0; p < snapshot.people.length; p++) {
     const person = snapshot.people[p];
-    const nationalities = unique(person.nationalities.flatMap((n) => normaliseCountries(n)));
-    const locationCountries = unique([
-      ...nationalities,
-      ...person.locations.flatMap((l) => {
-        const whole = normaliseCountry(l);
-        if (whole) return [whole];
-        const last = l.split(',').pop();
-        return last ? normaliseCountries(last) : [];
-      }),
-    ]);
+    const nationalities = unique(person.nationalities.flatMap(countriesOf));
+    const locationCountries = unique([...nationalities, ...person.locations.flatMap(countriesOf)]);
     people.push({
       person,
       category: listCategory.get(person.list_id) ?? categoryOf(person.list_id),
@@ -106,26 +113,24 @@ export function buildIndex(snapshot: WatchlistSnapshot): NameIndex {
     });
     const seen = new Set<string>();
     for (const listedName of person.names) {
-      const tokens = tokeniseName(listedName.name);
-      if (tokens.length === 0) continue;
-      const signature = tokens.map((t) => t.text).join(' ');
+      const parts = nameParts(listedName.name);
+      if (parts.length === 0) continue;
+      const signature = parts.map((t) => t.text).join(' ');
       if (seen.has(signature)) continue;
       seen.add(signature);
       const nameId = names.length;
-      const ids = new Int32Array(tokens.length);
-      for (let k = 0; k < tokens.length; k++) {
-        const t = tokens[k];
-        let id = byText.get(t.text);
+      const ids = new Int32Array(parts.length);
+      for (let k = 0; k < parts.length; k++) {
+        const part = parts[k];
+        const key = part.particle ? `~${part.text}` : part.text;
+        let id = byKey.get(key);
         if (id === undefined) {
           id = vocab.length;
-          byText.set(t.text, id);
-          vocab.push(t);
+          byKey.set(key, id);
+          vocab.push(makeToken(part.text, part.particle));
           postingLists.push([]);
           dfPerson.push(0);
           lastPerson.push(-1);
-        } else if (vocab[id].particle && !t.particle) {
-          // The same word as a given name ("Ben") somewhere else: keep it weighing as a name.
-          vocab[id] = t;
         }
         ids[k] = id;
         const postings = postingLists[id];
@@ -139,17 +144,20 @@ export function buildIndex(snapshot: WatchlistSnapshot): NameIndex {
     }
   }
 
-  const keys = new Map<string, number[]>();
+  const byText = new Map<string, number[]>();
+  const byVariant = new Map<string, number[]>();
+  const byPhonetic = new Map<string, number[]>();
+  const byDeletion = new Map<string, number[]>();
   const n = Math.max(people.length, 2);
   const weights = new Float64Array(vocab.length);
   const rarityScale = Math.log(n / 3);
   for (let id = 0; id < vocab.length; id++) {
     const t = vocab[id];
     weights[id] = tokenWeight(t, dfPerson[id], n, rarityScale);
-    addKey(keys, `t:${t.text}`, id);
-    for (const v of t.variantKeys) addKey(keys, `v:${v}`, id);
-    if (t.phonetic.length >= 3) addKey(keys, `p:${t.phonetic}`, id);
-    if (t.text.length >= 4) for (const d of deletions(t.text)) addKey(keys, `d:${d}`, id);
+    addKey(byText, t.text, id);
+    for (const v of t.variantKeys) addKey(byVariant, v, id);
+    if (t.phonetic.length >= 3) addKey(byPhonetic, t.phonetic, id);
+    if (t.text.length >= 4) for (const d of deletions(t.text)) addKey(byDeletion, d, id);
   }
   return {
     people,
@@ -157,8 +165,10 @@ export function buildIndex(snapshot: WatchlistSnapshot): NameIndex {
     vocab,
     weights,
     postings: postingLists.map((l) => Int32Array.from(l)),
-    keys,
     byText,
+    byVariant,
+    byPhonetic,
+    byDeletion,
     lists: snapshot.lists,
     listNames,
   };
@@ -186,19 +196,19 @@ function categoryOf(list: ListId): CheckType {
  * key, or within one edit (via the deletion neighbourhood).
  */
 export function lookupToken(index: NameIndex, token: NameToken, out: Set<number>): void {
-  const add = (key: string) => {
-    const ids = index.keys.get(key);
+  const add = (map: Map<string, number[]>, key: string) => {
+    const ids = map.get(key);
     if (ids) for (const id of ids) out.add(id);
   };
-  add(`t:${token.text}`);
-  for (const v of token.variantKeys) add(`v:${v}`);
+  add(index.byText, token.text);
+  for (const v of token.variantKeys) add(index.byVariant, v);
   if (token.particle || token.initial) return;
-  if (token.phonetic.length >= 3) add(`p:${token.phonetic}`);
+  if (token.phonetic.length >= 3) add(index.byPhonetic, token.phonetic);
   if (token.text.length >= 4) {
-    add(`d:${token.text}`);
+    add(index.byDeletion, token.text);
     for (const d of deletions(token.text)) {
-      add(`t:${d}`);
-      add(`d:${d}`);
+      add(index.byText, d);
+      add(index.byDeletion, d);
     }
   }
   // A query token that is two listed tokens run together ("ramimakhlouf").
@@ -207,8 +217,8 @@ export function lookupToken(index: NameIndex, token: NameToken, out: Set<number>
       const left = index.byText.get(token.text.slice(0, cut));
       const right = index.byText.get(token.text.slice(cut));
       if (left !== undefined && right !== undefined) {
-        out.add(left);
-        out.add(right);
+        for (const id of left) out.add(id);
+        for (const id of right) out.add(id);
       }
     }
   }

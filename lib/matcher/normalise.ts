@@ -95,7 +95,7 @@ function joinAbdPrefix(tokens: string[]): string[] {
       let j = i + 1;
       if (PARTICLES.has(tokens[j]) && tokens[j + 1] !== undefined) j++;
       let rest = tokens[j];
-      if (rest === 'allah' || rest === 'ullah' || rest === 'ellah') rest = 'lah';
+      if (rest === 'allah' || rest === 'ullah' || rest === 'ellah' || rest === 'lh') rest = 'lah';
       out.push(canonicalAbd(`abdul${rest}`));
       i = j;
       continue;
@@ -121,11 +121,19 @@ function reorderSurnameFirst(name: string): string {
   return `${given} ${surname}`;
 }
 
+const ASCII_RE = /^[\x00-\x7f]*$/;
+const DIGITS_RE = /^[0-9]+$/;
+
 /** Folded word list of a name, before titles, particles and variant keys are applied. */
 export function nameWords(name: string): string[] {
-  const reordered = reorderSurnameFirst(name.normalize('NFC'));
-  const folded = foldText(transliterate(reordered)).replace(APOSTROPHES_RE, '');
-  return folded.split(NON_ALNUM_RE).filter((w) => w.length > 0 && !/^[0-9]+$/.test(w));
+  let folded: string;
+  if (ASCII_RE.test(name)) {
+    folded = reorderSurnameFirst(name).toLowerCase().replace(APOSTROPHES_RE, '');
+  } else {
+    const reordered = reorderSurnameFirst(name.normalize('NFC'));
+    folded = foldText(transliterate(reordered)).replace(APOSTROPHES_RE, '');
+  }
+  return folded.split(NON_ALNUM_RE).filter((w) => w.length > 0 && !DIGITS_RE.test(w));
 }
 
 /** Builds the token record of one folded word. */
@@ -145,17 +153,22 @@ export function makeToken(text: string, particle = false): NameToken {
  * else would remain ("President" alone stays a name); particles are kept and flagged.
  */
 export function tokeniseName(name: string): NameToken[] {
+  return nameParts(name).map((p) => makeToken(p.text, p.particle));
+}
+
+/** The words of a name that take part in matching, with their particle flag (see `tokeniseName`). */
+export function nameParts(name: string): { text: string; particle: boolean }[] {
   const words = joinAbdPrefix(nameWords(name));
   const withoutTitles = words.filter((w) => !TITLES.has(w));
   const kept = withoutTitles.length > 0 ? withoutTitles : words;
-  const tokens: NameToken[] = [];
+  const parts: { text: string; particle: boolean }[] = [];
   for (let i = 0; i < kept.length; i++) {
     const w = kept[i];
     // "Ben" opening a name is a given name, not the Hebrew/Arabic particle.
     const particle = PARTICLES.has(w) && kept.length > 1 && !(i === 0 && w.length >= 3);
-    tokens.push(makeToken(w, particle));
+    parts.push({ text: w, particle });
   }
-  return tokens;
+  return parts;
 }
 
 /** A readable normalised form of a name, for cache keys and explanations. */

@@ -200,9 +200,9 @@ function queryWeight(index: NameIndex, token: NameToken): number {
   if (token.particle) return 0.1;
   if (token.initial) return 0.35;
   const exact = index.byText.get(token.text);
-  if (exact !== undefined) return index.weights[exact];
+  if (exact !== undefined) return Math.max(...exact.map((id) => index.weights[id]));
   for (const v of token.variantKeys) {
-    const ids = index.keys.get(`v:${v}`);
+    const ids = index.byVariant.get(v);
     if (ids && ids.length > 0) return index.weights[ids[0]];
   }
   return 1;

@@ -1,4 +1,5 @@
 import { createMatcher, type Matcher } from '../matcher/screen.ts';
+import { type BatchQueue, createBatchQueue } from '../queue/batch-queue.ts';
 import { createTable, type Table } from '../store/table.ts';
 import { loadSnapshot } from '../watchlists/snapshot.ts';
 import { type Config, readConfig } from './config.ts';
@@ -16,9 +17,16 @@ export interface Services {
    * screen well under a millisecond. Functions that never screen never pay for it.
    */
   matcher(): Matcher;
+  /**
+   * The batch queue (SQS; fauxqs locally), built on first use from BATCH_QUEUE_URL and
+   * SQS_ENDPOINT. Only the batch streams send (they need BATCH_QUEUE_URL); the worker uses it to
+   * schedule retries of the messages it received.
+   */
+  batchQueue(): BatchQueue;
 }
 
 let services: Services | undefined;
+let batchQueue: BatchQueue | undefined;
 /** Outlives resetServices: the lists do not depend on the table a test stack points at. */
 let matcher: Matcher | undefined;
 
@@ -36,6 +44,14 @@ export function getServices(): Services {
         matcher ??= createMatcher(loadSnapshot(config.WATCHLIST_SNAPSHOT || undefined));
         return matcher;
       },
+      batchQueue: () => {
+        batchQueue ??= createBatchQueue({
+          queueUrl: config.BATCH_QUEUE_URL,
+          endpoint: config.SQS_ENDPOINT,
+          region: config.AWS_REGION,
+        });
+        return batchQueue;
+      },
     };
   }
   return services;
@@ -44,4 +60,5 @@ export function getServices(): Services {
 /** Drops the cached services so the next call rebuilds them from the environment (tests). */
 export function resetServices(): void {
   services = undefined;
+  batchQueue = undefined;
 }

@@ -54,7 +54,10 @@ const dobSchema = v.pipe(
       v.trim(),
       v.check(isCalendarDate, 'must be a real date in the form YYYY-MM-DD'),
       v.check((dob) => dob <= new Date().toISOString().slice(0, 10), 'must not be in the future'),
-      v.check((dob) => Number(dob.slice(0, 4)) >= EARLIEST_BIRTH_YEAR, `must be ${EARLIEST_BIRTH_YEAR} or later`),
+      v.check(
+        (dob) => Number(dob.slice(0, 4)) >= EARLIEST_BIRTH_YEAR,
+        `must be ${EARLIEST_BIRTH_YEAR} or later`,
+      ),
     ),
   ),
   v.transform((value) => value ?? undefined),
@@ -63,11 +66,14 @@ const dobSchema = v.pipe(
 /** Parses `types` ("sanctions,pep"): a non-empty subset of the check types, no unknown or repeated entry. */
 export function parseCheckTypes(text: string): { types: CheckType[] } | { problem: string } {
   const entries = text.split(',').map((entry) => entry.trim().toLowerCase());
-  if (entries.every((entry) => entry === '')) return { problem: `must name at least one of ${CHECK_TYPES.join(',')}` };
+  if (entries.every((entry) => entry === ''))
+    return { problem: `must name at least one of ${CHECK_TYPES.join(',')}` };
   const seen = new Set<CheckType>();
   for (const entry of entries) {
     if (!(CHECK_TYPES as readonly string[]).includes(entry)) {
-      return { problem: `unknown check type "${entry}"; use a comma-separated subset of ${CHECK_TYPES.join(',')}` };
+      return {
+        problem: `unknown check type "${entry}"; use a comma-separated subset of ${CHECK_TYPES.join(',')}`,
+      };
     }
     if (seen.has(entry as CheckType)) return { problem: `"${entry}" is listed twice` };
     seen.add(entry as CheckType);
@@ -77,9 +83,8 @@ export function parseCheckTypes(text: string): { types: CheckType[] } | { proble
 }
 
 const typesSchema = v.pipe(
-  v.nullish(v.string(`must be a comma-separated string, a subset of ${CHECK_TYPES.join(',')}`)),
+  v.nullish(v.string(`must be a comma-separated string, a subset of ${CHECK_TYPES.join(',')}`), CHECK_TYPES.join(',')),
   v.rawTransform(({ dataset, addIssue, NEVER }) => {
-    if (dataset.value === undefined || dataset.value === null) return [...CHECK_TYPES];
     const parsed = parseCheckTypes(dataset.value);
     if ('problem' in parsed) {
       addIssue({ message: parsed.problem });
@@ -89,10 +94,8 @@ const typesSchema = v.pipe(
   }),
 );
 
-const booleanFlag = v.pipe(
-  v.nullish(v.boolean('must be true or false')),
-  v.transform((value) => value ?? false),
-);
+/** An absent or null flag is false (a default makes valibot run the schema for a missing key). */
+const booleanFlag = v.nullish(v.boolean('must be true or false'), false);
 
 /**
  * The subject fields of POST /screen (SPEC §4.2), exported so the batch endpoints validate each
@@ -122,7 +125,13 @@ export const ScreenRequestSchema = v.strictObject(
 
 export type ScreenRequest = v.InferOutput<typeof ScreenRequestSchema>;
 
-export const DISPOSITIONS = ['confirmed_hit', 'false_positive', 'needs_review', 'cleared', 'approved'] as const;
+export const DISPOSITIONS = [
+  'confirmed_hit',
+  'false_positive',
+  'needs_review',
+  'cleared',
+  'approved',
+] as const;
 export type DispositionValue = (typeof DISPOSITIONS)[number];
 
 /** Body of POST /screens/{screen_id}/dispose (SPEC §4.2). */
@@ -145,7 +154,10 @@ export const LIST_LIMIT_MAX = 200;
 export const ListQuerySchema = v.object({
   limit: v.pipe(
     v.optional(v.string(), String(LIST_LIMIT_DEFAULT)),
-    v.check((text) => /^\d{1,6}$/.test(text.trim()), `must be a whole number between 1 and ${LIST_LIMIT_MAX}`),
+    v.check(
+      (text) => /^\d{1,6}$/.test(text.trim()),
+      `must be a whole number between 1 and ${LIST_LIMIT_MAX}`,
+    ),
     v.transform((text) => Number(text.trim())),
     v.minValue(1, `must be a whole number between 1 and ${LIST_LIMIT_MAX}`),
     v.maxValue(LIST_LIMIT_MAX, `must be at most ${LIST_LIMIT_MAX}`),

@@ -24,7 +24,11 @@ const COUNTER_RETENTION_SECONDS = 7 * 24 * 3600;
  * Allocates the next screen id of the tenant's UTC day with one atomic ADD on the day counter,
  * so concurrent screens never share an id, and ids sort by the time they were allocated.
  */
-export async function allocateScreenId(table: Table, tenantId: string, at: Date = new Date()): Promise<string> {
+export async function allocateScreenId(
+  table: Table,
+  tenantId: string,
+  at: Date = new Date(),
+): Promise<string> {
   const day = screenDay(at);
   const { Attributes } = await table.doc.send(
     new UpdateCommand({

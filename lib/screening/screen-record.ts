@@ -118,7 +118,9 @@ export function isoSeconds(at: Date): string {
   return `${at.toISOString().slice(0, 19)}Z`;
 }
 
-export function currentDisposition(item: Pick<ScreenItem, 'disposition' | 'approval'>): CurrentDisposition | null {
+export function currentDisposition(
+  item: Pick<ScreenItem, 'disposition' | 'approval'>,
+): CurrentDisposition | null {
   const decision = item.disposition;
   if (!decision) return null;
   if (item.approval) {
@@ -173,7 +175,11 @@ export function historyView(history: readonly HistoryEntry[]): HistoryView[] {
       continue;
     }
     if (lastDecision) {
-      view.approves = { disposition: lastDecision.disposition, author: lastDecision.author, at: lastDecision.at };
+      view.approves = {
+        disposition: lastDecision.disposition,
+        author: lastDecision.author,
+        at: lastDecision.at,
+      };
       lastDecision.approved_by = view.author;
       lastDecision.approved_at = view.at;
     }

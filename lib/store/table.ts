@@ -19,7 +19,9 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
  * |                   |                    |                             |   (only while no disposition)       |
  * | rescreen cache    | TENANT#<tid>       | SUBJECT#<subject hash>      |                                     |
  * | batch             | TENANT#<tid>       | BATCH#<batch_id>            |                                     |
- * | batch item        | TENANT#<tid>       | BATCH#<batch_id>#ITEM#<idx> |                                     |
+ * | batch item        | TENANT#<tid>       | BATCH#<batch_id>#ITEM#<idx> | gsi2: TENANT#<tid>#BATCH#<batch_id> |
+ * |                   |                    |                             |   / <finish sequence, 6+ digits>    |
+ * |                   |                    |                             |   (only once done or failed)        |
  *
  * Access patterns:
  * - authenticate a key: GetItem user (the key names its tenant and user; the hash is compared)
@@ -28,9 +30,27 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
  * - next screen id: UpdateItem counter, ADD 1
  * - list screens newest first: Query pk = TENANT#<tid>, begins_with(sk, SCREEN#), descending
  * - list pending screens: Query gsi1 (sparse: the key leaves the item with its first disposition)
- * - dispose: UpdateItem screen, condition on the current disposition (one write per rule)
- * - rescreen window: GetItem subject cache, expiry filtered on read (dynalite has no TTL)
+ * - dispose: UpdateItem screen, condition on the current disposition (one write per rule):
+ *   record = attribute_not_exists(disposition); override = attribute_exists(pk);
+ *   approve = disposition exists, no approval yet, disposition.author.user_id <> the admin.
+ *   The same write appends to `history` (list_append) and REMOVEs gsi1pk/gsi1sk.
+ * - delete a screen: DeleteItem screen, analysts with condition created_by.user_id = caller;
+ *   then DeleteItem subject cache, condition screen_id = the deleted id
+ * - read one screen / its history: GetItem screen (consistent)
+ * - rescreen window: GetItem subject cache (screen_id, screened_at), expiry filtered on read
+ *   from screened_at + RESCREEN_WINDOW_HOURS (dynalite has no TTL), then GetItem screen
+ * - list cursors: base64url of {list, tenant, last screen id}; the start key is rebuilt from the
+ *   caller's tenant, so a cursor can never address another tenant's partition
  * - list tenants (ops): Query gsi1 pk = TENANTS
+ * - start a batch: PutItem batch, condition attribute_not_exists (total, types, author; `finished`
+ *   counter starts at 0); quota for every subject charged before it with one conditional ADD
+ * - claim a batch subject (worker, idempotent redelivery): UpdateItem batch item, condition
+ *   not yet claimed, or claimed with an expired lease and still processing
+ * - number a finished subject: UpdateItem batch, ADD finished 1 (returns the finish sequence)
+ * - finish / fail a batch subject: UpdateItem batch item, condition still processing under this
+ *   claim (done) or not done (failed); sets the sparse gsi2 keys
+ * - stream progress: Query gsi2 pk = TENANT#<tid>#BATCH#<batch_id>, gsi2sk > last contiguous
+ *   sequence read (only the newly finished subjects are read on each poll)
  *
  * No transactions (dynalite does not support them): every invariant is one conditional write.
  */
@@ -60,6 +80,8 @@ export const keys = {
     pk: `TENANT#${tenantId}`,
     sk: `BATCH#${batchId}#ITEM#${String(index).padStart(4, '0')}`,
   }),
+  /** gsi2 partition of a batch's finished subjects, sorted by finish sequence. */
+  batchProgressIndex: (tenantId: string, batchId: string) => `TENANT#${tenantId}#BATCH#${batchId}`,
   tenantPartition: (tenantId: string) => `TENANT#${tenantId}`,
   pendingIndex: (tenantId: string) => `TENANT#${tenantId}#PENDING`,
   tenantsIndex: 'TENANTS',

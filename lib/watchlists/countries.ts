@@ -9,6 +9,7 @@
  */
 
 // Format: CODE|Canonical name|other names (;)|demonyms (;)
+// Other names include misspellings found in the shipped lists (OFSI "Belrus", "Repubic of Moldova").
 const COUNTRY_TABLE = `
 AD|Andorra||Andorran
 AE|United Arab Emirates|UAE;U.A.E.;Emirates|Emirati;Emirian
@@ -40,7 +41,7 @@ BR|Brazil||Brazilian
 BS|Bahamas|The Bahamas;Bahamas, The|Bahamian
 BT|Bhutan||Bhutanese
 BW|Botswana||Motswana;Batswana;Botswanan
-BY|Belarus|Byelorussia|Belarusian;Belarussian;Byelorussian
+BY|Belarus|Byelorussia;Belrus|Belarusian;Belarussian;Byelorussian
 BZ|Belize||Belizean
 CA|Canada||Canadian
 CD|Democratic Republic of the Congo|Congo, Democratic Republic of the;Congo (Democratic Republic);Democratic Republic of Congo;DR Congo;DRC;Congo-Kinshasa;Zaire|Congolese (DRC)
@@ -130,7 +131,7 @@ LV|Latvia||Latvian
 LY|Libya|Libyan Arab Jamahiriya|Libyan
 MA|Morocco||Moroccan
 MC|Monaco||Monegasque;Monacan
-MD|Moldova|Republic of Moldova;Moldova, Republic of|Moldovan
+MD|Moldova|Republic of Moldova;Moldova, Republic of;Repubic of Moldova|Moldovan
 ME|Montenegro||Montenegrin
 MG|Madagascar||Malagasy
 MH|Marshall Islands||Marshallese
@@ -275,7 +276,8 @@ export function listCountries(): readonly CountryRow[] {
  */
 export function normaliseCountry(text: string | undefined | null): string | undefined {
   if (!text) return undefined;
-  const trimmed = text.trim();
+  // OFAC writes some territories as "Region: Gaza".
+  const trimmed = text.trim().replace(/^region:\s*/i, '');
   if (!trimmed) return undefined;
   // Two capital letters are treated as a code only when written as one ("IN", "GB"), never "in".
   if (/^[A-Z]{2}$/.test(trimmed)) {

@@ -38,8 +38,8 @@ interface NoticeRow {
 /**
  * Parses the per-nationality JSON files. Notices repeat across files (several nationalities,
  * overlapping age bands), so they are merged by `entity_id` with their nationalities combined;
- * `entityCount` counts unique notices. Name = forename + family name; ISO alpha-2 nationalities
- * become English country names.
+ * `entityCount` counts unique notices. Name = forename + family name (a notice published without
+ * any name is counted but not screened); ISO alpha-2 nationalities become English country names.
  */
 export function parseInterpolRedNotices(files: (Buffer | string)[]): ParsedList {
   const byId = new Map<string, ListedPerson>();
@@ -61,5 +61,7 @@ export function parseInterpolRedNotices(files: (Buffer | string)[]): ParsedList 
       for (const code of row.nationalities ?? []) addUnique(person.nationalities, countryNameForCode(code));
     }
   }
-  return { people: [...byId.values()], entityCount: byId.size };
+  // A notice published without any name cannot be screened against; it still counts as a record.
+  const people = [...byId.values()].filter((p) => p.primary_name !== '');
+  return { people, entityCount: byId.size };
 }

@@ -4,6 +4,7 @@
  */
 import { XMLParser } from 'fast-xml-parser';
 import { unzipSync } from 'fflate';
+import { normaliseCountry } from './countries.ts';
 import { addDobs, isoFromDayMonthYear, parseNumericDob } from './listed-dates.ts';
 import { addName, addUnique, cleanText, newPerson } from './listed-person.ts';
 import type { ListDescriptor, ListedName, ListedPerson, ParsedList } from './types.ts';
@@ -123,6 +124,18 @@ export function splitNumbered(text: string): string[] {
     .filter((part) => part && part !== '-');
 }
 
+/**
+ * Nationalities: numbered values, and the few cells that join two countries without numbers
+ * ("Germany. Russia", "Estonia, Russia"), split only when every part is a country.
+ */
+function splitNationalities(text: string): string[] {
+  return splitNumbered(text).flatMap((value) => {
+    if (normaliseCountry(value)) return [value];
+    const parts = value.split(/[.,]\s+/).map((part) => part.trim());
+    return parts.length > 1 && parts.every((part) => normaliseCountry(part)) ? parts : [value];
+  });
+}
+
 function nameStrength(aliasType: string, quality: string): ListedName['strength'] {
   if (aliasType === 'Primary name') return 'primary';
   if (quality.toLowerCase().startsWith('low')) return 'weak';
@@ -164,7 +177,7 @@ export function parseUkOfsi(workbook: Buffer | Uint8Array): ParsedList {
       addName(person.names, fullName(row), nameStrength(get(row, 'aliasType'), get(row, 'aliasQuality')));
       addName(person.names, get(row, 'nonLatin'), 'strong');
       addDobs(person.dobs, parseNumericDob(get(row, 'dob')));
-      addUnique(person.nationalities, ...splitNumbered(get(row, 'nationality')));
+      addUnique(person.nationalities, ...splitNationalities(get(row, 'nationality')));
       addUnique(
         person.locations,
         ...splitNumbered(get(row, 'townOfBirth')),

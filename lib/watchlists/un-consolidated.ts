@@ -45,6 +45,11 @@ function aliasStrength(quality: string): ListedName['strength'] {
   return quality.toLowerCase() === 'low' ? 'weak' : 'strong';
 }
 
+/** The list writes "na" where a value is not available. */
+function isStated(value: string): boolean {
+  return !/^(na|n\/a|unknown)$/i.test(value.trim());
+}
+
 function dateOfBirth(node: XmlNode): ListedDob | undefined {
   const type = childText(node, 'TYPE_OF_DATE').toUpperCase();
   const approximate = type === 'APPROXIMATELY';
@@ -76,17 +81,13 @@ function toPerson(node: XmlNode): ListedPerson {
   // The name in its original script is the listed name itself, only written differently.
   addName(person.names, childText(node, 'NAME_ORIGINAL_SCRIPT'), 'strong');
   for (const dob of childNodes(node, 'INDIVIDUAL_DATE_OF_BIRTH')) addDobs(person.dobs, dateOfBirth(dob));
-  addUnique(person.nationalities, ...childValues(node, 'NATIONALITY'));
+  addUnique(person.nationalities, ...childValues(node, 'NATIONALITY').filter(isStated));
   for (const place of [
     ...childNodes(node, 'INDIVIDUAL_PLACE_OF_BIRTH'),
     ...childNodes(node, 'INDIVIDUAL_ADDRESS'),
   ]) {
-    addUnique(
-      person.locations,
-      childText(place, 'CITY'),
-      childText(place, 'STATE_PROVINCE'),
-      childText(place, 'COUNTRY'),
-    );
+    const parts = [childText(place, 'CITY'), childText(place, 'STATE_PROVINCE'), childText(place, 'COUNTRY')];
+    addUnique(person.locations, ...parts.filter(isStated));
   }
   addUnique(person.programmes, childText(node, 'UN_LIST_TYPE'));
   const reference = childText(node, 'REFERENCE_NUMBER');

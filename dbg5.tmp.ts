@@ -1,0 +1,12 @@
+import { loadSnapshot } from './lib/watchlists/snapshot.ts';
+import { buildIndex } from './lib/matcher/index.ts';
+import { tokeniseName } from './lib/matcher/normalise.ts';
+import { scoreTokens, tokenSimilarity } from './lib/matcher/score.ts';
+const idx = buildIndex(loadSnapshot());
+const q = tokeniseName('Putin');
+const n = idx.names.find(n => n.display === 'Vladimir PUTIN')!;
+const lt = Array.from(n.tokens, id=>idx.vocab[id]);
+const w = new Map(idx.vocab.map((t,i)=>[t,idx.weights[i]]));
+const weightOf = (t) => w.get(t) ?? 0.94;
+console.log(scoreTokens(q, lt, weightOf), scoreTokens(q, lt, weightOf, (i,j)=>tokenSimilarity(q[i], lt[j])));
+console.log(lt.map(t => [t.text, w.get(t)]));

@@ -1,0 +1,278 @@
+/**
+ * Matcher evaluation (`npm run eval`). Prints:
+ *  (a) precision / recall / F1 of `compareNames` on the Person pairs of the nomenklatura name
+ *      benchmark (eval/fixtures, MIT), held-out groups and development groups separately, beside
+ *      OpenSanctions logic-v2's frozen figures on the same pairs;
+ *  (b) recall of the full matcher on the 683 UN persons of the yente fixtures (untouched,
+ *      name-perturbed, DOB-perturbed), alert = a sanctions match on the right UN entity at ≥ MEDIUM;
+ *  (c) false alerts per 1,000 innocent people (deterministic samples of the yente negatives, with
+ *      their DOB and nationality) at ≥ MEDIUM and ≥ HIGH;
+ *  plus recall on the watchman cross-script pairs and the 81 Putin name variants.
+ *
+ * The yente, watchman and Putin fixtures are not shipped with the product: they are read from
+ * EVAL_DIR (default `<repo>/../shared/eval`) and skipped with a message when absent.
+ * Thresholds are tuned only on the development groups (nk_unit_tests, cluster_align).
+ */
+
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'csv-parse/sync';
+import { tokeniseName } from '../lib/matcher/normalise.ts';
+import { compareNames, NAME_ALERT_THRESHOLD } from '../lib/matcher/score.ts';
+import { createMatcher, type Matcher } from '../lib/matcher/screen.ts';
+import { riskRank } from '../lib/matcher/types.ts';
+import { loadSnapshot } from '../lib/watchlists/snapshot.ts';
+import type { WatchlistSnapshot } from '../lib/watchlists/types.ts';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const fixtures = join(repoRoot, 'eval', 'fixtures');
+const evalDir = process.env.EVAL_DIR ? resolve(process.env.EVAL_DIR) : resolve(repoRoot, '..', 'shared', 'eval');
+
+type Row = Record<string, string>;
+
+function readCsv(path: string): Row[] {
+  return parse(readFileSync(path), { columns: true, skip_empty_lines: true, relax_column_count: true }) as Row[];
+}
+
+function pct(x: number): string {
+  return `${(100 * x).toFixed(1)}%`;
+}
+
+interface Confusion {
+  tp: number;
+  fp: number;
+  fn: number;
+  tn: number;
+}
+
+function prf(c: Confusion): string {
+  const p = c.tp / Math.max(1, c.tp + c.fp);
+  const r = c.tp / Math.max(1, c.tp + c.fn);
+  const f1 = p + r > 0 ? (2 * p * r) / (p + r) : 0;
+  return `P ${p.toFixed(3)}  R ${r.toFixed(3)}  F1 ${f1.toFixed(3)}  (n=${c.tp + c.fp + c.fn + c.tn})`;
+}
+
+function count(rows: Row[], predict: (r: Row) => boolean): Confusion {
+  const c: Confusion = { tp: 0, fp: 0, fn: 0, tn: 0 };
+  for (const r of rows) {
+    const p = predict(r);
+    const m = r.is_match === 'true';
+    if (p && m) c.tp++;
+    else if (p) c.fp++;
+    else if (m) c.fn++;
+    else c.tn++;
+  }
+  return c;
+}
+
+const HELD_OUT = ['nk_checks', 'synth_people'];
+const DEV = ['nk_unit_tests', 'cluster_align'];
+
+function namePairs(): void {
+  console.log(`\n(a) Person name pairs (nomenklatura name_bench), alert at compareNames ≥ ${NAME_ALERT_THRESHOLD}`);
+  const cases = readCsv(join(fixtures, 'nomenklatura-name-bench', 'cases.csv')).filter((r) => r.schema === 'Person');
+  const frozen = readCsv(join(fixtures, 'nomenklatura-name-bench', 'logicv2-frozen.csv')).filter((r) => r.schema === 'Person');
+  for (const [label, groups] of [
+    ['held-out (nk_checks + synth_people)', HELD_OUT],
+    ['dev (nk_unit_tests + cluster_align)', DEV],
+  ] as const) {
+    const ours = cases.filter((r) => groups.includes(r.case_group));
+    const theirs = frozen.filter((r) => groups.includes(r.case_group));
+    console.log(`  ${label}`);
+    console.log(`    ours      ${prf(count(ours, (r) => compareNames(r.name1, r.name2) >= NAME_ALERT_THRESHOLD))}`);
+    console.log(`    logic-v2  ${prf(count(theirs, (r) => r.predicted_match === 'true'))}  (frozen run, threshold 0.70)`);
+  }
+  const strong = cases.filter((r) => r.quality === 'STRONG');
+  const strongMisses = strong.filter((r) => (compareNames(r.name1, r.name2) >= NAME_ALERT_THRESHOLD) !== (r.is_match === 'true'));
+  console.log(`  STRONG-quality pairs wrong: ${strongMisses.length}/${strong.length}`);
+}
+
+function unEntityIndex(snapshot: WatchlistSnapshot): Map<string, Set<string>> {
+  const byName = new Map<string, Set<string>>();
+  for (const p of snapshot.people) {
+    if (p.list_id !== 'un_sc') continue;
+    for (const n of p.names) {
+      const key = nameKey(n.name);
+      const ids = byName.get(key) ?? new Set<string>();
+      ids.add(p.entity_id);
+      byName.set(key, ids);
+    }
+  }
+  return byName;
+}
+
+function nameKey(name: string): string {
+  return tokeniseName(name)
+    .map((t) => t.text)
+    .sort()
+    .join(' ');
+}
+
+function countryFromCode(code: string | undefined): string | undefined {
+  if (!code) return undefined;
+  // The fixtures give ISO 3166 alpha-2 codes in lower case; the subject field takes free text,
+  // and codes are recognised when written in capitals.
+  return /^[a-z]{2}$/.test(code) ? code.toUpperCase() : code;
+}
+
+function unRecall(matcher: Matcher, snapshot: WatchlistSnapshot): void {
+  const path = join(evalDir, 'pairs', 'yente-screening-fixtures', 'un_treated_vs_listed_pairs.csv');
+  if (!existsSync(path)) {
+    console.log(`\n(b) UN recall: skipped (${path} not found; set EVAL_DIR)`);
+    return;
+  }
+  console.log('\n(b) UN persons screened through the full matcher (alert = sanctions match on the right UN entity at ≥ MEDIUM)');
+  const rows = readCsv(path);
+  const entities = unEntityIndex(snapshot);
+  const buckets = new Map<string, { hits: number; total: number; misses: string[] }>();
+  let unresolved = 0;
+  for (const r of rows) {
+    const ids = entities.get(nameKey(r.listed_name));
+    if (!ids) {
+      unresolved++;
+      continue;
+    }
+    const result = matcher.screen(
+      {
+        name: r.query_name,
+        dob: r.query_dob || undefined,
+        nationality: countryFromCode(r.query_nationality),
+        location: r.query_pob || undefined,
+      },
+      ['sanctions'],
+    );
+    const hit = (result.sanctions_result?.matches ?? []).some(
+      (m) => m.list_id === 'un_sc' && ids.has(m.entity_id) && riskRank(m.risk_level) >= riskRank('MEDIUM'),
+    );
+    const bucketNames = [
+      r.name_perturbed !== 'true' && r.dob_perturbed !== 'true' ? 'untouched' : undefined,
+      r.name_perturbed === 'true' ? 'name-perturbed' : undefined,
+      r.dob_perturbed === 'true' ? 'DOB-perturbed' : undefined,
+      'all',
+    ];
+    for (const b of bucketNames) {
+      if (!b) continue;
+      const bucket = buckets.get(b) ?? { hits: 0, total: 0, misses: [] };
+      bucket.total++;
+      if (hit) bucket.hits++;
+      else bucket.misses.push(`${r.query_name} | ${r.listed_name} | dob ${r.query_dob} vs ${r.listed_dob}`);
+      buckets.set(b, bucket);
+    }
+  }
+  for (const [name, b] of buckets) console.log(`  ${name.padEnd(15)} recall ${pct(b.hits / b.total)} (${b.hits}/${b.total})`);
+  if (unresolved > 0) console.log(`  (${unresolved} fixture rows name a UN person not found in the snapshot; not counted)`);
+  const misses = buckets.get('all')?.misses ?? [];
+  if (process.env.EVAL_VERBOSE) for (const m of misses) console.log(`    miss: ${m}`);
+}
+
+function falseAlerts(matcher: Matcher): void {
+  const base = join(evalDir, 'pairs', 'yente-screening-fixtures');
+  console.log('\n(c) False alerts on innocent people (yente negatives; every 10th row, with DOB, nationality, birthplace)');
+  for (const file of ['negatives_global.csv', 'negatives_us.csv']) {
+    const path = join(base, file);
+    if (!existsSync(path)) {
+      console.log(`  ${file}: skipped (not found; set EVAL_DIR)`);
+      continue;
+    }
+    const rows = readCsv(path).filter((_, i) => i % 10 === 0);
+    let medium = 0;
+    let high = 0;
+    const bySource = new Map<string, number>();
+    const examples: string[] = [];
+    for (const r of rows) {
+      const result = matcher.screen(
+        { name: r.full_name, dob: r.date_of_birth, nationality: r.nationality, location: r.place_of_birth },
+        ['sanctions', 'pep', 'criminal'],
+      );
+      const rank = riskRank(result.risk_level);
+      if (rank >= riskRank('MEDIUM')) {
+        medium++;
+        for (const check of [result.sanctions_result, result.pep_result, result.criminal_result]) {
+          if (check && riskRank(check.risk_level) >= riskRank('MEDIUM')) {
+            const matches = 'matches' in check ? check.matches : [...check.interpol_hits, ...check.fbi_hits];
+            const top = matches[0];
+            if (top) bySource.set(top.list_id, (bySource.get(top.list_id) ?? 0) + 1);
+            if (top && rank >= riskRank('HIGH') && examples.length < 8) {
+              examples.push(`${r.full_name} (${r.date_of_birth}) → ${top.primary_name} [${top.list_id}] ${top.risk_level} ${top.score}`);
+            }
+          }
+        }
+      }
+      if (rank >= riskRank('HIGH')) high++;
+    }
+    const per1000 = (n: number) => ((1000 * n) / rows.length).toFixed(1);
+    console.log(`  ${file.padEnd(22)} n=${rows.length}  ≥MEDIUM ${per1000(medium)}/1000  ≥HIGH ${per1000(high)}/1000`);
+    console.log(`    ≥MEDIUM by list: ${[...bySource].map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`);
+    if (process.env.EVAL_VERBOSE) for (const e of examples) console.log(`    ≥HIGH: ${e}`);
+  }
+}
+
+function crossScript(): void {
+  const path = join(evalDir, 'pairs', 'watchman-cross-script', 'cross_script_pairs.csv');
+  if (!existsSync(path)) {
+    console.log('\nwatchman cross-script pairs: skipped (not found; set EVAL_DIR)');
+    return;
+  }
+  const lines = readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '' && !l.startsWith('#'));
+  let hits = 0;
+  const misses: string[] = [];
+  for (const line of lines) {
+    const [query, expected] = line.split(',');
+    const s = compareNames(query, expected);
+    if (s >= NAME_ALERT_THRESHOLD) hits++;
+    else misses.push(`${query}→${expected} ${s.toFixed(2)}`);
+  }
+  console.log(`\nwatchman cross-script pairs: recall ${pct(hits / lines.length)} (${hits}/${lines.length}) at compareNames ≥ ${NAME_ALERT_THRESHOLD}`);
+  console.log(`  misses: ${misses.join('; ')}`);
+}
+
+function putinVariants(matcher: Matcher): void {
+  const path = join(evalDir, 'pairs', 'opensanctions-putin-variants', 'putin_names.txt');
+  if (!existsSync(path)) {
+    console.log('\nPutin variants: skipped (not found; set EVAL_DIR)');
+    return;
+  }
+  const names = readFileSync(path, 'utf8')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
+  const listed = 'PUTIN, Vladimir Vladimirovich';
+  const titleOnly = (n: string) => tokeniseName(n).length === 1 && n.trim().split(/\s+/).length > 1;
+  const full = names.filter((n) => !titleOnly(n));
+  const titled = names.filter(titleOnly);
+  const pairHits = full.filter((n) => compareNames(n, listed) >= NAME_ALERT_THRESHOLD).length;
+  const screenHits = full.filter((n) =>
+    (matcher.screen({ name: n }, ['sanctions']).sanctions_result?.matches ?? []).some(
+      (m) => m.primary_name.toUpperCase().includes('PUTIN') && riskRank(m.risk_level) >= riskRank('MEDIUM'),
+    ),
+  ).length;
+  console.log(`\nPutin variants (${names.length} names; ${titled.length} are title + surname only, reported apart)`);
+  console.log(`  pairwise vs "${listed}": recall ${pct(pairHits / full.length)} (${pairHits}/${full.length})`);
+  console.log(`  full matcher, sanctions match on Putin at ≥ MEDIUM (no DOB): ${pct(screenHits / full.length)} (${screenHits}/${full.length})`);
+  const titledLevels = titled.map((n) => {
+    const m = (matcher.screen({ name: n }, ['sanctions']).sanctions_result?.matches ?? []).find((x) =>
+      x.primary_name.toUpperCase().includes('PUTIN'),
+    );
+    return m ? m.risk_level : 'none';
+  });
+  console.log(`  title + surname only: levels ${titledLevels.join(', ')} (expected weak: LOW/MEDIUM, never CRITICAL)`);
+  const missed = full.filter((n) => compareNames(n, listed) < NAME_ALERT_THRESHOLD);
+  console.log(`  pairwise misses: ${missed.join(' · ')}`);
+}
+
+function main(): void {
+  namePairs();
+  crossScript();
+  const started = performance.now();
+  const snapshot = loadSnapshot();
+  const matcher = createMatcher(snapshot);
+  console.log(`\nsnapshot + index ready in ${(performance.now() - started).toFixed(0)} ms (${snapshot.people.length} listed individuals)`);
+  putinVariants(matcher);
+  unRecall(matcher, snapshot);
+  falseAlerts(matcher);
+}
+
+main();

@@ -1,0 +1,49 @@
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { ForbiddenError, NotFoundError } from '../errors.ts';
+import { isConditionalCheckFailed, itemOfConditionFailure, keys, type Table } from '../store/table.ts';
+import type { Principal } from '../tenancy/auth.ts';
+import { forgetScreen } from './rescreen-cache.ts';
+import { isScreenId } from './screen-id.ts';
+import type { ScreenItem } from './screen-record.ts';
+
+/**
+ * DELETE /screens/{screen_id} (SPEC §3): admins delete any screen of their tenant, analysts only
+ * screens they created (403 otherwise, decided by a condition on `created_by` in the delete
+ * itself). The disposition history and notes live inside the screen item, so they go with it,
+ * for good; the subject's rescreen-window pointer goes too, so the next screen is fresh.
+ */
+export async function deleteScreen(
+  table: Table,
+  caller: Pick<Principal, 'tenantId' | 'userId' | 'role'>,
+  screenId: string,
+): Promise<{ screen_id: string; deleted: true }> {
+  const notFound = new NotFoundError(`Screen ${screenId} not found`);
+  if (!isScreenId(screenId)) throw notFound;
+  const ownOnly = caller.role !== 'admin';
+  try {
+    const { Attributes } = await table.doc.send(
+      new DeleteCommand({
+        TableName: table.name,
+        Key: keys.screen(caller.tenantId, screenId),
+        ConditionExpression: ownOnly
+          ? 'attribute_exists(pk) AND created_by.user_id = :me'
+          : 'attribute_exists(pk)',
+        ExpressionAttributeValues: ownOnly ? { ':me': caller.userId } : undefined,
+        ReturnValues: 'ALL_OLD',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    const deleted = Attributes as ScreenItem | undefined;
+    if (deleted?.subject_hash) await forgetScreen(table, caller.tenantId, deleted.subject_hash, screenId);
+  } catch (error) {
+    if (!isConditionalCheckFailed(error)) throw error;
+    const found = (await itemOfConditionFailure(table, error, keys.screen(caller.tenantId, screenId))) as
+      | ScreenItem
+      | undefined;
+    if (!found) throw notFound;
+    throw new ForbiddenError(
+      `Analysts may delete only screens they created; screen ${screenId} was created by ${found.created_by.user_id}`,
+    );
+  }
+  return { screen_id: screenId, deleted: true };
+}

@@ -1,0 +1,66 @@
+import type { CheckType, ListSummary } from './types.ts';
+
+/**
+ * How old a list's own publication may be before it counts as stale. Sanctions publishers
+ * (OFAC, UN, OFSI) amend their lists several times a week and a missed designation is a
+ * regulatory failure, so a sanctions list is stale after 7 days. PEP and criminal sources change
+ * more slowly: 30 days.
+ */
+export const MAX_SOURCE_AGE_DAYS: Readonly<Record<CheckType, number>> = { sanctions: 7, pep: 30, criminal: 30 };
+
+/** How long since the service last read a list before that alone makes it stale. */
+export const MAX_SYNC_AGE_HOURS = 24;
+
+export const STALENESS_RULE =
+  `A list is stale when its own publication date is more than ${MAX_SOURCE_AGE_DAYS.sanctions} days old (sanctions) ` +
+  `or ${MAX_SOURCE_AGE_DAYS.pep} days old (PEP, criminal), or when the service last synced it more than ` +
+  `${MAX_SYNC_AGE_HOURS} hours ago. The database is stale when any list is.`;
+
+const DAY_MS = 86_400_000;
+
+function wholeDaysBetween(from: string, to: Date): number {
+  return Math.floor((to.getTime() - Date.parse(from)) / DAY_MS);
+}
+
+/** GET /dbstatus: per list counts, dates and staleness, and the overall verdict. */
+export function describeDatabase(lists: readonly ListSummary[], now: Date = new Date()) {
+  const described = lists.map((list) => {
+    const sourceAgeDays = wholeDaysBetween(`${list.source_date}T00:00:00Z`, now);
+    const syncAgeHours = Math.floor((now.getTime() - Date.parse(list.synced_at)) / 3_600_000);
+    const staleReasons: string[] = [];
+    if (sourceAgeDays > MAX_SOURCE_AGE_DAYS[list.category]) {
+      staleReasons.push(`published ${sourceAgeDays} days ago (limit ${MAX_SOURCE_AGE_DAYS[list.category]})`);
+    }
+    if (syncAgeHours > MAX_SYNC_AGE_HOURS) {
+      staleReasons.push(`last synced ${syncAgeHours} hours ago (limit ${MAX_SYNC_AGE_HOURS})`);
+    }
+    return {
+      id: list.id,
+      name: list.name,
+      category: list.category,
+      publisher: list.publisher,
+      entity_count: list.entity_count,
+      individual_count: list.individual_count,
+      source_date: list.source_date,
+      source_date_basis: list.source_date_basis,
+      last_sync: list.synced_at,
+      age_days: sourceAgeDays,
+      stale: staleReasons.length > 0,
+      stale_reasons: staleReasons,
+    };
+  });
+  const lastSync = lists.map((l) => l.synced_at).sort().at(-1) ?? null;
+  return {
+    lists: described,
+    totals: {
+      lists: described.length,
+      entities: described.reduce((sum, l) => sum + l.entity_count, 0),
+      individuals: described.reduce((sum, l) => sum + l.individual_count, 0),
+    },
+    last_sync: lastSync,
+    stale: described.some((l) => l.stale),
+    stale_lists: described.filter((l) => l.stale).map((l) => l.id),
+    staleness_rule: STALENESS_RULE,
+    checked_at: now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+  };
+}
