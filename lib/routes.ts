@@ -142,3 +142,14 @@ export const fallbackRoute = {
   entry: 'functions/http/fallback.ts',
   tableAccess: 'none',
 } as const satisfies Pick<RouteDefinition, 'id' | 'entry' | 'tableAccess'>;
+
+/**
+ * The batch queue's consumer: screens one subject per SQS message (SQS event source with
+ * reportBatchItemFailures on AWS; fauxqs + sqs-consumer locally, infra/local/queue.ts).
+ */
+export const batchWorker = {
+  id: 'batch-worker',
+  entry: 'functions/queue/batch-worker.ts',
+  tableAccess: 'read-write',
+  needsWatchlists: true,
+} as const satisfies Pick<RouteDefinition, 'id' | 'entry' | 'tableAccess' | 'needsWatchlists'>;

@@ -7,6 +7,8 @@ import { getServices, resetServices } from '../../lib/runtime/services.ts';
 import { type DemoKey, seedDemoTenants } from './demo-tenants.ts';
 import { ensureTable, startDynalite } from './dynamo.ts';
 import { createHttpServer } from './http-server.ts';
+import { type LocalQueue, type QueueWorker, startLocalQueue } from './queue.ts';
+import { createStreamServer } from './stream-server.ts';
 
 export interface LocalStackOptions {
   /** Where dynalite persists and demo keys are written; null keeps everything in memory (tests). */
@@ -14,11 +16,17 @@ export interface LocalStackOptions {
   port?: number;
   host?: string;
   tableName?: string;
+  /** The batch queue's worker; default the deployed handler (tests pass one with a failing dependency). */
+  batchWorker?: QueueWorker;
+  /** Batch queue pollers (default LOCAL_BATCH_CONSUMERS or 4). */
+  batchConsumers?: number;
 }
 
 export interface LocalStack {
   url: string;
   demoKeys: DemoKey[];
+  /** The batch queue (fauxqs) and its dead-letter queue. */
+  batchQueue: LocalQueue;
   close(): Promise<void>;
 }
 
@@ -38,8 +46,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const endpointFile = options.dataDir ? join(options.dataDir, 'dynamodb-endpoint') : undefined;
   if (endpointFile) writeFileSync(endpointFile, `${dynamo.endpoint}\n`);
 
+  // The batch queue: fauxqs in-process with its DLQ, and sqs-consumer pollers feeding the worker.
+  const externalQueue = Boolean(process.env.SQS_ENDPOINT && process.env.BATCH_QUEUE_URL);
+  const batchQueue = await startLocalQueue({ worker: options.batchWorker, consumers: options.batchConsumers });
+
   process.env.TABLE_NAME = tableName;
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+  process.env.SQS_ENDPOINT = batchQueue.endpoint;
+  process.env.BATCH_QUEUE_URL = batchQueue.queueUrl;
   resetServices();
   const { table } = getServices();
 
@@ -48,9 +62,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     options.dataDir ? join(options.dataDir, 'demo-keys.json') : undefined,
   );
 
-  // Seams for the local queue (fauxqs + sqs-consumer) and the scheduler (timers calling the
-  // scheduled handlers) start here, beside the HTTP server, so `npm start` runs everything.
-  const server: Server = await createHttpServer();
+  // The scheduler's seam (timers calling the scheduled handlers) starts here, beside the HTTP
+  // server and the batch queue, so `npm start` runs everything.
+  const server: Server = await createHttpServer({ streamServer: await createStreamServer() });
   await new Promise<void>((resolve) =>
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve),
   );
@@ -61,9 +75,16 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   return {
     url,
     demoKeys,
+    batchQueue,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      // Subjects being screened finish before the store goes away; unstarted ones stay queued.
+      await batchQueue.close();
+      if (!externalQueue) {
+        delete process.env.SQS_ENDPOINT;
+        delete process.env.BATCH_QUEUE_URL;
+      }
       await dynamo.close();
       if (endpointFile) rmSync(endpointFile, { force: true });
       if (!externalDynamo) delete process.env.DYNAMODB_ENDPOINT;

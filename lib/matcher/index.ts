@@ -223,8 +223,3 @@ export function lookupToken(index: NameIndex, token: NameToken, out: Set<number>
     }
   }
 }
-
-/** Token for two adjacent query tokens written as one on the list ("Jan Daniel" / "JanDaniel"). */
-export function joinedToken(a: NameToken, b: NameToken): NameToken {
-  return makeToken(a.text + b.text);
-}

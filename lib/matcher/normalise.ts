@@ -25,6 +25,8 @@ export interface NameToken {
   initial: boolean;
   /** Few vowels: probably a rendering of Arabic or Hebrew script, compared by skeleton. */
   vowelPoor: boolean;
+  /** Transliterated from a non-Latin script: vowels are a guess, the skeleton is what counts. */
+  transliterated: boolean;
 }
 
 const SPECIAL_LETTERS: Record<string, string> = {
@@ -122,6 +124,7 @@ function reorderSurnameFirst(name: string): string {
 }
 
 const ASCII_RE = /^[\x00-\x7f]*$/;
+const HAS_NON_LATIN_RE = /[^\p{Script=Latin}\p{M}\p{P}\p{Z}\p{N}\p{S}]/u;
 const DIGITS_RE = /^[0-9]+$/;
 
 /** Folded word list of a name, before titles, particles and variant keys are applied. */
@@ -137,8 +140,9 @@ export function nameWords(name: string): string[] {
 }
 
 /** Builds the token record of one folded word. */
-export function makeToken(text: string, particle = false): NameToken {
+export function makeToken(text: string, particle = false, transliterated = false): NameToken {
   return {
+    transliterated,
     text,
     variantKeys: variantKeysOf(text),
     phonetic: phoneticKey(text),
@@ -153,7 +157,8 @@ export function makeToken(text: string, particle = false): NameToken {
  * else would remain ("President" alone stays a name); particles are kept and flagged.
  */
 export function tokeniseName(name: string): NameToken[] {
-  return nameParts(name).map((p) => makeToken(p.text, p.particle));
+  const transliterated = !ASCII_RE.test(name) && HAS_NON_LATIN_RE.test(name);
+  return nameParts(name).map((p) => makeToken(p.text, p.particle, transliterated));
 }
 
 /** The words of a name that take part in matching, with their particle flag (see `tokeniseName`). */

@@ -42,9 +42,16 @@ export type { ScreenChecks, SubjectInput } from './types.ts';
 /** At most this many matches are returned per check, best first. */
 export const MAX_MATCHES = 10;
 /** Candidate names scored in full per check type, picked by cheap token evidence. */
-const SHORTLIST = 30;
+const SHORTLIST = 15;
+/**
+ * Candidates whose token evidence covers less than this share of the query's weight cannot reach
+ * the reporting floor, so they are not scored in full.
+ */
+const MIN_EVIDENCE_SHARE = 0.3;
 /** Query tokens rarer than this open new candidates; commoner ones only add evidence. */
 const OPENING_WEIGHT = 0.35;
+/** Vocabulary tokens less similar than this to a query token add no candidate evidence. */
+const CANDIDATE_MIN_SIMILARITY = 0.75;
 
 export interface Matcher {
   /** The lists loaded, with their source dates (for narratives and /dbstatus). */
@@ -88,8 +95,11 @@ export function createMatcher(snapshot: WatchlistSnapshot): Matcher {
     return { input, tokens, weights };
   }
 
-  /** Accumulates cheap token evidence per candidate name into `acc`. */
-  function collectCandidates(q: QueryName): void {
+  /**
+   * Accumulates token evidence per candidate name into `acc`: for each query token, the rarity
+   * weight times the similarity of each plausible vocabulary token (memoised for scoring).
+   */
+  function collectCandidates(q: QueryName, memo: Map<number, number>[]): void {
     const order = q.tokens.map((_, i) => i).sort((a, b) => q.weights[b] - q.weights[a]);
     const vocabIds = new Set<number>();
     let opened = false;
@@ -100,7 +110,10 @@ export function createMatcher(snapshot: WatchlistSnapshot): Matcher {
       const opening = !opened || q.weights[i] >= OPENING_WEIGHT;
       const s = stampCounter++;
       for (const v of vocabIds) {
-        const w = index.weights[v];
+        const sim = tokenSimilarity(token, index.vocab[v]);
+        memo[i].set(v, sim);
+        if (sim < CANDIDATE_MIN_SIMILARITY) continue;
+        const w = index.weights[v] * sim;
         for (const nameId of index.postings[v]) {
           if (stamp[nameId] === s) continue;
           if (acc[nameId] === 0) {
@@ -110,16 +123,17 @@ export function createMatcher(snapshot: WatchlistSnapshot): Matcher {
           stamp[nameId] = s;
           acc[nameId] += w;
         }
+        opened = true;
       }
-      if (vocabIds.size > 0) opened = true;
     }
   }
 
-  function shortlist(category: CheckType): number[] {
+  function shortlist(category: CheckType, minEvidence: number): number[] {
     const top: number[] = [];
     for (const nameId of touched) {
-      if (index.people[index.names[nameId].person].category !== category) continue;
       const a = acc[nameId];
+      if (a < minEvidence) continue;
+      if (index.people[index.names[nameId].person].category !== category) continue;
       if (top.length === SHORTLIST && a <= acc[top[SHORTLIST - 1]]) continue;
       let k = top.length < SHORTLIST ? top.length : SHORTLIST - 1;
       while (k > 0 && acc[top[k - 1]] < a) {
@@ -154,10 +168,12 @@ export function createMatcher(snapshot: WatchlistSnapshot): Matcher {
     for (const q of queries) {
       if (!q) continue;
       touched.length = 0;
-      collectCandidates(q);
       const memo = q.tokens.map(() => new Map<number, number>());
+      collectCandidates(q, memo);
+      let queryWeight = 0;
+      for (const w of q.weights) queryWeight += w;
       for (const category of requested) {
-        for (const nameId of shortlist(category)) {
+        for (const nameId of shortlist(category, queryWeight * MIN_EVIDENCE_SHARE)) {
           const scored = scoreName(q, nameId, memo);
           const person = index.names[nameId].person;
           const previous = best.get(person);

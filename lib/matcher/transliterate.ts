@@ -309,9 +309,9 @@ const HANGUL_VOWELS = [
   'ae',
   'ya',
   'yae',
-  'eo',
+  'o',
   'e',
-  'yeo',
+  'yo',
   'ye',
   'o',
   'wa',
@@ -323,7 +323,7 @@ const HANGUL_VOWELS = [
   'we',
   'wi',
   'yu',
-  'eu',
+  'u',
   'ui',
   'i',
 ];
@@ -358,6 +358,34 @@ const HANGUL_TAILS = [
   't',
 ];
 
+/**
+ * Korean family names as lists romanise them (McCune-Reischauer-era spellings: Kim, Lee, Park),
+ * which Revised Romanization would render gim, i, bak.
+ */
+const HANGUL_SURNAMES: Record<string, string> = {
+  김: 'kim',
+  이: 'lee',
+  리: 'ri',
+  박: 'park',
+  최: 'choi',
+  정: 'jung',
+  강: 'kang',
+  조: 'cho',
+  윤: 'yoon',
+  장: 'jang',
+  임: 'lim',
+  한: 'han',
+  오: 'oh',
+  서: 'seo',
+  신: 'shin',
+  권: 'kwon',
+  황: 'hwang',
+  안: 'ahn',
+  송: 'song',
+  류: 'ryu',
+  홍: 'hong',
+};
+
 const HAS_NON_LATIN =
   /[\u0370-\u03ff\u0400-\u052f\u0530-\u058f\u0590-\u05ff\u0600-\u06ff\u10a0-\u10ff\uac00-\ud7a3]/;
 
@@ -386,6 +414,12 @@ function transliterateHebrewChar(text: string, i: number): string {
   return out;
 }
 
+function hangulRunLength(text: string, from: number): number {
+  let n = 0;
+  while (from + n < text.length && text.charCodeAt(from + n) >= 0xac00 && text.charCodeAt(from + n) <= 0xd7a3) n++;
+  return n;
+}
+
 function transliterateHangul(code: number): string {
   const index = code - 0xac00;
   const lead = Math.floor(index / 588);
@@ -411,7 +445,14 @@ export function transliterate(text: string): string {
     if (code < 0x0370) {
       out += ch;
     } else if (code >= 0xac00 && code <= 0xd7a3) {
-      out += transliterateHangul(code);
+      // A Korean name is written as one run of syllables: family name first, then given name.
+      const runStart = !(source.charCodeAt(i - 1) >= 0xac00 && source.charCodeAt(i - 1) <= 0xd7a3);
+      const runLength = hangulRunLength(source, i);
+      if (runStart && runLength >= 2 && runLength <= 4 && HANGUL_SURNAMES[ch]) {
+        out += `${HANGUL_SURNAMES[ch]} `;
+      } else {
+        out += transliterateHangul(code);
+      }
     } else if (code >= 0x0600 && code <= 0x06ff) {
       // The article ال is written joined to the name; lists write it apart ("al-Baghdadi").
       if (

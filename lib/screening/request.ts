@@ -18,6 +18,20 @@ export const NOTE_MAX_LENGTH = 4000;
 const EARLIEST_BIRTH_YEAR = 1900;
 
 /** Message for the object itself: not an object, a missing required field, or an unknown field. */
+/**
+ * A JSON object body with exactly these fields: arrays are refused as a whole (valibot would
+ * otherwise read an array's indexes as unknown fields) and unknown fields are named in the 400.
+ */
+export function strictBody<const TEntries extends v.ObjectEntries>(entries: TEntries) {
+  return v.pipe(
+    v.custom<Record<string, unknown>>(
+      (input) => typeof input === 'object' && input !== null && !Array.isArray(input),
+      'must be a JSON object',
+    ),
+    v.strictObject(entries, objectMessage),
+  );
+}
+
 export function objectMessage(issue: v.BaseIssue<unknown>): string {
   if (issue.expected === 'never') return 'is not a known field (check the spelling)';
   if (issue.received === 'undefined' && issue.expected?.startsWith('"')) return 'is required';
@@ -83,7 +97,10 @@ export function parseCheckTypes(text: string): { types: CheckType[] } | { proble
 }
 
 const typesSchema = v.pipe(
-  v.nullish(v.string(`must be a comma-separated string, a subset of ${CHECK_TYPES.join(',')}`), CHECK_TYPES.join(',')),
+  v.nullish(
+    v.string(`must be a comma-separated string, a subset of ${CHECK_TYPES.join(',')}`),
+    CHECK_TYPES.join(','),
+  ),
   v.rawTransform(({ dataset, addIssue, NEVER }) => {
     const parsed = parseCheckTypes(dataset.value);
     if ('problem' in parsed) {
@@ -118,10 +135,7 @@ export const subjectFields = {
 export const checkTypesField = typesSchema;
 
 /** Body of POST /screen (SPEC §4.2). */
-export const ScreenRequestSchema = v.strictObject(
-  { ...subjectFields, types: typesSchema, force: booleanFlag },
-  objectMessage,
-);
+export const ScreenRequestSchema = strictBody({ ...subjectFields, types: typesSchema, force: booleanFlag });
 
 export type ScreenRequest = v.InferOutput<typeof ScreenRequestSchema>;
 
@@ -135,15 +149,12 @@ export const DISPOSITIONS = [
 export type DispositionValue = (typeof DISPOSITIONS)[number];
 
 /** Body of POST /screens/{screen_id}/dispose (SPEC §4.2). */
-export const DisposeRequestSchema = v.strictObject(
-  {
-    disposition: v.picklist(DISPOSITIONS, `must be one of ${DISPOSITIONS.join(', ')}`),
-    note: optionalText(NOTE_MAX_LENGTH, 'analyst notes'),
-    override: booleanFlag,
-    approval_requested: booleanFlag,
-  },
-  objectMessage,
-);
+export const DisposeRequestSchema = strictBody({
+  disposition: v.picklist(DISPOSITIONS, `must be one of ${DISPOSITIONS.join(', ')}`),
+  note: optionalText(NOTE_MAX_LENGTH, 'analyst notes'),
+  override: booleanFlag,
+  approval_requested: booleanFlag,
+});
 
 export type DisposeRequest = v.InferOutput<typeof DisposeRequestSchema>;
 

@@ -132,7 +132,8 @@ export function parseFbiDobs(entries: string[]): ListedDob[] {
       if (month) addDobs(dobs, calendarDob(Number(m[3]), month, Number(m[2]), approximate));
       rest = rest.replace(m[0], ' ');
     }
-    for (const m of rest.matchAll(/\b(1[89]\d{2}|20\d{2})\b/g)) addDobs(dobs, yearDob(Number(m[1]), approximate));
+    for (const m of rest.matchAll(/\b(1[89]\d{2}|20\d{2})\b/g))
+      addDobs(dobs, yearDob(Number(m[1]), approximate));
   }
   return dobs;
 }
@@ -165,7 +166,10 @@ function toPerson(poster: FbiPoster): ListedPerson {
 }
 
 function csvPosters(text: string): FbiPoster[] {
-  const rows = parseCsv(text, { columns: true, skip_empty_lines: true, bom: true }) as Record<string, string>[];
+  const rows = parseCsv(text, { columns: true, skip_empty_lines: true, bom: true }) as Record<
+    string,
+    string
+  >[];
   return rows.map((row) => ({
     title: row.title ?? '',
     description: row.description ?? '',
@@ -234,7 +238,11 @@ export function parseFbiWanted(files: { csv: Buffer | string; apiPage?: Buffer |
   const titleKey = (p: FbiPoster) => posterName(p.title).toLowerCase();
   const apiTitles = new Set(fromApi.map(titleKey));
   const posters = [...fromApi, ...fromCsv.filter((p) => !apiTitles.has(titleKey(p)))];
-  const newest = fromCsv.reduce((max, p) => (p.publication > max ? p.publication : max), '');
+  const newest =
+    fromCsv
+      .map((p) => p.publication)
+      .sort()
+      .at(-1) ?? '';
   return {
     people: posters.filter(isWantedPersonPoster).map(toPerson),
     entityCount: posters.length,

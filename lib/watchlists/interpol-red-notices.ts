@@ -17,7 +17,8 @@ export const INTERPOL_RED_NOTICES_LIST: ListDescriptor = {
   licence: 'No licence stated; INTERPOL content',
   files: [`${INTERPOL_RED_NOTICES_DIR}/*.json`],
   source_date: '2020-12-10',
-  source_date_basis: 'Commit date of the scrape (biancapallaro/Final_Project_INTERPOL_Red_Notices 5f407d5c, 2020-12-10).',
+  source_date_basis:
+    'Commit date of the scrape (biancapallaro/Final_Project_INTERPOL_Red_Notices 5f407d5c, 2020-12-10).',
   notes: [
     'Legal review required before production use: INTERPOL grants no open licence; red notices are personal data ' +
       'about people who are wanted, not convicted, and are often withdrawn.',

@@ -54,6 +54,8 @@ function decode(input: Buffer | string): string {
   return typeof input === 'string' ? input : input.toString('latin1');
 }
 
+const CTRL_Z = String.fromCharCode(0x1a);
+
 /** Null marker is `-0-`, usually with a trailing space. */
 function field(value: string | undefined): string {
   const trimmed = (value ?? '').trim();
@@ -68,7 +70,7 @@ function readRows(input: Buffer | string | undefined): Row[] {
     skip_empty_lines: true,
   }) as Row[];
   // The final line holds only Ctrl-Z (0x1A).
-  return rows.filter((row) => !(row.length === 1 && /^[\s\x1a]*$/.test(row[0])));
+  return rows.filter((row) => !(row.length === 1 && row[0].replaceAll(CTRL_Z, '').trim() === ''));
 }
 
 function groupByEntity(rows: Row[]): Map<string, Row[]> {
@@ -155,7 +157,8 @@ export function parseOfacRemarks(remarks: string): RemarkFacts {
     }
     // Quotes delimit the alias, which may itself hold apostrophes: a.k.a. 'ABU-'UMAR'.
     m = part.match(/^[afn]\.k\.a\.,?\s+'(.+)'$/);
-    if (m && m[1].trim()) facts.aliases.push({ name: m[1].trim(), strength: 'strong' });
+    const alias = m?.[1].trim();
+    if (alias) facts.aliases.push({ name: alias, strength: 'strong' });
   }
   return facts;
 }

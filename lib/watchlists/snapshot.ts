@@ -34,7 +34,10 @@ function isoSeconds(date: Date): string {
 }
 
 /** Parses every shipped list from `dataDir` into one snapshot. */
-export function buildSnapshot(dataDir: string = defaultDataDir(), options: BuildOptions = {}): WatchlistSnapshot {
+export function buildSnapshot(
+  dataDir: string = defaultDataDir(),
+  options: BuildOptions = {},
+): WatchlistSnapshot {
   const builtAt = isoSeconds(options.now ?? new Date());
   const lists: ListSummary[] = [];
   const people: ListedPerson[] = [];
@@ -54,13 +57,23 @@ export function buildSnapshot(dataDir: string = defaultDataDir(), options: Build
 
 const PERSON_ARRAYS = ['names', 'dobs', 'nationalities', 'locations', 'programmes'] as const;
 
-/** Drops empty arrays and absent fields: about a third of the people have no DOB or place. */
+/**
+ * Remarks longer than this are cut in the snapshot. They are context for an analyst (the OFSI
+ * statement of reasons runs to pages); the full text stays in the source file, and a third of the
+ * snapshot's size would otherwise be prose read on every cold start.
+ */
+export const REMARKS_MAX_CHARS = 600;
+
+/** Drops empty arrays and absent fields (about a third of the people have no DOB or place). */
 function compactPerson(person: ListedPerson): Partial<ListedPerson> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(person)) {
     if (value === undefined || value === null || value === '') continue;
     if (Array.isArray(value) && value.length === 0) continue;
     out[key] = value;
+  }
+  if (person.remarks && person.remarks.length > REMARKS_MAX_CHARS) {
+    out.remarks = `${person.remarks.slice(0, REMARKS_MAX_CHARS - 1).trimEnd()}…`;
   }
   return out as Partial<ListedPerson>;
 }
@@ -99,15 +112,24 @@ function isMissingFile(error: unknown): boolean {
  * or was written in an older format, it is built from the files under `dataDir` and written first,
  * so a developer never has to run the build by hand.
  */
-export function loadSnapshot(path: string = defaultSnapshotPath(), options: LoadOptions = {}): WatchlistSnapshot {
+export function loadSnapshot(
+  path: string = defaultSnapshotPath(),
+  options: LoadOptions = {},
+): WatchlistSnapshot {
   const started = Date.now();
   try {
     const snapshot = readSnapshot(path);
     if (snapshot.format_version === SNAPSHOT_FORMAT_VERSION) {
-      logger.debug({ path, people: snapshot.people.length, ms: Date.now() - started }, 'watchlist snapshot loaded');
+      logger.debug(
+        { path, people: snapshot.people.length, ms: Date.now() - started },
+        'watchlist snapshot loaded',
+      );
       return snapshot;
     }
-    logger.info({ path, found: snapshot.format_version, expected: SNAPSHOT_FORMAT_VERSION }, 'watchlist snapshot outdated; rebuilding');
+    logger.info(
+      { path, found: snapshot.format_version, expected: SNAPSHOT_FORMAT_VERSION },
+      'watchlist snapshot outdated; rebuilding',
+    );
   } catch (error) {
     if (!isMissingFile(error)) throw error;
     logger.info({ path }, 'watchlist snapshot missing; building it from data/');

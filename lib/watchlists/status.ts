@@ -6,7 +6,11 @@ import type { CheckType, ListSummary } from './types.ts';
  * regulatory failure, so a sanctions list is stale after 7 days. PEP and criminal sources change
  * more slowly: 30 days.
  */
-export const MAX_SOURCE_AGE_DAYS: Readonly<Record<CheckType, number>> = { sanctions: 7, pep: 30, criminal: 30 };
+export const MAX_SOURCE_AGE_DAYS: Readonly<Record<CheckType, number>> = {
+  sanctions: 7,
+  pep: 30,
+  criminal: 30,
+};
 
 /** How long since the service last read a list before that alone makes it stale. */
 export const MAX_SYNC_AGE_HOURS = 24;
@@ -49,7 +53,11 @@ export function describeDatabase(lists: readonly ListSummary[], now: Date = new 
       stale_reasons: staleReasons,
     };
   });
-  const lastSync = lists.map((l) => l.synced_at).sort().at(-1) ?? null;
+  const lastSync =
+    lists
+      .map((l) => l.synced_at)
+      .sort()
+      .at(-1) ?? null;
   return {
     lists: described,
     totals: {

@@ -253,11 +253,14 @@ export function parseUsCongressPep(
     people.push(person);
   }
 
-  const rows = parseCsv(typeof files.historical === 'string' ? files.historical : files.historical.toString('utf8'), {
-    columns: true,
-    skip_empty_lines: true,
-    bom: true,
-  }) as Record<string, string>[];
+  const rows = parseCsv(
+    typeof files.historical === 'string' ? files.historical : files.historical.toString('utf8'),
+    {
+      columns: true,
+      skip_empty_lines: true,
+      bom: true,
+    },
+  ) as Record<string, string>[];
   for (const row of rows) {
     const id = row.bioguide_id || `govtrack-${row.govtrack_id}`;
     if (seen.has(id) || !plausiblyAlive(row.birthday, referenceDate)) continue;

@@ -11,7 +11,9 @@ describe('list cursors', () => {
 
   it('are refused for another tenant, another list, or when altered', () => {
     const cursor = encodeCursor('screens', 'tacme', 'SCR-20250101-000042');
-    const forged = Buffer.from(JSON.stringify({ l: 'screens', t: 'tacme', id: 'USER#u1' })).toString('base64url');
+    const forged = Buffer.from(JSON.stringify({ l: 'screens', t: 'tacme', id: 'USER#u1' })).toString(
+      'base64url',
+    );
     for (const [text, list, tenant] of [
       [cursor, 'screens', 'tother'],
       [cursor, 'pending', 'tacme'],

@@ -31,7 +31,14 @@ describe('POST /screen body', () => {
   });
 
   it('treats null and blank optional fields as not given', () => {
-    const body = screenBody({ name: 'Jane Doe', dob: null, location: '   ', alias: null, types: null, force: null });
+    const body = screenBody({
+      name: 'Jane Doe',
+      dob: null,
+      location: '   ',
+      alias: null,
+      types: null,
+      force: null,
+    });
     expect(body).toEqual({ name: 'Jane Doe', types: ['sanctions', 'pep', 'criminal'], force: false });
   });
 
@@ -50,18 +57,31 @@ describe('POST /screen body', () => {
     expect(refusal(() => screenBody({ name: 'Jane Doe', dob: '12/03/1980' }))).toBe(
       'dob: must be a real date in the form YYYY-MM-DD',
     );
-    expect(refusal(() => screenBody({ name: 'Jane Doe', dob: '2999-01-01' }))).toBe('dob: must not be in the future');
-    expect(refusal(() => screenBody({ name: 'Jane Doe', dob: '1850-01-01' }))).toBe('dob: must be 1900 or later');
+    expect(refusal(() => screenBody({ name: 'Jane Doe', dob: '2999-01-01' }))).toBe(
+      'dob: must not be in the future',
+    );
+    expect(refusal(() => screenBody({ name: 'Jane Doe', dob: '1850-01-01' }))).toBe(
+      'dob: must be 1900 or later',
+    );
   });
 
   it('parses types into the canonical order and refuses unknown or repeated entries', () => {
-    expect(screenBody({ name: 'Jane Doe', types: 'criminal, SANCTIONS' }).types).toEqual(['sanctions', 'criminal']);
+    expect(screenBody({ name: 'Jane Doe', types: 'criminal, SANCTIONS' }).types).toEqual([
+      'sanctions',
+      'criminal',
+    ]);
     expect(refusal(() => screenBody({ name: 'Jane Doe', types: 'pep,adverse_media' }))).toMatch(
       /^types: unknown check type "adverse_media"/,
     );
-    expect(refusal(() => screenBody({ name: 'Jane Doe', types: 'pep,pep' }))).toBe('types: "pep" is listed twice');
-    expect(refusal(() => screenBody({ name: 'Jane Doe', types: '' }))).toMatch(/^types: must name at least one/);
-    expect(refusal(() => screenBody({ name: 'Jane Doe', types: ['pep'] }))).toMatch(/^types: must be a comma-separated/);
+    expect(refusal(() => screenBody({ name: 'Jane Doe', types: 'pep,pep' }))).toBe(
+      'types: "pep" is listed twice',
+    );
+    expect(refusal(() => screenBody({ name: 'Jane Doe', types: '' }))).toMatch(
+      /^types: must name at least one/,
+    );
+    expect(refusal(() => screenBody({ name: 'Jane Doe', types: ['pep'] }))).toMatch(
+      /^types: must be a comma-separated/,
+    );
   });
 
   it('refuses unknown fields by name, so a misspelt dob is not silently ignored', () => {
@@ -71,7 +91,9 @@ describe('POST /screen body', () => {
   });
 
   it('refuses a non-boolean force and bodies that are not objects', () => {
-    expect(refusal(() => screenBody({ name: 'Jane Doe', force: 'yes' }))).toBe('force: must be true or false');
+    expect(refusal(() => screenBody({ name: 'Jane Doe', force: 'yes' }))).toBe(
+      'force: must be true or false',
+    );
     expect(refusal(() => screenBody(undefined))).toBe('body: must be a JSON object');
     expect(refusal(() => screenBody([1, 2]))).toBe('body: must be a JSON object');
   });
@@ -89,9 +111,9 @@ describe('dispose body', () => {
       /^disposition: must be one of confirmed_hit, false_positive, needs_review, cleared, approved$/,
     );
     expect(refusal(() => validate(DisposeRequestSchema, {}, 'body'))).toBe('disposition: is required');
-    expect(refusal(() => validate(DisposeRequestSchema, { disposition: 'cleared', notes: 'x' }, 'body'))).toBe(
-      'notes: is not a known field (check the spelling)',
-    );
+    expect(
+      refusal(() => validate(DisposeRequestSchema, { disposition: 'cleared', notes: 'x' }, 'body')),
+    ).toBe('notes: is not a known field (check the spelling)');
   });
 });
 
@@ -99,9 +121,15 @@ describe('list query', () => {
   it('defaults limit to 50 and allows up to 200', () => {
     expect(validate(ListQuerySchema, {}, 'query')).toEqual({ limit: 50 });
     expect(validate(ListQuerySchema, { limit: '200' }, 'query').limit).toBe(200);
-    expect(refusal(() => validate(ListQuerySchema, { limit: '201' }, 'query'))).toBe('limit: must be at most 200');
-    expect(refusal(() => validate(ListQuerySchema, { limit: '0' }, 'query'))).toMatch(/^limit: must be a whole number/);
-    expect(refusal(() => validate(ListQuerySchema, { limit: 'ten' }, 'query'))).toMatch(/^limit: must be a whole number/);
+    expect(refusal(() => validate(ListQuerySchema, { limit: '201' }, 'query'))).toBe(
+      'limit: must be at most 200',
+    );
+    expect(refusal(() => validate(ListQuerySchema, { limit: '0' }, 'query'))).toMatch(
+      /^limit: must be a whole number/,
+    );
+    expect(refusal(() => validate(ListQuerySchema, { limit: 'ten' }, 'query'))).toMatch(
+      /^limit: must be a whole number/,
+    );
   });
 });
 

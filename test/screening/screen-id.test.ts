@@ -18,7 +18,9 @@ describe('screen ids', () => {
 
   it('are unique under concurrency and numbered per tenant and day', async () => {
     const day = new Date('2025-03-14T12:00:00Z');
-    const ids = await Promise.all(Array.from({ length: 40 }, () => allocateScreenId(store.table, 'tone', day)));
+    const ids = await Promise.all(
+      Array.from({ length: 40 }, () => allocateScreenId(store.table, 'tone', day)),
+    );
 
     expect(new Set(ids).size).toBe(40);
     expect([...ids].sort()[39]).toBe('SCR-20250314-000040');

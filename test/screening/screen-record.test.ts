@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { currentDisposition, type HistoryEntry, historyView, isoSeconds } from '../../lib/screening/screen-record.ts';
+import {
+  currentDisposition,
+  type HistoryEntry,
+  historyView,
+  isoSeconds,
+} from '../../lib/screening/screen-record.ts';
 
 const analyst = { user_id: 'ua', role: 'analyst' as const };
 const admin = { user_id: 'ub', role: 'admin' as const };
@@ -46,6 +51,10 @@ describe('screen records', () => {
     ]);
     expect(view[0].approved_by).toBeUndefined();
     expect(view[1]).toMatchObject({ approved_by: admin, approved_at: '2025-01-01T11:00:00Z' });
-    expect(view[2].approves).toEqual({ disposition: 'confirmed_hit', author: analyst, at: '2025-01-01T10:05:00Z' });
+    expect(view[2].approves).toEqual({
+      disposition: 'confirmed_hit',
+      author: analyst,
+      at: '2025-01-01T10:05:00Z',
+    });
   });
 });

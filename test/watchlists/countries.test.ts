@@ -38,7 +38,10 @@ describe('normaliseCountry', () => {
   it('splits fields naming several countries', () => {
     expect(normaliseCountries('(1) Russia (2) Ukraine')).toEqual(['Russia', 'Ukraine']);
     expect(normaliseCountries('Palestinian and possibly Lebanese')).toEqual(['Palestine', 'Lebanon']);
-    expect(normaliseCountries('(1) Bosnia and Herzegovina (2) Serbia')).toEqual(['Bosnia and Herzegovina', 'Serbia']);
+    expect(normaliseCountries('(1) Bosnia and Herzegovina (2) Serbia')).toEqual([
+      'Bosnia and Herzegovina',
+      'Serbia',
+    ]);
   });
 
   it('names ISO alpha-2 codes', () => {

@@ -1,7 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FBI_WANTED_FILES, parseFbiDobs, parseFbiWanted, posterName, splitAliases } from '../../lib/watchlists/fbi-wanted.ts';
+import {
+  FBI_WANTED_FILES,
+  parseFbiDobs,
+  parseFbiWanted,
+  posterName,
+  splitAliases,
+} from '../../lib/watchlists/fbi-wanted.ts';
 import { defaultDataDir } from '../../lib/watchlists/snapshot.ts';
 
 const read = (path: string) => readFileSync(join(defaultDataDir(), path));
@@ -25,7 +31,9 @@ describe('FBI wanted posters', () => {
     expect(named('MCKENNA BUTCHER')).toEqual([]);
     const subjects = new Set(parsed.people.flatMap((p) => p.programmes));
     expect([...subjects].some((s) => /ViCAP|Missing Persons|Victim/.test(s))).toBe(false);
-    expect(parsed.people.some((p) => /UNKNOWN|JOHN DOE|JANE DOE|HOMICIDE|ROBBER/.test(p.primary_name))).toBe(false);
+    expect(parsed.people.some((p) => /UNKNOWN|JOHN DOE|JANE DOE|HOMICIDE|ROBBER/.test(p.primary_name))).toBe(
+      false,
+    );
   });
 
   it('reads a fugitive with several DOBs and aliases', () => {
@@ -37,7 +45,9 @@ describe('FBI wanted posters', () => {
     expect(brown.names.map((n) => n.name)).toEqual(
       expect.arrayContaining(['Jason D. Brown', 'Derek Brown', 'Greg Harline Johnson']),
     );
-    expect(brown.programmes).toContain('Unlawful Flight to Avoid Prosecution - First Degree Murder, Armed Robbery');
+    expect(brown.programmes).toContain(
+      'Unlawful Flight to Avoid Prosecution - First Degree Murder, Armed Robbery',
+    );
   });
 
   it('keeps named terrorism suspects sought for information', () => {
@@ -63,7 +73,9 @@ describe('FBI wanted posters', () => {
 
 describe('FBI poster fields', () => {
   it('strips the city suffix from titles', () => {
-    expect(posterName('MARGARET ANN SNIEGOWSKI JR. - BOONE COUNTY, INDIANA')).toBe('MARGARET ANN SNIEGOWSKI JR.');
+    expect(posterName('MARGARET ANN SNIEGOWSKI JR. - BOONE COUNTY, INDIANA')).toBe(
+      'MARGARET ANN SNIEGOWSKI JR.',
+    );
     expect(posterName('JOHN DOE - WATERLOO TOWNSHIP, MICHIGAN')).toBe('JOHN DOE');
     expect(posterName('JAMES ARTHUR MCDONALD, JR.')).toBe('JAMES ARTHUR MCDONALD, JR.');
   });

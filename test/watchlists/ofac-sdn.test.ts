@@ -49,7 +49,11 @@ describe('OFAC SDN complete 2021 set', () => {
   });
 
   it('skips the Ctrl-Z line and never yields an empty name', () => {
-    expect(set2021.people.every((p) => p.primary_name.length > 1 && !p.primary_name.includes('\x1a'))).toBe(true);
+    expect(
+      set2021.people.every(
+        (p) => p.primary_name.length > 1 && !p.primary_name.includes(String.fromCharCode(0x1a)),
+      ),
+    ).toBe(true);
   });
 });
 
@@ -83,12 +87,20 @@ describe('OFAC SDN as shipped (2024-05-03 membership)', () => {
     const mehmood = byIdShipped.get('40076');
     expect(byId2021.has('40076')).toBe(false);
     expect(mehmood?.primary_name).toBe('MEHMOOD, Osama');
-    expect(mehmood?.names.map((n) => n.name)).toEqual(['MEHMOOD, Osama', 'Abu Zar', 'Atta Ullah', 'Zar Wali']);
+    expect(mehmood?.names.map((n) => n.name)).toEqual([
+      'MEHMOOD, Osama',
+      'Abu Zar',
+      'Atta Ullah',
+      'Zar Wali',
+    ]);
     expect(mehmood?.dobs).toEqual([{ kind: 'date', date: '1980-09-02' }]);
   });
 
   it('keeps the 2021 alternate names for people on both lists', () => {
-    expect(byIdShipped.get('2686')?.names).toContainEqual({ name: 'NASRALLAH, Hasan Abd-al-Karim', strength: 'strong' });
+    expect(byIdShipped.get('2686')?.names).toContainEqual({
+      name: 'NASRALLAH, Hasan Abd-al-Karim',
+      strength: 'strong',
+    });
   });
 
   it('drops people delisted between the two files', () => {

@@ -12,7 +12,10 @@ import {
 } from '../../lib/watchlists/us-congress-pep.ts';
 
 const read = (path: string) => readFileSync(join(defaultDataDir(), path));
-const congress = parseUsCongressPep({ current: read(US_CONGRESS_FILES.current), historical: read(US_CONGRESS_FILES.historical) });
+const congress = parseUsCongressPep({
+  current: read(US_CONGRESS_FILES.current),
+  historical: read(US_CONGRESS_FILES.historical),
+});
 const executive = parseUsExecutivePep(read(US_EXECUTIVE_FILE));
 const member = (id: string) => congress.people.find((p) => p.entity_id === id);
 const officeHolder = (name: string) => executive.people.find((p) => p.primary_name === name);
@@ -50,7 +53,11 @@ describe('US Congress PEPs', () => {
 
 describe('US Presidents and Vice Presidents', () => {
   it('makes the sitting President and Vice President tier 1', () => {
-    expect(officeHolder('Donald J. Trump')?.pep).toMatchObject({ tier: 1, category: 'head_of_state', since: '2025-01-20' });
+    expect(officeHolder('Donald J. Trump')?.pep).toMatchObject({
+      tier: 1,
+      category: 'head_of_state',
+      since: '2025-01-20',
+    });
     expect(officeHolder('J.D. Vance')?.pep).toMatchObject({ tier: 1, category: 'head_of_government_deputy' });
   });
 

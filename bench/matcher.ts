@@ -1,0 +1,127 @@
+/**
+ * Matcher benchmark (`npm run bench`). Loads the full snapshot, builds the index, then screens a
+ * fixed, deterministic set of queries — listed names, perturbed listed names and names on no list
+ * (common given + family names combined) — through all three checks on one core, and prints
+ * load time, heap, p50/p99 latency and throughput. A naive fuse.js search over every listed name
+ * runs on a smaller sample for comparison.
+ *
+ * For a heap figure after garbage collection run with `node --expose-gc --import tsx bench/matcher.ts`
+ * (the npm script does).
+ */
+
+import Fuse from 'fuse.js';
+import { createMatcher } from '../lib/matcher/screen.ts';
+import type { SubjectInput } from '../lib/matcher/types.ts';
+import { loadSnapshot } from '../lib/watchlists/snapshot.ts';
+import { CHECK_TYPES } from '../lib/watchlists/types.ts';
+
+const QUERY_COUNT = 3000;
+const FUSE_QUERY_COUNT = 200;
+
+/** Deterministic pseudo-random numbers (mulberry32) so every run screens the same queries. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const GIVEN = ['James', 'Maria', 'Wei', 'Fatima', 'Olga', 'Carlos', 'Aisha', 'Hiroshi', 'Emma', 'Lars', 'Priya', 'Kwame', 'Sofia', 'Dmitri', 'Chloe', 'Mehmet', 'Ana', 'Tomasz', 'Nadia', 'Peter'];
+const FAMILY = ['Smith', 'Garcia', 'Nguyen', 'Kowalski', 'Okafor', 'Johansson', 'Rossi', 'Tanaka', 'Müller', 'Haddad', 'Silva', 'Dubois', 'Novak', 'Patel', 'Kim', 'Ivanova', 'Brown', 'Costa', 'Schneider', 'Mensah'];
+
+function perturb(name: string, rnd: () => number): string {
+  const chars = [...name];
+  const at = 1 + Math.floor(rnd() * Math.max(1, chars.length - 2));
+  switch (Math.floor(rnd() * 3)) {
+    case 0:
+      chars.splice(at, 1);
+      break;
+    case 1:
+      [chars[at - 1], chars[at]] = [chars[at], chars[at - 1]];
+      break;
+    default:
+      chars.splice(at, 0, 'e');
+  }
+  const words = chars.join('').split(/\s+/);
+  return rnd() < 0.3 ? words.reverse().join(' ') : words.join(' ');
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+function heapMb(): number {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc) gc();
+  return process.memoryUsage().heapUsed / 1024 / 1024;
+}
+
+function main(): void {
+  const heapBefore = heapMb();
+  let t = performance.now();
+  const snapshot = loadSnapshot();
+  const snapshotMs = performance.now() - t;
+  t = performance.now();
+  const matcher = createMatcher(snapshot);
+  const indexMs = performance.now() - t;
+  const heapAfter = heapMb();
+  const gcNote = (globalThis as { gc?: () => void }).gc ? 'after gc' : 'no --expose-gc: before gc';
+  console.log(`listed individuals: ${snapshot.people.length}`);
+  console.log(`snapshot load: ${snapshotMs.toFixed(0)} ms; index build: ${indexMs.toFixed(0)} ms; total ${(snapshotMs + indexMs).toFixed(0)} ms`);
+  console.log(`heap: ${heapAfter.toFixed(1)} MB after load (${gcNote}; ${heapBefore.toFixed(1)} MB before)`);
+
+  const rnd = random(20240503);
+  const people = snapshot.people;
+  const queries: SubjectInput[] = [];
+  for (let i = 0; i < QUERY_COUNT; i++) {
+    const kind = i % 3;
+    if (kind === 2) {
+      const name = `${GIVEN[Math.floor(rnd() * GIVEN.length)]} ${FAMILY[Math.floor(rnd() * FAMILY.length)]}`;
+      queries.push({ name, dob: `19${50 + Math.floor(rnd() * 50)}-0${1 + Math.floor(rnd() * 9)}-1${Math.floor(rnd() * 9)}` });
+      continue;
+    }
+    const person = people[Math.floor(rnd() * people.length)];
+    const name = person.names[Math.floor(rnd() * person.names.length)].name;
+    queries.push({ name: kind === 0 ? name : perturb(name, rnd), nationality: person.nationalities[0] });
+  }
+
+  // Warm-up so the JIT has compiled the hot paths before timing.
+  for (let i = 0; i < 300; i++) matcher.screen(queries[i], CHECK_TYPES);
+  const times: number[] = [];
+  let alerts = 0;
+  const started = performance.now();
+  for (const q of queries) {
+    const t0 = performance.now();
+    const r = matcher.screen(q, CHECK_TYPES);
+    times.push((performance.now() - t0) * 1000);
+    if (r.risk_level !== 'CLEAR') alerts++;
+  }
+  const totalMs = performance.now() - started;
+  times.sort((a, b) => a - b);
+  console.log(
+    `matcher: ${queries.length} screens (all three checks): p50 ${percentile(times, 50).toFixed(0)} µs, p99 ${percentile(times, 99).toFixed(0)} µs, max ${times[times.length - 1].toFixed(0)} µs, ${((queries.length / totalMs) * 1000).toFixed(0)} screens/s (${alerts} not CLEAR)`,
+  );
+  console.log(`heap after screening: ${heapMb().toFixed(1)} MB`);
+
+  const allNames = people.flatMap((p) => p.names.map((n) => n.name));
+  t = performance.now();
+  const fuse = new Fuse(allNames, { includeScore: true, threshold: 0.3 });
+  const fuseBuildMs = performance.now() - t;
+  const fuseTimes: number[] = [];
+  for (const q of queries.slice(0, FUSE_QUERY_COUNT)) {
+    const t0 = performance.now();
+    fuse.search(q.name, { limit: 10 });
+    fuseTimes.push((performance.now() - t0) * 1000);
+  }
+  fuseTimes.sort((a, b) => a - b);
+  const fuseP50 = percentile(fuseTimes, 50);
+  console.log(
+    `fuse.js baseline over ${allNames.length} names (build ${fuseBuildMs.toFixed(0)} ms): ${FUSE_QUERY_COUNT} searches, p50 ${(fuseP50 / 1000).toFixed(1)} ms, p99 ${(percentile(fuseTimes, 99) / 1000).toFixed(1)} ms`,
+  );
+  console.log(`ratio of p50 (fuse.js / matcher): ${(fuseP50 / percentile(times, 50)).toFixed(0)}×`);
+}
+
+main();

@@ -1,0 +1,158 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { RISK_ORDER, type RiskLevel } from '../matcher/types.ts';
+import type { Table } from '../store/table.ts';
+import { type FinishedItem, readFinishedItems } from './batch-record.ts';
+import type { StartedBatch } from './start-batch.ts';
+
+/**
+ * The Server-Sent Events of a batch stream (DESIGN §4): `start`, one `progress` per subject as it
+ * completes, `error` for a subject that failed for good, `complete` with the totals; a comment
+ * line keeps idle connections (proxies, CloudFront) from timing out.
+ */
+export interface BatchStartEvent {
+  batch_id: string;
+  total: number;
+}
+export interface BatchProgressEvent {
+  batch_id: string;
+  index: number;
+  /** Subjects finished so far, this one included (screened or failed): a progress bar's numerator. */
+  completed: number;
+  total: number;
+  screen_id: string;
+  risk_level: RiskLevel;
+  skipped: boolean;
+  client_id?: string;
+}
+export interface BatchErrorEvent {
+  batch_id: string;
+  index: number;
+  detail: string;
+}
+export interface BatchCompleteEvent {
+  batch_id: string;
+  total: number;
+  /** Subjects screened (fresh or cached); `completed + failed < total` only if the stream had to stop early. */
+  completed: number;
+  failed: number;
+  /** Screens per risk level, every level present. */
+  risk_counts: Record<RiskLevel, number>;
+}
+
+export function sseEvent(name: string, data: unknown): string {
+  return `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+export const SSE_HEARTBEAT = ': heartbeat\n\n';
+
+export interface ProgressStreamOptions {
+  /** A comment is sent after this long without any other write (DESIGN §4: at most 15 s). */
+  heartbeatMs?: number;
+  /** First poll delay; it doubles while nothing finishes, up to maxPollMs. */
+  pollMs?: number;
+  maxPollMs?: number;
+  /**
+   * Time left before the function must have ended its response (Lambda's remaining time). With
+   * less than `stopMarginMs` left the stream sends `complete` with the counts so far and ends;
+   * the remaining subjects still finish and appear in GET /screens.
+   */
+  remainingMs?: () => number;
+  stopMarginMs?: number;
+}
+
+/** A gap in the finish sequence this old is a number that was drawn and never used (a lost claim). */
+const SEQUENCE_GAP_PATIENCE_MS = 10_000;
+
+/**
+ * Yields the SSE text of a started batch until every subject is reported. Each poll reads only
+ * the subjects that finished after the last contiguous finish number already reported, so a
+ * 500-subject batch costs a few hundred small reads, not one full scan per poll.
+ */
+export async function* batchEvents(
+  table: Table,
+  batch: StartedBatch,
+  options: ProgressStreamOptions = {},
+): AsyncGenerator<string> {
+  const heartbeatMs = options.heartbeatMs ?? 15_000;
+  const minPollMs = options.pollMs ?? 50;
+  const maxPollMs = options.maxPollMs ?? 1_000;
+  const remainingMs = options.remainingMs ?? (() => Number.POSITIVE_INFINITY);
+  const stopMarginMs = options.stopMarginMs ?? 5_000;
+
+  const reported = new Set<number>();
+  const seenSequences = new Set<number>();
+  let contiguous = 0;
+  let gapSince: number | undefined;
+  let screened = 0;
+  let failed = 0;
+  const riskCounts = Object.fromEntries(RISK_ORDER.map((level) => [level, 0])) as Record<RiskLevel, number>;
+
+  yield sseEvent('start', { batch_id: batch.batchId, total: batch.total } satisfies BatchStartEvent);
+  let lastWrite = Date.now();
+  let pollMs = minPollMs;
+
+  while (reported.size < batch.total) {
+    if (remainingMs() < stopMarginMs) break;
+    const finished: FinishedItem[] = await readFinishedItems(table, batch, contiguous);
+    const fresh: string[] = [];
+    for (const item of finished) {
+      seenSequences.add(item.seq);
+      if (reported.has(item.index)) continue;
+      reported.add(item.index);
+      if (item.status === 'done') {
+        screened += 1;
+        riskCounts[item.risk_level] += 1;
+        fresh.push(
+          sseEvent('progress', {
+            batch_id: batch.batchId,
+            index: item.index,
+            completed: reported.size,
+            total: batch.total,
+            screen_id: item.screen_id,
+            risk_level: item.risk_level,
+            skipped: item.skipped,
+          } satisfies BatchProgressEvent),
+        );
+      } else {
+        failed += 1;
+        fresh.push(
+          sseEvent('error', { batch_id: batch.batchId, index: item.index, detail: item.detail } satisfies BatchErrorEvent),
+        );
+      }
+    }
+    while (seenSequences.has(contiguous + 1)) seenSequences.delete(++contiguous);
+    if (seenSequences.size > 0) {
+      gapSince ??= Date.now();
+      if (Date.now() - gapSince > SEQUENCE_GAP_PATIENCE_MS) {
+        contiguous = Math.min(...seenSequences) - 1;
+        while (seenSequences.has(contiguous + 1)) seenSequences.delete(++contiguous);
+        gapSince = undefined;
+      }
+    } else {
+      gapSince = undefined;
+    }
+
+    if (fresh.length > 0) {
+      // One write per poll: many events in one chunk, not hundreds of tiny writes.
+      yield fresh.join('');
+      lastWrite = Date.now();
+      pollMs = minPollMs;
+      if (reported.size < batch.total) await sleep(minPollMs);
+      continue;
+    }
+    if (Date.now() - lastWrite >= heartbeatMs) {
+      yield SSE_HEARTBEAT;
+      lastWrite = Date.now();
+    }
+    await sleep(Math.min(pollMs, Math.max(0, heartbeatMs - (Date.now() - lastWrite))));
+    pollMs = Math.min(pollMs * 2, maxPollMs);
+  }
+
+  yield sseEvent('complete', {
+    batch_id: batch.batchId,
+    total: batch.total,
+    completed: screened,
+    failed,
+    risk_counts: riskCounts,
+  } satisfies BatchCompleteEvent);
+}

@@ -1,0 +1,87 @@
+import { randomBytes } from 'node:crypto';
+import type { Logger } from '../log.ts';
+import type { Services } from '../runtime/services.ts';
+import { screenDay } from '../screening/screen-id.ts';
+import type { Principal } from '../tenancy/auth.ts';
+import { chargeScreens, refundScreens } from '../tenancy/quota.ts';
+import { type BatchRef, createBatchRecord, failBatchItem, nextFinishSequence } from './batch-record.ts';
+import { encodeBatchMessage } from './message.ts';
+import type { BatchRequest } from './request.ts';
+
+export interface StartedBatch extends BatchRef {
+  total: number;
+}
+
+/** `BAT-YYYYMMDD-<10 hex>`: the day helps support find a batch in the logs; the rest is random. */
+export function newBatchId(at: Date): string {
+  return `BAT-${screenDay(at)}-${randomBytes(5).toString('hex')}`;
+}
+
+export const NOT_QUEUED_DETAIL = 'The subject could not be queued for screening; it was not charged. Screen it again.';
+
+/**
+ * Starts a batch (SPEC §4.3): charges the quota for every subject in one conditional write
+ * before any work (QuotaExceededError → 429 with nothing charged), records the batch, and sends
+ * one queue message per subject. The workers refund the subjects that come back cached or fail;
+ * a subject SQS would not accept is recorded as failed at once and refunded, so the stream still
+ * accounts for every subject.
+ */
+export async function startBatch(
+  services: Pick<Services, 'table' | 'batchQueue'>,
+  principal: Principal,
+  request: BatchRequest,
+  log: Logger,
+  at: Date = new Date(),
+): Promise<StartedBatch> {
+  const { table } = services;
+  const total = request.subjects.length;
+  await chargeScreens(table, principal.tenantId, total, principal.plan.monthly_screens, at);
+
+  const ref: BatchRef = { tenantId: principal.tenantId, batchId: newBatchId(at) };
+  try {
+    await createBatchRecord(table, {
+      ...ref,
+      total,
+      types: request.types,
+      createdBy: { user_id: principal.userId, role: principal.role },
+      at,
+    });
+  } catch (error) {
+    await refundScreens(table, principal.tenantId, total, at);
+    throw error;
+  }
+
+  const bodies = request.subjects.map((subject, index) =>
+    encodeBatchMessage({
+      v: 1,
+      tenant_id: ref.tenantId,
+      batch_id: ref.batchId,
+      index,
+      user_id: principal.userId,
+      role: principal.role,
+      plan: principal.plan.id,
+      types: request.types,
+      charged_at: at.toISOString(),
+      subject,
+    }),
+  );
+  let failed: number[];
+  try {
+    ({ failed } = await services.batchQueue().sendAll(bodies));
+  } catch (error) {
+    log.error({ err: error, batchId: ref.batchId }, 'batch not queued');
+    failed = bodies.map((_, index) => index);
+  }
+
+  if (failed.length > 0) {
+    let recorded = 0;
+    for (const index of failed) {
+      const seq = await nextFinishSequence(table, ref);
+      if (await failBatchItem(table, ref, index, seq, NOT_QUEUED_DETAIL, new Date())) recorded += 1;
+    }
+    await refundScreens(table, principal.tenantId, recorded, at);
+    log.warn({ tenant: ref.tenantId, batchId: ref.batchId, failed: failed.length }, 'batch subjects not queued');
+  }
+  log.info({ tenant: ref.tenantId, batchId: ref.batchId, total }, 'batch started');
+  return { ...ref, total };
+}

@@ -1,0 +1,43 @@
+import type { DemoKey } from '../../infra/local/demo-tenants.ts';
+import type { LocalStack } from '../../infra/local/stack.ts';
+
+/** What a caller of the API sees: the status and the parsed JSON body. */
+export interface ApiResponse {
+  status: number;
+  // biome-ignore lint/suspicious/noExplicitAny: black-box tests read arbitrary JSON bodies
+  body: any;
+}
+
+/** A tiny fetch wrapper for black-box tests of the screening endpoints. */
+export function apiClient(stack: LocalStack) {
+  const call = async (method: string, path: string, key: string | undefined, body?: unknown): Promise<ApiResponse> => {
+    const response = await fetch(`${stack.url}${path}`, {
+      method,
+      headers: { ...(key ? { 'x-api-key': key } : {}), 'content-type': 'application/json' },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  };
+  return {
+    get: (path: string, key?: string) => call('GET', path, key),
+    post: (path: string, key: string | undefined, body?: unknown) => call('POST', path, key, body),
+    delete: (path: string, key?: string) => call('DELETE', path, key),
+  };
+}
+
+/** The demo key of a tenant's user in a role (the n-th such user, from 0). */
+export function demoKey(stack: LocalStack, tenantId: string, role: DemoKey['role'], nth = 0): DemoKey {
+  const key = stack.demoKeys.filter((k) => k.tenant_id === tenantId && k.role === role)[nth];
+  if (!key) throw new Error(`no demo ${role} #${nth} in ${tenantId}`);
+  return key;
+}
+
+/** A name no list holds, unique per process, so screens of it never hit the rescreen window. */
+let made = 0;
+const SYLLABLES = ['ka', 'lo', 'mir', 'tesh', 'va', 'dun', 'pel', 'roz', 'qui', 'bre'];
+export function madeUpName(): string {
+  made += 1;
+  const spelled = [...String(made + 1000 * process.pid)].map((digit) => SYLLABLES[Number(digit)]).join('');
+  return `Hjordis Zq${spelled} Quillonby`;
+}
