@@ -61,6 +61,17 @@ export const routes: readonly RouteDefinition[] = [
     summary: 'Issue a new API key; the old one stops working at once',
   },
   {
+    id: 'dbstatus',
+    method: 'GET',
+    path: '/dbstatus',
+    entry: 'functions/http/dbstatus.ts',
+    auth: 'api-key',
+    kind: 'http',
+    tableAccess: 'none',
+    needsWatchlists: true,
+    summary: 'Watchlist statistics: counts per list, source dates, last sync, staleness',
+  },
+  {
     id: 'screen',
     method: 'POST',
     path: '/screen',

@@ -109,3 +109,26 @@ describe('routing and protocol errors', () => {
     expect((await get('/me', admin.api_key)).status).toBe(200);
   });
 });
+
+describe('GET /dbstatus', () => {
+  it('reports every shipped list with counts, real source dates and staleness', async () => {
+    const response = await get('/dbstatus', stack.demoKeys[0].api_key);
+
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    const byId = Object.fromEntries(body.lists.map((l: { id: string }) => [l.id, l]));
+    expect(Object.keys(byId).sort()).toEqual(
+      ['fbi_wanted', 'interpol_red', 'ofac_sdn', 'uk_ofsi', 'un_sc', 'us_congress_pep', 'us_executive_pep'].sort(),
+    );
+    expect(byId.un_sc).toMatchObject({ category: 'sanctions', individual_count: 730, source_date: '2026-02-27' });
+    expect(byId.uk_ofsi).toMatchObject({ entity_count: 4686, individual_count: 3662, source_date: '2025-04-10' });
+    expect(byId.un_sc.stale).toBe(true);
+    expect(body.stale).toBe(true);
+    expect(body.staleness_rule).toMatch(/7 days/);
+    expect(body.last_sync).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+  });
+
+  it('needs a key', async () => {
+    expect((await get('/dbstatus')).status).toBe(401);
+  });
+});

@@ -1,0 +1,4 @@
+import { httpHandler } from '../../lib/http/handler.ts';
+import { describeDatabase } from '../../lib/watchlists/status.ts';
+
+export const handler = httpHandler({}, ({ services }) => ({ body: describeDatabase(services.matcher().lists) }));
