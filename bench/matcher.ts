@@ -29,8 +29,50 @@ function random(seed: number): () => number {
   };
 }
 
-const GIVEN = ['James', 'Maria', 'Wei', 'Fatima', 'Olga', 'Carlos', 'Aisha', 'Hiroshi', 'Emma', 'Lars', 'Priya', 'Kwame', 'Sofia', 'Dmitri', 'Chloe', 'Mehmet', 'Ana', 'Tomasz', 'Nadia', 'Peter'];
-const FAMILY = ['Smith', 'Garcia', 'Nguyen', 'Kowalski', 'Okafor', 'Johansson', 'Rossi', 'Tanaka', 'Müller', 'Haddad', 'Silva', 'Dubois', 'Novak', 'Patel', 'Kim', 'Ivanova', 'Brown', 'Costa', 'Schneider', 'Mensah'];
+const GIVEN = [
+  'James',
+  'Maria',
+  'Wei',
+  'Fatima',
+  'Olga',
+  'Carlos',
+  'Aisha',
+  'Hiroshi',
+  'Emma',
+  'Lars',
+  'Priya',
+  'Kwame',
+  'Sofia',
+  'Dmitri',
+  'Chloe',
+  'Mehmet',
+  'Ana',
+  'Tomasz',
+  'Nadia',
+  'Peter',
+];
+const FAMILY = [
+  'Smith',
+  'Garcia',
+  'Nguyen',
+  'Kowalski',
+  'Okafor',
+  'Johansson',
+  'Rossi',
+  'Tanaka',
+  'Müller',
+  'Haddad',
+  'Silva',
+  'Dubois',
+  'Novak',
+  'Patel',
+  'Kim',
+  'Ivanova',
+  'Brown',
+  'Costa',
+  'Schneider',
+  'Mensah',
+];
 
 function perturb(name: string, rnd: () => number): string {
   const chars = [...name];
@@ -70,7 +112,9 @@ function main(): void {
   const heapAfter = heapMb();
   const gcNote = (globalThis as { gc?: () => void }).gc ? 'after gc' : 'no --expose-gc: before gc';
   console.log(`listed individuals: ${snapshot.people.length}`);
-  console.log(`snapshot load: ${snapshotMs.toFixed(0)} ms; index build: ${indexMs.toFixed(0)} ms; total ${(snapshotMs + indexMs).toFixed(0)} ms`);
+  console.log(
+    `snapshot load: ${snapshotMs.toFixed(0)} ms; index build: ${indexMs.toFixed(0)} ms; total ${(snapshotMs + indexMs).toFixed(0)} ms`,
+  );
   console.log(`heap: ${heapAfter.toFixed(1)} MB after load (${gcNote}; ${heapBefore.toFixed(1)} MB before)`);
 
   const rnd = random(20240503);
@@ -80,7 +124,10 @@ function main(): void {
     const kind = i % 3;
     if (kind === 2) {
       const name = `${GIVEN[Math.floor(rnd() * GIVEN.length)]} ${FAMILY[Math.floor(rnd() * FAMILY.length)]}`;
-      queries.push({ name, dob: `19${50 + Math.floor(rnd() * 50)}-0${1 + Math.floor(rnd() * 9)}-1${Math.floor(rnd() * 9)}` });
+      queries.push({
+        name,
+        dob: `19${50 + Math.floor(rnd() * 50)}-0${1 + Math.floor(rnd() * 9)}-1${Math.floor(rnd() * 9)}`,
+      });
       continue;
     }
     const person = people[Math.floor(rnd() * people.length)];

@@ -27,12 +27,18 @@ import type { WatchlistSnapshot } from '../lib/watchlists/types.ts';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const fixtures = join(repoRoot, 'eval', 'fixtures');
-const evalDir = process.env.EVAL_DIR ? resolve(process.env.EVAL_DIR) : resolve(repoRoot, '..', 'shared', 'eval');
+const evalDir = process.env.EVAL_DIR
+  ? resolve(process.env.EVAL_DIR)
+  : resolve(repoRoot, '..', 'shared', 'eval');
 
 type Row = Record<string, string>;
 
 function readCsv(path: string): Row[] {
-  return parse(readFileSync(path), { columns: true, skip_empty_lines: true, relax_column_count: true }) as Row[];
+  return parse(readFileSync(path), {
+    columns: true,
+    skip_empty_lines: true,
+    relax_column_count: true,
+  }) as Row[];
 }
 
 function pct(x: number): string {
@@ -70,9 +76,15 @@ const HELD_OUT = ['nk_checks', 'synth_people'];
 const DEV = ['nk_unit_tests', 'cluster_align'];
 
 function namePairs(): void {
-  console.log(`\n(a) Person name pairs (nomenklatura name_bench), alert at compareNames ≥ ${NAME_ALERT_THRESHOLD}`);
-  const cases = readCsv(join(fixtures, 'nomenklatura-name-bench', 'cases.csv')).filter((r) => r.schema === 'Person');
-  const frozen = readCsv(join(fixtures, 'nomenklatura-name-bench', 'logicv2-frozen.csv')).filter((r) => r.schema === 'Person');
+  console.log(
+    `\n(a) Person name pairs (nomenklatura name_bench), alert at compareNames ≥ ${NAME_ALERT_THRESHOLD}`,
+  );
+  const cases = readCsv(join(fixtures, 'nomenklatura-name-bench', 'cases.csv')).filter(
+    (r) => r.schema === 'Person',
+  );
+  const frozen = readCsv(join(fixtures, 'nomenklatura-name-bench', 'logicv2-frozen.csv')).filter(
+    (r) => r.schema === 'Person',
+  );
   for (const [label, groups] of [
     ['held-out (nk_checks + synth_people)', HELD_OUT],
     ['dev (nk_unit_tests + cluster_align)', DEV],
@@ -80,11 +92,17 @@ function namePairs(): void {
     const ours = cases.filter((r) => groups.includes(r.case_group));
     const theirs = frozen.filter((r) => groups.includes(r.case_group));
     console.log(`  ${label}`);
-    console.log(`    ours      ${prf(count(ours, (r) => compareNames(r.name1, r.name2) >= NAME_ALERT_THRESHOLD))}`);
-    console.log(`    logic-v2  ${prf(count(theirs, (r) => r.predicted_match === 'true'))}  (frozen run, threshold 0.70)`);
+    console.log(
+      `    ours      ${prf(count(ours, (r) => compareNames(r.name1, r.name2) >= NAME_ALERT_THRESHOLD))}`,
+    );
+    console.log(
+      `    logic-v2  ${prf(count(theirs, (r) => r.predicted_match === 'true'))}  (frozen run, threshold 0.70)`,
+    );
   }
   const strong = cases.filter((r) => r.quality === 'STRONG');
-  const strongMisses = strong.filter((r) => (compareNames(r.name1, r.name2) >= NAME_ALERT_THRESHOLD) !== (r.is_match === 'true'));
+  const strongMisses = strong.filter(
+    (r) => compareNames(r.name1, r.name2) >= NAME_ALERT_THRESHOLD !== (r.is_match === 'true'),
+  );
   console.log(`  STRONG-quality pairs wrong: ${strongMisses.length}/${strong.length}`);
 }
 
@@ -122,7 +140,9 @@ function unRecall(matcher: Matcher, snapshot: WatchlistSnapshot): void {
     console.log(`\n(b) UN recall: skipped (${path} not found; set EVAL_DIR)`);
     return;
   }
-  console.log('\n(b) UN persons screened through the full matcher (alert = sanctions match on the right UN entity at ≥ MEDIUM)');
+  console.log(
+    '\n(b) UN persons screened through the full matcher (alert = sanctions match on the right UN entity at ≥ MEDIUM)',
+  );
   const rows = readCsv(path);
   const entities = unEntityIndex(snapshot);
   const buckets = new Map<string, { hits: number; total: number; misses: string[] }>();
@@ -160,15 +180,19 @@ function unRecall(matcher: Matcher, snapshot: WatchlistSnapshot): void {
       buckets.set(b, bucket);
     }
   }
-  for (const [name, b] of buckets) console.log(`  ${name.padEnd(15)} recall ${pct(b.hits / b.total)} (${b.hits}/${b.total})`);
-  if (unresolved > 0) console.log(`  (${unresolved} fixture rows name a UN person not found in the snapshot; not counted)`);
+  for (const [name, b] of buckets)
+    console.log(`  ${name.padEnd(15)} recall ${pct(b.hits / b.total)} (${b.hits}/${b.total})`);
+  if (unresolved > 0)
+    console.log(`  (${unresolved} fixture rows name a UN person not found in the snapshot; not counted)`);
   const misses = buckets.get('all')?.misses ?? [];
   if (process.env.EVAL_VERBOSE) for (const m of misses) console.log(`    miss: ${m}`);
 }
 
 function falseAlerts(matcher: Matcher): void {
   const base = join(evalDir, 'pairs', 'yente-screening-fixtures');
-  console.log('\n(c) False alerts on innocent people (yente negatives; every 10th row, with DOB, nationality, birthplace)');
+  console.log(
+    '\n(c) False alerts on innocent people (yente negatives; every 10th row, with DOB, nationality, birthplace)',
+  );
   for (const file of ['negatives_global.csv', 'negatives_us.csv']) {
     const path = join(base, file);
     if (!existsSync(path)) {
@@ -194,7 +218,9 @@ function falseAlerts(matcher: Matcher): void {
             const top = matches[0];
             if (top) bySource.set(top.list_id, (bySource.get(top.list_id) ?? 0) + 1);
             if (top && rank >= riskRank('HIGH') && examples.length < 8) {
-              examples.push(`${r.full_name} (${r.date_of_birth}) → ${top.primary_name} [${top.list_id}] ${top.risk_level} ${top.score}`);
+              examples.push(
+                `${r.full_name} (${r.date_of_birth}) → ${top.primary_name} [${top.list_id}] ${top.risk_level} ${top.score}`,
+              );
             }
           }
         }
@@ -202,7 +228,9 @@ function falseAlerts(matcher: Matcher): void {
       if (rank >= riskRank('HIGH')) high++;
     }
     const per1000 = (n: number) => ((1000 * n) / rows.length).toFixed(1);
-    console.log(`  ${file.padEnd(22)} n=${rows.length}  ≥MEDIUM ${per1000(medium)}/1000  ≥HIGH ${per1000(high)}/1000`);
+    console.log(
+      `  ${file.padEnd(22)} n=${rows.length}  ≥MEDIUM ${per1000(medium)}/1000  ≥HIGH ${per1000(high)}/1000`,
+    );
     console.log(`    ≥MEDIUM by list: ${[...bySource].map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`);
     if (process.env.EVAL_VERBOSE) for (const e of examples) console.log(`    ≥HIGH: ${e}`);
   }
@@ -225,7 +253,9 @@ function crossScript(): void {
     if (s >= NAME_ALERT_THRESHOLD) hits++;
     else misses.push(`${query}→${expected} ${s.toFixed(2)}`);
   }
-  console.log(`\nwatchman cross-script pairs: recall ${pct(hits / lines.length)} (${hits}/${lines.length}) at compareNames ≥ ${NAME_ALERT_THRESHOLD}`);
+  console.log(
+    `\nwatchman cross-script pairs: recall ${pct(hits / lines.length)} (${hits}/${lines.length}) at compareNames ≥ ${NAME_ALERT_THRESHOLD}`,
+  );
   console.log(`  misses: ${misses.join('; ')}`);
 }
 
@@ -249,16 +279,24 @@ function putinVariants(matcher: Matcher): void {
       (m) => m.primary_name.toUpperCase().includes('PUTIN') && riskRank(m.risk_level) >= riskRank('MEDIUM'),
     ),
   ).length;
-  console.log(`\nPutin variants (${names.length} names; ${titled.length} are title + surname only, reported apart)`);
-  console.log(`  pairwise vs "${listed}": recall ${pct(pairHits / full.length)} (${pairHits}/${full.length})`);
-  console.log(`  full matcher, sanctions match on Putin at ≥ MEDIUM (no DOB): ${pct(screenHits / full.length)} (${screenHits}/${full.length})`);
+  console.log(
+    `\nPutin variants (${names.length} names; ${titled.length} are title + surname only, reported apart)`,
+  );
+  console.log(
+    `  pairwise vs "${listed}": recall ${pct(pairHits / full.length)} (${pairHits}/${full.length})`,
+  );
+  console.log(
+    `  full matcher, sanctions match on Putin at ≥ MEDIUM (no DOB): ${pct(screenHits / full.length)} (${screenHits}/${full.length})`,
+  );
   const titledLevels = titled.map((n) => {
     const m = (matcher.screen({ name: n }, ['sanctions']).sanctions_result?.matches ?? []).find((x) =>
       x.primary_name.toUpperCase().includes('PUTIN'),
     );
     return m ? m.risk_level : 'none';
   });
-  console.log(`  title + surname only: levels ${titledLevels.join(', ')} (expected weak: LOW/MEDIUM, never CRITICAL)`);
+  console.log(
+    `  title + surname only: levels ${titledLevels.join(', ')} (expected weak: LOW/MEDIUM, never CRITICAL)`,
+  );
   const missed = full.filter((n) => compareNames(n, listed) < NAME_ALERT_THRESHOLD);
   console.log(`  pairwise misses: ${missed.join(' · ')}`);
 }
@@ -269,7 +307,9 @@ function main(): void {
   const started = performance.now();
   const snapshot = loadSnapshot();
   const matcher = createMatcher(snapshot);
-  console.log(`\nsnapshot + index ready in ${(performance.now() - started).toFixed(0)} ms (${snapshot.people.length} listed individuals)`);
+  console.log(
+    `\nsnapshot + index ready in ${(performance.now() - started).toFixed(0)} ms (${snapshot.people.length} listed individuals)`,
+  );
   putinVariants(matcher);
   unRecall(matcher, snapshot);
   falseAlerts(matcher);

@@ -142,6 +142,19 @@ export const routes: readonly RouteDefinition[] = [
     tableAccess: 'read-write',
     summary: 'Delete a screen with its history and notes (admins: any; analysts: their own)',
   },
+  {
+    id: 'batch-stream',
+    method: 'POST',
+    path: '/batch/stream',
+    entry: 'functions/stream/batch-stream.ts',
+    auth: 'api-key',
+    kind: 'stream',
+    planFeature: 'batch',
+    tableAccess: 'read-write',
+    needsWatchlists: false,
+    sendsToQueue: true,
+    summary: 'Screen up to 500 subjects; progress streams back as Server-Sent Events',
+  },
 ];
 
 /**

@@ -7,7 +7,7 @@ import { getServices, resetServices } from '../../lib/runtime/services.ts';
 import { type DemoKey, seedDemoTenants } from './demo-tenants.ts';
 import { ensureTable, startDynalite } from './dynamo.ts';
 import { createHttpServer } from './http-server.ts';
-import { type LocalQueue, type QueueWorker, startLocalQueue } from './queue.ts';
+import { type LocalQueue, startLocalQueue } from './queue.ts';
 import { createStreamServer } from './stream-server.ts';
 
 export interface LocalStackOptions {
@@ -16,8 +16,11 @@ export interface LocalStackOptions {
   port?: number;
   host?: string;
   tableName?: string;
-  /** The batch queue's worker; default the deployed handler (tests pass one with a failing dependency). */
-  batchWorker?: QueueWorker;
+  /**
+   * Module exporting the batch queue's worker `handler`, relative to the repository root; default
+   * the deployed one (tests name a module whose worker has a failing dependency).
+   */
+  batchWorkerEntry?: string;
   /** Batch queue pollers (default LOCAL_BATCH_CONSUMERS or 4). */
   batchConsumers?: number;
 }
@@ -46,12 +49,15 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const endpointFile = options.dataDir ? join(options.dataDir, 'dynamodb-endpoint') : undefined;
   if (endpointFile) writeFileSync(endpointFile, `${dynamo.endpoint}\n`);
 
-  // The batch queue: fauxqs in-process with its DLQ, and sqs-consumer pollers feeding the worker.
-  const externalQueue = Boolean(process.env.SQS_ENDPOINT && process.env.BATCH_QUEUE_URL);
-  const batchQueue = await startLocalQueue({ worker: options.batchWorker, consumers: options.batchConsumers });
-
   process.env.TABLE_NAME = tableName;
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+
+  // The batch queue: fauxqs in-process with its DLQ, and the worker's sqs-consumer pollers.
+  const externalQueue = Boolean(process.env.SQS_ENDPOINT && process.env.BATCH_QUEUE_URL);
+  const batchQueue = await startLocalQueue({
+    workerEntry: options.batchWorkerEntry,
+    consumers: options.batchConsumers,
+  });
   process.env.SQS_ENDPOINT = batchQueue.endpoint;
   process.env.BATCH_QUEUE_URL = batchQueue.queueUrl;
   resetServices();
@@ -79,7 +85,6 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      // Subjects being screened finish before the store goes away; unstarted ones stay queued.
       await batchQueue.close();
       if (!externalQueue) {
         delete process.env.SQS_ENDPOINT;

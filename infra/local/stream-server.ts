@@ -13,7 +13,11 @@ const repoRoot = resolve(import.meta.dirname, '../..');
 /** Function URLs allow 15 minutes; the deployed stream functions get 10 (batch-pipeline.ts). */
 const STREAM_TIMEOUT_MS = 10 * 60_000;
 
-type StreamingLambda = (event: APIGatewayProxyEventV2, responseStream: Writable, context: Context) => Promise<void>;
+type StreamingLambda = (
+  event: APIGatewayProxyEventV2,
+  responseStream: Writable,
+  context: Context,
+) => Promise<void>;
 
 interface ResponseMetadata {
   statusCode?: number;
@@ -31,7 +35,8 @@ class LocalResponseStream extends Writable {
   constructor(private readonly res: ServerResponse) {
     super();
     res.on('close', () => {
-      if (!res.writableFinished) this.destroy(Object.assign(new Error('client disconnected'), { code: 'ECONNRESET' }));
+      if (!res.writableFinished)
+        this.destroy(Object.assign(new Error('client disconnected'), { code: 'ECONNRESET' }));
     });
   }
 
@@ -48,7 +53,10 @@ class LocalResponseStream extends Writable {
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
     // A stream written without a prelude is what Lambda sends as application/octet-stream.
     if (!this.res.headersSent) this.sendPrelude({ headers: { 'content-type': 'application/octet-stream' } });
-    if (chunk.length === 0) return callback();
+    if (chunk.length === 0) {
+      callback();
+      return;
+    }
     this.res.write(chunk, (error) => callback(error ?? null));
   }
 
@@ -64,15 +72,14 @@ class LocalResponseStream extends Writable {
  * deployed handler runs unchanged on the local server.
  */
 export function installAwsLambdaGlobal(): void {
-  const global = globalThis as { awslambda?: unknown };
-  if (global.awslambda) return;
-  global.awslambda = {
-    streamifyResponse: <T>(handler: T): T => handler,
-    HttpResponseStream: {
-      from(stream: Writable, metadata: ResponseMetadata): Writable {
-        if (stream instanceof LocalResponseStream) stream.sendPrelude(metadata);
-        return stream;
-      },
+  // The AWS SDK (lambda-invoke-store) creates an empty `awslambda` object on import: add to it.
+  const runtime = globalThis as { awslambda?: Record<string, unknown> };
+  runtime.awslambda ??= {};
+  runtime.awslambda.streamifyResponse ??= <T>(handler: T): T => handler;
+  runtime.awslambda.HttpResponseStream ??= {
+    from(stream: Writable, metadata: ResponseMetadata): Writable {
+      if (stream instanceof LocalResponseStream) stream.sendPrelude(metadata);
+      return stream;
     },
   };
 }
@@ -87,7 +94,9 @@ export async function createStreamServer(): Promise<StreamRouteServer> {
   const handlers = new Map<string, StreamingLambda>();
   for (const route of routes) {
     if (route.kind !== 'stream') continue;
-    const module = (await import(pathToFileURL(resolve(repoRoot, route.entry)).href)) as { handler: StreamingLambda };
+    const module = (await import(pathToFileURL(resolve(repoRoot, route.entry)).href)) as {
+      handler: StreamingLambda;
+    };
     handlers.set(route.id, module.handler);
   }
 

@@ -128,7 +128,12 @@ export async function claimBatchItem(
  * Gives up a claim after a failed attempt that will be retried, so the retry need not wait for
  * the lease to run out. Only the holder of the claim can release it.
  */
-export async function releaseBatchItem(table: Table, ref: BatchRef, index: number, token: string): Promise<void> {
+export async function releaseBatchItem(
+  table: Table,
+  ref: BatchRef,
+  index: number,
+  token: string,
+): Promise<void> {
   try {
     await table.doc.send(
       new UpdateCommand({
@@ -252,7 +257,11 @@ export async function failBatchItem(
 }
 
 /** The subjects that finished with a sequence above `afterSeq`, in finish order. */
-export async function readFinishedItems(table: Table, ref: BatchRef, afterSeq: number): Promise<FinishedItem[]> {
+export async function readFinishedItems(
+  table: Table,
+  ref: BatchRef,
+  afterSeq: number,
+): Promise<FinishedItem[]> {
   const items: FinishedItem[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
@@ -279,7 +288,12 @@ export async function readFinishedItems(table: Table, ref: BatchRef, afterSeq: n
               risk_level: item.risk_level as RiskLevel,
               skipped: item.skipped as boolean,
             }
-          : { status: 'failed', index: item.index as number, seq: item.seq as number, detail: item.detail as string },
+          : {
+              status: 'failed',
+              index: item.index as number,
+              seq: item.seq as number,
+              detail: item.detail as string,
+            },
       );
     }
     startKey = page.LastEvaluatedKey;

@@ -85,7 +85,10 @@ export async function* batchEvents(
   let gapSince: number | undefined;
   let screened = 0;
   let failed = 0;
-  const riskCounts = Object.fromEntries(RISK_ORDER.map((level) => [level, 0])) as Record<RiskLevel, number>;
+  const riskCounts = Object.fromEntries([...RISK_ORDER].reverse().map((level) => [level, 0])) as Record<
+    RiskLevel,
+    number
+  >;
 
   yield sseEvent('start', { batch_id: batch.batchId, total: batch.total } satisfies BatchStartEvent);
   let lastWrite = Date.now();
@@ -116,7 +119,11 @@ export async function* batchEvents(
       } else {
         failed += 1;
         fresh.push(
-          sseEvent('error', { batch_id: batch.batchId, index: item.index, detail: item.detail } satisfies BatchErrorEvent),
+          sseEvent('error', {
+            batch_id: batch.batchId,
+            index: item.index,
+            detail: item.detail,
+          } satisfies BatchErrorEvent),
         );
       }
     }

@@ -46,6 +46,8 @@ export function validateBatchRequest(input: unknown): BatchRequest {
   if (input === undefined) throw new InvalidRequestError('body: must be a JSON object with a subjects array');
   const result = v.safeParse(BatchRequestSchema, input, { abortPipeEarly: true });
   if (result.success) return result.output;
-  const problems = result.issues.slice(0, 5).map((issue) => `${issuePath(issue) ?? 'body'}: ${issue.message}`);
+  const problems = result.issues
+    .slice(0, 5)
+    .map((issue) => `${issuePath(issue) ?? 'body'}: ${issue.message}`);
   throw new InvalidRequestError(problems.join('; '));
 }

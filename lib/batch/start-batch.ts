@@ -17,7 +17,8 @@ export function newBatchId(at: Date): string {
   return `BAT-${screenDay(at)}-${randomBytes(5).toString('hex')}`;
 }
 
-export const NOT_QUEUED_DETAIL = 'The subject could not be queued for screening; it was not charged. Screen it again.';
+export const NOT_QUEUED_DETAIL =
+  'The subject could not be queued for screening; it was not charged. Screen it again.';
 
 /**
  * Starts a batch (SPEC §4.3): charges the quota for every subject in one conditional write
@@ -80,7 +81,10 @@ export async function startBatch(
       if (await failBatchItem(table, ref, index, seq, NOT_QUEUED_DETAIL, new Date())) recorded += 1;
     }
     await refundScreens(table, principal.tenantId, recorded, at);
-    log.warn({ tenant: ref.tenantId, batchId: ref.batchId, failed: failed.length }, 'batch subjects not queued');
+    log.warn(
+      { tenant: ref.tenantId, batchId: ref.batchId, failed: failed.length },
+      'batch subjects not queued',
+    );
   }
   log.info({ tenant: ref.tenantId, batchId: ref.batchId, total }, 'batch started');
   return { ...ref, total };

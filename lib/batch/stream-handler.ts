@@ -85,7 +85,10 @@ export function batchStreamHandler(streamOptions: ProgressStreamOptions = {}) {
       const services = getServices();
       const batch = await startBatch(services, principal, request, log);
       const started = Date.now();
-      log.info({ route: event.routeKey, status: 200, tenant: principal.tenantId, batchId: batch.batchId }, 'request');
+      log.info(
+        { route: event.routeKey, status: 200, tenant: principal.tenantId, batchId: batch.batchId },
+        'request',
+      );
 
       async function* logged() {
         let finished = false;
@@ -98,11 +101,20 @@ export function batchStreamHandler(streamOptions: ProgressStreamOptions = {}) {
         } finally {
           // A disconnect ends the stream early; the subjects are screened all the same.
           log.info(
-            { tenant: batch.tenantId, batchId: batch.batchId, ms: Date.now() - started, clientStayed: finished },
+            {
+              tenant: batch.tenantId,
+              batchId: batch.batchId,
+              ms: Date.now() - started,
+              clientStayed: finished,
+            },
             'batch stream ended',
           );
         }
       }
-      return { statusCode: 200, headers: { ...SSE_HEADERS }, body: Readable.from(logged(), { objectMode: false }) };
+      return {
+        statusCode: 200,
+        headers: { ...SSE_HEADERS },
+        body: Readable.from(logged(), { objectMode: false }),
+      };
     });
 }

@@ -5,8 +5,8 @@ import { type Logger, logger } from '../log.ts';
 import { queueUrlFromArn } from '../queue/batch-queue.ts';
 import { getServices, type Services } from '../runtime/services.ts';
 import { screenSubject } from '../screening/screen-subject.ts';
-import { refundScreens } from '../tenancy/quota.ts';
 import { PLANS } from '../tenancy/plans.ts';
+import { refundScreens } from '../tenancy/quota.ts';
 import {
   type BatchRef,
   claimBatchItem,
@@ -106,7 +106,10 @@ export function createBatchWorker(overrides: Partial<BatchWorkerDependencies> = 
       const seq = await nextFinishSequence(table, ref);
       const finished = await finishBatchItem(table, ref, message.index, token, seq, screen, new Date());
       if (finished && screen.skipped) await refundScreens(table, ref.tenantId, 1, chargedAt);
-      deps.log.info({ ...where, screenId: screen.screen_id, skipped: screen.skipped, finished }, 'batch subject screened');
+      deps.log.info(
+        { ...where, screenId: screen.screen_id, skipped: screen.skipped, finished },
+        'batch subject screened',
+      );
       return ACK;
     } catch (error) {
       const permanent = error instanceof DomainError;
@@ -116,7 +119,12 @@ export function createBatchWorker(overrides: Partial<BatchWorkerDependencies> = 
         return { ack: false, retryAfterSeconds: deps.retryDelaySeconds(receiveCount) };
       }
       deps.log.error({ ...where, err: error, permanent }, 'batch subject failed for good');
-      await recordFailure(ref, message.index, permanent ? UNPROCESSABLE_DETAIL : failedDetail(receiveCount), chargedAt);
+      await recordFailure(
+        ref,
+        message.index,
+        permanent ? UNPROCESSABLE_DETAIL : failedDetail(receiveCount),
+        chargedAt,
+      );
       return DEAD_LETTER;
     }
   }
@@ -126,7 +134,10 @@ export function createBatchWorker(overrides: Partial<BatchWorkerDependencies> = 
     try {
       const decoded = decodeBatchMessage(record.body);
       if (decoded.ok) return await screenMessage(decoded.message, receiveCount);
-      deps.log.error({ messageId: record.messageId, problem: decoded.problem }, 'unprocessable batch message');
+      deps.log.error(
+        { messageId: record.messageId, problem: decoded.problem },
+        'unprocessable batch message',
+      );
       const position = decoded.position;
       if (position) {
         const ref = { tenantId: position.tenant_id, batchId: position.batch_id };
@@ -135,15 +146,21 @@ export function createBatchWorker(overrides: Partial<BatchWorkerDependencies> = 
       return DEAD_LETTER;
     } catch (error) {
       // The store itself failed (claiming, recording): nothing was decided, so simply retry.
-      deps.log.error({ messageId: record.messageId, receiveCount, err: error }, 'batch message not processed');
+      deps.log.error(
+        { messageId: record.messageId, receiveCount, err: error },
+        'batch message not processed',
+      );
       return { ack: false, retryAfterSeconds: deps.retryDelaySeconds(receiveCount) };
     }
   }
 
   return async function handleBatchMessages(event: SQSEvent): Promise<SQSBatchResponse> {
-    const outcomes = await Promise.all(event.Records.map(async (record) => ({ record, outcome: await processRecord(record) })));
+    const outcomes = await Promise.all(
+      event.Records.map(async (record) => ({ record, outcome: await processRecord(record) })),
+    );
     const failures = outcomes.filter(
-      (entry): entry is { record: SQSRecord; outcome: Extract<Outcome, { ack: false }> } => !entry.outcome.ack,
+      (entry): entry is { record: SQSRecord; outcome: Extract<Outcome, { ack: false }> } =>
+        !entry.outcome.ack,
     );
     if (failures.length > 0) {
       const { config, batchQueue } = deps.services();

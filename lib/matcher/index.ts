@@ -47,8 +47,13 @@ export interface NameIndex {
   byVariant: Map<string, number[]>;
   /** Vocabulary ids by phonetic key. */
   byPhonetic: Map<string, number[]>;
-  /** Vocabulary ids by single-character deletion of their text. */
-  byDeletion: Map<string, number[]>;
+  /**
+   * Single-character deletions of every vocabulary token, as 32-bit hashes sorted ascending, with
+   * the vocabulary id at the same position. Typed arrays keep this, the largest key set, cheap to
+   * build at cold start; a hash collision only adds a candidate that scoring then rejects.
+   */
+  deletionHashes: Uint32Array;
+  deletionIds: Int32Array;
   lists: ListSummary[];
   listNames: Map<ListId, string>;
 }
@@ -63,6 +68,19 @@ function addKey(keys: Map<string, number[]>, key: string, id: number): void {
   else if (ids[ids.length - 1] !== id) ids.push(id);
 }
 
+const ID_SPACE = 2 ** 21;
+
+/** FNV-1a hash of `text` without the character at `skip` (-1: the whole text). */
+export function hashSkipping(text: string, skip: number): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    if (i === skip) continue;
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
 /** Single-character deletions of a token (the SymSpell neighbourhood at distance one). */
 export function deletions(text: string): string[] {
   const out: string[] = [];
@@ -71,6 +89,18 @@ export function deletions(text: string): string[] {
     if (out[out.length - 1] !== d) out.push(d);
   }
   return out;
+}
+
+function addDeleted(index: NameIndex, hash: number, out: Set<number>): void {
+  const hashes = index.deletionHashes;
+  let lo = 0;
+  let hi = hashes.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (hashes[mid] < hash) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo; i < hashes.length && hashes[i] === hash; i++) out.add(index.deletionIds[i]);
 }
 
 /** Compiles the snapshot into the index. Pure; call once per snapshot. */
@@ -89,7 +119,9 @@ export function buildIndex(snapshot: WatchlistSnapshot): NameIndex {
     if (found === undefined) {
       const whole = normaliseCountry(text);
       const last = text.split(',').pop() ?? '';
-      found = whole ? [whole] : normaliseCountries(text).concat(last !== text ? normaliseCountries(last) : []);
+      found = whole
+        ? [whole]
+        : normaliseCountries(text).concat(last !== text ? normaliseCountries(last) : []);
       countryCache.set(text, found);
     }
     return found;
@@ -147,17 +179,33 @@ export function buildIndex(snapshot: WatchlistSnapshot): NameIndex {
   const byText = new Map<string, number[]>();
   const byVariant = new Map<string, number[]>();
   const byPhonetic = new Map<string, number[]>();
-  const byDeletion = new Map<string, number[]>();
   const n = Math.max(people.length, 2);
   const weights = new Float64Array(vocab.length);
   const rarityScale = Math.log(n / 3);
+  let deletionCount = 0;
   for (let id = 0; id < vocab.length; id++) {
     const t = vocab[id];
     weights[id] = tokenWeight(t, dfPerson[id], n, rarityScale);
     addKey(byText, t.text, id);
     for (const v of t.variantKeys) addKey(byVariant, v, id);
     if (t.phonetic.length >= 3) addKey(byPhonetic, t.phonetic, id);
-    if (t.text.length >= 4) for (const d of deletions(t.text)) addKey(byDeletion, d, id);
+    if (t.text.length >= 3) deletionCount += t.text.length;
+  }
+  // hash * 2^21 + id fits a double exactly (53 bits) while the vocabulary stays under 2M tokens.
+  const packed = new Float64Array(deletionCount);
+  let k = 0;
+  for (let id = 0; id < vocab.length; id++) {
+    const text = vocab[id].text;
+    if (text.length < 3) continue;
+    for (let skip = 0; skip < text.length; skip++) packed[k++] = hashSkipping(text, skip) * ID_SPACE + id;
+  }
+  packed.sort();
+  const deletionHashes = new Uint32Array(deletionCount);
+  const deletionIds = new Int32Array(deletionCount);
+  for (let i = 0; i < deletionCount; i++) {
+    const id = packed[i] % ID_SPACE;
+    deletionIds[i] = id;
+    deletionHashes[i] = (packed[i] - id) / ID_SPACE;
   }
   return {
     people,
@@ -168,7 +216,8 @@ export function buildIndex(snapshot: WatchlistSnapshot): NameIndex {
     byText,
     byVariant,
     byPhonetic,
-    byDeletion,
+    deletionHashes,
+    deletionIds,
     lists: snapshot.lists,
     listNames,
   };
@@ -204,12 +253,14 @@ export function lookupToken(index: NameIndex, token: NameToken, out: Set<number>
   for (const v of token.variantKeys) add(index.byVariant, v);
   if (token.particle || token.initial) return;
   if (token.phonetic.length >= 3) add(index.byPhonetic, token.phonetic);
-  if (token.text.length >= 4) {
-    add(index.byDeletion, token.text);
-    for (const d of deletions(token.text)) {
-      add(index.byText, d);
-      add(index.byDeletion, d);
+  if (token.text.length >= 3) {
+    // Within one edit: the query with a character dropped equals a listed token, or both with a
+    // character dropped agree (substitution), or the query equals a listed token less one.
+    addDeleted(index, hashSkipping(token.text, -1), out);
+    for (let skip = 0; skip < token.text.length; skip++) {
+      addDeleted(index, hashSkipping(token.text, skip), out);
     }
+    for (const d of deletions(token.text)) add(index.byText, d);
   }
   // A query token that is two listed tokens run together ("ramimakhlouf").
   if (token.text.length >= 7) {

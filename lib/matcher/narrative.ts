@@ -23,7 +23,9 @@ export function describeLists(lists: readonly ListSummary[]): string {
 function describeMatch(m: Match): string {
   const parts: string[] = [];
   const aka = m.matched_name !== m.primary_name ? ` via the listed name "${m.matched_name}"` : '';
-  parts.push(`${m.primary_name} on ${m.list_name} (id ${m.entity_id})${aka}, score ${m.score.toFixed(3)}, ${m.risk_level}`);
+  parts.push(
+    `${m.primary_name} on ${m.list_name} (id ${m.entity_id})${aka}, score ${m.score.toFixed(3)}, ${m.risk_level}`,
+  );
   if (m.pep) parts.push(`${m.pep.position} (${m.pep.tier_label})`);
   const fields: string[] = [`name: ${m.explanation.name.detail}`];
   for (const key of ['dob', 'nationality', 'location'] as const) {
@@ -31,29 +33,55 @@ function describeMatch(m: Match): string {
     if (f.status !== 'unknown') fields.push(f.detail);
   }
   parts.push(fields.join('; '));
-  if (m.programmes.length > 0) parts.push(`${m.list_name.includes('FBI') || m.list_name.includes('INTERPOL') ? 'charges' : 'programmes'}: ${m.programmes.slice(0, 5).join(', ')}`);
+  if (m.programmes.length > 0)
+    parts.push(
+      `${m.list_name.includes('FBI') || m.list_name.includes('INTERPOL') ? 'charges' : 'programmes'}: ${m.programmes.slice(0, 5).join(', ')}`,
+    );
   return parts.join('. ');
 }
 
-function renderMatches(kind: string, level: RiskLevel, matches: readonly Match[], lists: readonly ListSummary[]): string {
+function renderMatches(
+  kind: string,
+  level: RiskLevel,
+  matches: readonly Match[],
+  lists: readonly ListSummary[],
+): string {
   if (matches.length === 0) {
     return `CLEAR: no ${kind} match for the subject on ${describeLists(lists)}.`;
   }
   const best = matches[0];
   const count = matches.length === 1 ? '1 possible match' : `${matches.length} possible matches`;
-  const others = matches.length > 1 ? ` Other candidates: ${matches.slice(1, 4).map((m) => `${m.primary_name} (${m.list_name}, ${m.risk_level})`).join('; ')}.` : '';
+  const others =
+    matches.length > 1
+      ? ` Other candidates: ${matches
+          .slice(1, 4)
+          .map((m) => `${m.primary_name} (${m.list_name}, ${m.risk_level})`)
+          .join('; ')}.`
+      : '';
   return `${level}: ${LEVEL_MEANING[level]} ${count} on ${describeLists(lists)}. Best: ${describeMatch(best)}.${others}`;
 }
 
-export function sanctionsNarrative(level: RiskLevel, matches: readonly Match[], lists: readonly ListSummary[]): string {
+export function sanctionsNarrative(
+  level: RiskLevel,
+  matches: readonly Match[],
+  lists: readonly ListSummary[],
+): string {
   return renderMatches('sanctions', level, matches, lists);
 }
 
-export function pepNarrative(level: RiskLevel, matches: readonly Match[], lists: readonly ListSummary[]): string {
+export function pepNarrative(
+  level: RiskLevel,
+  matches: readonly Match[],
+  lists: readonly ListSummary[],
+): string {
   return renderMatches('politically exposed person', level, matches, lists);
 }
 
-export function criminalNarrative(level: RiskLevel, matches: readonly Match[], lists: readonly ListSummary[]): string {
+export function criminalNarrative(
+  level: RiskLevel,
+  matches: readonly Match[],
+  lists: readonly ListSummary[],
+): string {
   const text = renderMatches('criminal-record', level, matches, lists);
   // Wanted notices are allegations, not convictions; analysts must not treat them as proof.
   return matches.length > 0 ? `${text} Wanted notices are allegations, not convictions.` : text;

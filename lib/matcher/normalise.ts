@@ -123,14 +123,14 @@ function reorderSurnameFirst(name: string): string {
   return `${given} ${surname}`;
 }
 
-const ASCII_RE = /^[\x00-\x7f]*$/;
+const NON_ASCII_RE = /[^\u0020-\u007e]/;
 const HAS_NON_LATIN_RE = /[^\p{Script=Latin}\p{M}\p{P}\p{Z}\p{N}\p{S}]/u;
 const DIGITS_RE = /^[0-9]+$/;
 
 /** Folded word list of a name, before titles, particles and variant keys are applied. */
 export function nameWords(name: string): string[] {
   let folded: string;
-  if (ASCII_RE.test(name)) {
+  if (!NON_ASCII_RE.test(name)) {
     folded = reorderSurnameFirst(name).toLowerCase().replace(APOSTROPHES_RE, '');
   } else {
     const reordered = reorderSurnameFirst(name.normalize('NFC'));
@@ -157,7 +157,7 @@ export function makeToken(text: string, particle = false, transliterated = false
  * else would remain ("President" alone stays a name); particles are kept and flagged.
  */
 export function tokeniseName(name: string): NameToken[] {
-  const transliterated = !ASCII_RE.test(name) && HAS_NON_LATIN_RE.test(name);
+  const transliterated = NON_ASCII_RE.test(name) && HAS_NON_LATIN_RE.test(name);
   return nameParts(name).map((p) => makeToken(p.text, p.particle, transliterated));
 }
 

@@ -21,7 +21,7 @@ const ALIGN_MIN = 0.75;
 /** Above this a token pair counts at face value; below, it is discounted steeply. */
 const CLEAN_PAIR = 0.92;
 /** Share of its weight an extra listed token (middle name, patronymic) costs. */
-const LIST_EXTRA_COST = 0.3;
+const LIST_EXTRA_COST = 0.2;
 /** Share of its weight an unmatched query token costs when the listed name has parts left over too. */
 const CONFLICT_COST = 1;
 /** Share of its weight an unmatched query token costs when every listed part is accounted for. */
@@ -63,7 +63,7 @@ export function tokenSimilarity(a: NameToken, b: NameToken): number {
   }
   if (hasInflectedEnding(a.text, b.text) || hasInflectedEnding(b.text, a.text)) return 0.93;
   const maxLen = Math.max(a.text.length, b.text.length);
-  const budget = maxLen <= 3 ? 0 : maxLen <= 5 ? 1 : maxLen <= 8 ? 2 : 3;
+  const budget = maxLen <= 2 ? 0 : maxLen <= 5 ? 1 : maxLen <= 8 ? 2 : 3;
   const distance = editDistance(a.text, b.text, budget + 2);
   let s = 0.5 * jaroWinkler(a.text, b.text) + 0.5 * (1 - Math.min(distance, maxLen) / maxLen);
   // Beyond the edit budget two tokens are different names however much prefix they share.
@@ -312,10 +312,12 @@ function compareOneDob(q: QueryDate, dob: ListedDob): DobVerdict {
       if (q.year === dob.year) return 'matched';
       return near(q.year, dob.year) ? 'near' : 'mismatched';
     case 'month': {
-      if (q.month === undefined) return q.year === dob.year ? 'matched' : near(q.year, dob.year) ? 'near' : 'mismatched';
+      if (q.month === undefined)
+        return q.year === dob.year ? 'matched' : near(q.year, dob.year) ? 'near' : 'mismatched';
       if (q.year === dob.year && q.month === dob.month) return 'matched';
       const offByOne =
-        (q.year === dob.year && near(q.month, dob.month)) || (q.month === dob.month && near(q.year, dob.year));
+        (q.year === dob.year && near(q.month, dob.month)) ||
+        (q.month === dob.month && near(q.year, dob.year));
       return offByOne ? 'near' : 'mismatched';
     }
     case 'date': {
@@ -323,7 +325,9 @@ function compareOneDob(q: QueryDate, dob: ListedDob): DobVerdict {
       if (q.month === undefined) return q.year === y ? 'matched' : near(q.year, y) ? 'near' : 'mismatched';
       if (q.day === undefined) {
         if (q.year === y && q.month === m) return 'matched';
-        return (q.year === y && near(q.month, m)) || (q.month === m && near(q.year, y)) ? 'near' : 'mismatched';
+        return (q.year === y && near(q.month, m)) || (q.month === m && near(q.year, y))
+          ? 'near'
+          : 'mismatched';
       }
       if (q.year === y && q.month === m && q.day === d) return 'matched';
       // A typo in one component, or day and month swapped (US vs European order), is "near":
@@ -356,9 +360,16 @@ export function compareDob(query: string | undefined, listed: readonly ListedDob
     }
   }
   const shown = formatListedDob(bestDob);
-  const precision = bestDob.kind === 'date' ? '' : bestDob.kind === 'range' ? ' (the list gives a range of years)' : ' (the list gives a partial date)';
-  if (best === 'matched') return { status: 'matched', detail: `date of birth matches the listed ${shown}${precision}` };
-  if (best === 'near') return { status: 'near', detail: `date of birth is one day, month or year from the listed ${shown}` };
+  const precision =
+    bestDob.kind === 'date'
+      ? ''
+      : bestDob.kind === 'range'
+        ? ' (the list gives a range of years)'
+        : ' (the list gives a partial date)';
+  if (best === 'matched')
+    return { status: 'matched', detail: `date of birth matches the listed ${shown}${precision}` };
+  if (best === 'near')
+    return { status: 'near', detail: `date of birth is one day, month or year from the listed ${shown}` };
   const all = listed.map(formatListedDob).join(', ');
   return { status: 'mismatched', detail: `date of birth differs from the listed ${all}` };
 }
@@ -373,11 +384,17 @@ export function compareCountry(
   listed: readonly string[],
   label: string,
 ): FieldExplanation {
-  if (!query || query.trim() === '') return { status: 'unknown', detail: `no ${label} given for the subject` };
+  if (!query || query.trim() === '')
+    return { status: 'unknown', detail: `no ${label} given for the subject` };
   if (listed.length === 0) return { status: 'unknown', detail: `the list gives no ${label}` };
-  if (queryCountry === undefined) return { status: 'unknown', detail: `${label} "${query}" names no known country` };
-  if (listed.includes(queryCountry)) return { status: 'matched', detail: `${label} ${queryCountry} matches the list` };
-  return { status: 'mismatched', detail: `${label} ${queryCountry} differs from the listed ${listed.join(', ')}` };
+  if (queryCountry === undefined)
+    return { status: 'unknown', detail: `${label} "${query}" names no known country` };
+  if (listed.includes(queryCountry))
+    return { status: 'matched', detail: `${label} ${queryCountry} matches the list` };
+  return {
+    status: 'mismatched',
+    detail: `${label} ${queryCountry} differs from the listed ${listed.join(', ')}`,
+  };
 }
 
 /**
@@ -390,17 +407,20 @@ export function compareLocation(
   listedPlaces: readonly string[],
   listedCountries: readonly string[],
 ): FieldExplanation {
-  if (!query || query.trim() === '') return { status: 'unknown', detail: 'no location given for the subject' };
+  if (!query || query.trim() === '')
+    return { status: 'unknown', detail: 'no location given for the subject' };
   if (listedPlaces.length === 0) return { status: 'unknown', detail: 'the list gives no location' };
   if (queryCountry !== undefined) {
-    if (listedCountries.includes(queryCountry)) return { status: 'matched', detail: `location ${queryCountry} appears on the list` };
+    if (listedCountries.includes(queryCountry))
+      return { status: 'matched', detail: `location ${queryCountry} appears on the list` };
     return { status: 'mismatched', detail: `location ${queryCountry} is not among the listed places` };
   }
   const words = tokeniseName(query).map((t) => t.text);
   if (words.length === 0) return { status: 'unknown', detail: 'location not comparable' };
   for (const place of listedPlaces) {
     const placeWords = new Set(tokeniseName(place).map((t) => t.text));
-    if (words.every((w) => placeWords.has(w))) return { status: 'matched', detail: `location ${query} appears in the listed place "${place}"` };
+    if (words.every((w) => placeWords.has(w)))
+      return { status: 'matched', detail: `location ${query} appears in the listed place "${place}"` };
   }
   return { status: 'mismatched', detail: `location ${query} is not among the listed places` };
 }

@@ -8,13 +8,13 @@
  * contradict, and map each match to a risk level (risk.ts).
  */
 
-import { PEP_TIER_LABELS } from '../watchlists/pep-tiers.ts';
 import { normaliseCountry } from '../watchlists/countries.ts';
+import { PEP_TIER_LABELS } from '../watchlists/pep-tiers.ts';
 import type { CheckType, ListSummary, WatchlistSnapshot } from '../watchlists/types.ts';
 import { buildIndex, type IndexedPerson, lookupToken, type NameIndex } from './index.ts';
 import { criminalNarrative, pepNarrative, sanctionsNarrative } from './narrative.ts';
-import { type NameToken, tokeniseName } from './normalise.ts';
-import { matchRisk, nameBand, STRONG_NAME, PARTIAL_NAME } from './risk.ts';
+import { makeToken, type NameToken, tokeniseName } from './normalise.ts';
+import { matchRisk, nameBand, PARTIAL_NAME, STRONG_NAME } from './risk.ts';
 import {
   compareCountry,
   compareDob,
@@ -42,16 +42,22 @@ export type { ScreenChecks, SubjectInput } from './types.ts';
 /** At most this many matches are returned per check, best first. */
 export const MAX_MATCHES = 10;
 /** Candidate names scored in full per check type, picked by cheap token evidence. */
-const SHORTLIST = 15;
+const SHORTLIST = 20;
 /**
  * Candidates whose token evidence covers less than this share of the query's weight cannot reach
  * the reporting floor, so they are not scored in full.
  */
 const MIN_EVIDENCE_SHARE = 0.3;
 /** Query tokens rarer than this open new candidates; commoner ones only add evidence. */
-const OPENING_WEIGHT = 0.35;
+const OPENING_WEIGHT = 0.5;
 /** Vocabulary tokens less similar than this to a query token add no candidate evidence. */
 const CANDIDATE_MIN_SIMILARITY = 0.75;
+/**
+ * Per listed token, subtracted once from a candidate's evidence: among names sharing the same
+ * query tokens, those with fewer unexplained parts are scored first (family members listed
+ * together share most name parts).
+ */
+const LENGTH_TIE_BREAK = 0.001;
 
 export interface Matcher {
   /** The lists loaded, with their source dates (for narratives and /dbstatus). */
@@ -77,14 +83,17 @@ interface Scored {
 export function createMatcher(snapshot: WatchlistSnapshot): Matcher {
   const index = buildIndex(snapshot);
   const vocabWeight = new Map<NameToken, number>();
-  index.vocab.forEach((t, id) => vocabWeight.set(t, index.weights[id]));
+  for (let id = 0; id < index.vocab.length; id++) vocabWeight.set(index.vocab[id], index.weights[id]);
   const nameTokens: NameToken[][] = index.names.map((n) => Array.from(n.tokens, (id) => index.vocab[id]));
+  const nameCategory: CheckType[] = index.names.map((n) => index.people[n.person].category);
   const listsByCategory = new Map<CheckType, ListSummary[]>();
-  for (const l of index.lists) listsByCategory.set(l.category, [...(listsByCategory.get(l.category) ?? []), l]);
+  for (const l of index.lists)
+    listsByCategory.set(l.category, [...(listsByCategory.get(l.category) ?? []), l]);
 
   // Scratch buffers reused across calls; `screen` is synchronous, so calls never interleave.
   const acc = new Float64Array(index.names.length);
   const stamp = new Int32Array(index.names.length).fill(-1);
+  const credits = new Uint8Array(index.names.length);
   const touched: number[] = [];
   let stampCounter = 0;
 
@@ -103,37 +112,84 @@ export function createMatcher(snapshot: WatchlistSnapshot): Matcher {
     const order = q.tokens.map((_, i) => i).sort((a, b) => q.weights[b] - q.weights[a]);
     const vocabIds = new Set<number>();
     let opened = false;
-    for (const i of order) {
-      const token = q.tokens[i];
-      vocabIds.clear();
-      lookupToken(index, token, vocabIds);
-      const opening = !opened || q.weights[i] >= OPENING_WEIGHT;
-      const s = stampCounter++;
+    const seenTexts = new Set<string>();
+
+    const qualifying = new Map<number, number>();
+    const credit = (token: NameToken, weight: number, opening: boolean, memoOf?: Map<number, number>): void => {
+      qualifying.clear();
+      let postingsTotal = 0;
       for (const v of vocabIds) {
         const sim = tokenSimilarity(token, index.vocab[v]);
-        memo[i].set(v, sim);
+        memoOf?.set(v, sim);
         if (sim < CANDIDATE_MIN_SIMILARITY) continue;
-        const w = index.weights[v] * sim;
+        // Evidence is bounded by the query part's own rarity: a common query name meeting a rare
+        // listed spelling ("Hamid" vs "Hamud") is still weak evidence.
+        qualifying.set(v, Math.min(index.weights[v], weight) * sim);
+        postingsTotal += index.postings[v].length;
+      }
+      if (qualifying.size === 0) return;
+      opened = true;
+      const s = stampCounter++;
+      if (!opening && postingsTotal > touched.length * 4) {
+        // A common part that may not open candidates: visit the few candidates instead of its
+        // long posting lists.
+        for (const nameId of touched) {
+          if (credits[nameId] >= index.names[nameId].tokens.length) continue;
+          let best = 0;
+          for (const v of index.names[nameId].tokens) {
+            const w = qualifying.get(v);
+            if (w !== undefined && w > best) best = w;
+          }
+          if (best > 0) {
+            credits[nameId]++;
+            acc[nameId] += best;
+          }
+        }
+        return;
+      }
+      for (const [v, w] of qualifying) {
         for (const nameId of index.postings[v]) {
           if (stamp[nameId] === s) continue;
           if (acc[nameId] === 0) {
             if (!opening) continue;
             touched.push(nameId);
+          } else if (credits[nameId] >= index.names[nameId].tokens.length) {
+            // Every listed part already credited: further query parts can only be extras.
+            continue;
           }
           stamp[nameId] = s;
-          acc[nameId] += w;
+          credits[nameId]++;
+          acc[nameId] += w - (acc[nameId] === 0 ? LENGTH_TIE_BREAK * index.names[nameId].tokens.length : 0);
         }
-        opened = true;
+      }
+    };
+
+    for (const i of order) {
+      const token = q.tokens[i];
+      if (seenTexts.has(token.text)) continue;
+      seenTexts.add(token.text);
+      const opening = !opened || q.weights[i] >= OPENING_WEIGHT;
+      vocabIds.clear();
+      lookupToken(index, token, vocabIds);
+      credit(token, q.weights[i], opening, memo[i]);
+      // The query may split what the list writes as one word ("Adbul Bari" / "Abdulbari").
+      const next = q.tokens[i + 1];
+      if (next && !token.particle && !next.particle && !token.initial && !next.initial) {
+        const joined = makeToken(token.text + next.text);
+        vocabIds.clear();
+        lookupToken(index, joined, vocabIds);
+        credit(joined, q.weights[i] + q.weights[i + 1], opening);
       }
     }
   }
+
 
   function shortlist(category: CheckType, minEvidence: number): number[] {
     const top: number[] = [];
     for (const nameId of touched) {
       const a = acc[nameId];
       if (a < minEvidence) continue;
-      if (index.people[index.names[nameId].person].category !== category) continue;
+      if (nameCategory[nameId] !== category) continue;
       if (top.length === SHORTLIST && a <= acc[top[SHORTLIST - 1]]) continue;
       let k = top.length < SHORTLIST ? top.length : SHORTLIST - 1;
       while (k > 0 && acc[top[k - 1]] < a) {
@@ -177,10 +233,14 @@ export function createMatcher(snapshot: WatchlistSnapshot): Matcher {
           const scored = scoreName(q, nameId, memo);
           const person = index.names[nameId].person;
           const previous = best.get(person);
-          if (!previous || scored.score > previous.name.score) best.set(person, { person, nameId, query: q, name: scored });
+          if (!previous || scored.score > previous.name.score)
+            best.set(person, { person, nameId, query: q, name: scored });
         }
       }
-      for (const nameId of touched) acc[nameId] = 0;
+      for (const nameId of touched) {
+        acc[nameId] = 0;
+        credits[nameId] = 0;
+      }
     }
     touched.length = 0;
 
@@ -199,7 +259,9 @@ export function createMatcher(snapshot: WatchlistSnapshot): Matcher {
     const sanctions_result = requested.has('sanctions')
       ? sanctionsResult(byCategory.sanctions, listsByCategory.get('sanctions') ?? [])
       : null;
-    const pep_result = requested.has('pep') ? pepResult(byCategory.pep, listsByCategory.get('pep') ?? []) : null;
+    const pep_result = requested.has('pep')
+      ? pepResult(byCategory.pep, listsByCategory.get('pep') ?? [])
+      : null;
     const criminal_result = requested.has('criminal')
       ? criminalResult(byCategory.criminal, listsByCategory.get('criminal') ?? [])
       : null;
@@ -228,16 +290,25 @@ function round3(x: number): number {
   return Math.round(x * 1000) / 1000;
 }
 
-const SCORE_ADJUST: Record<FieldStatus, number> = { matched: 0.05, near: 0.02, unknown: 0, mismatched: -0.15 };
+const SCORE_ADJUST: Record<FieldStatus, number> = {
+  matched: 0.05,
+  near: 0.02,
+  unknown: 0,
+  mismatched: -0.15,
+};
 
 function nameExplanation(s: Scored, displayName: string, weakAlias: boolean): FieldExplanation {
   const score = s.name.score;
-  const aligned = s.name.pairs.map((p) => (p.similarity >= 0.999 ? p.query : `${p.query}≈${p.listed}`)).join(', ');
-  const missing = s.name.unmatchedQuery.length > 0 ? `; not on the listed name: ${s.name.unmatchedQuery.join(', ')}` : '';
+  const aligned = s.name.pairs
+    .map((p) => (p.similarity >= 0.999 ? p.query : `${p.query}≈${p.listed}`))
+    .join(', ');
+  const missing =
+    s.name.unmatchedQuery.length > 0 ? `; not on the listed name: ${s.name.unmatchedQuery.join(', ')}` : '';
   const input = s.query.input === 'alias' ? 'alias' : 'name';
   const quality = weakAlias ? ' (low-quality alias)' : '';
   const detail = `${input} matches "${displayName}"${quality} with similarity ${score.toFixed(3)} (${aligned || 'no aligned parts'}${missing})`;
-  const status: FieldStatus = score >= STRONG_NAME && !weakAlias ? 'matched' : score >= PARTIAL_NAME ? 'near' : 'near';
+  const status: FieldStatus =
+    score >= STRONG_NAME && !weakAlias ? 'matched' : score >= PARTIAL_NAME ? 'near' : 'near';
   return { status, detail };
 }
 
@@ -255,8 +326,18 @@ function toMatch(
   if (!band) return undefined;
   const person = indexed.person;
   const dob = compareDob(subject.dob, person.dobs);
-  const nationality = compareCountry(subject.nationality, nationalityCountry, indexed.nationalities, 'nationality');
-  const location = compareLocation(subject.location, locationCountry, person.locations, indexed.locationCountries);
+  const nationality = compareCountry(
+    subject.nationality,
+    nationalityCountry,
+    indexed.nationalities,
+    'nationality',
+  );
+  const location = compareLocation(
+    subject.location,
+    locationCountry,
+    person.locations,
+    indexed.locationCountries,
+  );
   const risk_level: RiskLevel = matchRisk({
     check: indexed.category,
     band,
@@ -265,7 +346,10 @@ function toMatch(
     tier: person.pep?.tier,
   });
   const adjusted =
-    s.name.score + SCORE_ADJUST[dob.status] + SCORE_ADJUST[nationality.status] / 2 + SCORE_ADJUST[location.status] / 5;
+    s.name.score +
+    SCORE_ADJUST[dob.status] +
+    SCORE_ADJUST[nationality.status] / 2 +
+    SCORE_ADJUST[location.status] / 5;
   const match: Match = {
     list_id: person.list_id,
     list_name: indexed.listName,

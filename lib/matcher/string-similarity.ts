@@ -14,7 +14,8 @@ export function jaroWinkler(a: string, b: string): number {
   if (la === 0 || lb === 0) return 0;
   if (la > 64 || lb > 64)
     return a.slice(0, 64) === b.slice(0, 64) ? 0.95 : jaroWinkler(a.slice(0, 64), b.slice(0, 64));
-  const range = Math.max(0, Math.floor(Math.max(la, lb) / 2) - 1);
+  // A window of at least one lets short tokens' transpositions count ("Sok" / "Sko").
+  const range = Math.max(1, Math.floor(Math.max(la, lb) / 2) - 1);
   jaroFlagsA.fill(0, 0, la);
   jaroFlagsB.fill(0, 0, lb);
   let matches = 0;
@@ -47,7 +48,10 @@ export function jaroWinkler(a: string, b: string): number {
   return jaro + prefix * 0.1 * (1 - jaro);
 }
 
-const levRow = new Int32Array(128);
+const MAX_EDIT_LENGTH = 128;
+const rowPrev2 = new Int32Array(MAX_EDIT_LENGTH + 1);
+const rowPrev = new Int32Array(MAX_EDIT_LENGTH + 1);
+const rowCur = new Int32Array(MAX_EDIT_LENGTH + 1);
 
 /**
  * Levenshtein edit distance with adjacent transposition counted as one edit (optimal string
@@ -60,31 +64,35 @@ export function editDistance(a: string, b: string, limit = 64): number {
   if (Math.abs(la - lb) > limit) return limit + 1;
   if (la === 0) return lb;
   if (lb === 0) return la;
-  if (lb >= 127) return Math.max(la, lb);
-  // Three rows for the transposition case: prev2, prev, current.
-  const prev2 = new Int32Array(lb + 1);
-  const prev = levRow;
-  const cur = new Int32Array(lb + 1);
+  if (lb > MAX_EDIT_LENGTH) return Math.max(la, lb);
+  let prev2 = rowPrev2;
+  let prev = rowPrev;
+  let cur = rowCur;
   for (let j = 0; j <= lb; j++) prev[j] = j;
   for (let i = 1; i <= la; i++) {
     cur[0] = i;
     let rowMin = i;
     const ca = a.charCodeAt(i - 1);
+    const caPrev = i > 1 ? a.charCodeAt(i - 2) : -1;
     for (let j = 1; j <= lb; j++) {
       const cb = b.charCodeAt(j - 1);
-      const cost = ca === cb ? 0 : 1;
-      let v = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost);
-      if (i > 1 && j > 1 && ca === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === cb) {
-        v = Math.min(v, prev2[j - 2] + 1);
+      let v = prev[j - 1] + (ca === cb ? 0 : 1);
+      const del = prev[j] + 1;
+      if (del < v) v = del;
+      const ins = cur[j - 1] + 1;
+      if (ins < v) v = ins;
+      if (j > 1 && ca === b.charCodeAt(j - 2) && caPrev === cb) {
+        const tr = prev2[j - 2] + 1;
+        if (tr < v) v = tr;
       }
       cur[j] = v;
       if (v < rowMin) rowMin = v;
     }
     if (rowMin > limit) return limit + 1;
-    for (let j = 0; j <= lb; j++) {
-      prev2[j] = prev[j];
-      prev[j] = cur[j];
-    }
+    const recycled = prev2;
+    prev2 = prev;
+    prev = cur;
+    cur = recycled;
   }
   return prev[lb];
 }

@@ -416,7 +416,8 @@ function transliterateHebrewChar(text: string, i: number): string {
 
 function hangulRunLength(text: string, from: number): number {
   let n = 0;
-  while (from + n < text.length && text.charCodeAt(from + n) >= 0xac00 && text.charCodeAt(from + n) <= 0xd7a3) n++;
+  while (from + n < text.length && text.charCodeAt(from + n) >= 0xac00 && text.charCodeAt(from + n) <= 0xd7a3)
+    n++;
   return n;
 }
 

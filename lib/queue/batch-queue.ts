@@ -51,7 +51,9 @@ export function createBatchQueue(config: BatchQueueConfig, client?: SQSClient): 
       MessageBody: body,
     }));
     try {
-      const result = await sqs.send(new SendMessageBatchCommand({ QueueUrl: config.queueUrl, Entries: entries }));
+      const result = await sqs.send(
+        new SendMessageBatchCommand({ QueueUrl: config.queueUrl, Entries: entries }),
+      );
       return (result.Failed ?? []).map((failure) => Number(failure.Id));
     } catch {
       return entries.map((entry) => Number(entry.Id));

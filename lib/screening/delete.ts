@@ -2,7 +2,6 @@ import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { ForbiddenError, NotFoundError } from '../errors.ts';
 import { isConditionalCheckFailed, itemOfConditionFailure, keys, type Table } from '../store/table.ts';
 import type { Principal } from '../tenancy/auth.ts';
-import { forgetScreen } from './rescreen-cache.ts';
 import { isScreenId } from './screen-id.ts';
 import type { ScreenItem } from './screen-record.ts';
 
@@ -10,7 +9,7 @@ import type { ScreenItem } from './screen-record.ts';
  * DELETE /screens/{screen_id} (SPEC §3): admins delete any screen of their tenant, analysts only
  * screens they created (403 otherwise, decided by a condition on `created_by` in the delete
  * itself). The disposition history and notes live inside the screen item, so they go with it,
- * for good; the subject's rescreen-window pointer goes too, so the next screen is fresh.
+ * for good, and so does its rescreen-window index entry, so the next screen of the subject is fresh.
  */
 export async function deleteScreen(
   table: Table,
@@ -21,7 +20,7 @@ export async function deleteScreen(
   if (!isScreenId(screenId)) throw notFound;
   const ownOnly = caller.role !== 'admin';
   try {
-    const { Attributes } = await table.doc.send(
+    await table.doc.send(
       new DeleteCommand({
         TableName: table.name,
         Key: keys.screen(caller.tenantId, screenId),
@@ -29,12 +28,9 @@ export async function deleteScreen(
           ? 'attribute_exists(pk) AND created_by.user_id = :me'
           : 'attribute_exists(pk)',
         ExpressionAttributeValues: ownOnly ? { ':me': caller.userId } : undefined,
-        ReturnValues: 'ALL_OLD',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
-    const deleted = Attributes as ScreenItem | undefined;
-    if (deleted?.subject_hash) await forgetScreen(table, caller.tenantId, deleted.subject_hash, screenId);
   } catch (error) {
     if (!isConditionalCheckFailed(error)) throw error;
     const found = (await itemOfConditionFailure(table, error, keys.screen(caller.tenantId, screenId))) as

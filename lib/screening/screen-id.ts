@@ -1,5 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { keys, type Table } from '../store/table.ts';
+import { QuotaExceededError } from '../errors.ts';
+import { isConditionalCheckFailed, itemOfConditionFailure, keys, type Table } from '../store/table.ts';
+import { usageMonth } from '../tenancy/quota.ts';
 
 /** `SCR-YYYYMMDD-NNNNNN` (DESIGN §4); the sequence may grow past six digits on a very busy day. */
 export const SCREEN_ID_PATTERN = /^SCR-\d{8}-\d{6,}$/;
@@ -17,31 +19,44 @@ export function formatScreenId(day: string, sequence: number): string {
   return `SCR-${day}-${String(sequence).padStart(6, '0')}`;
 }
 
-/** Day counters are only needed on their own day; DynamoDB TTL may remove them a week later. */
-const COUNTER_RETENTION_SECONDS = 7 * 24 * 3600;
-
 /**
- * Allocates the next screen id of the tenant's UTC day with one atomic ADD on the day counter,
- * so concurrent screens never share an id, and ids sort by the time they were allocated.
+ * Numbers a new screen and, when `charge` is given, charges it against the monthly quota, in ONE
+ * write: the tenant's monthly usage item also carries the day's screen counter (`seq_YYYYMMDD`).
+ * Concurrent screens never share an id, ids sort by the time they were numbered, usage never
+ * passes the plan's limit (the same condition as chargeScreens), and a screen refused with
+ * QuotaExceededError consumes no id. `charge.limit` null is unlimited (Enterprise).
+ *
+ * One write instead of two matters: every screen of a tenant touches this item, and a single
+ * hot item's writes are serialised by the store.
  */
-export async function allocateScreenId(
+export async function numberScreen(
   table: Table,
   tenantId: string,
-  at: Date = new Date(),
+  at: Date,
+  charge?: { limit: number | null },
 ): Promise<string> {
   const day = screenDay(at);
-  const { Attributes } = await table.doc.send(
-    new UpdateCommand({
-      TableName: table.name,
-      Key: keys.screenSequence(tenantId, day),
-      UpdateExpression: 'ADD #seq :one SET expires_at = :expires',
-      ExpressionAttributeNames: { '#seq': 'sequence' },
-      ExpressionAttributeValues: {
-        ':one': 1,
-        ':expires': Math.floor(at.getTime() / 1000) + COUNTER_RETENTION_SECONDS,
-      },
-      ReturnValues: 'UPDATED_NEW',
-    }),
-  );
-  return formatScreenId(day, Attributes?.sequence as number);
+  const key = keys.usage(tenantId, usageMonth(at));
+  const limited = charge !== undefined && charge.limit !== null;
+  try {
+    const { Attributes } = await table.doc.send(
+      new UpdateCommand({
+        TableName: table.name,
+        Key: key,
+        UpdateExpression: charge ? 'ADD #seq :one, used :one' : 'ADD #seq :one',
+        ExpressionAttributeNames: { '#seq': `seq_${day}` },
+        ExpressionAttributeValues: { ':one': 1, ...(limited ? { ':ceiling': charge.limit! - 1 } : {}) },
+        ...(limited ? { ConditionExpression: 'attribute_not_exists(used) OR used <= :ceiling' } : {}),
+        ReturnValues: 'UPDATED_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return formatScreenId(day, Attributes?.[`seq_${day}`] as number);
+  } catch (error) {
+    if (limited && isConditionalCheckFailed(error)) {
+      const used = ((await itemOfConditionFailure(table, error, key))?.used as number | undefined) ?? 0;
+      throw new QuotaExceededError(used, charge.limit!);
+    }
+    throw error;
+  }
 }

@@ -37,13 +37,16 @@ export interface ApprovalRecord {
  * The screen item in the table (keys.screen). History and notes live inside it, so every
  * disposition rule is one conditional write and deleting the item removes the notes for good.
  * `disposition` and `approval` are absent (not null) while there is none, so conditions can use
- * attribute_not_exists; `gsi1pk`/`gsi1sk` exist only while the screen is pending.
+ * attribute_not_exists; `gsi1pk`/`gsi1sk` exist only while the screen is pending; `gsi2pk`/`gsi2sk`
+ * index it under its subject hash for the rescreen window.
  */
 export interface ScreenItem {
   pk: string;
   sk: string;
   gsi1pk?: string;
   gsi1sk?: string;
+  gsi2pk: string;
+  gsi2sk: string;
   kind: 'screen';
   screen_id: string;
   tenant_id: string;

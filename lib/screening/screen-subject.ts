@@ -1,12 +1,11 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { logger } from '../log.ts';
 import type { Services } from '../runtime/services.ts';
 import { keys } from '../store/table.ts';
 import type { Principal } from '../tenancy/auth.ts';
-import { chargeScreens, refundScreens } from '../tenancy/quota.ts';
+import { refundScreens } from '../tenancy/quota.ts';
 import { CHECK_TYPES, type CheckType } from '../watchlists/types.ts';
-import { findRecentScreen, rememberScreen } from './rescreen-cache.ts';
-import { allocateScreenId } from './screen-id.ts';
+import { findRecentScreen } from './rescreen-window.ts';
+import { numberScreen } from './screen-id.ts';
 import { isoSeconds, type Screen, type ScreenItem, toScreen } from './screen-record.ts';
 import { type Subject, subjectHash } from './subject.ts';
 
@@ -39,9 +38,10 @@ export type ScreenResult = Screen & { skipped: boolean };
  *   check types) screened by this tenant within the rescreen window returns that earlier screen
  *   unchanged with `skipped: true`, charging nothing.
  * - Otherwise the matcher runs, one screen is charged (QuotaExceededError → 429 when the plan's
- *   month is used up; nothing is stored then), a `SCR-YYYYMMDD-NNNNNN` id is allocated and the
- *   screen is stored pending (no disposition) with its author, and becomes the subject's cached
- *   screen. A failure after charging refunds the charge, so a failed screen is never billed.
+ *   month is used up; nothing is stored then) in the same write that numbers it
+ *   `SCR-YYYYMMDD-NNNNNN`, and the screen is stored pending (no disposition) with its author;
+ *   it is now the subject's latest screen for the window. A failure after charging refunds the
+ *   charge, so a failed screen is never billed.
  *
  * Reused by the batch endpoints with `{ charge: false }`.
  */
@@ -72,26 +72,20 @@ export async function screenSubject(
 
   const checks = services.matcher().screen(subject, types);
 
-  // Charging and id allocation are independent single writes; running them together saves a
-  // round trip per screen. An id allocated for a refused screen is simply never used.
-  const [charged, allocated] = await Promise.allSettled([
-    charge
-      ? chargeScreens(table, principal.tenantId, 1, principal.plan.monthly_screens, at)
-      : Promise.resolve(0),
-    allocateScreenId(table, principal.tenantId, at),
-  ]);
-  if (charged.status === 'rejected') throw charged.reason;
-  if (allocated.status === 'rejected') {
-    if (charge) await refundScreens(table, principal.tenantId, 1, at);
-    throw allocated.reason;
-  }
-
-  const screenId = allocated.value;
+  const screenId = await numberScreen(
+    table,
+    principal.tenantId,
+    at,
+    charge ? { limit: principal.plan.monthly_screens } : undefined,
+  );
   const item: ScreenItem = {
     ...keys.screen(principal.tenantId, screenId),
     // Sparse pending index: these two attributes leave the item with its first disposition.
     gsi1pk: keys.pendingIndex(principal.tenantId),
     gsi1sk: screenId,
+    // The rescreen window finds the subject's latest screen through this index entry.
+    gsi2pk: keys.subjectIndex(principal.tenantId, hash),
+    gsi2sk: screenId,
     kind: 'screen',
     screen_id: screenId,
     tenant_id: principal.tenantId,
@@ -107,26 +101,14 @@ export async function screenSubject(
     history: [],
   };
 
-  const [stored, remembered] = await Promise.allSettled([
-    table.doc.send(
-      new PutCommand({
-        TableName: table.name,
-        Item: item,
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    ),
-    windowHours > 0 ? rememberScreen(table, item, windowHours) : Promise.resolve(),
-  ]);
-  if (stored.status === 'rejected') {
-    if (charge) await refundScreens(table, principal.tenantId, 1, at);
-    throw stored.reason;
-  }
-  if (remembered.status === 'rejected') {
-    // The screen stands; the next identical request just screens afresh instead of hitting the cache.
-    logger.warn(
-      { tenant: principal.tenantId, screenId, err: remembered.reason },
-      'rescreen cache not updated',
+  try {
+    await table.doc.send(
+      new PutCommand({ TableName: table.name, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }),
     );
+  } catch (error) {
+    // A screen that was not stored is not billed.
+    if (charge) await refundScreens(table, principal.tenantId, 1, at);
+    throw error;
   }
   return { ...toScreen(item), skipped: false };
 }

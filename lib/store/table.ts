@@ -13,11 +13,11 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
  * |-------------------|--------------------|-----------------------------|-------------------------------------|
  * | tenant            | TENANT#<tid>       | TENANT                      | TENANTS / <tid>                     |
  * | user              | TENANT#<tid>       | USER#<uid>                  |                                     |
- * | monthly usage     | TENANT#<tid>       | USAGE#<YYYY-MM>             |                                     |
- * | screen id counter | TENANT#<tid>       | SEQ#<YYYYMMDD>              |                                     |
+ * | monthly usage     | TENANT#<tid>       | USAGE#<YYYY-MM>             | (+ day counters seq_<YYYYMMDD>)     |
  * | screen            | TENANT#<tid>       | SCREEN#<screen_id>          | TENANT#<tid>#PENDING / <screen_id>  |
  * |                   |                    |                             |   (only while no disposition)       |
- * | rescreen cache    | TENANT#<tid>       | SUBJECT#<subject hash>      |                                     |
+ * |                   |                    |                             | gsi2: TENANT#<tid>#SUBJECT#<hash>   |
+ * |                   |                    |                             |   / <screen_id> (rescreen window)   |
  * | batch             | TENANT#<tid>       | BATCH#<batch_id>            |                                     |
  * | batch item        | TENANT#<tid>       | BATCH#<batch_id>#ITEM#<idx> | gsi2: TENANT#<tid>#BATCH#<batch_id> |
  * |                   |                    |                             |   / <finish sequence, 6+ digits>    |
@@ -27,18 +27,23 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
  * - authenticate a key: GetItem user (the key names its tenant and user; the hash is compared)
  * - rotate a key: UpdateItem user, condition key_hash = the presented key's hash
  * - charge the quota: UpdateItem usage, ADD with condition used + n <= limit
- * - next screen id: UpdateItem counter, ADD 1
+ * - charge and number a screen: ONE UpdateItem on the monthly usage item,
+ *   ADD used 1, seq_<YYYYMMDD> 1 with the quota condition (a refused screen consumes no id);
+ *   without charging (batch subjects, pre-charged) ADD seq_<YYYYMMDD> 1 only
  * - list screens newest first: Query pk = TENANT#<tid>, begins_with(sk, SCREEN#), descending
  * - list pending screens: Query gsi1 (sparse: the key leaves the item with its first disposition)
  * - dispose: UpdateItem screen, condition on the current disposition (one write per rule):
  *   record = attribute_not_exists(disposition); override = attribute_exists(pk);
  *   approve = disposition exists, no approval yet, disposition.author.user_id <> the admin.
  *   The same write appends to `history` (list_append) and REMOVEs gsi1pk/gsi1sk.
- * - delete a screen: DeleteItem screen, analysts with condition created_by.user_id = caller;
- *   then DeleteItem subject cache, condition screen_id = the deleted id
+ * - delete a screen: DeleteItem screen, analysts with condition created_by.user_id = caller
+ *   (history, notes and its rescreen-window index entry go with the item)
  * - read one screen / its history: GetItem screen (consistent)
- * - rescreen window: GetItem subject cache (screen_id, screened_at), expiry filtered on read
- *   from screened_at + RESCREEN_WINDOW_HOURS (dynalite has no TTL), then GetItem screen
+ * - rescreen window: Query gsi2 pk = TENANT#<tid>#SUBJECT#<subject hash>, descending, Limit 1
+ *   (the subject's latest screen, whole item); outside the window when screened_at +
+ *   RESCREEN_WINDOW_HOURS has passed. No separate cache item: nothing to keep in step on
+ *   force or delete. On AWS the index is eventually consistent (a repeat within the same
+ *   second may screen afresh, which is the safe side).
  * - list cursors: base64url of {list, tenant, last screen id}; the start key is rebuilt from the
  *   caller's tenant, so a cursor can never address another tenant's partition
  * - list tenants (ops): Query gsi1 pk = TENANTS
@@ -69,12 +74,7 @@ export const keys = {
   tenant: (tenantId: string) => ({ pk: `TENANT#${tenantId}`, sk: 'TENANT' }),
   user: (tenantId: string, userId: string) => ({ pk: `TENANT#${tenantId}`, sk: `USER#${userId}` }),
   usage: (tenantId: string, month: string) => ({ pk: `TENANT#${tenantId}`, sk: `USAGE#${month}` }),
-  screenSequence: (tenantId: string, day: string) => ({ pk: `TENANT#${tenantId}`, sk: `SEQ#${day}` }),
   screen: (tenantId: string, screenId: string) => ({ pk: `TENANT#${tenantId}`, sk: `SCREEN#${screenId}` }),
-  subject: (tenantId: string, subjectHash: string) => ({
-    pk: `TENANT#${tenantId}`,
-    sk: `SUBJECT#${subjectHash}`,
-  }),
   batch: (tenantId: string, batchId: string) => ({ pk: `TENANT#${tenantId}`, sk: `BATCH#${batchId}` }),
   batchItem: (tenantId: string, batchId: string, index: number) => ({
     pk: `TENANT#${tenantId}`,
@@ -84,6 +84,8 @@ export const keys = {
   batchProgressIndex: (tenantId: string, batchId: string) => `TENANT#${tenantId}#BATCH#${batchId}`,
   tenantPartition: (tenantId: string) => `TENANT#${tenantId}`,
   pendingIndex: (tenantId: string) => `TENANT#${tenantId}#PENDING`,
+  /** gsi2 partition of a subject's screens (rescreen window), sorted by screen id. */
+  subjectIndex: (tenantId: string, subjectHash: string) => `TENANT#${tenantId}#SUBJECT#${subjectHash}`,
   tenantsIndex: 'TENANTS',
 } as const;
 

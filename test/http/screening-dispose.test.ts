@@ -21,7 +21,10 @@ beforeAll(async () => {
   analyst1 = pick('analyst', 0);
   analyst2 = pick('analyst', 1);
   admin = pick('admin');
-  const added = await addUser(getServices().table, 'tdemoenterprise', { name: 'Second Admin', role: 'admin' });
+  const added = await addUser(getServices().table, 'tdemoenterprise', {
+    name: 'Second Admin',
+    role: 'admin',
+  });
   secondAdmin = { key: added.api_key, id: added.user.user_id };
 }, 60_000);
 afterAll(async () => stack.close());
@@ -38,7 +41,10 @@ describe('POST /screens/{screen_id}/dispose: SPEC §3 state table', () => {
   it('pending → the disposition, with the note in the history and the screen off the pending list', async () => {
     const id = await newScreen();
 
-    const { status, body } = await dispose(id, analyst1.key, { disposition: 'false_positive', note: 'DOB differs' });
+    const { status, body } = await dispose(id, analyst1.key, {
+      disposition: 'false_positive',
+      note: 'DOB differs',
+    });
 
     expect(status).toBe(200);
     expect(body.disposition).toMatchObject({
@@ -61,15 +67,20 @@ describe('POST /screens/{screen_id}/dispose: SPEC §3 state table', () => {
         approval_requested: false,
       },
     ]);
-    expect((await api.get(`/screens/${id}`, analyst1.key)).body.disposition.disposition).toBe('false_positive');
+    expect((await api.get(`/screens/${id}`, analyst1.key)).body.disposition.disposition).toBe(
+      'false_positive',
+    );
     const pending = (await api.get('/screens/pending?limit=200', analyst1.key)).body.screens;
     expect(pending.map((s: { screen_id: string }) => s.screen_id)).not.toContain(id);
   });
 
-  it.each(['confirmed_hit', 'false_positive', 'needs_review', 'cleared'])('accepts %s on a pending screen', async (value) => {
-    const id = await newScreen();
-    expect((await dispose(id, analyst2.key, { disposition: value })).status).toBe(200);
-  });
+  it.each(['confirmed_hit', 'false_positive', 'needs_review', 'cleared'])(
+    'accepts %s on a pending screen',
+    async (value) => {
+      const id = await newScreen();
+      expect((await dispose(id, analyst2.key, { disposition: value })).status).toBe(200);
+    },
+  );
 
   it('has disposition, override not true → 409 naming the disposition and who made it; nothing changes', async () => {
     const id = await newScreen();
@@ -120,7 +131,10 @@ describe('POST /screens/{screen_id}/dispose: SPEC §3 state table', () => {
       expect(status).toBe(403);
       expect(body.detail).toMatch(/admin/);
     }
-    expect((await history(disposed)).disposition).toMatchObject({ disposition: 'cleared', awaiting_approval: true });
+    expect((await history(disposed)).disposition).toMatchObject({
+      disposition: 'cleared',
+      awaiting_approval: true,
+    });
     expect((await history(pending)).history).toEqual([]);
   });
 
@@ -131,7 +145,11 @@ describe('POST /screens/{screen_id}/dispose: SPEC §3 state table', () => {
 
     expect(status).toBe(409);
     expect(body.detail).toMatch(/pending/);
-    expect((await api.get('/screens/pending?limit=200', admin.key)).body.screens.map((s: { screen_id: string }) => s.screen_id)).toContain(id);
+    expect(
+      (await api.get('/screens/pending?limit=200', admin.key)).body.screens.map(
+        (s: { screen_id: string }) => s.screen_id,
+      ),
+    ).toContain(id);
   });
 
   it('approval_requested awaits sign-off; an admin approves it; the history links both', async () => {
@@ -233,7 +251,9 @@ describe('POST /screens/{screen_id}/dispose: SPEC §3 state table', () => {
     expect((await dispose(id, analyst1.key, { disposition: 'cleared', override: 'yes' })).body.detail).toBe(
       'override: must be true or false',
     );
-    expect((await dispose(id, analyst1.key, { disposition: 'cleared', comment: 'x' })).body.detail).toMatch(/^comment:/);
+    expect((await dispose(id, analyst1.key, { disposition: 'cleared', comment: 'x' })).body.detail).toMatch(
+      /^comment:/,
+    );
     expect((await dispose(id, analyst1.key, undefined)).status).toBe(400);
     expect((await dispose(id, '', { disposition: 'cleared' })).status).toBe(401);
     expect((await history(id)).history).toEqual([]);

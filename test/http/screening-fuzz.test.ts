@@ -8,7 +8,10 @@ let keys: string[];
 let screenId: string;
 beforeAll(async () => {
   stack = await startLocalStack({ dataDir: null });
-  keys = [demoKey(stack, 'tdemoenterprise', 'analyst').api_key, demoKey(stack, 'tdemoenterprise', 'admin').api_key];
+  keys = [
+    demoKey(stack, 'tdemoenterprise', 'analyst').api_key,
+    demoKey(stack, 'tdemoenterprise', 'admin').api_key,
+  ];
   const response = await fetch(`${stack.url}/screen`, {
     method: 'POST',
     headers: { 'x-api-key': keys[0] },
@@ -18,10 +21,31 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => stack.close());
 
-const fieldNames = ['name', 'dob', 'nationality', 'location', 'alias', 'types', 'force', 'disposition', 'note', 'override', 'approval_requested'];
+const fieldNames = [
+  'name',
+  'dob',
+  'nationality',
+  'location',
+  'alias',
+  'types',
+  'force',
+  'disposition',
+  'note',
+  'override',
+  'approval_requested',
+];
 const jsonish = fc.oneof(
   fc.string(),
-  fc.constantFrom('1990-02-29', '2024-02-29', '9999-12-31', 'sanctions,pep', 'approved', 'cleared', 'pep,,pep', ''),
+  fc.constantFrom(
+    '1990-02-29',
+    '2024-02-29',
+    '9999-12-31',
+    'sanctions,pep',
+    'approved',
+    'cleared',
+    'pep,,pep',
+    '',
+  ),
   fc.integer(),
   fc.double(),
   fc.boolean(),
@@ -29,9 +53,13 @@ const jsonish = fc.oneof(
   fc.array(fc.string(), { maxLength: 3 }),
   fc.dictionary(fc.string({ maxLength: 5 }), fc.string({ maxLength: 5 }), { maxKeys: 3 }),
 );
-const objectBody = fc.dictionary(fc.oneof(fc.constantFrom(...fieldNames), fc.string({ maxLength: 12 })), jsonish, {
-  maxKeys: 6,
-});
+const objectBody = fc.dictionary(
+  fc.oneof(fc.constantFrom(...fieldNames), fc.string({ maxLength: 12 })),
+  jsonish,
+  {
+    maxKeys: 6,
+  },
+);
 const rawBody = fc.oneof(
   objectBody.map((o) => JSON.stringify(o)),
   fc.jsonValue().map((v) => JSON.stringify(v)),
@@ -45,10 +73,18 @@ const pathSegment = fc.oneof(
 );
 const path = fc.oneof(
   fc.constant('/screen'),
-  fc.tuple(pathSegment, fc.constantFrom('', '/history', '/dispose', '/x')).map(([id, tail]) => `/screens/${id}${tail}`),
   fc
-    .tuple(fc.constantFrom('/screens', '/screens/pending'), fc.string({ maxLength: 40 }), fc.string({ maxLength: 20 }))
-    .map(([p, limit, cursor]) => `${p}?limit=${encodeURIComponent(limit)}&cursor=${encodeURIComponent(cursor)}`),
+    .tuple(pathSegment, fc.constantFrom('', '/history', '/dispose', '/x'))
+    .map(([id, tail]) => `/screens/${id}${tail}`),
+  fc
+    .tuple(
+      fc.constantFrom('/screens', '/screens/pending'),
+      fc.string({ maxLength: 40 }),
+      fc.string({ maxLength: 20 }),
+    )
+    .map(
+      ([p, limit, cursor]) => `${p}?limit=${encodeURIComponent(limit)}&cursor=${encodeURIComponent(cursor)}`,
+    ),
 );
 const apiKey = fc.oneof(
   fc.constantFrom('valid-analyst', 'valid-admin', 'none'),

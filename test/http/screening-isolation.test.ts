@@ -32,13 +32,15 @@ describe('tenant isolation of the screening endpoints', () => {
       for (const id of [screenId, disposedId]) {
         expect((await api.get(`/screens/${id}`, key)).status).toBe(404);
         expect((await api.get(`/screens/${id}/history`, key)).status).toBe(404);
-        expect((await api.post(`/screens/${id}/dispose`, key, { disposition: 'cleared', override: true })).status).toBe(
-          404,
-        );
+        expect(
+          (await api.post(`/screens/${id}/dispose`, key, { disposition: 'cleared', override: true })).status,
+        ).toBe(404);
         expect((await api.delete(`/screens/${id}`, key)).status).toBe(404);
       }
     }
-    expect((await api.post(`/screens/${disposedId}/dispose`, otherAdmin, { disposition: 'approved' })).status).toBe(404);
+    expect(
+      (await api.post(`/screens/${disposedId}/dispose`, otherAdmin, { disposition: 'approved' })).status,
+    ).toBe(404);
 
     const owner = await api.get(`/screens/${disposedId}/history`, ownerKey);
     expect(owner.status).toBe(200);
@@ -56,7 +58,10 @@ describe('tenant isolation of the screening endpoints', () => {
       expect(ids).not.toContain(disposedId);
     }
     expect((await api.get('/screens', fresh.admin.api_key)).body).toEqual({ screens: [], next_cursor: null });
-    expect((await api.get('/screens/pending', fresh.admin.api_key)).body).toEqual({ screens: [], next_cursor: null });
+    expect((await api.get('/screens/pending', fresh.admin.api_key)).body).toEqual({
+      screens: [],
+      next_cursor: null,
+    });
   });
 
   it('refuses another tenant’s cursor with 400 instead of paging through its data', async () => {

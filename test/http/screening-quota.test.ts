@@ -51,7 +51,10 @@ describe('monthly quota', () => {
       'Monthly screen limit reached: 1000/1000 screens used this month. Upgrade your plan to screen more.',
     );
     expect((await api.get('/screens', key)).body.screens).toEqual([]);
-    expect((await api.get('/me', key)).body.usage).toMatchObject({ screens_used: 1000, screens_remaining: 0 });
+    expect((await api.get('/me', key)).body.usage).toMatchObject({
+      screens_used: 1000,
+      screens_remaining: 0,
+    });
   });
 
   it('concurrent screens never push usage past the limit', async () => {
@@ -64,7 +67,9 @@ describe('monthly quota', () => {
     const statuses = results.map((r) => r.status).sort();
     expect(statuses).toEqual([200, 200, 200, 429, 429, 429, 429, 429]);
     expect((await api.get('/me', key)).body.usage.screens_used).toBe(1000);
-    const stored = (await api.get('/screens', key)).body.screens.map((s: { screen_id: string }) => s.screen_id).sort();
+    const stored = (await api.get('/screens', key)).body.screens
+      .map((s: { screen_id: string }) => s.screen_id)
+      .sort();
     expect(stored).toEqual(
       results
         .filter((r) => r.status === 200)

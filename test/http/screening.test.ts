@@ -34,8 +34,14 @@ describe('POST /screen', () => {
     expect(body.sanctions_result.matches.length).toBeGreaterThan(0);
     expect(typeof body.sanctions_result.narrative).toBe('string');
     expect(body.pep_result).toHaveProperty('is_pep');
-    expect(body.criminal_result).toMatchObject({ interpol_hits: expect.any(Array), fbi_hits: expect.any(Array) });
-    expect(body.created_by).toEqual({ user_id: demoKey(stack, 'tdemoenterprise', 'analyst').user_id, role: 'analyst' });
+    expect(body.criminal_result).toMatchObject({
+      interpol_hits: expect.any(Array),
+      fbi_hits: expect.any(Array),
+    });
+    expect(body.created_by).toEqual({
+      user_id: demoKey(stack, 'tdemoenterprise', 'analyst').user_id,
+      role: 'analyst',
+    });
     expect(body.disposition).toBeNull();
   });
 
@@ -85,7 +91,9 @@ describe('POST /screen', () => {
     expect(wrong.status).toBe(401);
     expect(wrong.body.detail).toMatch(/API key/);
 
-    expect((await api.get('/screens?limit=200', admin)).body.screens).toHaveLength(before.body.screens.length);
+    expect((await api.get('/screens?limit=200', admin)).body.screens).toHaveLength(
+      before.body.screens.length,
+    );
   });
 });
 
@@ -95,7 +103,11 @@ describe('rescreen window', () => {
     const first = await api.post('/screen', analyst, { name, dob: '1970-05-05', location: 'Paris' });
     const usageBefore = (await api.get('/me', analyst)).body.usage.screens_used;
 
-    const again = await api.post('/screen', admin, { name: `  ${name.toUpperCase()} `, dob: '1970-05-05', location: 'paris' });
+    const again = await api.post('/screen', admin, {
+      name: `  ${name.toUpperCase()} `,
+      dob: '1970-05-05',
+      location: 'paris',
+    });
 
     expect(again.status).toBe(200);
     expect(again.body.skipped).toBe(true);
@@ -188,11 +200,14 @@ describe('GET /screens/{screen_id} and /history', () => {
 describe('GET /screens and /screens/pending', () => {
   it('lists newest first and pages with a cursor until next_cursor is null', async () => {
     const created: string[] = [];
-    for (let i = 0; i < 5; i++) created.push((await api.post('/screen', analyst, { name: madeUpName() })).body.screen_id);
+    for (let i = 0; i < 5; i++)
+      created.push((await api.post('/screen', analyst, { name: madeUpName() })).body.screen_id);
 
     const first = await api.get('/screens?limit=3', analyst);
     expect(first.status).toBe(200);
-    expect(first.body.screens.map((s: { screen_id: string }) => s.screen_id)).toEqual(created.slice(2).reverse());
+    expect(first.body.screens.map((s: { screen_id: string }) => s.screen_id)).toEqual(
+      created.slice(2).reverse(),
+    );
     expect(first.body.screens[0]).toMatchObject({
       risk_level: 'CLEAR',
       subject: { name: expect.any(String) },
@@ -225,9 +240,9 @@ describe('GET /screens and /screens/pending', () => {
     expect((await api.get('/screens?limit=201', analyst)).body.detail).toBe('limit: must be at most 200');
     expect((await api.get('/screens?limit=0', analyst)).status).toBe(400);
     expect((await api.get('/screens/pending?limit=abc', analyst)).status).toBe(400);
-    const tampered = Buffer.from(JSON.stringify({ l: 'screens', t: 'tdemostarter', id: 'SCR-20000101-000001' })).toString(
-      'base64url',
-    );
+    const tampered = Buffer.from(
+      JSON.stringify({ l: 'screens', t: 'tdemostarter', id: 'SCR-20000101-000001' }),
+    ).toString('base64url');
     const refused = await api.get(`/screens?cursor=${tampered}`, analyst);
     expect(refused.status).toBe(400);
     expect(refused.body.detail).toMatch(/^cursor:/);

@@ -10,7 +10,12 @@ export interface ApiResponse {
 
 /** A tiny fetch wrapper for black-box tests of the screening endpoints. */
 export function apiClient(stack: LocalStack) {
-  const call = async (method: string, path: string, key: string | undefined, body?: unknown): Promise<ApiResponse> => {
+  const call = async (
+    method: string,
+    path: string,
+    key: string | undefined,
+    body?: unknown,
+  ): Promise<ApiResponse> => {
     const response = await fetch(`${stack.url}${path}`, {
       method,
       headers: { ...(key ? { 'x-api-key': key } : {}), 'content-type': 'application/json' },

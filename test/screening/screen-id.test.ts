@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allocateScreenId, formatScreenId, isScreenId, screenDay } from '../../lib/screening/screen-id.ts';
+import { QuotaExceededError } from '../../lib/errors.ts';
+import { formatScreenId, isScreenId, numberScreen, screenDay } from '../../lib/screening/screen-id.ts';
+import { getMonthlyUsage } from '../../lib/tenancy/quota.ts';
 import { startTestStore, type TestStore } from '../support/dynamo.ts';
 
 let store: TestStore;
@@ -7,6 +9,8 @@ beforeAll(async () => {
   store = await startTestStore();
 });
 afterAll(async () => store.close());
+
+const day = new Date('2025-03-14T12:00:00Z');
 
 describe('screen ids', () => {
   it('have the SCR-YYYYMMDD-NNNNNN form of the UTC day', () => {
@@ -16,17 +20,36 @@ describe('screen ids', () => {
     expect(isScreenId('SCR-2025-03-14-7')).toBe(false);
   });
 
-  it('are unique under concurrency and numbered per tenant and day', async () => {
-    const day = new Date('2025-03-14T12:00:00Z');
+  it('are unique under concurrency, numbered per tenant and day, and charged one each', async () => {
     const ids = await Promise.all(
-      Array.from({ length: 40 }, () => allocateScreenId(store.table, 'tone', day)),
+      Array.from({ length: 40 }, () => numberScreen(store.table, 'tone', day, { limit: null })),
     );
 
     expect(new Set(ids).size).toBe(40);
     expect([...ids].sort()[39]).toBe('SCR-20250314-000040');
-    expect(await allocateScreenId(store.table, 'ttwo', day)).toBe('SCR-20250314-000001');
-    expect(await allocateScreenId(store.table, 'tone', new Date('2025-03-15T00:00:00Z'))).toBe(
+    expect(await getMonthlyUsage(store.table, 'tone', day)).toBe(40);
+    expect(await numberScreen(store.table, 'ttwo', day, { limit: null })).toBe('SCR-20250314-000001');
+    expect(await numberScreen(store.table, 'tone', new Date('2025-03-15T00:00:00Z'), { limit: null })).toBe(
       'SCR-20250315-000001',
     );
+  });
+
+  it('lets exactly the limit through under concurrency; refused screens consume no id', async () => {
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 12 }, () => numberScreen(store.table, 'tlimited', day, { limit: 5 })),
+    );
+
+    const granted = outcomes.filter((o) => o.status === 'fulfilled').map((o) => o.value);
+    expect(granted.sort()).toEqual([1, 2, 3, 4, 5].map((n) => formatScreenId('20250314', n)));
+    for (const o of outcomes.filter((o) => o.status === 'rejected')) {
+      expect(o.reason).toBeInstanceOf(QuotaExceededError);
+      expect((o.reason as QuotaExceededError).detail).toContain('5/5');
+    }
+    expect(await getMonthlyUsage(store.table, 'tlimited', day)).toBe(5);
+  });
+
+  it('numbers without charging when no charge is asked (pre-charged batch subjects)', async () => {
+    expect(await numberScreen(store.table, 'tfree', day)).toBe('SCR-20250314-000001');
+    expect(await getMonthlyUsage(store.table, 'tfree', day)).toBe(0);
   });
 });

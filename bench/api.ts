@@ -1,0 +1,118 @@
+/**
+ * `npm run bench:api`: the HTTP API under load on this machine, end to end through the local
+ * server (API Gateway stand-in, middy chain, X-API-Key auth, dynalite) with the real matcher.
+ *
+ * Scenarios (autocannon in a worker thread, so the load generator does not share the server's
+ * event loop): concurrent POST /screen with force:true (every request a fresh screen: matcher,
+ * quota charge, id allocation, two writes) over names from the shipped lists and made-up names;
+ * then GET /screens/{id} and GET /screens?limit=50. Prints throughput and p50/p99 per scenario.
+ *
+ * BENCH_SECONDS (default 10) and BENCH_CONNECTIONS (default 16) tune the run.
+ */
+import autocannon from 'autocannon';
+
+// Request logs would measure the terminal, not the service: silence them unless LOG_LEVEL says
+// otherwise. Set before the service modules load, since the logger reads it once.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+process.env.LOG_LEVEL ??= 'silent';
+const { startLocalStack } = await import('../infra/local/stack.ts');
+const { getServices } = await import('../lib/runtime/services.ts');
+const { loadSnapshot } = await import('../lib/watchlists/snapshot.ts');
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
+
+const stack = await startLocalStack({ dataDir: null });
+const key = stack.demoKeys.find((k) => k.tenant_id === 'tdemoenterprise' && k.role === 'analyst')!.api_key;
+const headers = { 'x-api-key': key, 'content-type': 'application/json' };
+
+// Subjects: every 40th listed person (hits of every kind) and made-up names (the common case: clear).
+const { people } = loadSnapshot();
+const listed = people.filter((_, i) => i % 40 === 0).map((p) => p.primary_name);
+const given = ['Anna', 'Rahul', 'Mei', 'Carlos', 'Olga', 'Kwame', 'Sofia', 'Yusuf', 'Liam', 'Ines'];
+const family = ['Brennholt', 'Quillonby', 'Marsetti', 'Okonkwo-Lind', 'Vasquez Tor', 'Haddadin', 'Lindqvist'];
+const madeUp = Array.from(
+  { length: 400 },
+  (_, i) => `${given[i % given.length]} ${family[(i * 3) % family.length]}`,
+);
+const subjects = [...listed, ...madeUp].map((name, i) => ({
+  name,
+  ...(i % 3 === 0 ? { dob: `19${50 + (i % 50)}-0${1 + (i % 9)}-1${i % 10}` } : {}),
+  ...(i % 4 === 0 ? { nationality: 'British' } : {}),
+  force: true,
+}));
+// Interleave listed and made-up names so every connection sees both.
+subjects.sort((a, b) => ((a.name.length * 7919) % 101) - ((b.name.length * 7919) % 101));
+
+// Warm-up: the matcher's first load and the JIT, outside the measured window.
+getServices().matcher();
+const created: string[] = [];
+for (const subject of subjects.slice(0, 50)) {
+  const response = await fetch(`${stack.url}/screen`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify(subject),
+  });
+  created.push(((await response.json()) as { screen_id: string }).screen_id);
+}
+
+interface Figures {
+  scenario: string;
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  max: number;
+  non2xx: number;
+  errors: number;
+}
+const results: Figures[] = [];
+
+async function run(scenario: string, requests: autocannon.Request[]) {
+  const result = await autocannon({
+    url: stack.url,
+    connections,
+    duration: seconds,
+    workers: 1,
+    requests,
+  });
+  results.push({
+    scenario,
+    requests: result.requests.total,
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    max: result.latency.max,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  });
+}
+
+await run(
+  'POST /screen (force)',
+  subjects.map((subject) => ({ method: 'POST', path: '/screen', headers, body: JSON.stringify(subject) })),
+);
+await run(
+  'GET /screens/{id}',
+  created.map((id) => ({ method: 'GET', path: `/screens/${id}`, headers })),
+);
+await run('GET /screens?limit=50', [{ method: 'GET', path: '/screens?limit=50', headers }]);
+
+await stack.close();
+
+const heapMb = Math.round(process.memoryUsage().heapUsed / 1024 / 1024);
+process.stdout.write(
+  [
+    '',
+    `API benchmark: ${seconds} s per scenario, ${connections} connections, local stack (dynalite in memory), ${subjects.length} distinct subjects`,
+    'scenario                 requests   req/s   p50 ms   p99 ms   max ms   non-2xx  errors',
+    ...results.map(
+      (r) =>
+        `${r.scenario.padEnd(24)} ${String(r.requests).padStart(8)} ${String(r.rps).padStart(7)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(8)} ${String(r.max).padStart(8)} ${String(r.non2xx).padStart(9)} ${String(r.errors).padStart(7)}`,
+    ),
+    `server heap after the run: ${heapMb} MB`,
+    'Target: >= 300 screens/s and p99 <= 50 ms for POST /screen.',
+    '',
+  ].join('\n'),
+);
+process.exit(0);

@@ -1,0 +1,207 @@
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { SQSRecord } from 'aws-lambda';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type StartedBatch, startBatch } from '../../lib/batch/start-batch.ts';
+import { createBatchWorker } from '../../lib/batch/worker.ts';
+import { logger } from '../../lib/log.ts';
+import { createMatcher, type Matcher } from '../../lib/matcher/screen.ts';
+import type { BatchQueue } from '../../lib/queue/batch-queue.ts';
+import { readConfig } from '../../lib/runtime/config.ts';
+import { screenSubject } from '../../lib/screening/screen-subject.ts';
+import { keys } from '../../lib/store/table.ts';
+import type { Principal } from '../../lib/tenancy/auth.ts';
+import { PLANS } from '../../lib/tenancy/plans.ts';
+import { getMonthlyUsage } from '../../lib/tenancy/quota.ts';
+import { createTenant } from '../../lib/tenancy/tenants.ts';
+import { loadSnapshot } from '../../lib/watchlists/snapshot.ts';
+import { startTestStore, type TestStore } from '../support/dynamo.ts';
+
+/** The queue as SQS would hold it: the bodies sent, and the retry delays the worker asked for. */
+class RecordingQueue implements BatchQueue {
+  readonly queueUrl = 'https://sqs.us-east-1.amazonaws.com/000000000000/screening-batch';
+  sent: string[] = [];
+  retries: { receiptHandle: string; seconds: number }[] = [];
+  async sendAll(bodies: readonly string[]) {
+    this.sent.push(...bodies);
+    return { failed: [] };
+  }
+  async retryAfter(_queueUrl: string, receiptHandle: string, seconds: number) {
+    this.retries.push({ receiptHandle, seconds });
+  }
+}
+
+let store: TestStore;
+let matcher: Matcher;
+let queue: RecordingQueue;
+let services: Parameters<typeof startBatch>[0] &
+  Parameters<typeof screenSubject>[0] & {
+    batchQueue(): BatchQueue;
+  };
+
+beforeAll(async () => {
+  store = await startTestStore();
+  matcher = createMatcher(loadSnapshot());
+  queue = new RecordingQueue();
+  services = {
+    config: readConfig({ TABLE_NAME: store.table.name, DYNAMODB_ENDPOINT: store.endpoint }),
+    table: store.table,
+    matcher: () => matcher,
+    batchQueue: () => queue,
+  };
+}, 60_000);
+afterAll(async () => store?.close());
+
+async function growthPrincipal(): Promise<Principal> {
+  const { tenant, admin } = await createTenant(store.table, { name: 'Redelivery Bank', plan: 'growth' });
+  return {
+    tenantId: tenant.tenant_id,
+    tenantName: tenant.name,
+    userId: admin.user.user_id,
+    userName: admin.user.name,
+    role: 'admin',
+    plan: PLANS.growth,
+  };
+}
+
+let deliveries = 0;
+function record(body: string, receiveCount = 1, messageId = 'message-1'): SQSRecord {
+  deliveries += 1;
+  return {
+    messageId,
+    receiptHandle: `receipt-${deliveries}`,
+    body,
+    attributes: {
+      ApproximateReceiveCount: String(receiveCount),
+      SentTimestamp: '0',
+      SenderId: 'local',
+      ApproximateFirstReceiveTimestamp: '0',
+    },
+    messageAttributes: {},
+    md5OfBody: '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:screening-batch',
+    awsRegion: 'us-east-1',
+  };
+}
+
+async function screenCount(tenantId: string): Promise<number> {
+  const { Count } = await store.table.doc.send(
+    new QueryCommand({
+      TableName: store.table.name,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :screen)',
+      ExpressionAttributeValues: { ':pk': keys.tenantPartition(tenantId), ':screen': 'SCREEN#' },
+      Select: 'COUNT',
+    }),
+  );
+  return Count ?? 0;
+}
+
+async function batchItem(batch: StartedBatch, index: number) {
+  const { Item } = await store.table.doc.send(
+    new GetCommand({
+      TableName: store.table.name,
+      Key: keys.batchItem(batch.tenantId, batch.batchId, index),
+    }),
+  );
+  return Item;
+}
+
+async function startOne(principal: Principal, name: string) {
+  queue.sent = [];
+  const batch = await startBatch(
+    services,
+    principal,
+    { subjects: [{ name }], types: ['sanctions', 'pep', 'criminal'] },
+    logger,
+  );
+  expect(queue.sent).toHaveLength(1);
+  return { batch, body: queue.sent[0] };
+}
+
+describe('batch worker', () => {
+  const worker = () => createBatchWorker({ services: () => services });
+
+  it('screens and charges a redelivered message once', async () => {
+    const principal = await growthPrincipal();
+    const { batch, body } = await startOne(principal, 'Redelivered Person');
+
+    const first = await worker()({ Records: [record(body)] });
+    const second = await worker()({ Records: [record(body, 2)] });
+
+    expect(first.batchItemFailures).toEqual([]);
+    expect(second.batchItemFailures).toEqual([]);
+    expect(await screenCount(principal.tenantId)).toBe(1);
+    expect(await getMonthlyUsage(store.table, principal.tenantId)).toBe(1);
+    expect(await batchItem(batch, 0)).toMatchObject({ status: 'done', attempts: 1, seq: 1 });
+  });
+
+  it('screens once when the same message is delivered twice at the same time', async () => {
+    const principal = await growthPrincipal();
+    const { body } = await startOne(principal, 'Concurrent Person');
+
+    const results = await Promise.all([
+      worker()({ Records: [record(body)] }),
+      worker()({ Records: [record(body)] }),
+    ]);
+    // A delivery that found the subject mid-screen is retried later; by then it is done.
+    for (const result of results) {
+      if (result.batchItemFailures.length > 0) {
+        expect((await worker()({ Records: [record(body, 2)] })).batchItemFailures).toEqual([]);
+      }
+    }
+
+    expect(await screenCount(principal.tenantId)).toBe(1);
+    expect(await getMonthlyUsage(store.table, principal.tenantId)).toBe(1);
+  });
+
+  it('refunds a subject that comes back cached from the rescreen window', async () => {
+    const principal = await growthPrincipal();
+    await screenSubject(services, principal, { name: 'Cached Person' });
+    const { batch, body } = await startOne(principal, 'Cached Person');
+    expect(await getMonthlyUsage(store.table, principal.tenantId)).toBe(2);
+
+    await worker()({ Records: [record(body)] });
+
+    expect(await getMonthlyUsage(store.table, principal.tenantId)).toBe(1);
+    expect(await screenCount(principal.tenantId)).toBe(1);
+    expect(await batchItem(batch, 0)).toMatchObject({ status: 'done', skipped: true });
+  });
+
+  it('retries a transient failure soon, then records a subject that keeps failing once and refunds it', async () => {
+    const principal = await growthPrincipal();
+    const { batch, body } = await startOne(principal, 'Failing Person');
+    const failing = createBatchWorker({
+      services: () => services,
+      screen: async () => {
+        throw new Error('matcher crashed');
+      },
+    });
+    queue.retries = [];
+
+    const attempts = [];
+    for (const receiveCount of [1, 2, 3])
+      attempts.push(await failing({ Records: [record(body, receiveCount)] }));
+    const afterDeadLetterReceive = await failing({ Records: [record(body, 4)] });
+
+    for (const attempt of attempts)
+      expect(attempt.batchItemFailures).toEqual([{ itemIdentifier: 'message-1' }]);
+    expect(afterDeadLetterReceive.batchItemFailures).toEqual([{ itemIdentifier: 'message-1' }]);
+    expect(queue.retries.map((r) => r.seconds)).toEqual([1, 2, 0, 0]);
+    expect(await batchItem(batch, 0)).toMatchObject({ status: 'failed', attempts: 3 });
+    expect((await batchItem(batch, 0))?.detail).toMatch(/failed after 3 attempts/);
+    expect(await getMonthlyUsage(store.table, principal.tenantId)).toBe(0);
+    expect(await screenCount(principal.tenantId)).toBe(0);
+  });
+
+  it('fails a malformed message for good at once, recording the subject as failed', async () => {
+    const principal = await growthPrincipal();
+    const { batch, body } = await startOne(principal, 'Malformed Person');
+    const malformed = JSON.stringify({ ...JSON.parse(body), subject: { name: 'X' } });
+
+    const result = await worker()({ Records: [record(malformed)] });
+
+    expect(result.batchItemFailures).toEqual([{ itemIdentifier: 'message-1' }]);
+    expect(await batchItem(batch, 0)).toMatchObject({ status: 'failed' });
+    expect(await getMonthlyUsage(store.table, principal.tenantId)).toBe(0);
+  });
+});

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { compareDob, compareNames, NAME_ALERT_THRESHOLD } from '../../lib/matcher/score.ts';
+
+const alerts = (a: string, b: string) => compareNames(a, b) >= NAME_ALERT_THRESHOLD;
+
+describe('compareNames', () => {
+  it('is insensitive to name order and "SURNAME, Given" form', () => {
+    expect(compareNames('John Smith', 'Smith, John')).toBeGreaterThan(0.95);
+    expect(compareNames('Putin Vladimir', 'Vladimir Putin')).toBeGreaterThan(0.95);
+  });
+
+  it('tolerates a missing middle name or patronymic', () => {
+    expect(compareNames('Vladimir Putin', 'PUTIN, Vladimir Vladimirovich')).toBeGreaterThanOrEqual(0.9);
+    expect(compareNames('Vladimir Vladimirovich Putin', 'Vladimir Putin')).toBeGreaterThanOrEqual(0.8);
+  });
+
+  it('matches initials against full given names', () => {
+    expect(alerts('V. V. Putin', 'PUTIN, Vladimir Vladimirovich')).toBe(true);
+  });
+
+  it('tolerates one or two typos', () => {
+    expect(compareNames('Friedrich Lindenburg', 'Friedrich Lindenberg')).toBeGreaterThan(0.85);
+    expect(compareNames('Barackk Obama', 'Barack Obama')).toBeGreaterThan(0.9);
+    expect(alerts('Vladimir Pudin', 'Vladimir Putin')).toBe(true);
+  });
+
+  it('matches merged and split name parts', () => {
+    expect(alerts('Ramimakhlouf', 'Rami Makhlouf')).toBe(true);
+    expect(alerts('JanDaniel Bothma', 'Jan Daniel Bothma')).toBe(true);
+  });
+
+  it('matches transliteration variants and nicknames', () => {
+    expect(alerts('Mohamed Ali', 'Muhammad Ali')).toBe(true);
+    expect(alerts('Osama bin Laden', 'Usama ibn Laden')).toBe(true);
+    expect(alerts('Владимир Путин', 'Vladimir Putin')).toBe(true);
+    expect(alerts('محمد علي', 'Mohamed Ali')).toBe(true);
+    expect(alerts('Ted Doe', 'Theodore Doe')).toBe(true);
+    expect(alerts('Bibi Netanyahu', 'Benjamin Netanyahu')).toBe(true);
+  });
+
+  it('does not alert on different people who share one name part', () => {
+    expect(alerts('Barack Obama', 'Michelle Obama')).toBe(false);
+    expect(alerts('Friedrich Lindenberg', 'Lars Friedrich Lindemann')).toBe(false);
+    expect(alerts('Bashar al-Assad', 'Hafez al-Assad')).toBe(false);
+    expect(compareNames('Mohammed Smith', 'Muhammad Tahir Khan')).toBeLessThan(0.5);
+  });
+
+  it('caps a single shared part below a strong match', () => {
+    expect(compareNames('Putin', 'PUTIN, Vladimir Vladimirovich')).toBeLessThan(0.8);
+  });
+});
+
+describe('compareDob', () => {
+  const listed = [{ kind: 'date' as const, date: '1952-10-07' }];
+
+  it('matches an equal date', () => {
+    expect(compareDob('1952-10-07', listed).status).toBe('matched');
+  });
+
+  it('counts a date one day, month or year off, or with day and month swapped, as near', () => {
+    expect(compareDob('1952-10-08', listed).status).toBe('near');
+    expect(compareDob('1952-11-07', listed).status).toBe('near');
+    expect(compareDob('1953-10-07', listed).status).toBe('near');
+    expect(compareDob('1952-07-10', listed).status).toBe('near');
+  });
+
+  it('counts a clearly different date as a contradiction', () => {
+    expect(compareDob('1970-03-15', listed).status).toBe('mismatched');
+    expect(compareDob('1952-12-25', listed).status).toBe('mismatched');
+  });
+
+  it('compares against years, months and ranges the lists give', () => {
+    expect(compareDob('1975-06-01', [{ kind: 'year', year: 1975 }]).status).toBe('matched');
+    expect(compareDob('1976-06-01', [{ kind: 'year', year: 1975 }]).status).toBe('near');
+    expect(compareDob('1961-01-01', [{ kind: 'range', from: 1960, to: 1962 }]).status).toBe('matched');
+    expect(compareDob('1980-05-02', [{ kind: 'month', year: 1980, month: 5 }]).status).toBe('matched');
+    expect(compareDob('1990-05-02', [{ kind: 'month', year: 1980, month: 5 }]).status).toBe('mismatched');
+  });
+
+  it('is unknown when either side has no date', () => {
+    expect(compareDob(undefined, listed).status).toBe('unknown');
+    expect(compareDob('1952-10-07', []).status).toBe('unknown');
+  });
+});
