@@ -1,3 +1,5 @@
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
 import type { AttributeValue, CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
@@ -138,6 +140,12 @@ export function createTable(config: TableConfig, client?: DynamoDBClient): Table
         ? { endpoint: config.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
         : {}),
       maxAttempts: 3,
+      // Reused connections: without keep-alive every call to a plain-http local endpoint pays a
+      // TCP handshake, and on AWS the TLS one.
+      requestHandler: {
+        httpAgent: new HttpAgent({ keepAlive: true, maxSockets: 128 }),
+        httpsAgent: new HttpsAgent({ keepAlive: true, maxSockets: 128 }),
+      },
     });
   const doc = DynamoDBDocumentClient.from(raw, {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },

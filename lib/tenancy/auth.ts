@@ -3,7 +3,7 @@ import { ForbiddenError, UnauthorizedError } from '../errors.ts';
 import { isConditionalCheckFailed, keys, type Table } from '../store/table.ts';
 import { hashApiKey, issueApiKey, keyMatchesHash, parseApiKey } from './api-keys.ts';
 import { CHEAPEST_BATCH_PLAN, PLANS, type Plan } from './plans.ts';
-import { getTenant, getUser, type Role } from './tenants.ts';
+import { getTenant, getUser, type Role, type Tenant } from './tenants.ts';
 
 /** Who is calling: resolved from the X-API-Key on every authenticated request. */
 export interface Principal {
@@ -16,6 +16,23 @@ export interface Principal {
 }
 
 /**
+ * Tenant records (name, plan) change rarely, so each process keeps them for a few seconds: one
+ * read fewer per request. The user record, which holds the key hash, is read every time, so a
+ * rotated key is refused at once; a plan change reaches every instance within this many ms.
+ */
+export const TENANT_CACHE_MS = 5_000;
+const tenantCache = new Map<string, { tenant: Tenant; until: number }>();
+
+async function getTenantCached(table: Table, tenantId: string): Promise<Tenant | undefined> {
+  const cacheKey = `${table.name}/${tenantId}`;
+  const cached = tenantCache.get(cacheKey);
+  if (cached && cached.until > Date.now()) return cached.tenant;
+  const tenant = await getTenant(table, tenantId);
+  if (tenant) tenantCache.set(cacheKey, { tenant, until: Date.now() + TENANT_CACHE_MS });
+  return tenant;
+}
+
+/**
  * Resolves a presented key to its principal. Every failure (malformed, unknown tenant or user,
  * rotated key) is the same UnauthorizedError, so a caller learns nothing about which keys exist.
  */
@@ -24,7 +41,7 @@ export async function authenticate(table: Table, apiKey: string | undefined): Pr
   if (!apiKey || !ids) throw new UnauthorizedError();
   const [user, tenant] = await Promise.all([
     getUser(table, ids.tenantId, ids.userId),
-    getTenant(table, ids.tenantId),
+    getTenantCached(table, ids.tenantId),
   ]);
   if (!user || !tenant || !keyMatchesHash(apiKey.trim(), user.key_hash)) throw new UnauthorizedError();
   return {
