@@ -115,7 +115,12 @@ export function createMatcher(snapshot: WatchlistSnapshot): Matcher {
     const seenTexts = new Set<string>();
 
     const qualifying = new Map<number, number>();
-    const credit = (token: NameToken, weight: number, opening: boolean, memoOf?: Map<number, number>): void => {
+    const credit = (
+      token: NameToken,
+      weight: number,
+      opening: boolean,
+      memoOf?: Map<number, number>,
+    ): void => {
       qualifying.clear();
       let postingsTotal = 0;
       for (const v of vocabIds) {
@@ -182,7 +187,6 @@ export function createMatcher(snapshot: WatchlistSnapshot): Matcher {
       }
     }
   }
-
 
   function shortlist(category: CheckType, minEvidence: number): number[] {
     const top: number[] = [];
