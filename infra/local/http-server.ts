@@ -124,6 +124,13 @@ export async function createHttpServer(options: { streamServer?: StreamRouteServ
         send(res, errorResponse(error, randomUUID(), logger));
         return;
       }
+      // CloudFront sends every method of a `/batch/*` path to its Function URL, which answers
+      // a wrong method itself; the local server routes the same way.
+      const streamRoute = routes.find((r) => r.kind === 'stream' && r.path === path);
+      if (lookup.kind !== 'found' && streamRoute && options.streamServer) {
+        await options.streamServer(streamRoute, toApiGatewayEvent(req, body, '$default', undefined), res);
+        return;
+      }
       if (lookup.kind !== 'found') {
         send(
           res,

@@ -61,7 +61,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   process.env.SQS_ENDPOINT = batchQueue.endpoint;
   process.env.BATCH_QUEUE_URL = batchQueue.queueUrl;
   resetServices();
-  const { table } = getServices();
+  const { table, matcher } = getServices();
+  // Index the watchlists before taking requests, as a provisioned Lambda would: the first screen
+  // should not pay for the load.
+  const lists = matcher().lists;
 
   const demoKeys = await seedDemoTenants(
     table,
@@ -76,7 +79,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   );
   const { port } = server.address() as AddressInfo;
   const url = `http://${options.host && options.host !== '0.0.0.0' ? options.host : '127.0.0.1'}:${port}`;
-  logger.info({ url, tableName }, 'local stack ready');
+  logger.info({ url, tableName, lists: lists.length }, 'local stack ready');
 
   return {
     url,

@@ -3,6 +3,7 @@ import type { MiddlewareObj } from '@middy/core';
 import middy from '@middy/core';
 import { executionModeStreamifyResponse } from '@middy/core/StreamifyResponse';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { MethodNotAllowedError } from '../errors.ts';
 import { bodyLimit } from '../http/body-limit.ts';
 import { errorResponse } from '../http/error-response.ts';
 import { jsonBody } from '../http/json-body.ts';
@@ -56,6 +57,21 @@ function streamFrame(): MiddlewareObj<StreamEvent, StreamResult> {
   };
 }
 
+/**
+ * A Function URL takes every method and CloudFront routes by path alone, so the stream checks
+ * the method itself: anything but POST is a 405, as API Gateway's routes give elsewhere.
+ */
+function postOnly(): MiddlewareObj<StreamEvent, StreamResult> {
+  return {
+    before: ({ event }) => {
+      const method = event.requestContext?.http?.method?.toUpperCase();
+      if (method && method !== 'POST') {
+        throw new MethodNotAllowedError(`Method ${method} is not allowed on ${event.rawPath}; allowed: POST`, ['POST']);
+      }
+    },
+  };
+}
+
 function apiKeyAuth(): MiddlewareObj<StreamEvent, StreamResult> {
   return {
     before: async ({ event }) => {
@@ -74,6 +90,7 @@ function apiKeyAuth(): MiddlewareObj<StreamEvent, StreamResult> {
 export function batchStreamHandler(streamOptions: ProgressStreamOptions = {}) {
   return middy<StreamEvent, StreamResult, Error, Context>({ executionMode: executionModeStreamifyResponse })
     .use(streamFrame())
+    .use(postOnly())
     .use(bodyLimit() as MiddlewareObj<StreamEvent, StreamResult>)
     .use(apiKeyAuth())
     .use(jsonBody() as MiddlewareObj<StreamEvent, StreamResult>)

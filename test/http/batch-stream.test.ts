@@ -213,6 +213,14 @@ describe('POST /batch/stream', () => {
     expect(await getMonthlyUsage(getServices().table, enterpriseTenant)).toBe(usageBefore);
   });
 
+  it('answers any method but POST with 405, as the Function URL behind CloudFront does', async () => {
+    const response = await fetch(`${stack.url}/batch/stream`, { headers: { 'x-api-key': enterpriseKey } });
+
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('POST');
+    expect((await response.json()).detail).toMatch(/allowed: POST/);
+  });
+
   it('answers 401 without a valid key', async () => {
     const response = await postBatch(undefined, { subjects: people(1, 'anonymous') });
 
