@@ -1,7 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import { Worker } from 'node:worker_threads';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import dynalite from 'dynalite';
 import { tableDefinition } from '../../lib/store/table.ts';
 
 export interface LocalDynamo {
@@ -10,20 +9,30 @@ export interface LocalDynamo {
 }
 
 /**
- * dynalite in-process: the DynamoDB wire protocol on loopback, persisted in LevelDB under
- * `path`, or in memory when no path is given (tests).
+ * dynalite: the DynamoDB wire protocol on loopback, persisted in LevelDB under `path`, or in
+ * memory when no path is given (tests). It runs on a worker thread of this process, so the
+ * store's work takes the second core while the handlers keep the first, as DynamoDB and Lambda
+ * are separate machines on AWS.
  */
 export async function startDynalite(options: { path?: string; port?: number } = {}): Promise<LocalDynamo> {
   if (options.path) mkdirSync(options.path, { recursive: true });
-  const server = dynalite({ path: options.path, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  const thread = new Worker(new URL('./dynalite-thread.mjs', import.meta.url), {
+    workerData: { path: options.path, port: options.port },
   });
-  const { port } = server.address() as AddressInfo;
+  const port = await new Promise<number>((resolve, reject) => {
+    thread.once('error', reject);
+    thread.once('message', (message: { port?: number; error?: string }) =>
+      message.port ? resolve(message.port) : reject(new Error(`dynalite did not start: ${message.error}`)),
+    );
+  });
   return {
     endpoint: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: async () => {
+      const closed = new Promise((resolve) => thread.once('message', resolve));
+      thread.postMessage('close');
+      await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 2_000))]);
+      await thread.terminate();
+    },
   };
 }
 
