@@ -9,5 +9,7 @@ echo "== type check (tsc --noEmit)"
 npx tsc --noEmit
 echo "== lint and format check (biome ci)"
 npx biome ci . --reporter=summary
+echo "== watchlist snapshot (built once here, so parallel test workers don't each build it)"
+npx tsx scripts/build-snapshot.ts > /dev/null
 echo "== tests (vitest)"
 npx vitest run
