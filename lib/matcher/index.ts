@@ -1,7 +1,8 @@
 /**
- * The in-memory name index, compiled once per snapshot (once per Lambda cold start).
+ * The in-memory name index, built once per snapshot (once per Lambda cold start).
  *
- * Every name and alias of every listed person is tokenised once. Distinct tokens form a
+ * Every name and alias of every listed person is tokenised once, when the snapshot is built
+ * (compiled-index.ts); a cold start turns that compilation into lookup tables. Distinct tokens form a
  * vocabulary; each vocabulary token has a posting list of the names that contain it, a document
  * frequency (in persons) for rarity weighting, and lookup keys: its text, its name-variant keys,
  * its phonetic key and its single-deletion neighbourhood (which finds every token within one edit
@@ -9,9 +10,9 @@
  * least one plausible token with it — never a scan of the whole list.
  */
 
-import { normaliseCountries, normaliseCountry } from '../watchlists/countries.ts';
 import type { CheckType, ListedPerson, ListId, ListSummary, WatchlistSnapshot } from '../watchlists/types.ts';
-import { makeToken, type NameToken, nameParts } from './normalise.ts';
+import { compiledIndexOf, hashSkipping } from './compiled-index.ts';
+import { makeToken, type NameToken } from './normalise.ts';
 import { isPatronymic } from './score.ts';
 
 export interface IndexedName {
@@ -68,18 +69,7 @@ function addKey(keys: Map<string, number[]>, key: string, id: number): void {
   else if (ids[ids.length - 1] !== id) ids.push(id);
 }
 
-const ID_SPACE = 2 ** 21;
-
-/** FNV-1a hash of `text` without the character at `skip` (-1: the whole text). */
-export function hashSkipping(text: string, skip: number): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    if (i === skip) continue;
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
+export { hashSkipping };
 
 /** Single-character deletions of a token (the SymSpell neighbourhood at distance one). */
 export function deletions(text: string): string[] {
@@ -103,7 +93,10 @@ function addDeleted(index: NameIndex, hash: number, out: Set<number>): void {
   for (let i = lo; i < hashes.length && hashes[i] === hash; i++) out.add(index.deletionIds[i]);
 }
 
-/** Compiles the snapshot into the index. Pure; call once per snapshot. */
+/**
+ * Builds the index of the snapshot from its compilation (compiled-index.ts: stored with the
+ * snapshot, or compiled now when absent or made by other code). Pure; call once per snapshot.
+ */
 export function buildIndex(snapshot: WatchlistSnapshot): NameIndex {
   const listNames = new Map<ListId, string>();
   const listCategory = new Map<ListId, CheckType>();
@@ -111,113 +104,82 @@ export function buildIndex(snapshot: WatchlistSnapshot): NameIndex {
     listNames.set(l.id, l.name);
     listCategory.set(l.id, l.category);
   }
-  const vocab: NameToken[] = [];
-  const byKey = new Map<string, number>();
-  const countryCache = new Map<string, string[]>();
-  const countriesOf = (text: string): string[] => {
-    let found = countryCache.get(text);
-    if (found === undefined) {
-      const whole = normaliseCountry(text);
-      const last = text.split(',').pop() ?? '';
-      found = whole
-        ? [whole]
-        : normaliseCountries(text).concat(last !== text ? normaliseCountries(last) : []);
-      countryCache.set(text, found);
-    }
-    return found;
-  };
-  const postingLists: number[][] = [];
-  const dfPerson: number[] = [];
-  const lastPerson: number[] = [];
-  const names: IndexedName[] = [];
-  const people: IndexedPerson[] = [];
-
+  const compiled = compiledIndexOf(snapshot);
+  const people: IndexedPerson[] = new Array(snapshot.people.length);
   for (let p = 0; p < snapshot.people.length; p++) {
     const person = snapshot.people[p];
-    const nationalities = unique(person.nationalities.flatMap(countriesOf));
-    const locationCountries = unique([...nationalities, ...person.locations.flatMap(countriesOf)]);
-    people.push({
+    people[p] = {
       person,
       category: listCategory.get(person.list_id) ?? categoryOf(person.list_id),
       listName: listNames.get(person.list_id) ?? person.list_id,
-      nationalities,
-      locationCountries,
-    });
-    const seen = new Set<string>();
-    for (const listedName of person.names) {
-      const parts = nameParts(listedName.name);
-      if (parts.length === 0) continue;
-      const signature = parts.map((t) => t.text).join(' ');
-      if (seen.has(signature)) continue;
-      seen.add(signature);
-      const nameId = names.length;
-      const ids = new Int32Array(parts.length);
-      for (let k = 0; k < parts.length; k++) {
-        const part = parts[k];
-        const key = part.particle ? `~${part.text}` : part.text;
-        let id = byKey.get(key);
-        if (id === undefined) {
-          id = vocab.length;
-          byKey.set(key, id);
-          vocab.push(makeToken(part.text, part.particle));
-          postingLists.push([]);
-          dfPerson.push(0);
-          lastPerson.push(-1);
-        }
-        ids[k] = id;
-        const postings = postingLists[id];
-        if (postings[postings.length - 1] !== nameId) postings.push(nameId);
-        if (lastPerson[id] !== p) {
-          lastPerson[id] = p;
-          dfPerson[id]++;
-        }
-      }
-      names.push({ person: p, display: listedName.name, strength: listedName.strength, tokens: ids });
+      nationalities: compiled.nationalities[p],
+      locationCountries: compiled.locationCountries[p],
+    };
+  }
+
+  const vocabSize = compiled.vocab.length;
+  const vocab: NameToken[] = new Array(vocabSize);
+  for (let id = 0; id < vocabSize; id++) vocab[id] = makeToken(compiled.vocab[id], compiled.particle[id] === 1);
+
+  // Names, and posting lists sized in a first pass so they fill typed arrays directly.
+  const records = compiled.names;
+  const postingCounts = new Int32Array(vocabSize);
+  let nameCount = 0;
+  for (let at = 0; at < records.length; nameCount++) {
+    const count = records[at + 2];
+    for (let k = 0; k < count; k++) {
+      const id = records[at + 3 + k];
+      // A token repeated within one name is posted once.
+      let repeated = false;
+      for (let e = 0; e < k; e++) if (records[at + 3 + e] === id) repeated = true;
+      if (!repeated) postingCounts[id]++;
     }
+    at += 3 + count;
+  }
+  const postings: Int32Array[] = new Array(vocabSize);
+  for (let id = 0; id < vocabSize; id++) postings[id] = new Int32Array(postingCounts[id]);
+  const filled = new Int32Array(vocabSize);
+  const names: IndexedName[] = new Array(nameCount);
+  let nameId = 0;
+  for (let at = 0; at < records.length; nameId++) {
+    const p = records[at];
+    const count = records[at + 2];
+    const listed = snapshot.people[p].names[records[at + 1]];
+    const tokens = records.subarray(at + 3, at + 3 + count);
+    for (let k = 0; k < count; k++) {
+      const id = tokens[k];
+      const list = postings[id];
+      if (filled[id] > 0 && list[filled[id] - 1] === nameId) continue;
+      list[filled[id]++] = nameId;
+    }
+    names[nameId] = { person: p, display: listed.name, strength: listed.strength, tokens };
+    at += 3 + count;
   }
 
   const byText = new Map<string, number[]>();
   const byVariant = new Map<string, number[]>();
   const byPhonetic = new Map<string, number[]>();
   const n = Math.max(people.length, 2);
-  const weights = new Float64Array(vocab.length);
+  const weights = new Float64Array(vocabSize);
   const rarityScale = Math.log(n / 3);
-  let deletionCount = 0;
-  for (let id = 0; id < vocab.length; id++) {
+  for (let id = 0; id < vocabSize; id++) {
     const t = vocab[id];
-    weights[id] = tokenWeight(t, dfPerson[id], n, rarityScale);
+    weights[id] = tokenWeight(t, compiled.df[id], n, rarityScale);
     addKey(byText, t.text, id);
     for (const v of t.variantKeys) addKey(byVariant, v, id);
     if (t.phonetic.length >= 3) addKey(byPhonetic, t.phonetic, id);
-    if (t.text.length >= 3) deletionCount += t.text.length;
-  }
-  // hash * 2^21 + id fits a double exactly (53 bits) while the vocabulary stays under 2M tokens.
-  const packed = new Float64Array(deletionCount);
-  let k = 0;
-  for (let id = 0; id < vocab.length; id++) {
-    const text = vocab[id].text;
-    if (text.length < 3) continue;
-    for (let skip = 0; skip < text.length; skip++) packed[k++] = hashSkipping(text, skip) * ID_SPACE + id;
-  }
-  packed.sort();
-  const deletionHashes = new Uint32Array(deletionCount);
-  const deletionIds = new Int32Array(deletionCount);
-  for (let i = 0; i < deletionCount; i++) {
-    const id = packed[i] % ID_SPACE;
-    deletionIds[i] = id;
-    deletionHashes[i] = (packed[i] - id) / ID_SPACE;
   }
   return {
     people,
     names,
     vocab,
     weights,
-    postings: postingLists.map((l) => Int32Array.from(l)),
+    postings,
     byText,
     byVariant,
     byPhonetic,
-    deletionHashes,
-    deletionIds,
+    deletionHashes: compiled.deletionHashes,
+    deletionIds: compiled.deletionIds,
     lists: snapshot.lists,
     listNames,
   };
@@ -228,10 +190,6 @@ function tokenWeight(t: NameToken, df: number, n: number, rarityScale: number): 
   if (t.initial) return 0.35;
   const rarity = Math.min(1, Math.max(MIN_WEIGHT, Math.log(n / Math.max(df, 1)) / rarityScale));
   return isPatronymic(t) ? Math.min(rarity, PATRONYMIC_WEIGHT) : rarity;
-}
-
-function unique<T>(values: T[]): T[] {
-  return [...new Set(values)];
 }
 
 function categoryOf(list: ListId): CheckType {

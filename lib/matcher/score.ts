@@ -3,19 +3,33 @@
  * birth, nationality, location).
  *
  * Name scoring aligns tokens order-insensitively (lists and customers disagree on name order),
- * compares each aligned pair with a blend of Jaro-Winkler and edit distance under a per-length
- * edit budget, and weighs each token by rarity so a shared common token ("Mohammed", "John")
- * carries little evidence. A query token with no counterpart costs its full weight — the
- * customer asserted a name part the list does not have — while an extra listed token (a middle
- * name or patronymic the customer left out) costs a fraction of its weight.
+ * compares each aligned pair with a blend of Jaro-Winkler and edit distance under a typo budget
+ * (at most two edits: three make another name), and weighs each token by rarity so a shared
+ * common token ("Mohammed", "John") carries little evidence. A query part facing an unexplained
+ * listed part is a conflict (a different given name, patronymic or father's name) and keeps the
+ * pair below the alert threshold; a part present on one side only is an omission and costs a
+ * fraction of its weight. Arabic name structure is respected: "Abd al-X" names are compared on X,
+ * and the person's own name before "bin" is not confused with the father's name after it.
  */
 
 import type { ListedDob } from '../watchlists/types.ts';
 import { COMMON_GIVEN_NAMES } from './name-variants.ts';
-import { type NameToken, tokeniseName } from './normalise.ts';
+import { makeToken, type NameToken, tokeniseName } from './normalise.ts';
 import { editDistance, jaroWinkler } from './string-similarity.ts';
 import type { FieldExplanation } from './types.ts';
 
+/** Joined Arabic "Abd al-" prefix, as produced by normalisation. */
+const ABD_PREFIX = 'abdul';
+/** Similarity of "Abd al-X" to its short form "X". */
+const ABD_SHORT_FORM = 0.95;
+/** Weight of the "Abd al-" part left unexplained when "Abdul X" aligns with a bare "X". */
+const ABD_PART_WEIGHT = 0.5;
+/** Particles introducing the father's name in an Arabic name chain. */
+const NASAB: ReadonlySet<string> = new Set(['bin', 'ibn', 'ben', 'bint', 'binti', 'bte']);
+/** Least similarity of two tokens within the typo budget: aligned, but discounted. */
+const TYPO_FLOOR = 0.8;
+/** Most similarity of two same-script tokens beyond the typo budget: never aligned. */
+const BEYOND_BUDGET = 0.72;
 /** Token pairs below this similarity are not aligned at all. */
 const ALIGN_MIN = 0.75;
 /** Above this a token pair counts at face value; below, it is discounted steeply. */
@@ -25,7 +39,9 @@ const LIST_EXTRA_COST = 0.2;
 /** Share of its weight an unmatched query token costs when the listed name has parts left over too. */
 const CONFLICT_COST = 1;
 /** Share of its weight an unmatched query token costs when every listed part is accounted for. */
-const QUERY_EXTRA_COST = 0.6;
+const QUERY_EXTRA_COST = 0.35;
+/** Score ceiling of names with a conflicting part: below the alert threshold. */
+const CONFLICT_CAP = 0.66;
 /** Weight of a patronymic ("Vladimirovich"): often omitted by lists and customers alike. */
 const PATRONYMIC_WEIGHT = 0.4;
 const PATRONYMIC_RE =
@@ -44,9 +60,9 @@ const EVIDENCE_MIN = 0.6;
 
 /**
  * Pairwise alert threshold of `compareNames`: a pair scoring at or above it is a name match
- * worth an analyst's attention. Chosen on the development groups of the name benchmark
- * (eval/run.ts: F1 0.947 at 0.70, 0.929 at 0.75, 0.909 at 0.80); it equals the matcher's
- * reporting floor (`MATCH_FLOOR` in risk.ts), so every pair that alerts here is shown as a match.
+ * worth an analyst's attention. Chosen on the dev half of the name benchmark's Person pairs
+ * (eval/run.ts, `EVAL_VERBOSE=1` prints the sweep); it equals the matcher's reporting floor
+ * (`MATCH_FLOOR` in risk.ts), so every pair that alerts here is shown as a match.
  */
 export const NAME_ALERT_THRESHOLD = 0.7;
 
@@ -62,16 +78,58 @@ export function tokenSimilarity(a: NameToken, b: NameToken): number {
     for (const k of a.variantKeys) if (b.variantKeys.includes(k)) return 0.95;
   }
   if (hasInflectedEnding(a.text, b.text) || hasInflectedEnding(b.text, a.text)) return 0.93;
+  if (a.text.length > 6 && b.text.length > 6 && isPatronymic(a) && isPatronymic(b))
+    return patronymicSimilarity(a, b);
+  const aAbd = a.text.startsWith(ABD_PREFIX) && a.text.length >= ABD_PREFIX.length + 3;
+  const bAbd = b.text.startsWith(ABD_PREFIX) && b.text.length >= ABD_PREFIX.length + 3;
+  if (aAbd || bAbd) return abdSimilarity(a, b, aAbd, bAbd);
+  return spellingSimilarity(a, b);
+}
+
+/**
+ * Two patronymics are the fathers' given names with a suffix whose spelling follows the language
+ * ("Vladimirovich", "Wladimirowitsch", "Volodymyrovych"): compared on the given-name stems, so the
+ * name-variant dictionary applies and a different father's name remains a conflict.
+ */
+function patronymicSimilarity(a: NameToken, b: NameToken): number {
+  const stemA = a.text.replace(PATRONYMIC_RE, '');
+  const stemB = b.text.replace(PATRONYMIC_RE, '');
+  if (stemA.length < 3 || stemB.length < 3) return spellingSimilarity(a, b);
+  if (stemA === stemB) return 0.98;
+  const s = tokenSimilarity(
+    makeToken(stemA, false, a.transliterated),
+    makeToken(stemB, false, b.transliterated),
+  );
+  return Math.max(s, spellingSimilarity(a, b));
+}
+
+/**
+ * "Abd al-X" names share their first five letters whatever X is, so two of them are compared on X
+ * ("Abdul Hamid" / "Abdul Ghani" differ); the bare X is a common short form of the full name
+ * ("Abdul Hanif" / "Hanif") and compares almost as the same name.
+ */
+function abdSimilarity(a: NameToken, b: NameToken, aAbd: boolean, bAbd: boolean): number {
+  const stemA = aAbd ? makeToken(a.text.slice(ABD_PREFIX.length), false, a.transliterated) : a;
+  const stemB = bAbd ? makeToken(b.text.slice(ABD_PREFIX.length), false, b.transliterated) : b;
+  const s = stemA.text === stemB.text ? 1 : spellingSimilarity(stemA, stemB);
+  // A misspelt prefix ("Abudl Salam" run together) is still compared letter by letter.
+  return aAbd && bAbd ? s : Math.max(s * ABD_SHORT_FORM, spellingSimilarity(a, b));
+}
+
+function spellingSimilarity(a: NameToken, b: NameToken): number {
   const maxLen = Math.max(a.text.length, b.text.length);
-  const budget = maxLen <= 2 ? 0 : maxLen <= 5 ? 1 : maxLen <= 8 ? 2 : 3;
+  // A typo is one or two keystrokes whatever the length of the name; three or more edits make
+  // another name ("Castro" / "Castillo", "Marcos" / "Marquez"), not a misspelling of this one.
+  const budget = maxLen <= 2 ? 0 : maxLen <= 4 ? 1 : 2;
   const distance = editDistance(a.text, b.text, budget + 2);
   let s = 0.5 * jaroWinkler(a.text, b.text) + 0.5 * (1 - Math.min(distance, maxLen) / maxLen);
-  // Beyond the edit budget two tokens are different names however much prefix they share.
-  if (distance > budget) s = Math.min(s, 0.8);
+  if (distance <= budget) s = Math.max(s, TYPO_FLOOR);
+  else s = Math.min(s, BEYOND_BUDGET);
   // Renderings of another script disagree mostly on vowels; the consonant skeleton carries the name.
   const otherScript = a.vowelPoor || b.vowelPoor || a.transliterated !== b.transliterated;
   if (a.phonetic === b.phonetic && a.phonetic.length >= 3) {
-    s = Math.max(s, otherScript ? 0.93 : 0.86);
+    if (otherScript) s = Math.max(s, 0.93);
+    else if (distance <= budget) s = Math.max(s, 0.86);
   } else if (otherScript && a.phonetic.length >= 2 && b.phonetic.length >= 2) {
     // Vowel-less renderings of Arabic or Hebrew script: compare the consonant skeletons.
     const sk = jaroWinkler(a.phonetic, b.phonetic);
@@ -206,7 +264,16 @@ export function scoreTokens(
   let matchedParts = 0;
   let matchedInitials = 0;
   const pairs: AlignedPair[] = [];
+  let abdShortForms = 0;
+  let abdOnQuery = 0;
   for (const c of chosen) {
+    if (c.qi.length === 1 && c.lj.length === 1) {
+      const qAbd = query[c.qi[0]].text.startsWith(ABD_PREFIX);
+      if (qAbd !== listed[c.lj[0]].text.startsWith(ABD_PREFIX)) {
+        abdShortForms++;
+        if (qAbd) abdOnQuery++;
+      }
+    }
     let wq = 0;
     let wl = 0;
     for (const i of c.qi) wq += weigh(query[i]);
@@ -231,22 +298,54 @@ export function scoreTokens(
   const unmatchedListed: string[] = [];
   let queryParts = 0;
   let listedParts = 0;
+  const leftQuery: number[] = [];
+  const leftListed: number[] = [];
   for (let j = 0; j < nl; j++) {
-    if (!listed[j].particle) listedParts++;
-    if (usedL[j] || listed[j].particle) continue;
-    den += weigh(listed[j]) * LIST_EXTRA_COST;
+    if (listed[j].particle) continue;
+    listedParts++;
+    if (usedL[j]) continue;
+    leftListed.push(weigh(listed[j]));
     unmatchedListed.push(listed[j].text);
   }
-  // A query part facing an unexplained listed part is a conflict ("Barack" vs "Michelle"); a
-  // query part the listed name simply lacks (a middle name the list omits) costs less.
-  const queryCost = unmatchedListed.length > 0 ? CONFLICT_COST : QUERY_EXTRA_COST;
   for (let i = 0; i < nq; i++) {
-    if (!query[i].particle) queryParts++;
-    if (usedQ[i] || query[i].particle) continue;
-    den += weigh(query[i]) * queryCost;
+    if (query[i].particle) continue;
+    queryParts++;
+    if (usedQ[i]) continue;
+    leftQuery.push(weigh(query[i]));
     unmatchedQuery.push(query[i].text);
   }
+  // A query part facing an unexplained listed part is a conflict ("Barack" vs "Michelle", a
+  // different father's name in an Arabic name chain, a different patronymic): the two names
+  // assert different things about the same slot, which is evidence of a different person and
+  // costs both parts in full. Parts left over on one side only are omissions: a middle name or
+  // patronymic the customer left out costs little, a name part the list lacks a little more.
+  // "Abdul Hanif" aligned with a bare "Hanif" leaves the "Abd al-" part unexplained: harmless on
+  // its own, a conflict when the other name has a part of its own in that place.
+  for (let k = 0; k < abdShortForms; k++) {
+    const onQuery = k < abdOnQuery;
+    // ... unless the other side wrote the prefix apart and misspelt ("Adbul Bari" / "Abdulbari").
+    const other = onQuery ? listed : query;
+    const used = onQuery ? usedL : usedQ;
+    const left = onQuery ? leftListed : leftQuery;
+    const fragment = other.findIndex((t, x) => !used[x] && !t.particle && isAbdFragment(t.text));
+    if (fragment >= 0) {
+      used[fragment] = 1;
+      left.splice(left.indexOf(weigh(other[fragment])), 1);
+      (onQuery ? unmatchedListed : unmatchedQuery).splice(
+        (onQuery ? unmatchedListed : unmatchedQuery).indexOf(other[fragment].text),
+        1,
+      );
+    } else (onQuery ? leftQuery : leftListed).push(ABD_PART_WEIGHT);
+  }
+  leftQuery.sort((x, y) => y - x);
+  leftListed.sort((x, y) => y - x);
+  const conflicts = Math.min(leftQuery.length, leftListed.length);
+  for (let k = 0; k < leftQuery.length; k++)
+    den += leftQuery[k] * (k < conflicts ? CONFLICT_COST : QUERY_EXTRA_COST);
+  for (let k = 0; k < leftListed.length; k++)
+    den += leftListed[k] * (k < conflicts ? CONFLICT_COST : LIST_EXTRA_COST);
   let score = den > 0 ? num / den : 0;
+  if (conflicts > 0 || lineageCrossed(query, listed, chosen)) score = Math.min(score, CONFLICT_CAP);
   // One shared name part between fuller names is a lead, never a strong match on its own; with
   // agreeing initials ("V. V. Putin") it is a partial match at most.
   if (matchedParts <= 1 && Math.max(queryParts, listedParts) >= 2) {
@@ -256,6 +355,41 @@ export function scoreTokens(
   if (evidence < EVIDENCE_MIN) score *= 0.75 + (0.25 * evidence) / EVIDENCE_MIN;
   pairs.sort((x, y) => y.similarity - x.similarity);
   return { score: Math.min(1, score), pairs, unmatchedQuery, unmatchedListed };
+}
+
+function isAbdFragment(text: string): boolean {
+  return text.length >= 3 && text.length <= 6 && text[0] === 'a' && editDistance(text, ABD_PREFIX, 2) <= 2;
+}
+
+/** Index of the first nasab particle ("bin", "ibn", "bint"): the person's own name precedes it. */
+function nasabIndex(tokens: readonly NameToken[]): number {
+  for (let i = 1; i < tokens.length; i++) if (tokens[i].particle && NASAB.has(tokens[i].text)) return i;
+  return -1;
+}
+
+/**
+ * In "Ahmad bin Hasan" Ahmad is the person and Hasan his father; "Hasan bin Ahmad" is the father's
+ * name order reversed, i.e. another person (plausibly the son), though every part is shared.
+ */
+function lineageCrossed(
+  query: readonly NameToken[],
+  listed: readonly NameToken[],
+  chosen: Candidate[],
+): boolean {
+  const qn = nasabIndex(query);
+  if (qn < 0) return false;
+  const ln = nasabIndex(listed);
+  if (ln < 0) return false;
+  let ownToLineage = false;
+  let lineageToOwn = false;
+  for (const c of chosen) {
+    const i = c.qi[0];
+    const j = c.lj[0];
+    if (query[i].particle) continue;
+    if (i < qn && j > ln) ownToLineage = true;
+    if (i > qn && j < ln) lineageToOwn = true;
+  }
+  return ownToLineage && lineageToOwn;
 }
 
 /**

@@ -97,7 +97,14 @@ export function editDistance(a: string, b: string, limit = 64): number {
   return prev[lb];
 }
 
-const VOWELS = new Set(['a', 'e', 'i', 'o', 'u', 'y']);
+const VOWEL_LETTERS = 'aeiouy';
+/** 1 for a vowel, by char code (tokens are ASCII; other codes are neither vowel nor consonant). */
+const IS_VOWEL = new Uint8Array(128);
+for (const v of VOWEL_LETTERS) IS_VOWEL[v.charCodeAt(0)] = 1;
+
+function isVowelCode(code: number): boolean {
+  return code < 128 && IS_VOWEL[code] === 1;
+}
 
 /** Consonant classes: letters that transliteration schemes swap for one another share a class. */
 const CONSONANT_CLASS: Record<string, string> = {
@@ -122,6 +129,8 @@ const CONSONANT_CLASS: Record<string, string> = {
   r: 'r',
   h: 'h',
 };
+/** `CONSONANT_CLASS` by char code ('' where none). */
+const CLASS_BY_CODE: string[] = Array.from({ length: 128 }, (_, code) => CONSONANT_CLASS[String.fromCharCode(code)] ?? '');
 
 /**
  * A phonetic key: the token's consonant skeleton by sound class, with digraphs (kh, sh, ch, th,
@@ -129,35 +138,43 @@ const CONSONANT_CLASS: Record<string, string> = {
  * one sound pattern — "Hassan" and the vowel-less "Hsn" of Arabic script — share a key.
  */
 export function phoneticKey(token: string): string {
-  let t = token
-    .replace(/tsch|tch/g, 'c')
-    .replace(/sch/g, 's')
-    .replace(/([kscptgdz])h/g, '$1')
-    .replace(/ck/g, 'k');
+  // Every digraph rewritten below contains an `h` or is `ck`; most tokens have neither.
+  const t =
+    token.indexOf('h') < 0 && token.indexOf('ck') < 0
+      ? token
+      : token
+          .replace(/tsch|tch/g, 'c')
+          .replace(/sch/g, 's')
+          .replace(/([kscptgdz])h/g, '$1')
+          .replace(/ck/g, 'k');
   if (t.length === 0) return '';
-  let out = VOWELS.has(t[0]) ? 'a' : '';
+  let out = isVowelCode(t.charCodeAt(0)) ? 'a' : '';
   let last = out;
-  for (let i = 0; i < t.length; i++) {
-    const cls = CONSONANT_CLASS[t[i]];
-    if (cls === undefined) {
-      if (VOWELS.has(t[i])) last = '';
+  const n = t.length;
+  for (let i = 0; i < n; i++) {
+    const code = t.charCodeAt(i);
+    const cls = code < 128 ? CLASS_BY_CODE[code] : '';
+    if (cls === '') {
+      if (isVowelCode(code)) last = '';
       continue;
     }
     // A final `h`, or one after a vowel and before a consonant ("Ahmad", "Shah"), is silent in
     // most romanisations; elsewhere it is a consonant that Arabic script writes as a letter.
-    if (cls === 'h' && (i === t.length - 1 || (i > 0 && VOWELS.has(t[i - 1]) && !VOWELS.has(t[i + 1] ?? ''))))
+    if (
+      cls === 'h' &&
+      (i === n - 1 || (i > 0 && isVowelCode(t.charCodeAt(i - 1)) && !isVowelCode(t.charCodeAt(i + 1))))
+    )
       continue;
     if (cls !== last) out += cls;
     last = cls;
   }
-  t = out;
-  return t;
+  return out;
 }
 
 /** Share of vowels in a token; Arabic- and Hebrew-script renderings have very few. */
 export function vowelShare(token: string): number {
   if (token.length === 0) return 0;
   let n = 0;
-  for (let i = 0; i < token.length; i++) if (VOWELS.has(token[i])) n++;
+  for (let i = 0; i < token.length; i++) if (isVowelCode(token.charCodeAt(i))) n++;
   return n / token.length;
 }

@@ -1,16 +1,27 @@
 /**
  * The compiled watchlist snapshot: every shipped list parsed once into `ListedPerson` records and
  * written as one JSON file, so a cold start reads one file instead of parsing XML, XLSX and CSV.
+ * The file also carries the matcher's compiled name index (lib/matcher/compiled-index.ts), so a
+ * cold start does not tokenise the names either; an index compiled by other matcher code is
+ * recompiled on load, never served.
  */
+import { isAscii } from 'node:buffer';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { logger } from '../log.ts';
+import {
+  attachCompiledIndex,
+  attachedCompiledIndex,
+  type CompiledIndexData,
+  currentCompiledIndexData,
+  isCurrent,
+} from '../matcher/compiled-index.ts';
 import { LIST_SOURCES, type ListSource } from './sources.ts';
 import type { ListedPerson, ListSummary, WatchlistSnapshot } from './types.ts';
 
 /** Bumped whenever the snapshot's shape changes; an older file is rebuilt rather than misread. */
-export const SNAPSHOT_FORMAT_VERSION = 1;
+export const SNAPSHOT_FORMAT_VERSION = 2;
 
 /** The repository's data/ directory, found from this module so it works from any working directory. */
 export function defaultDataDir(): string {
@@ -78,21 +89,45 @@ function compactPerson(person: ListedPerson): Partial<ListedPerson> {
   return out as Partial<ListedPerson>;
 }
 
-/** Writes the snapshot compactly (atomically, through a temporary file). */
+const NON_ASCII_RE = /[\u007f-\uffff]/g;
+const escapeChar = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
+/** The snapshot file's layout: the snapshot plus the compiled name index. */
+interface SnapshotFile extends WatchlistSnapshot {
+  index?: CompiledIndexData;
+}
+
+/**
+ * Writes the snapshot compactly (atomically, through a temporary file), with the matcher's name
+ * index compiled by the code running now.
+ */
 export function writeSnapshot(snapshot: WatchlistSnapshot, path: string = defaultSnapshotPath()): void {
   mkdirSync(dirname(path), { recursive: true });
-  const body = JSON.stringify({ ...snapshot, people: snapshot.people.map(compactPerson) });
+  const file: SnapshotFile = {
+    ...snapshot,
+    people: snapshot.people.map(compactPerson) as ListedPerson[],
+    index: currentCompiledIndexData(snapshot),
+  };
+  // Non-ASCII characters are written as JSON escapes: an all-ASCII file is read as latin1, several
+  // times faster at cold start than decoding UTF-8, and parses into compact one-byte strings.
+  const body = JSON.stringify(file).replace(NON_ASCII_RE, escapeChar);
   const temporary = `${path}.${process.pid}.tmp`;
   writeFileSync(temporary, body);
   renameSync(temporary, path);
 }
 
-/** Parses a snapshot file, restoring the arrays `writeSnapshot` left out. */
+/**
+ * Parses a snapshot file, restoring the arrays `writeSnapshot` left out. The stored name index is
+ * kept beside the returned snapshot (see `createMatcher`), not on it.
+ */
 export function readSnapshot(path: string): WatchlistSnapshot {
-  const snapshot = JSON.parse(readFileSync(path, 'utf8')) as WatchlistSnapshot;
+  const bytes = readFileSync(path);
+  const text = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+  const { index, ...snapshot } = JSON.parse(text) as SnapshotFile;
   for (const person of snapshot.people) {
     for (const key of PERSON_ARRAYS) if (!person[key]) person[key] = [];
   }
+  if (index) attachCompiledIndex(snapshot, index);
   return snapshot;
 }
 
@@ -101,6 +136,22 @@ export interface LoadOptions {
   dataDir?: string;
   /** Lists to build when the snapshot has to be built; defaults to every shipped list. */
   sources?: readonly ListSource[];
+}
+
+/**
+ * Recompiles the stored name index when the matcher code changed since the snapshot was written
+ * (normaliser, transliteration, weighting...), and rewrites the file so later cold starts are fast.
+ */
+function refreshIndex(snapshot: WatchlistSnapshot, path: string): void {
+  const stored = attachedCompiledIndex(snapshot);
+  if (stored && isCurrent(stored, snapshot.people)) return;
+  logger.info({ path, stored: stored !== undefined }, 'watchlist name index outdated; recompiling');
+  try {
+    writeSnapshot(snapshot, path);
+  } catch (error) {
+    // Read-only filesystem: the matcher compiles the index in memory instead.
+    logger.warn({ path, err: error }, 'watchlist snapshot could not be rewritten; compiling in memory');
+  }
 }
 
 function isMissingFile(error: unknown): boolean {
@@ -120,6 +171,7 @@ export function loadSnapshot(
   try {
     const snapshot = readSnapshot(path);
     if (snapshot.format_version === SNAPSHOT_FORMAT_VERSION) {
+      refreshIndex(snapshot, path);
       logger.debug(
         { path, people: snapshot.people.length, ms: Date.now() - started },
         'watchlist snapshot loaded',

@@ -50,6 +50,40 @@ describe('compareNames', () => {
   });
 });
 
+describe('compareNames: conflicting parts and name structure', () => {
+  it('treats a different middle name or patronymic as a different person', () => {
+    expect(alerts('Maria Elena Gomez', 'Maria Lucia Gomez')).toBe(false);
+    expect(alerts('Ivan Sergeyevich Petrov', 'Ivan Nikolayevich Petrov')).toBe(false);
+    expect(alerts('Ivan Pavlovich Sidorov', 'Ivan Petrovich Sidorov')).toBe(false);
+  });
+
+  it('still matches when one side only omits a part', () => {
+    expect(alerts('Ivan Petrov', 'Ivan Sergeyevich Petrov')).toBe(true);
+    expect(alerts('Tomas Berg', 'Tomas Lindqvist Berg')).toBe(true);
+    expect(alerts('Tomas Lindqvist Berg', 'Tomas Berg')).toBe(true);
+  });
+
+  it('compares patronymics on their given-name stems across spelling conventions', () => {
+    expect(alerts('Iwan Petrowitsch Sidorow', 'Ivan Petrovich Sidorov')).toBe(true);
+  });
+
+  it('allows two typos but not a different name sharing a prefix', () => {
+    expect(alerts('Robert Fischer', 'Robert Fisher')).toBe(true);
+    expect(alerts('Daniel Navarro', 'Daniel Navarrete')).toBe(false);
+  });
+
+  it('compares "Abd al-" names on what follows the prefix', () => {
+    expect(alerts('Abdul Karim Haddad', 'Abdul Wahid Haddad')).toBe(false);
+    expect(alerts('Abdul Karim Haddad', 'Karim Haddad')).toBe(true);
+    expect(alerts('Adbul Karim Haddad', 'Abdulkarim Haddad')).toBe(true);
+  });
+
+  it('distinguishes a person from the father named after "bin"', () => {
+    expect(alerts('Khalid bin Faris al-Harbi', 'Faris bin Khalid al-Harbi')).toBe(false);
+    expect(alerts('Khalid bin Faris al-Harbi', 'Khalid ibn Faris al-Harbi')).toBe(true);
+  });
+});
+
 describe('compareDob', () => {
   const listed = [{ kind: 'date' as const, date: '1952-10-07' }];
 

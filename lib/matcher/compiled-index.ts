@@ -1,0 +1,379 @@
+/**
+ * The compiled name index: what the matcher derives from the listed names that does not depend
+ * on a query — each distinct listed name's tokens as vocabulary ids, the vocabulary with its
+ * document frequencies, the single-deletion neighbourhood of every token, and each person's
+ * canonical countries. Tokenising ~42k names is most of a cold start, so the snapshot builder
+ * stores this next to the people and a cold start only reads arrays back.
+ *
+ * A stored compilation is used only while it is current. Its fingerprint hashes the source of
+ * every module the compilation runs (followed through their relative imports: normaliser,
+ * transliteration, name variants, titles, phonetic keys, countries) plus the
+ * output of the normaliser on a fixed probe set. A stale compilation would silently change who
+ * matches, so when the code differs the index is compiled afresh rather than trusted. Where the
+ * sources are not on disk (a bundled Lambda, whose snapshot was refreshed at synth time from the
+ * same sources) the probe and a re-tokenised sample of listed names stand in for the source hash.
+ */
+
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { normaliseCountries, normaliseCountry } from '../watchlists/countries.ts';
+import type { ListedPerson, WatchlistSnapshot } from '../watchlists/types.ts';
+import { makeToken, nameParts, tokeniseName } from './normalise.ts';
+
+/** Bumped whenever the layout of `CompiledIndexData` changes. */
+export const COMPILED_INDEX_VERSION = 1;
+
+/** What the code that produced a compilation looked like. */
+export interface IndexFingerprint {
+  /** SHA-256 over the compiling modules' source; null where the sources are not on disk. */
+  sources: string | null;
+  /** SHA-256 over the normaliser's output on the probe names. */
+  probe: string;
+}
+
+/**
+ * The serialisable compilation (JSON-safe: typed arrays travel as little-endian base64). Names
+ * are the distinct token sequences of each person's names, in snapshot order.
+ */
+export interface CompiledIndexData {
+  version: number;
+  fingerprint: IndexFingerprint;
+  /** Number of people compiled; a snapshot with another count is not this compilation's. */
+  people: number;
+  /** Vocabulary token texts; a particle carries a leading `~` (texts are a-z0-9 only). */
+  vocab: string[];
+  /** Int32 per vocabulary id: how many people have a name containing the token. */
+  df: string;
+  /** Int32 records per name: person, index into the person's names, token count, token ids. */
+  names: string;
+  /** Uint32 deletion hashes ascending, then the Int32 vocabulary id at each position. */
+  deletions: string;
+  /** Per person: canonical nationality countries joined by `|` (empty: none). */
+  nationalities: string[];
+  /** Per person: canonical countries of nationalities and locations joined by `|`. */
+  locationCountries: string[];
+}
+
+/** The compilation materialised for the index builder. */
+export interface CompiledIndex {
+  vocab: string[];
+  particle: Uint8Array;
+  df: Int32Array;
+  names: Int32Array;
+  deletionHashes: Uint32Array;
+  deletionIds: Int32Array;
+  nationalities: string[][];
+  locationCountries: string[][];
+}
+
+/** Names the normaliser must treat exactly as at compile time: scripts, titles, particles, Abd-. */
+const PROBE_NAMES = [
+  'PUTIN, Vladimir Vladimirovich',
+  'Владимир Владимирович Путин',
+  'Αλέξης Τσίπρας',
+  'محمد بن سلمان آل سعود',
+  'Abd al-Rahman bin Abdullah Al-Qahtani',
+  'Abdurrahman Abdel Aziz Abdul-Latif',
+  'Sheikh Dr. Mohammed Ali al-Hashimi',
+  'President Ben Ali',
+  'Mr. Ludwig van Beethoven',
+  'José María Aznar López',
+  "O'Brien, Seán",
+  'Łukasz Żółć Øster ßtraße',
+  'Kim Jong Un',
+  'Hsn Mhmd Khz',
+  'Mukhammad-Ali Tschernow',
+  'Nguyễn Tấn Dũng',
+  'Ahmad Shah Massoud',
+  'V. V. Putin',
+  'Tariq Aziz Oglu Kyzy Ovna',
+  'Rami Makhlouf',
+  'ramimakhlouf',
+];
+const PROBE_COUNTRIES = ['Iran', 'Russian Federation', 'Syrian Arab Republic', 'Damascus, Syria', 'UK'];
+
+/** One in this many listed names is re-tokenised to check a compilation whose sources are unknown. */
+const SAMPLE_STRIDE = 53;
+
+/** FNV-1a hash of `text` without the character at `skip` (-1: the whole text). */
+export function hashSkipping(text: string, skip: number): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    if (i === skip) continue;
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+const ID_SPACE = 2 ** 21;
+
+function countriesOfPerson(
+  person: ListedPerson,
+  countriesOf: (text: string) => string[],
+): { nationalities: string[]; locations: string[] } {
+  const nationalities = [...new Set(person.nationalities.flatMap(countriesOf))];
+  const locations = [...new Set([...nationalities, ...person.locations.flatMap(countriesOf)])];
+  return { nationalities, locations };
+}
+
+/** Tokenises every listed name of the snapshot. Pure; the slow part of a cold start. */
+export function compileIndex(people: readonly ListedPerson[]): CompiledIndex {
+  const vocab: string[] = [];
+  const particle: number[] = [];
+  const byKey = new Map<string, number>();
+  const df: number[] = [];
+  const lastPerson: number[] = [];
+  const names: number[] = [];
+  const nationalities: string[][] = [];
+  const locationCountries: string[][] = [];
+  const countryCache = new Map<string, string[]>();
+  const countriesOf = (text: string): string[] => {
+    let found = countryCache.get(text);
+    if (found === undefined) {
+      const whole = normaliseCountry(text);
+      const last = text.split(',').pop() ?? '';
+      found = whole
+        ? [whole]
+        : normaliseCountries(text).concat(last !== text ? normaliseCountries(last) : []);
+      countryCache.set(text, found);
+    }
+    return found;
+  };
+
+  for (let p = 0; p < people.length; p++) {
+    const person = people[p];
+    const countries = countriesOfPerson(person, countriesOf);
+    nationalities.push(countries.nationalities);
+    locationCountries.push(countries.locations);
+    const seen = new Set<string>();
+    for (let n = 0; n < person.names.length; n++) {
+      const parts = nameParts(person.names[n].name);
+      if (parts.length === 0) continue;
+      const signature = parts.map((t) => t.text).join(' ');
+      if (seen.has(signature)) continue;
+      seen.add(signature);
+      names.push(p, n, parts.length);
+      for (const part of parts) {
+        const key = part.particle ? `~${part.text}` : part.text;
+        let id = byKey.get(key);
+        if (id === undefined) {
+          id = vocab.length;
+          byKey.set(key, id);
+          vocab.push(part.text);
+          particle.push(part.particle ? 1 : 0);
+          df.push(0);
+          lastPerson.push(-1);
+        }
+        names.push(id);
+        if (lastPerson[id] !== p) {
+          lastPerson[id] = p;
+          df[id]++;
+        }
+      }
+    }
+  }
+
+  let deletionCount = 0;
+  for (const text of vocab) if (text.length >= 3) deletionCount += text.length;
+  // hash * 2^21 + id fits a double exactly (53 bits) while the vocabulary stays under 2M tokens.
+  const packed = new Float64Array(deletionCount);
+  let k = 0;
+  for (let id = 0; id < vocab.length; id++) {
+    const text = vocab[id];
+    if (text.length < 3) continue;
+    for (let skip = 0; skip < text.length; skip++) packed[k++] = hashSkipping(text, skip) * ID_SPACE + id;
+  }
+  packed.sort();
+  const deletionHashes = new Uint32Array(deletionCount);
+  const deletionIds = new Int32Array(deletionCount);
+  for (let i = 0; i < deletionCount; i++) {
+    const id = packed[i] % ID_SPACE;
+    deletionIds[i] = id;
+    deletionHashes[i] = (packed[i] - id) / ID_SPACE;
+  }
+  return {
+    vocab,
+    particle: Uint8Array.from(particle),
+    df: Int32Array.from(df),
+    names: Int32Array.from(names),
+    deletionHashes,
+    deletionIds,
+    nationalities,
+    locationCountries,
+  };
+}
+
+function toBase64(array: Int32Array | Uint32Array): string {
+  return Buffer.from(array.buffer, array.byteOffset, array.byteLength).toString('base64');
+}
+
+function fromBase64(text: string): Uint8Array {
+  const bytes = Buffer.from(text, 'base64');
+  // A fresh, 4-byte-aligned copy: pooled Buffers may start at any offset.
+  const copy = new Uint8Array(bytes.byteLength);
+  copy.set(bytes);
+  return copy;
+}
+
+const COUNTRY_SEPARATOR = '|';
+
+/** The compilation in its stored form. */
+export function serialiseCompiledIndex(compiled: CompiledIndex, people: number): CompiledIndexData {
+  const deletions = new Uint8Array(compiled.deletionHashes.byteLength * 2);
+  deletions.set(new Uint8Array(compiled.deletionHashes.buffer, compiled.deletionHashes.byteOffset, compiled.deletionHashes.byteLength));
+  deletions.set(
+    new Uint8Array(compiled.deletionIds.buffer, compiled.deletionIds.byteOffset, compiled.deletionIds.byteLength),
+    compiled.deletionHashes.byteLength,
+  );
+  return {
+    version: COMPILED_INDEX_VERSION,
+    fingerprint: currentFingerprint(),
+    people,
+    vocab: compiled.vocab.map((text, id) => (compiled.particle[id] ? `~${text}` : text)),
+    df: toBase64(compiled.df),
+    names: toBase64(compiled.names),
+    deletions: Buffer.from(deletions.buffer).toString('base64'),
+    nationalities: compiled.nationalities.map((c) => c.join(COUNTRY_SEPARATOR)),
+    locationCountries: compiled.locationCountries.map((c) => c.join(COUNTRY_SEPARATOR)),
+  };
+}
+
+const splitCountries = (joined: string): string[] => (joined === '' ? [] : joined.split(COUNTRY_SEPARATOR));
+
+/** Reads a stored compilation back (no validation: see `isCurrent`). */
+export function deserialiseCompiledIndex(data: CompiledIndexData): CompiledIndex {
+  const vocab = new Array<string>(data.vocab.length);
+  const particle = new Uint8Array(data.vocab.length);
+  for (let id = 0; id < data.vocab.length; id++) {
+    const stored = data.vocab[id];
+    if (stored.charCodeAt(0) === 126) {
+      vocab[id] = stored.slice(1);
+      particle[id] = 1;
+    } else vocab[id] = stored;
+  }
+  const deletions = fromBase64(data.deletions);
+  const half = deletions.byteLength / 2;
+  return {
+    vocab,
+    particle,
+    df: new Int32Array(fromBase64(data.df).buffer),
+    names: new Int32Array(fromBase64(data.names).buffer),
+    deletionHashes: new Uint32Array(deletions.buffer, 0, half / 4),
+    deletionIds: new Int32Array(deletions.buffer, half, half / 4),
+    nationalities: data.nationalities.map(splitCountries),
+    locationCountries: data.locationCountries.map(splitCountries),
+  };
+}
+
+const IMPORT_RE = /(?:from|import)\s+'(\.{1,2}\/[^']+\.ts)'/g;
+
+/**
+ * SHA-256 over the source of this module and everything it imports, or null. (index.ts derives
+ * token records and rarity weights from the compilation at load, with the code running then.)
+ */
+function sourceFingerprint(): string | null {
+  const hash = createHash('sha256');
+  const seen = new Set<string>();
+  const queue = [new URL('./compiled-index.ts', import.meta.url)];
+  try {
+    while (queue.length > 0) {
+      const url = queue.shift() as URL;
+      if (seen.has(url.href)) continue;
+      seen.add(url.href);
+      const source = readFileSync(url, 'utf8');
+      hash.update(url.pathname.slice(url.pathname.lastIndexOf('/lib/'))).update('\0').update(source);
+      for (const m of source.matchAll(IMPORT_RE)) queue.push(new URL(m[1], url));
+    }
+  } catch {
+    return null;
+  }
+  return hash.digest('hex');
+}
+
+function probeFingerprint(): string {
+  const hash = createHash('sha256');
+  for (const name of PROBE_NAMES) {
+    for (const t of tokeniseName(name)) {
+      hash.update(JSON.stringify(t)).update(JSON.stringify(makeToken(t.text, t.particle)));
+    }
+    hash.update('\n');
+  }
+  for (const c of PROBE_COUNTRIES) hash.update(`${normaliseCountry(c)}|${normaliseCountries(c).join(',')}\n`);
+  return hash.digest('hex');
+}
+
+let fingerprint: IndexFingerprint | undefined;
+
+/** The fingerprint of the code running now (computed once per process). */
+export function currentFingerprint(): IndexFingerprint {
+  fingerprint ??= { sources: sourceFingerprint(), probe: probeFingerprint() };
+  return fingerprint;
+}
+
+/**
+ * Whether a stored compilation was made by the code running now from these people. With the
+ * sources on disk the source hash decides; without them, the probe and a re-tokenised sample of
+ * the listed names must agree.
+ */
+export function isCurrent(data: CompiledIndexData, people: readonly ListedPerson[]): boolean {
+  if (data.version !== COMPILED_INDEX_VERSION || data.people !== people.length) return false;
+  const now = currentFingerprint();
+  if (data.fingerprint.probe !== now.probe) return false;
+  if (now.sources !== null) return data.fingerprint.sources === now.sources;
+  const names = new Int32Array(fromBase64(data.names).buffer);
+  let record = 0;
+  for (let at = 0; at < names.length; record++) {
+    const count = names[at + 2];
+    if (record % SAMPLE_STRIDE === 0) {
+      const listed = people[names[at]]?.names[names[at + 1]];
+      if (!listed) return false;
+      const parts = nameParts(listed.name);
+      if (parts.length !== count) return false;
+      for (let k = 0; k < count; k++) {
+        const stored = data.vocab[names[at + 3 + k]];
+        if (stored !== (parts[k].particle ? `~${parts[k].text}` : parts[k].text)) return false;
+      }
+    }
+    at += 3 + count;
+  }
+  return true;
+}
+
+/**
+ * Stored compilations of loaded snapshots, kept beside rather than inside the snapshot object so
+ * the snapshot keeps its published shape.
+ */
+const attached = new WeakMap<WatchlistSnapshot, CompiledIndexData>();
+
+/** Remembers the stored compilation read with `snapshot`. */
+export function attachCompiledIndex(snapshot: WatchlistSnapshot, data: CompiledIndexData): void {
+  attached.set(snapshot, data);
+}
+
+/** The compilation stored with `snapshot`, if any (current or not). */
+export function attachedCompiledIndex(snapshot: WatchlistSnapshot): CompiledIndexData | undefined {
+  return attached.get(snapshot);
+}
+
+/**
+ * The snapshot's compilation: the stored one when current, else compiled now. Never stale: a
+ * compilation made by other code is ignored.
+ */
+export function compiledIndexOf(snapshot: WatchlistSnapshot): CompiledIndex {
+  const stored = attached.get(snapshot);
+  if (stored && isCurrent(stored, snapshot.people)) return deserialiseCompiledIndex(stored);
+  return compileIndex(snapshot.people);
+}
+
+/**
+ * The compilation to store with `snapshot`: the attached one when current, else compiled now
+ * (and attached, so the matcher built next from this snapshot does not compile it again).
+ */
+export function currentCompiledIndexData(snapshot: WatchlistSnapshot): CompiledIndexData {
+  const stored = attached.get(snapshot);
+  if (stored && isCurrent(stored, snapshot.people)) return stored;
+  const data = serialiseCompiledIndex(compileIndex(snapshot.people), snapshot.people.length);
+  attached.set(snapshot, data);
+  return data;
+}
