@@ -1,4 +1,6 @@
 import { httpHandler } from '../../lib/http/handler.ts';
 import { describeDatabase } from '../../lib/watchlists/status.ts';
 
-export const handler = httpHandler({}, ({ services }) => ({ body: describeDatabase(services.matcher().lists) }));
+export const handler = httpHandler({}, ({ services }) => ({
+  body: describeDatabase(services.matcher().lists),
+}));

@@ -5,7 +5,9 @@ import dynalite from 'dynalite';
 
 const server = dynalite({ path: workerData.path, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
 server.on('error', (error) => parentPort.postMessage({ error: String(error) }));
-server.listen(workerData.port ?? 0, '127.0.0.1', () => parentPort.postMessage({ port: server.address().port }));
+server.listen(workerData.port ?? 0, '127.0.0.1', () =>
+  parentPort.postMessage({ port: server.address().port }),
+);
 parentPort.on('message', (message) => {
   if (message === 'close') server.close(() => parentPort.postMessage({ closed: true }));
 });

@@ -66,7 +66,10 @@ function postOnly(): MiddlewareObj<StreamEvent, StreamResult> {
     before: ({ event }) => {
       const method = event.requestContext?.http?.method?.toUpperCase();
       if (method && method !== 'POST') {
-        throw new MethodNotAllowedError(`Method ${method} is not allowed on ${event.rawPath}; allowed: POST`, ['POST']);
+        throw new MethodNotAllowedError(
+          `Method ${method} is not allowed on ${event.rawPath}; allowed: POST`,
+          ['POST'],
+        );
       }
     },
   };

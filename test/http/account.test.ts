@@ -118,10 +118,26 @@ describe('GET /dbstatus', () => {
     const body = await response.json();
     const byId = Object.fromEntries(body.lists.map((l: { id: string }) => [l.id, l]));
     expect(Object.keys(byId).sort()).toEqual(
-      ['fbi_wanted', 'interpol_red', 'ofac_sdn', 'uk_ofsi', 'un_sc', 'us_congress_pep', 'us_executive_pep'].sort(),
+      [
+        'fbi_wanted',
+        'interpol_red',
+        'ofac_sdn',
+        'uk_ofsi',
+        'un_sc',
+        'us_congress_pep',
+        'us_executive_pep',
+      ].sort(),
     );
-    expect(byId.un_sc).toMatchObject({ category: 'sanctions', individual_count: 730, source_date: '2026-02-27' });
-    expect(byId.uk_ofsi).toMatchObject({ entity_count: 4686, individual_count: 3662, source_date: '2025-04-10' });
+    expect(byId.un_sc).toMatchObject({
+      category: 'sanctions',
+      individual_count: 730,
+      source_date: '2026-02-27',
+    });
+    expect(byId.uk_ofsi).toMatchObject({
+      entity_count: 4686,
+      individual_count: 3662,
+      source_date: '2025-04-10',
+    });
     expect(byId.un_sc.stale).toBe(true);
     expect(body.stale).toBe(true);
     expect(body.staleness_rule).toMatch(/7 days/);
