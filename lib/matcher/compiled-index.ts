@@ -221,9 +221,19 @@ const COUNTRY_SEPARATOR = '|';
 /** The compilation in its stored form. */
 export function serialiseCompiledIndex(compiled: CompiledIndex, people: number): CompiledIndexData {
   const deletions = new Uint8Array(compiled.deletionHashes.byteLength * 2);
-  deletions.set(new Uint8Array(compiled.deletionHashes.buffer, compiled.deletionHashes.byteOffset, compiled.deletionHashes.byteLength));
   deletions.set(
-    new Uint8Array(compiled.deletionIds.buffer, compiled.deletionIds.byteOffset, compiled.deletionIds.byteLength),
+    new Uint8Array(
+      compiled.deletionHashes.buffer,
+      compiled.deletionHashes.byteOffset,
+      compiled.deletionHashes.byteLength,
+    ),
+  );
+  deletions.set(
+    new Uint8Array(
+      compiled.deletionIds.buffer,
+      compiled.deletionIds.byteOffset,
+      compiled.deletionIds.byteLength,
+    ),
     compiled.deletionHashes.byteLength,
   );
   return {
@@ -282,7 +292,10 @@ function sourceFingerprint(): string | null {
       if (seen.has(url.href)) continue;
       seen.add(url.href);
       const source = readFileSync(url, 'utf8');
-      hash.update(url.pathname.slice(url.pathname.lastIndexOf('/lib/'))).update('\0').update(source);
+      hash
+        .update(url.pathname.slice(url.pathname.lastIndexOf('/lib/')))
+        .update('\0')
+        .update(source);
       for (const m of source.matchAll(IMPORT_RE)) queue.push(new URL(m[1], url));
     }
   } catch {

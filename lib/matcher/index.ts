@@ -10,19 +10,17 @@
  * least one plausible token with it — never a scan of the whole list.
  */
 
-import type { CheckType, ListedPerson, ListId, ListSummary, WatchlistSnapshot } from '../watchlists/types.ts';
+import type {
+  CheckType,
+  ListedName,
+  ListedPerson,
+  ListId,
+  ListSummary,
+  WatchlistSnapshot,
+} from '../watchlists/types.ts';
 import { compiledIndexOf, hashSkipping } from './compiled-index.ts';
 import { makeToken, type NameToken } from './normalise.ts';
 import { isPatronymic } from './score.ts';
-
-export interface IndexedName {
-  person: number;
-  /** The listed spelling, as shown to analysts. */
-  display: string;
-  strength: 'primary' | 'strong' | 'weak';
-  /** Vocabulary ids of the name's tokens, in order. */
-  tokens: Int32Array;
-}
 
 export interface IndexedPerson {
   person: ListedPerson;
@@ -34,14 +32,30 @@ export interface IndexedPerson {
   locationCountries: string[];
 }
 
+/** The listed spelling of a name id, as shown to analysts. */
+export function listedNameOf(index: NameIndex, nameId: number): ListedName {
+  return index.people[index.namePerson[nameId]].person.names[index.nameListed[nameId]];
+}
+
 export interface NameIndex {
   people: IndexedPerson[];
-  names: IndexedName[];
+  /**
+   * The distinct listed names (name ids), in flat arrays: a cold start builds no object per name.
+   * Name `n` belongs to person `namePerson[n]`, is spelt as that person's
+   * `names[nameListed[n]]`, and has `nameLengths[n]` tokens from `nameTokenIds[nameTokenStart[n]]`.
+   */
+  nameCount: number;
+  namePerson: Int32Array;
+  nameListed: Int32Array;
+  nameLengths: Uint16Array;
+  nameTokenStart: Int32Array;
+  nameTokenIds: Int32Array;
   vocab: NameToken[];
   /** Rarity weight per vocabulary id, 0.15..1. */
   weights: Float64Array;
-  /** Name ids per vocabulary id. */
-  postings: Int32Array[];
+  /** Name ids per vocabulary id `v`: `postingIds` from `postingStart[v]` to `postingStart[v + 1]`. */
+  postingStart: Int32Array;
+  postingIds: Int32Array;
   /** Vocabulary ids by token text (a word may be both a particle and a given name: "ben"). */
   byText: Map<string, number[]>;
   /** Vocabulary ids by name-variant key. */
@@ -55,6 +69,19 @@ export interface NameIndex {
    */
   deletionHashes: Uint32Array;
   deletionIds: Int32Array;
+  /**
+   * Where each run of deletion hashes with the same top bits starts (`DELETION_BUCKET_BITS`):
+   * a lookup searches a run of one or two entries instead of the whole array.
+   */
+  deletionBuckets: Int32Array;
+  /**
+   * Hash of each vocabulary text, and a hash table of vocabulary ids by it (open addressing, -1:
+   * empty): finds listed tokens equal to a piece of a query token (one character dropped, or one
+   * side of a run-together pair) without building the piece as a string. Every hit is confirmed
+   * letter by letter, so this finds exactly what a lookup by text would.
+   */
+  textHashes: Uint32Array;
+  textSlots: Int32Array;
   lists: ListSummary[];
   listNames: Map<ListId, string>;
 }
@@ -67,30 +94,6 @@ function addKey(keys: Map<string, number[]>, key: string, id: number): void {
   const ids = keys.get(key);
   if (ids === undefined) keys.set(key, [id]);
   else if (ids[ids.length - 1] !== id) ids.push(id);
-}
-
-export { hashSkipping };
-
-/** Single-character deletions of a token (the SymSpell neighbourhood at distance one). */
-export function deletions(text: string): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < text.length; i++) {
-    const d = text.slice(0, i) + text.slice(i + 1);
-    if (out[out.length - 1] !== d) out.push(d);
-  }
-  return out;
-}
-
-function addDeleted(index: NameIndex, hash: number, out: Set<number>): void {
-  const hashes = index.deletionHashes;
-  let lo = 0;
-  let hi = hashes.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (hashes[mid] < hash) lo = mid + 1;
-    else hi = mid;
-  }
-  for (let i = lo; i < hashes.length && hashes[i] === hash; i++) out.add(index.deletionIds[i]);
 }
 
 /**
@@ -119,7 +122,8 @@ export function buildIndex(snapshot: WatchlistSnapshot): NameIndex {
 
   const vocabSize = compiled.vocab.length;
   const vocab: NameToken[] = new Array(vocabSize);
-  for (let id = 0; id < vocabSize; id++) vocab[id] = makeToken(compiled.vocab[id], compiled.particle[id] === 1);
+  for (let id = 0; id < vocabSize; id++)
+    vocab[id] = makeToken(compiled.vocab[id], compiled.particle[id] === 1);
 
   // Names, and posting lists sized in a first pass so they fill typed arrays directly.
   const records = compiled.names;
@@ -136,23 +140,26 @@ export function buildIndex(snapshot: WatchlistSnapshot): NameIndex {
     }
     at += 3 + count;
   }
-  const postings: Int32Array[] = new Array(vocabSize);
-  for (let id = 0; id < vocabSize; id++) postings[id] = new Int32Array(postingCounts[id]);
-  const filled = new Int32Array(vocabSize);
-  const names: IndexedName[] = new Array(nameCount);
+  const postingStart = new Int32Array(vocabSize + 1);
+  for (let id = 0; id < vocabSize; id++) postingStart[id + 1] = postingStart[id] + postingCounts[id];
+  const postingIds = new Int32Array(postingStart[vocabSize]);
+  const filled = postingStart.slice(0, vocabSize);
+  const namePerson = new Int32Array(nameCount);
+  const nameListed = new Int32Array(nameCount);
+  const nameLengths = new Uint16Array(nameCount);
+  const nameTokenStart = new Int32Array(nameCount);
   let nameId = 0;
   for (let at = 0; at < records.length; nameId++) {
-    const p = records[at];
     const count = records[at + 2];
-    const listed = snapshot.people[p].names[records[at + 1]];
-    const tokens = records.subarray(at + 3, at + 3 + count);
     for (let k = 0; k < count; k++) {
-      const id = tokens[k];
-      const list = postings[id];
-      if (filled[id] > 0 && list[filled[id] - 1] === nameId) continue;
-      list[filled[id]++] = nameId;
+      const id = records[at + 3 + k];
+      if (filled[id] > postingStart[id] && postingIds[filled[id] - 1] === nameId) continue;
+      postingIds[filled[id]++] = nameId;
     }
-    names[nameId] = { person: p, display: listed.name, strength: listed.strength, tokens };
+    namePerson[nameId] = records[at];
+    nameListed[nameId] = records[at + 1];
+    nameLengths[nameId] = count;
+    nameTokenStart[nameId] = at + 3;
     at += 3 + count;
   }
 
@@ -169,17 +176,37 @@ export function buildIndex(snapshot: WatchlistSnapshot): NameIndex {
     for (const v of t.variantKeys) addKey(byVariant, v, id);
     if (t.phonetic.length >= 3) addKey(byPhonetic, t.phonetic, id);
   }
+  // Open addressing, filled in id order: ids with one hash are met in id order when probing.
+  const textSlots = new Int32Array(2 ** Math.ceil(Math.log2(vocabSize * 2 + 2))).fill(-1);
+  const textHashes = new Uint32Array(vocabSize);
+  const slotMask = textSlots.length - 1;
+  for (let id = 0; id < vocabSize; id++) {
+    const hash = hashRange(compiled.vocab[id], 0, compiled.vocab[id].length, -1);
+    textHashes[id] = hash;
+    let slot = hash & slotMask;
+    while (textSlots[slot] !== -1) slot = (slot + 1) & slotMask;
+    textSlots[slot] = id;
+  }
   return {
     people,
-    names,
+    nameCount,
+    namePerson,
+    nameListed,
+    nameLengths,
+    nameTokenStart,
+    nameTokenIds: records,
     vocab,
     weights,
-    postings,
+    postingStart,
+    postingIds,
     byText,
     byVariant,
     byPhonetic,
     deletionHashes: compiled.deletionHashes,
     deletionIds: compiled.deletionIds,
+    deletionBuckets: bucketStarts(compiled.deletionHashes),
+    textHashes,
+    textSlots,
     lists: snapshot.lists,
     listNames,
   };
@@ -199,35 +226,148 @@ function categoryOf(list: ListId): CheckType {
 }
 
 /**
+ * A set of vocabulary ids that keeps insertion order, reusable across lookups without
+ * allocation (the order decides which of several spellings credits a candidate first).
+ */
+export class VocabIdSet {
+  /** The ids, in insertion order; valid up to `size`. */
+  ids: Int32Array;
+  size = 0;
+  private readonly mark: Int32Array;
+  private generation = 1;
+
+  constructor(vocabSize: number) {
+    this.ids = new Int32Array(64);
+    this.mark = new Int32Array(vocabSize);
+  }
+
+  clear(): void {
+    this.size = 0;
+    this.generation++;
+  }
+
+  add(id: number): void {
+    if (this.mark[id] === this.generation) return;
+    this.mark[id] = this.generation;
+    if (this.size === this.ids.length) {
+      const grown = new Int32Array(this.ids.length * 2);
+      grown.set(this.ids);
+      this.ids = grown;
+    }
+    this.ids[this.size++] = id;
+  }
+
+  addAll(ids: readonly number[] | undefined): void {
+    if (ids !== undefined) for (let k = 0; k < ids.length; k++) this.add(ids[k]);
+  }
+}
+
+const DELETION_BUCKET_BITS = 17;
+const DELETION_BUCKET_SHIFT = 32 - DELETION_BUCKET_BITS;
+
+/** Start position of each bucket of the ascending `hashes` (one extra entry: the end). */
+function bucketStarts(hashes: Uint32Array): Int32Array {
+  const starts = new Int32Array((1 << DELETION_BUCKET_BITS) + 1);
+  let bucket = 0;
+  for (let i = 0; i < hashes.length; i++) {
+    const b = hashes[i] >>> DELETION_BUCKET_SHIFT;
+    while (bucket <= b) starts[bucket++] = i;
+  }
+  while (bucket < starts.length) starts[bucket++] = hashes.length;
+  return starts;
+}
+
+function addDeleted(index: NameIndex, hash: number, out: VocabIdSet): void {
+  const hashes = index.deletionHashes;
+  const bucket = hash >>> DELETION_BUCKET_SHIFT;
+  let lo = index.deletionBuckets[bucket];
+  let hi = index.deletionBuckets[bucket + 1];
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (hashes[mid] < hash) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo; i < hashes.length && hashes[i] === hash; i++) out.add(index.deletionIds[i]);
+}
+
+/** FNV-1a hash of `text` from `from` to `to` without the character at `skip` (as `hashSkipping`). */
+function hashRange(text: string, from: number, to: number, skip: number): number {
+  let h = 0x811c9dc5;
+  for (let i = from; i < to; i++) {
+    if (i === skip) continue;
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** Whether `listed` equals `text` from `from` to `to` without the character at `skip`. */
+function equalsPiece(listed: string, text: string, from: number, to: number, skip: number): boolean {
+  if (listed.length !== to - from - (skip >= from && skip < to ? 1 : 0)) return false;
+  let k = 0;
+  for (let i = from; i < to; i++) {
+    if (i === skip) continue;
+    if (listed.charCodeAt(k++) !== text.charCodeAt(i)) return false;
+  }
+  return true;
+}
+
+/**
+ * Vocabulary ids whose text equals the piece of `text` (see `equalsPiece`), in id order, added to
+ * `out`; with `out` null only whether there is one.
+ */
+function addPiece(
+  index: NameIndex,
+  hash: number,
+  text: string,
+  from: number,
+  to: number,
+  skip: number,
+  out: VocabIdSet | null,
+): boolean {
+  const slots = index.textSlots;
+  const mask = slots.length - 1;
+  let found = false;
+  for (let slot = hash & mask; slots[slot] !== -1; slot = (slot + 1) & mask) {
+    const id = slots[slot];
+    if (index.textHashes[id] !== hash || !equalsPiece(index.vocab[id].text, text, from, to, skip)) continue;
+    if (out === null) return true;
+    found = true;
+    out.add(id);
+  }
+  return found;
+}
+
+/**
  * Vocabulary ids plausibly matching one query token: same text, same variant key, same phonetic
  * key, or within one edit (via the deletion neighbourhood).
  */
-export function lookupToken(index: NameIndex, token: NameToken, out: Set<number>): void {
-  const add = (map: Map<string, number[]>, key: string) => {
-    const ids = map.get(key);
-    if (ids) for (const id of ids) out.add(id);
-  };
-  add(index.byText, token.text);
-  for (const v of token.variantKeys) add(index.byVariant, v);
+export function lookupToken(index: NameIndex, token: NameToken, out: VocabIdSet): void {
+  const text = token.text;
+  out.addAll(index.byText.get(text));
+  for (const v of token.variantKeys) out.addAll(index.byVariant.get(v));
   if (token.particle || token.initial) return;
-  if (token.phonetic.length >= 3) add(index.byPhonetic, token.phonetic);
-  if (token.text.length >= 3) {
+  if (token.phonetic.length >= 3) out.addAll(index.byPhonetic.get(token.phonetic));
+  if (text.length >= 3) {
     // Within one edit: the query with a character dropped equals a listed token, or both with a
     // character dropped agree (substitution), or the query equals a listed token less one.
-    addDeleted(index, hashSkipping(token.text, -1), out);
-    for (let skip = 0; skip < token.text.length; skip++) {
-      addDeleted(index, hashSkipping(token.text, skip), out);
-    }
-    for (const d of deletions(token.text)) add(index.byText, d);
+    addDeleted(index, hashSkipping(text, -1), out);
+    for (let skip = 0; skip < text.length; skip++) addDeleted(index, hashSkipping(text, skip), out);
+    for (let skip = 0; skip < text.length; skip++)
+      addPiece(index, hashSkipping(text, skip), text, 0, text.length, skip, out);
   }
   // A query token that is two listed tokens run together ("ramimakhlouf").
-  if (token.text.length >= 7) {
-    for (let cut = 3; cut <= token.text.length - 3; cut++) {
-      const left = index.byText.get(token.text.slice(0, cut));
-      const right = index.byText.get(token.text.slice(cut));
-      if (left !== undefined && right !== undefined) {
-        for (const id of left) out.add(id);
-        for (const id of right) out.add(id);
+  if (text.length >= 7) {
+    let leftHash = 0x811c9dc5;
+    for (let i = 0; i < 3; i++) leftHash = Math.imul(leftHash ^ text.charCodeAt(i), 0x01000193);
+    for (let cut = 3; cut <= text.length - 3; cut++) {
+      if (cut > 3) leftHash = Math.imul(leftHash ^ text.charCodeAt(cut - 1), 0x01000193);
+      const left = leftHash >>> 0;
+      if (!addPiece(index, left, text, 0, cut, -1, null)) continue;
+      const right = hashRange(text, cut, text.length, -1);
+      if (addPiece(index, right, text, cut, text.length, -1, null)) {
+        addPiece(index, left, text, 0, cut, -1, out);
+        addPiece(index, right, text, cut, text.length, -1, out);
       }
     }
   }

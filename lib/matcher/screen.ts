@@ -11,7 +11,14 @@
 import { normaliseCountry } from '../watchlists/countries.ts';
 import { PEP_TIER_LABELS } from '../watchlists/pep-tiers.ts';
 import type { CheckType, ListSummary, WatchlistSnapshot } from '../watchlists/types.ts';
-import { buildIndex, type IndexedPerson, lookupToken, type NameIndex } from './index.ts';
+import {
+  buildIndex,
+  type IndexedPerson,
+  listedNameOf,
+  lookupToken,
+  type NameIndex,
+  VocabIdSet,
+} from './index.ts';
 import { criminalNarrative, pepNarrative, sanctionsNarrative } from './narrative.ts';
 import { makeToken, type NameToken, tokeniseName } from './normalise.ts';
 import { matchRisk, nameBand, PARTIAL_NAME, STRONG_NAME } from './risk.ts';
@@ -58,6 +65,18 @@ const CANDIDATE_MIN_SIMILARITY = 0.75;
  * together share most name parts).
  */
 const LENGTH_TIE_BREAK = 0.001;
+/** Distinct query tokens whose index evidence is kept between screens (about 1 MB). */
+const EVIDENCE_CACHE_SIZE = 4096;
+/** Token-pair similarities kept between screens: 2^16 slots, 1 MB. */
+const SIM_CACHE_BITS = 18;
+const SIM_CACHE_SIZE = 1 << SIM_CACHE_BITS;
+
+/** Every field of a token, so that equal keys mean equal tokens for comparison. */
+function tokenKey(token: NameToken): string {
+  let key = '';
+  for (const value of Object.values(token)) key += `${Array.isArray(value) ? value.join(',') : value}\u0001`;
+  return key;
+}
 
 export interface Matcher {
   /** The lists loaded, with their source dates (for narratives and /dbstatus). */
@@ -82,18 +101,28 @@ interface Scored {
 /** Compiles the snapshot into an index and returns the matcher over it. */
 export function createMatcher(snapshot: WatchlistSnapshot): Matcher {
   const index = buildIndex(snapshot);
-  const vocabWeight = new Map<NameToken, number>();
-  for (let id = 0; id < index.vocab.length; id++) vocabWeight.set(index.vocab[id], index.weights[id]);
-  const nameTokens: NameToken[][] = index.names.map((n) => Array.from(n.tokens, (id) => index.vocab[id]));
-  const nameCategory: CheckType[] = index.names.map((n) => index.people[n.person].category);
+  // Token records of the names scored so far (a small share of all names).
+  const nameTokens: (NameToken[] | undefined)[] = new Array(index.nameCount);
+  const tokensOfName = (nameId: number): NameToken[] => {
+    let tokens = nameTokens[nameId];
+    if (tokens === undefined) {
+      const start = index.nameTokenStart[nameId];
+      tokens = new Array<NameToken>(index.nameLengths[nameId]);
+      for (let k = 0; k < tokens.length; k++) tokens[k] = index.vocab[index.nameTokenIds[start + k]];
+      nameTokens[nameId] = tokens;
+    }
+    return tokens;
+  };
+  const nameCategory: CheckType[] = Array.from(index.namePerson, (p) => index.people[p].category);
+  const { nameLengths } = index;
   const listsByCategory = new Map<CheckType, ListSummary[]>();
   for (const l of index.lists)
     listsByCategory.set(l.category, [...(listsByCategory.get(l.category) ?? []), l]);
 
   // Scratch buffers reused across calls; `screen` is synchronous, so calls never interleave.
-  const acc = new Float64Array(index.names.length);
-  const stamp = new Int32Array(index.names.length).fill(-1);
-  const credits = new Uint8Array(index.names.length);
+  const acc = new Float64Array(index.nameCount);
+  const stamp = new Int32Array(index.nameCount).fill(-1);
+  const credits = new Uint8Array(index.nameCount);
   const touched: number[] = [];
   let stampCounter = 0;
 
@@ -105,94 +134,173 @@ export function createMatcher(snapshot: WatchlistSnapshot): Matcher {
   }
 
   /**
-   * Accumulates token evidence per candidate name into `acc`: for each query token, the rarity
-   * weight times the similarity of each plausible vocabulary token (memoised for scoring).
+   * The vocabulary tokens plausibly matching a query token, with their similarity to it, kept
+   * across screens: customers' names repeat ("Mohammed", "Smith") and the lookup plus the
+   * Jaro-Winkler and edit-distance work is much of a screen's cost. Keyed by every field of the
+   * token, so two tokens with one key compare identically; `serial` names the token in the
+   * similarity cache.
    */
-  function collectCandidates(q: QueryName, memo: Map<number, number>[]): void {
-    const order = q.tokens.map((_, i) => i).sort((a, b) => q.weights[b] - q.weights[a]);
-    const vocabIds = new Set<number>();
-    let opened = false;
-    const seenTexts = new Set<string>();
+  interface TokenEvidence {
+    serial: number;
+    ids: Int32Array;
+    sims: Float64Array;
+  }
+  const evidenceCache = new Map<string, TokenEvidence>();
+  const lookup = new VocabIdSet(index.vocab.length);
+  let serials = 0;
 
-    const qualifying = new Map<number, number>();
-    const credit = (
-      token: NameToken,
-      weight: number,
-      opening: boolean,
-      memoOf?: Map<number, number>,
-    ): void => {
-      qualifying.clear();
-      let postingsTotal = 0;
-      for (const v of vocabIds) {
-        const sim = tokenSimilarity(token, index.vocab[v]);
-        memoOf?.set(v, sim);
-        if (sim < CANDIDATE_MIN_SIMILARITY) continue;
-        // Evidence is bounded by the query part's own rarity: a common query name meeting a rare
-        // listed spelling ("Hamid" vs "Hamud") is still weak evidence.
-        qualifying.set(v, Math.min(index.weights[v], weight) * sim);
-        postingsTotal += index.postings[v].length;
-      }
-      if (qualifying.size === 0) return;
-      opened = true;
-      const s = stampCounter++;
-      if (!opening && postingsTotal > touched.length * 4) {
-        // A common part that may not open candidates: visit the few candidates instead of its
-        // long posting lists.
-        for (const nameId of touched) {
-          if (credits[nameId] >= index.names[nameId].tokens.length) continue;
-          let best = 0;
-          for (const v of index.names[nameId].tokens) {
-            const w = qualifying.get(v);
-            if (w !== undefined && w > best) best = w;
-          }
-          if (best > 0) {
-            credits[nameId]++;
-            acc[nameId] += best;
-          }
+  // Similarity of a query token (by serial) to a vocabulary token: a direct-mapped cache in flat
+  // typed arrays (a colliding entry is simply recomputed), so it creates no garbage to collect.
+  const simSerial = new Int32Array(SIM_CACHE_SIZE).fill(-1);
+  const simVocab = new Int32Array(SIM_CACHE_SIZE);
+  const simValue = new Float64Array(SIM_CACHE_SIZE);
+
+  function similarity(token: NameToken, serial: number, id: number): number {
+    const slot = (Math.imul(serial, 0x9e3779b1) ^ Math.imul(id + 1, 0x85ebca6b)) >>> (32 - SIM_CACHE_BITS);
+    if (simSerial[slot] === serial && simVocab[slot] === id) return simValue[slot];
+    const s = tokenSimilarity(token, index.vocab[id]);
+    simSerial[slot] = serial;
+    simVocab[slot] = id;
+    simValue[slot] = s;
+    return s;
+  }
+
+  function evidenceOf(token: NameToken): TokenEvidence {
+    const key = tokenKey(token);
+    const cached = evidenceCache.get(key);
+    if (cached !== undefined) {
+      // Least recently used first: re-inserting moves the entry to the end.
+      evidenceCache.delete(key);
+      evidenceCache.set(key, cached);
+      return cached;
+    }
+    if (serials === 0x7fffffff) {
+      serials = 0;
+      simSerial.fill(-1);
+      evidenceCache.clear();
+    }
+    const serial = serials++;
+    lookup.clear();
+    lookupToken(index, token, lookup);
+    const ids = lookup.ids.slice(0, lookup.size);
+    const sims = new Float64Array(ids.length);
+    for (let k = 0; k < ids.length; k++) sims[k] = similarity(token, serial, ids[k]);
+    const evidence = { serial, ids, sims };
+    if (evidenceCache.size >= EVIDENCE_CACHE_SIZE) {
+      const oldest = evidenceCache.keys().next();
+      if (!oldest.done) evidenceCache.delete(oldest.value);
+    }
+    evidenceCache.set(key, evidence);
+    return evidence;
+  }
+
+  // Per query part: the qualifying vocabulary ids and their evidence weights.
+  const qualifyingIds = new Int32Array(index.vocab.length);
+  const qualifyingWeight = new Float64Array(index.vocab.length);
+  const qualifyingMark = new Int32Array(index.vocab.length).fill(-1);
+  let qualifyingCount = 0;
+  let qualifyingGeneration = 0;
+  let opened = false;
+
+  /**
+   * Credits each candidate name containing a qualifying vocabulary token with the query part's
+   * evidence (once per name and part; the first qualifying spelling in lookup order counts).
+   */
+  function credit(evidence: TokenEvidence, weight: number, opening: boolean): void {
+    const generation = ++qualifyingGeneration;
+    qualifyingCount = 0;
+    let postingsTotal = 0;
+    const { ids, sims } = evidence;
+    for (let k = 0; k < ids.length; k++) {
+      const sim = sims[k];
+      if (sim < CANDIDATE_MIN_SIMILARITY) continue;
+      const v = ids[k];
+      // Evidence is bounded by the query part's own rarity: a common query name meeting a rare
+      // listed spelling ("Hamid" vs "Hamud") is still weak evidence.
+      qualifyingIds[qualifyingCount++] = v;
+      qualifyingWeight[v] = Math.min(index.weights[v], weight) * sim;
+      qualifyingMark[v] = generation;
+      postingsTotal += index.postingStart[v + 1] - index.postingStart[v];
+    }
+    if (qualifyingCount === 0) return;
+    opened = true;
+    const s = stampCounter++;
+    if (!opening && postingsTotal > touched.length * 4) {
+      // A common part that may not open candidates: visit the few candidates instead of its
+      // long posting lists.
+      for (let t = 0; t < touched.length; t++) {
+        const nameId = touched[t];
+        if (credits[nameId] >= nameLengths[nameId]) continue;
+        const start = index.nameTokenStart[nameId];
+        const end = start + nameLengths[nameId];
+        let best = 0;
+        for (let k = start; k < end; k++) {
+          const v = index.nameTokenIds[k];
+          if (qualifyingMark[v] === generation && qualifyingWeight[v] > best) best = qualifyingWeight[v];
         }
-        return;
-      }
-      for (const [v, w] of qualifying) {
-        for (const nameId of index.postings[v]) {
-          if (stamp[nameId] === s) continue;
-          if (acc[nameId] === 0) {
-            if (!opening) continue;
-            touched.push(nameId);
-          } else if (credits[nameId] >= index.names[nameId].tokens.length) {
-            // Every listed part already credited: further query parts can only be extras.
-            continue;
-          }
-          stamp[nameId] = s;
+        if (best > 0) {
           credits[nameId]++;
-          acc[nameId] += w - (acc[nameId] === 0 ? LENGTH_TIE_BREAK * index.names[nameId].tokens.length : 0);
+          acc[nameId] += best;
         }
       }
-    };
-
-    for (const i of order) {
-      const token = q.tokens[i];
-      if (seenTexts.has(token.text)) continue;
-      seenTexts.add(token.text);
-      const opening = !opened || q.weights[i] >= OPENING_WEIGHT;
-      vocabIds.clear();
-      lookupToken(index, token, vocabIds);
-      credit(token, q.weights[i], opening, memo[i]);
-      // The query may split what the list writes as one word ("Adbul Bari" / "Abdulbari").
-      const next = q.tokens[i + 1];
-      if (next && !token.particle && !next.particle && !token.initial && !next.initial) {
-        const joined = makeToken(token.text + next.text);
-        vocabIds.clear();
-        lookupToken(index, joined, vocabIds);
-        credit(joined, q.weights[i] + q.weights[i + 1], opening);
+      return;
+    }
+    for (let q = 0; q < qualifyingCount; q++) {
+      const v = qualifyingIds[q];
+      const w = qualifyingWeight[v];
+      const postings = index.postingIds;
+      const end = index.postingStart[v + 1];
+      for (let k = index.postingStart[v]; k < end; k++) {
+        const nameId = postings[k];
+        if (stamp[nameId] === s) continue;
+        if (acc[nameId] === 0) {
+          if (!opening) continue;
+          touched.push(nameId);
+        } else if (credits[nameId] >= nameLengths[nameId]) {
+          // Every listed part already credited: further query parts can only be extras.
+          continue;
+        }
+        stamp[nameId] = s;
+        credits[nameId]++;
+        acc[nameId] += w - (acc[nameId] === 0 ? LENGTH_TIE_BREAK * nameLengths[nameId] : 0);
       }
     }
   }
 
-  function shortlist(category: CheckType, minEvidence: number): number[] {
+  /**
+   * Accumulates token evidence per candidate name into `acc`: for each query token, the rarity
+   * weight times the similarity of each plausible vocabulary token. Returns each query token's
+   * serial in the similarity cache, for scoring.
+   */
+  function collectCandidates(q: QueryName): number[] {
+    const order = q.tokens.map((_, i) => i).sort((a, b) => q.weights[b] - q.weights[a]);
+    const tokenSerials: number[] = new Array(q.tokens.length);
+    opened = false;
+    const seenTexts = new Set<string>();
+    for (const i of order) {
+      const token = q.tokens[i];
+      const evidence = evidenceOf(token);
+      tokenSerials[i] = evidence.serial;
+      if (seenTexts.has(token.text)) continue;
+      seenTexts.add(token.text);
+      const opening = !opened || q.weights[i] >= OPENING_WEIGHT;
+      credit(evidence, q.weights[i], opening);
+      // The query may split what the list writes as one word ("Adbul Bari" / "Abdulbari").
+      const next = q.tokens[i + 1];
+      if (next && !token.particle && !next.particle && !token.initial && !next.initial) {
+        credit(evidenceOf(makeToken(token.text + next.text)), q.weights[i] + q.weights[i + 1], opening);
+      }
+    }
+    return tokenSerials;
+  }
+
+  /** The candidates with enough evidence to be scored at all, in the order they were found. */
+  const eligible: number[] = [];
+
+  function shortlist(category: CheckType): number[] {
     const top: number[] = [];
-    for (const nameId of touched) {
+    for (const nameId of eligible) {
       const a = acc[nameId];
-      if (a < minEvidence) continue;
       if (nameCategory[nameId] !== category) continue;
       if (top.length === SHORTLIST && a <= acc[top[SHORTLIST - 1]]) continue;
       let k = top.length < SHORTLIST ? top.length : SHORTLIST - 1;
@@ -205,19 +313,32 @@ export function createMatcher(snapshot: WatchlistSnapshot): Matcher {
     return top;
   }
 
-  function scoreName(q: QueryName, nameId: number, memo: Map<number, number>[]): NameScore {
-    const listed = nameTokens[nameId];
-    const ids = index.names[nameId].tokens;
-    const weightOf = (t: NameToken) => vocabWeight.get(t) ?? q.weights[q.tokens.indexOf(t)] ?? 1;
-    return scoreTokens(q.tokens, listed, weightOf, (i, j) => {
-      const id = ids[j];
-      let s = memo[i].get(id);
-      if (s === undefined) {
-        s = tokenSimilarity(q.tokens[i], listed[j]);
-        memo[i].set(id, s);
-      }
-      return s;
-    });
+  // The name being scored, read by the two callbacks below (made once, not per name).
+  let scoringQuery: QueryName | undefined;
+  let scoringListed: NameToken[] = [];
+  let scoringStart = 0;
+  let scoringSerials: number[] = [];
+  /** Rarity weight of a listed token (its vocabulary id's) or of a query token (the query's). */
+  const weightOf = (t: NameToken): number => {
+    for (let j = 0; j < scoringListed.length; j++)
+      if (scoringListed[j] === t) return index.weights[index.nameTokenIds[scoringStart + j]];
+    const q = scoringQuery as QueryName;
+    for (let i = 0; i < q.tokens.length; i++) if (q.tokens[i] === t) return q.weights[i];
+    return 1;
+  };
+  const similarityOf = (i: number, j: number): number =>
+    similarity(
+      (scoringQuery as QueryName).tokens[i],
+      scoringSerials[i],
+      index.nameTokenIds[scoringStart + j],
+    );
+
+  function scoreName(q: QueryName, nameId: number, tokenSerials: number[]): NameScore {
+    scoringQuery = q;
+    scoringListed = tokensOfName(nameId);
+    scoringStart = index.nameTokenStart[nameId];
+    scoringSerials = tokenSerials;
+    return scoreTokens(q.tokens, scoringListed, weightOf, similarityOf);
   }
 
   function screen(subject: SubjectInput, types: readonly CheckType[]): ScreenChecks {
@@ -228,14 +349,16 @@ export function createMatcher(snapshot: WatchlistSnapshot): Matcher {
     for (const q of queries) {
       if (!q) continue;
       touched.length = 0;
-      const memo = q.tokens.map(() => new Map<number, number>());
-      collectCandidates(q, memo);
+      const tokenSerials = collectCandidates(q);
       let queryWeight = 0;
       for (const w of q.weights) queryWeight += w;
+      const minEvidence = queryWeight * MIN_EVIDENCE_SHARE;
+      eligible.length = 0;
+      for (const nameId of touched) if (acc[nameId] >= minEvidence) eligible.push(nameId);
       for (const category of requested) {
-        for (const nameId of shortlist(category, queryWeight * MIN_EVIDENCE_SHARE)) {
-          const scored = scoreName(q, nameId, memo);
-          const person = index.names[nameId].person;
+        for (const nameId of shortlist(category)) {
+          const scored = scoreName(q, nameId, tokenSerials);
+          const person = index.namePerson[nameId];
           const previous = best.get(person);
           if (!previous || scored.score > previous.name.score)
             best.set(person, { person, nameId, query: q, name: scored });
@@ -324,7 +447,7 @@ function toMatch(
   locationCountry: string | undefined,
 ): { match: Match } | undefined {
   const indexed: IndexedPerson = index.people[s.person];
-  const listedName = index.names[s.nameId];
+  const listedName = listedNameOf(index, s.nameId);
   const weakAlias = listedName.strength === 'weak';
   const band = nameBand(s.name.score, weakAlias);
   if (!band) return undefined;
@@ -359,7 +482,7 @@ function toMatch(
     list_name: indexed.listName,
     entity_id: person.entity_id,
     primary_name: person.primary_name,
-    matched_name: listedName.display,
+    matched_name: listedName.name,
     matched_input: s.query.input,
     score: round3(Math.min(1, Math.max(0, adjusted))),
     name_score: round3(s.name.score),
@@ -367,7 +490,7 @@ function toMatch(
     dobs: person.dobs.map(formatListedDob),
     nationalities: person.nationalities,
     programmes: person.programmes,
-    explanation: { name: nameExplanation(s, listedName.display, weakAlias), dob, nationality, location },
+    explanation: { name: nameExplanation(s, listedName.name, weakAlias), dob, nationality, location },
   };
   if (person.url) match.url = person.url;
   if (person.pep) {

@@ -3,8 +3,12 @@
  * consonant skeleton used as the phonetic key. Inputs are folded tokens (a-z only).
  */
 
-const jaroFlagsA = new Uint8Array(64);
-const jaroFlagsB = new Uint8Array(64);
+// Match flags per position: position i is matched when its flag equals the current call's mark,
+// so no clearing is needed between calls.
+const jaroFlagsA = new Int32Array(64);
+const jaroFlagsB = new Int32Array(64);
+const jaroCodesB = new Uint16Array(64);
+let jaroMark = 0;
 
 /** Jaro-Winkler similarity in 0..1 (prefix scale 0.1, prefix up to 4). */
 export function jaroWinkler(a: string, b: string): number {
@@ -14,19 +18,24 @@ export function jaroWinkler(a: string, b: string): number {
   if (la === 0 || lb === 0) return 0;
   if (la > 64 || lb > 64)
     return a.slice(0, 64) === b.slice(0, 64) ? 0.95 : jaroWinkler(a.slice(0, 64), b.slice(0, 64));
+  if (jaroMark === 0x7fffffff) {
+    jaroFlagsA.fill(0);
+    jaroFlagsB.fill(0);
+    jaroMark = 0;
+  }
+  const mark = ++jaroMark;
+  for (let j = 0; j < lb; j++) jaroCodesB[j] = b.charCodeAt(j);
   // A window of at least one lets short tokens' transpositions count ("Sok" / "Sko").
   const range = Math.max(1, Math.floor(Math.max(la, lb) / 2) - 1);
-  jaroFlagsA.fill(0, 0, la);
-  jaroFlagsB.fill(0, 0, lb);
   let matches = 0;
   for (let i = 0; i < la; i++) {
     const lo = Math.max(0, i - range);
     const hi = Math.min(lb - 1, i + range);
     const ca = a.charCodeAt(i);
     for (let j = lo; j <= hi; j++) {
-      if (jaroFlagsB[j] === 0 && b.charCodeAt(j) === ca) {
-        jaroFlagsA[i] = 1;
-        jaroFlagsB[j] = 1;
+      if (jaroCodesB[j] === ca && jaroFlagsB[j] !== mark) {
+        jaroFlagsA[i] = mark;
+        jaroFlagsB[j] = mark;
         matches++;
         break;
       }
@@ -36,15 +45,15 @@ export function jaroWinkler(a: string, b: string): number {
   let transpositions = 0;
   let k = 0;
   for (let i = 0; i < la; i++) {
-    if (jaroFlagsA[i] === 0) continue;
-    while (jaroFlagsB[k] === 0) k++;
-    if (a.charCodeAt(i) !== b.charCodeAt(k)) transpositions++;
+    if (jaroFlagsA[i] !== mark) continue;
+    while (jaroFlagsB[k] !== mark) k++;
+    if (a.charCodeAt(i) !== jaroCodesB[k]) transpositions++;
     k++;
   }
   const jaro = (matches / la + matches / lb + (matches - transpositions / 2) / matches) / 3;
   let prefix = 0;
   const maxPrefix = Math.min(4, la, lb);
-  while (prefix < maxPrefix && a.charCodeAt(prefix) === b.charCodeAt(prefix)) prefix++;
+  while (prefix < maxPrefix && a.charCodeAt(prefix) === jaroCodesB[prefix]) prefix++;
   return jaro + prefix * 0.1 * (1 - jaro);
 }
 
@@ -52,6 +61,7 @@ const MAX_EDIT_LENGTH = 128;
 const rowPrev2 = new Int32Array(MAX_EDIT_LENGTH + 1);
 const rowPrev = new Int32Array(MAX_EDIT_LENGTH + 1);
 const rowCur = new Int32Array(MAX_EDIT_LENGTH + 1);
+const editCodesB = new Uint16Array(MAX_EDIT_LENGTH + 1);
 
 /**
  * Levenshtein edit distance with adjacent transposition counted as one edit (optimal string
@@ -68,6 +78,9 @@ export function editDistance(a: string, b: string, limit = 64): number {
   let prev2 = rowPrev2;
   let prev = rowPrev;
   let cur = rowCur;
+  const codes = editCodesB;
+  // codes[j] is b's j-th character (1-based, as the rows are).
+  for (let j = 1; j <= lb; j++) codes[j] = b.charCodeAt(j - 1);
   for (let j = 0; j <= lb; j++) prev[j] = j;
   for (let i = 1; i <= la; i++) {
     cur[0] = i;
@@ -75,13 +88,13 @@ export function editDistance(a: string, b: string, limit = 64): number {
     const ca = a.charCodeAt(i - 1);
     const caPrev = i > 1 ? a.charCodeAt(i - 2) : -1;
     for (let j = 1; j <= lb; j++) {
-      const cb = b.charCodeAt(j - 1);
+      const cb = codes[j];
       let v = prev[j - 1] + (ca === cb ? 0 : 1);
       const del = prev[j] + 1;
       if (del < v) v = del;
       const ins = cur[j - 1] + 1;
       if (ins < v) v = ins;
-      if (j > 1 && ca === b.charCodeAt(j - 2) && caPrev === cb) {
+      if (j > 1 && caPrev === cb && ca === codes[j - 1]) {
         const tr = prev2[j - 2] + 1;
         if (tr < v) v = tr;
       }
@@ -130,7 +143,10 @@ const CONSONANT_CLASS: Record<string, string> = {
   h: 'h',
 };
 /** `CONSONANT_CLASS` by char code ('' where none). */
-const CLASS_BY_CODE: string[] = Array.from({ length: 128 }, (_, code) => CONSONANT_CLASS[String.fromCharCode(code)] ?? '');
+const CLASS_BY_CODE: string[] = Array.from(
+  { length: 128 },
+  (_, code) => CONSONANT_CLASS[String.fromCharCode(code)] ?? '',
+);
 
 /**
  * A phonetic key: the token's consonant skeleton by sound class, with digraphs (kh, sh, ch, th,
