@@ -1,8 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Two projects, one run, one summary: everything against the embedded stores, and the storage
- * and tenancy tests once more against AWS's own DynamoDB Local (Java) to prove the conditional
+ * Two projects, one run, one summary: everything against the embedded stores, and the tests of
+ * the storage code (tenancy, quota, screen ids, screening, batch progress) once more against AWS's own DynamoDB Local (Java) to prove the conditional
  * writes behave the same on the real emulator.
  */
 const shared = {
@@ -19,7 +19,13 @@ export default defineConfig({
         test: {
           ...shared,
           name: 'dynamodb-local',
-          include: ['test/store/**/*.test.ts', 'test/tenancy/**/*.test.ts'],
+          include: [
+            'test/tenancy/**/*.test.ts',
+            'test/screening/screen-id.test.ts',
+            'test/screening/screen-subject.test.ts',
+            'test/batch/worker.test.ts',
+            'test/batch/progress-stream.test.ts',
+          ],
           env: { ...shared.env, TEST_DYNAMODB: 'dynamodb-local' },
         },
       },
