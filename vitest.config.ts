@@ -2,8 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Two projects, one run, one summary: everything against the embedded stores, and the tests of
- * the storage code (tenancy, quota, screen ids, screening, batch progress) once more against AWS's own DynamoDB Local (Java) to prove the conditional
- * writes behave the same on the real emulator.
+ * the storage code (tenancy, quota, screen ids, screening, batch progress) once more against
+ * AWS's own DynamoDB Local (Java), to prove the conditional writes behave the same there.
  */
 const shared = {
   testTimeout: 60_000,
