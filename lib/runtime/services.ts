@@ -13,7 +13,7 @@ export interface Services {
   table: Table;
   /**
    * The matcher over the watchlist snapshot, built on first use and then kept for the life of
-   * the process (one cold start): loading and indexing the lists costs about half a second, a
+   * the process (one cold start): loading the compiled lists costs about a quarter of a second, a
    * screen well under a millisecond. Functions that never screen never pay for it.
    */
   matcher(): Matcher;
