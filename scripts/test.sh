@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The project's test command (`npm test`): type check, lint, then every test in one vitest run
 # (embedded stores, plus the storage tests against AWS's DynamoDB Local). The last line printed
-# is vitest's own summary.
+# is vitest's count in the plain form `vitest: N passed, N failed`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED=true
@@ -12,4 +12,16 @@ npx biome ci . --reporter=summary
 echo "== watchlist snapshot (built once here, so parallel test workers don't each build it)"
 npx tsx scripts/build-snapshot.ts > /dev/null
 echo "== tests (vitest)"
-npx vitest run
+results=.vitest-results.json
+rm -f "$results"
+set +e
+npx vitest run --reporter=default --reporter=json --outputFile.json="$results"
+status=$?
+set -e
+# The closing line in the plain form CI reads: "vitest: N passed, N failed[, N skipped]".
+node -e '
+  const r = JSON.parse(require("node:fs").readFileSync(process.argv[1], "utf8"));
+  const skipped = r.numPendingTests + r.numTodoTests;
+  console.log(`vitest: ${r.numPassedTests} passed, ${r.numFailedTests} failed` + (skipped ? `, ${skipped} skipped` : ""));
+' "$results" || echo "vitest: 0 passed, 1 failed"
+exit $status
