@@ -68,6 +68,24 @@ export const NAME_ALERT_THRESHOLD = 0.7;
 
 /** Similarity of two name tokens in 0..1. */
 export function tokenSimilarity(a: NameToken, b: NameToken): number {
+  return compareTokens(a, b, false);
+}
+
+/**
+ * `tokenSimilarity(a, b)` whenever that reaches `ALIGNABLE`; otherwise some value in 0..1 below
+ * it (never above the exact similarity). Scoring and candidate selection only use similarities
+ * from `ALIGNABLE` up, so they can skip the Jaro-Winkler work on pairs already beyond the typo
+ * budget, which is most pairs of different names.
+ */
+export function alignableSimilarity(a: NameToken, b: NameToken): number {
+  return compareTokens(a, b, true);
+}
+
+/** Least similarity that `alignableSimilarity` reports exactly. */
+export const ALIGNABLE = ALIGN_MIN;
+
+/** `cut`: see `alignableSimilarity`. */
+function compareTokens(a: NameToken, b: NameToken, cut: boolean): number {
   if (a.text === b.text) return 1;
   if (a.particle || b.particle) {
     if (a.particle && b.particle) return a.phonetic === b.phonetic && a.phonetic !== '' ? 0.9 : 0.5;
@@ -79,11 +97,11 @@ export function tokenSimilarity(a: NameToken, b: NameToken): number {
   }
   if (hasInflectedEnding(a.text, b.text) || hasInflectedEnding(b.text, a.text)) return 0.93;
   if (a.text.length > 6 && b.text.length > 6 && isPatronymic(a) && isPatronymic(b))
-    return patronymicSimilarity(a, b);
+    return patronymicSimilarity(a, b, cut);
   const aAbd = a.text.startsWith(ABD_PREFIX) && a.text.length >= ABD_PREFIX.length + 3;
   const bAbd = b.text.startsWith(ABD_PREFIX) && b.text.length >= ABD_PREFIX.length + 3;
-  if (aAbd || bAbd) return abdSimilarity(a, b, aAbd, bAbd);
-  return spellingSimilarity(a, b);
+  if (aAbd || bAbd) return abdSimilarity(a, b, aAbd, bAbd, cut);
+  return spellingSimilarity(a, b, cut);
 }
 
 /**
@@ -91,16 +109,17 @@ export function tokenSimilarity(a: NameToken, b: NameToken): number {
  * ("Vladimirovich", "Wladimirowitsch", "Volodymyrovych"): compared on the given-name stems, so the
  * name-variant dictionary applies and a different father's name remains a conflict.
  */
-function patronymicSimilarity(a: NameToken, b: NameToken): number {
+function patronymicSimilarity(a: NameToken, b: NameToken, cut: boolean): number {
   const stemA = a.text.replace(PATRONYMIC_RE, '');
   const stemB = b.text.replace(PATRONYMIC_RE, '');
-  if (stemA.length < 3 || stemB.length < 3) return spellingSimilarity(a, b);
+  if (stemA.length < 3 || stemB.length < 3) return spellingSimilarity(a, b, cut);
   if (stemA === stemB) return 0.98;
-  const s = tokenSimilarity(
+  const s = compareTokens(
     makeToken(stemA, false, a.transliterated),
     makeToken(stemB, false, b.transliterated),
+    cut,
   );
-  return Math.max(s, spellingSimilarity(a, b));
+  return Math.max(s, spellingSimilarity(a, b, cut));
 }
 
 /**
@@ -108,25 +127,31 @@ function patronymicSimilarity(a: NameToken, b: NameToken): number {
  * ("Abdul Hamid" / "Abdul Ghani" differ); the bare X is a common short form of the full name
  * ("Abdul Hanif" / "Hanif") and compares almost as the same name.
  */
-function abdSimilarity(a: NameToken, b: NameToken, aAbd: boolean, bAbd: boolean): number {
+function abdSimilarity(a: NameToken, b: NameToken, aAbd: boolean, bAbd: boolean, cut: boolean): number {
   const stemA = aAbd ? makeToken(a.text.slice(ABD_PREFIX.length), false, a.transliterated) : a;
   const stemB = bAbd ? makeToken(b.text.slice(ABD_PREFIX.length), false, b.transliterated) : b;
-  const s = stemA.text === stemB.text ? 1 : spellingSimilarity(stemA, stemB);
+  const s = stemA.text === stemB.text ? 1 : spellingSimilarity(stemA, stemB, cut);
   // A misspelt prefix ("Abudl Salam" run together) is still compared letter by letter.
-  return aAbd && bAbd ? s : Math.max(s * ABD_SHORT_FORM, spellingSimilarity(a, b));
+  return aAbd && bAbd ? s : Math.max(s * ABD_SHORT_FORM, spellingSimilarity(a, b, cut));
 }
 
-function spellingSimilarity(a: NameToken, b: NameToken): number {
+function spellingSimilarity(a: NameToken, b: NameToken, cut: boolean): number {
   const maxLen = Math.max(a.text.length, b.text.length);
   // A typo is one or two keystrokes whatever the length of the name; three or more edits make
   // another name ("Castro" / "Castillo", "Marcos" / "Marquez"), not a misspelling of this one.
   const budget = maxLen <= 2 ? 0 : maxLen <= 4 ? 1 : 2;
-  const distance = editDistance(a.text, b.text, budget + 2);
+  // Renderings of another script disagree mostly on vowels; the consonant skeleton carries the name.
+  const otherScript = a.vowelPoor || b.vowelPoor || a.transliterated !== b.transliterated;
+  // Beyond the budget a same-script pair ends at most at BEYOND_BUDGET, below ALIGNABLE: only the
+  // skeleton comparison of another script's rendering can lift it. The distance is then needed
+  // only up to the budget (it is exact up to its limit), and is at least the length difference.
+  const skip = cut && !otherScript;
+  if (skip && Math.abs(a.text.length - b.text.length) > budget) return 0;
+  const distance = editDistance(a.text, b.text, skip ? budget : budget + 2);
+  if (skip && distance > budget) return 0;
   let s = 0.5 * jaroWinkler(a.text, b.text) + 0.5 * (1 - Math.min(distance, maxLen) / maxLen);
   if (distance <= budget) s = Math.max(s, TYPO_FLOOR);
   else s = Math.min(s, BEYOND_BUDGET);
-  // Renderings of another script disagree mostly on vowels; the consonant skeleton carries the name.
-  const otherScript = a.vowelPoor || b.vowelPoor || a.transliterated !== b.transliterated;
   if (a.phonetic === b.phonetic && a.phonetic.length >= 3) {
     if (otherScript) s = Math.max(s, 0.93);
     else if (distance <= budget) s = Math.max(s, 0.86);
@@ -180,82 +205,199 @@ export interface NameScore {
   unmatchedListed: string[];
 }
 
-interface Candidate {
-  qi: number[];
-  lj: number[];
-  s: number;
+/**
+ * Scratch state of `scoreTokens`, reused across calls (scoring is synchronous and not re-entered
+ * from its callbacks), so that scoring a shortlist creates little garbage. Candidate alignments
+ * are kept in parallel arrays: first and second query index, first and second listed index (-1
+ * when the part is a single token) and similarity, in descending similarity, ties in the order
+ * found.
+ */
+let scratchCapacity = 0;
+let candQ = new Int32Array(0);
+let candQ2 = new Int32Array(0);
+let candL = new Int32Array(0);
+let candL2 = new Int32Array(0);
+let candS = new Float64Array(0);
+let chosenQ = new Int32Array(0);
+let chosenQ2 = new Int32Array(0);
+let chosenL = new Int32Array(0);
+let chosenL2 = new Int32Array(0);
+let chosenS = new Float64Array(0);
+let chosenCount = 0;
+let usedQ = new Uint8Array(0);
+let usedL = new Uint8Array(0);
+/** Weights of the parts left unaligned, per side. */
+let leftQuery = new Float64Array(0);
+let leftListed = new Float64Array(0);
+
+function ensureScratch(nq: number, nl: number): void {
+  // Single-token candidates (nq·nl), merged ones (fewer than 2·nq·nl) and the chosen ones.
+  const needed = 2 * nq * nl + nq + nl;
+  if (needed <= scratchCapacity) return;
+  const size = Math.max(64, needed * 2);
+  candQ = new Int32Array(size);
+  candQ2 = new Int32Array(size);
+  candL = new Int32Array(size);
+  candL2 = new Int32Array(size);
+  candS = new Float64Array(size);
+  chosenQ = new Int32Array(size);
+  chosenQ2 = new Int32Array(size);
+  chosenL = new Int32Array(size);
+  chosenL2 = new Int32Array(size);
+  chosenS = new Float64Array(size);
+  usedQ = new Uint8Array(size);
+  usedL = new Uint8Array(size);
+  leftQuery = new Float64Array(size);
+  leftListed = new Float64Array(size);
+  scratchCapacity = size;
 }
 
-/** Two adjacent tokens written as one, compared by spelling only (no phonetic key). */
+/**
+ * Adds a candidate to the `count` already held, keeping descending similarity with ties in the
+ * order added (what a stable sort by similarity gives); returns the new count.
+ */
+function addCandidate(count: number, q: number, q2: number, l: number, l2: number, s: number): number {
+  let k = count;
+  while (k > 0 && candS[k - 1] < s) {
+    candQ[k] = candQ[k - 1];
+    candQ2[k] = candQ2[k - 1];
+    candL[k] = candL[k - 1];
+    candL2[k] = candL2[k - 1];
+    candS[k] = candS[k - 1];
+    k--;
+  }
+  candQ[k] = q;
+  candQ2[k] = q2;
+  candL[k] = l;
+  candL2[k] = l2;
+  candS[k] = s;
+  return count + 1;
+}
+
+/** Greedy alignment: best candidates first, each token used once. */
+function assignCandidates(count: number): void {
+  for (let k = 0; k < count; k++) {
+    const q = candQ[k];
+    const q2 = candQ2[k];
+    const l = candL[k];
+    const l2 = candL2[k];
+    if (usedQ[q] || (q2 >= 0 && usedQ[q2]) || usedL[l] || (l2 >= 0 && usedL[l2])) continue;
+    usedQ[q] = 1;
+    if (q2 >= 0) usedQ[q2] = 1;
+    usedL[l] = 1;
+    if (l2 >= 0) usedL[l2] = 1;
+    chosenQ[chosenCount] = q;
+    chosenQ2[chosenCount] = q2;
+    chosenL[chosenCount] = l;
+    chosenL2[chosenCount] = l2;
+    chosenS[chosenCount] = candS[k];
+    chosenCount++;
+  }
+}
+
+/**
+ * Two adjacent tokens written as one, compared by spelling only (no phonetic key). One record is
+ * refilled per comparison: the comparison keeps no reference to it.
+ */
+const joined: NameToken = {
+  text: '',
+  variantKeys: [],
+  phonetic: '',
+  particle: false,
+  initial: false,
+  vowelPoor: false,
+  transliterated: false,
+};
+
 function joinedToken(a: NameToken, b: NameToken): NameToken {
-  return {
-    text: a.text + b.text,
-    variantKeys: [],
-    phonetic: '',
-    particle: false,
-    initial: false,
-    vowelPoor: false,
-    transliterated: a.transliterated,
-  };
+  joined.text = a.text + b.text;
+  joined.transliterated = a.transliterated;
+  return joined;
 }
 
 function contribution(s: number): number {
   return s >= CLEAN_PAIR ? s : Math.max(0, s - (CLEAN_PAIR - s) * 0.8);
 }
 
+const bySimilarity = (x: AlignedPair, y: AlignedPair): number => y.similarity - x.similarity;
+
+/**
+ * Removes the first of `count` weights equal to `value` (the last one when none is, as
+ * `splice(indexOf(value), 1)` does); returns the new count.
+ */
+function removeWeight(list: Float64Array, count: number, value: number): number {
+  if (count === 0) return 0;
+  let at = count - 1;
+  for (let k = 0; k < count; k++) {
+    if (list[k] === value) {
+      at = k;
+      break;
+    }
+  }
+  list.copyWithin(at, at + 1, count);
+  return count - 1;
+}
+
+/** Sorts the first `count` weights in descending order (stable, as `Array.prototype.sort`). */
+function sortDescending(list: Float64Array, count: number): void {
+  for (let k = 1; k < count; k++) {
+    const v = list[k];
+    let x = k;
+    while (x > 0 && list[x - 1] < v) {
+      list[x] = list[x - 1];
+      x--;
+    }
+    list[x] = v;
+  }
+}
+
 /**
  * Scores a tokenised query against a tokenised listed name. `similarity(i, j)` may be supplied to
- * memoise token comparisons across many listed names sharing tokens.
+ * memoise token comparisons across many listed names sharing tokens; only its values from
+ * `ALIGNABLE` up are used, so it may return `alignableSimilarity`. The callbacks must not call
+ * `scoreTokens`.
  */
 export function scoreTokens(
   query: readonly NameToken[],
   listed: readonly NameToken[],
   weigh: TokenWeigher = defaultWeigher,
-  similarity: (i: number, j: number) => number = (i, j) => tokenSimilarity(query[i], listed[j]),
+  similarity: (i: number, j: number) => number = (i, j) => alignableSimilarity(query[i], listed[j]),
 ): NameScore {
   const nq = query.length;
   const nl = listed.length;
   if (nq === 0 || nl === 0) return { score: 0, pairs: [], unmatchedQuery: [], unmatchedListed: [] };
-  const candidates: Candidate[] = [];
+  ensureScratch(nq, nl);
+  let count = 0;
   for (let i = 0; i < nq; i++) {
     for (let j = 0; j < nl; j++) {
       const s = similarity(i, j);
-      if (s >= ALIGN_MIN) candidates.push({ qi: [i], lj: [j], s });
+      if (s >= ALIGN_MIN) count = addCandidate(count, i, -1, j, -1, s);
     }
   }
-  const usedQ = new Uint8Array(nq);
-  const usedL = new Uint8Array(nl);
-  const chosen: Candidate[] = [];
-  const assign = (list: Candidate[]) => {
-    list.sort((x, y) => y.s - x.s || x.qi.length + x.lj.length - (y.qi.length + y.lj.length));
-    for (const c of list) {
-      if (c.qi.some((i) => usedQ[i]) || c.lj.some((j) => usedL[j])) continue;
-      for (const i of c.qi) usedQ[i] = 1;
-      for (const j of c.lj) usedL[j] = 1;
-      chosen.push(c);
-    }
-  };
-  assign(candidates);
+  usedQ.fill(0, 0, nq);
+  usedL.fill(0, 0, nl);
+  chosenCount = 0;
+  assignCandidates(count);
   // Merged or split tokens ("Ramimakhlouf" / "Rami Makhlouf"), tried only on what is left over.
-  if (chosen.length < Math.max(nq, nl)) {
-    const merged: Candidate[] = [];
+  if (chosenCount < Math.max(nq, nl)) {
+    count = 0;
     for (let i = 0; i < nq; i++) {
       if (usedQ[i] || query[i].text.length < 5) continue;
       for (let j = 0; j + 1 < nl; j++) {
         if (usedL[j] || usedL[j + 1]) continue;
-        const s = tokenSimilarity(query[i], joinedToken(listed[j], listed[j + 1]));
-        if (s >= 0.88) merged.push({ qi: [i], lj: [j, j + 1], s });
+        const s = alignableSimilarity(query[i], joinedToken(listed[j], listed[j + 1]));
+        if (s >= 0.88) count = addCandidate(count, i, -1, j, j + 1, s);
       }
     }
     for (let j = 0; j < nl; j++) {
       if (usedL[j] || listed[j].text.length < 5) continue;
       for (let i = 0; i + 1 < nq; i++) {
         if (usedQ[i] || usedQ[i + 1]) continue;
-        const s = tokenSimilarity(joinedToken(query[i], query[i + 1]), listed[j]);
-        if (s >= 0.88) merged.push({ qi: [i, i + 1], lj: [j], s });
+        const s = alignableSimilarity(joinedToken(query[i], query[i + 1]), listed[j]);
+        if (s >= 0.88) count = addCandidate(count, i, i + 1, j, -1, s);
       }
     }
-    if (merged.length > 0) assign(merged);
+    assignCandidates(count);
   }
 
   let num = 0;
@@ -266,52 +408,63 @@ export function scoreTokens(
   const pairs: AlignedPair[] = [];
   let abdShortForms = 0;
   let abdOnQuery = 0;
-  for (const c of chosen) {
-    if (c.qi.length === 1 && c.lj.length === 1) {
-      const qAbd = query[c.qi[0]].text.startsWith(ABD_PREFIX);
-      if (qAbd !== listed[c.lj[0]].text.startsWith(ABD_PREFIX)) {
+  for (let c = 0; c < chosenCount; c++) {
+    const q = chosenQ[c];
+    const q2 = chosenQ2[c];
+    const l = chosenL[c];
+    const l2 = chosenL2[c];
+    const s = chosenS[c];
+    if (q2 < 0 && l2 < 0) {
+      const qAbd = query[q].text.startsWith(ABD_PREFIX);
+      if (qAbd !== listed[l].text.startsWith(ABD_PREFIX)) {
         abdShortForms++;
         if (qAbd) abdOnQuery++;
       }
     }
     let wq = 0;
     let wl = 0;
-    for (const i of c.qi) wq += weigh(query[i]);
-    for (const j of c.lj) wl += weigh(listed[j]);
-    const initialPair = c.qi.some((i) => query[i].initial) || c.lj.some((j) => listed[j].initial);
-    const particlePair = c.qi.every((i) => query[i].particle);
+    wq += weigh(query[q]);
+    if (q2 >= 0) wq += weigh(query[q2]);
+    wl += weigh(listed[l]);
+    if (l2 >= 0) wl += weigh(listed[l2]);
+    const initialPair =
+      query[q].initial ||
+      (q2 >= 0 && query[q2].initial) ||
+      listed[l].initial ||
+      (l2 >= 0 && listed[l2].initial);
+    const particlePair = query[q].particle && (q2 < 0 || query[q2].particle);
     const w = initialPair ? INITIAL_WEIGHT : (wq + wl) / 2;
-    num += w * contribution(c.s);
+    num += w * contribution(s);
     den += w;
     if (!particlePair && !initialPair) {
-      evidence += w * contribution(c.s);
-      matchedParts += Math.max(c.qi.length, c.lj.length);
+      evidence += w * contribution(s);
+      matchedParts += q2 >= 0 || l2 >= 0 ? 2 : 1;
     }
     if (initialPair) matchedInitials++;
     pairs.push({
-      query: c.qi.map((i) => query[i].text).join(''),
-      listed: c.lj.map((j) => listed[j].text).join(' '),
-      similarity: c.s,
+      query: q2 >= 0 ? query[q].text + query[q2].text : query[q].text,
+      listed: l2 >= 0 ? `${listed[l].text} ${listed[l2].text}` : listed[l].text,
+      similarity: s,
     });
   }
   const unmatchedQuery: string[] = [];
   const unmatchedListed: string[] = [];
   let queryParts = 0;
   let listedParts = 0;
-  const leftQuery: number[] = [];
-  const leftListed: number[] = [];
+  let leftQueryCount = 0;
+  let leftListedCount = 0;
   for (let j = 0; j < nl; j++) {
     if (listed[j].particle) continue;
     listedParts++;
     if (usedL[j]) continue;
-    leftListed.push(weigh(listed[j]));
+    leftListed[leftListedCount++] = weigh(listed[j]);
     unmatchedListed.push(listed[j].text);
   }
   for (let i = 0; i < nq; i++) {
     if (query[i].particle) continue;
     queryParts++;
     if (usedQ[i]) continue;
-    leftQuery.push(weigh(query[i]));
+    leftQuery[leftQueryCount++] = weigh(query[i]);
     unmatchedQuery.push(query[i].text);
   }
   // A query part facing an unexplained listed part is a conflict ("Barack" vs "Michelle", a
@@ -326,26 +479,31 @@ export function scoreTokens(
     // ... unless the other side wrote the prefix apart and misspelt ("Adbul Bari" / "Abdulbari").
     const other = onQuery ? listed : query;
     const used = onQuery ? usedL : usedQ;
-    const left = onQuery ? leftListed : leftQuery;
-    const fragment = other.findIndex((t, x) => !used[x] && !t.particle && isAbdFragment(t.text));
+    let fragment = -1;
+    for (let x = 0; x < other.length; x++) {
+      if (!used[x] && !other[x].particle && isAbdFragment(other[x].text)) {
+        fragment = x;
+        break;
+      }
+    }
     if (fragment >= 0) {
       used[fragment] = 1;
-      left.splice(left.indexOf(weigh(other[fragment])), 1);
-      (onQuery ? unmatchedListed : unmatchedQuery).splice(
-        (onQuery ? unmatchedListed : unmatchedQuery).indexOf(other[fragment].text),
-        1,
-      );
-    } else (onQuery ? leftQuery : leftListed).push(ABD_PART_WEIGHT);
+      if (onQuery) leftListedCount = removeWeight(leftListed, leftListedCount, weigh(other[fragment]));
+      else leftQueryCount = removeWeight(leftQuery, leftQueryCount, weigh(other[fragment]));
+      const unmatched = onQuery ? unmatchedListed : unmatchedQuery;
+      unmatched.splice(unmatched.indexOf(other[fragment].text), 1);
+    } else if (onQuery) leftQuery[leftQueryCount++] = ABD_PART_WEIGHT;
+    else leftListed[leftListedCount++] = ABD_PART_WEIGHT;
   }
-  leftQuery.sort((x, y) => y - x);
-  leftListed.sort((x, y) => y - x);
-  const conflicts = Math.min(leftQuery.length, leftListed.length);
-  for (let k = 0; k < leftQuery.length; k++)
+  sortDescending(leftQuery, leftQueryCount);
+  sortDescending(leftListed, leftListedCount);
+  const conflicts = Math.min(leftQueryCount, leftListedCount);
+  for (let k = 0; k < leftQueryCount; k++)
     den += leftQuery[k] * (k < conflicts ? CONFLICT_COST : QUERY_EXTRA_COST);
-  for (let k = 0; k < leftListed.length; k++)
+  for (let k = 0; k < leftListedCount; k++)
     den += leftListed[k] * (k < conflicts ? CONFLICT_COST : LIST_EXTRA_COST);
   let score = den > 0 ? num / den : 0;
-  if (conflicts > 0 || lineageCrossed(query, listed, chosen)) score = Math.min(score, CONFLICT_CAP);
+  if (conflicts > 0 || lineageCrossed(query, listed)) score = Math.min(score, CONFLICT_CAP);
   // One shared name part between fuller names is a lead, never a strong match on its own; with
   // agreeing initials ("V. V. Putin") it is a partial match at most.
   if (matchedParts <= 1 && Math.max(queryParts, listedParts) >= 2) {
@@ -353,7 +511,7 @@ export function scoreTokens(
   }
   if (matchedParts === 0) score = Math.min(score, 0.5);
   if (evidence < EVIDENCE_MIN) score *= 0.75 + (0.25 * evidence) / EVIDENCE_MIN;
-  pairs.sort((x, y) => y.similarity - x.similarity);
+  pairs.sort(bySimilarity);
   return { score: Math.min(1, score), pairs, unmatchedQuery, unmatchedListed };
 }
 
@@ -371,20 +529,17 @@ function nasabIndex(tokens: readonly NameToken[]): number {
  * In "Ahmad bin Hasan" Ahmad is the person and Hasan his father; "Hasan bin Ahmad" is the father's
  * name order reversed, i.e. another person (plausibly the son), though every part is shared.
  */
-function lineageCrossed(
-  query: readonly NameToken[],
-  listed: readonly NameToken[],
-  chosen: Candidate[],
-): boolean {
+function lineageCrossed(query: readonly NameToken[], listed: readonly NameToken[]): boolean {
   const qn = nasabIndex(query);
   if (qn < 0) return false;
   const ln = nasabIndex(listed);
   if (ln < 0) return false;
   let ownToLineage = false;
   let lineageToOwn = false;
-  for (const c of chosen) {
-    const i = c.qi[0];
-    const j = c.lj[0];
+  // The alignment just made by `scoreTokens`.
+  for (let c = 0; c < chosenCount; c++) {
+    const i = chosenQ[c];
+    const j = chosenL[c];
     if (query[i].particle) continue;
     if (i < qn && j > ln) ownToLineage = true;
     if (i > qn && j < ln) lineageToOwn = true;

@@ -23,13 +23,13 @@ import { criminalNarrative, pepNarrative, sanctionsNarrative } from './narrative
 import { makeToken, type NameToken, tokeniseName } from './normalise.ts';
 import { matchRisk, nameBand, PARTIAL_NAME, STRONG_NAME } from './risk.ts';
 import {
+  alignableSimilarity,
   compareCountry,
   compareDob,
   compareLocation,
   formatListedDob,
   type NameScore,
   scoreTokens,
-  tokenSimilarity,
 } from './score.ts';
 import type {
   CriminalResult,
@@ -57,7 +57,10 @@ const SHORTLIST = 20;
 const MIN_EVIDENCE_SHARE = 0.3;
 /** Query tokens rarer than this open new candidates; commoner ones only add evidence. */
 const OPENING_WEIGHT = 0.5;
-/** Vocabulary tokens less similar than this to a query token add no candidate evidence. */
+/**
+ * Vocabulary tokens less similar than this to a query token add no candidate evidence. Never below
+ * `ALIGNABLE`: similarities are taken from `alignableSimilarity`, exact only from there up.
+ */
 const CANDIDATE_MIN_SIMILARITY = 0.75;
 /**
  * Per listed token, subtracted once from a candidate's evidence: among names sharing the same
@@ -149,8 +152,9 @@ export function createMatcher(snapshot: WatchlistSnapshot): Matcher {
   const lookup = new VocabIdSet(index.vocab.length);
   let serials = 0;
 
-  // Similarity of a query token (by serial) to a vocabulary token: a direct-mapped cache in flat
-  // typed arrays (a colliding entry is simply recomputed), so it creates no garbage to collect.
+  // Similarity of a query token (by serial) to a vocabulary token, exact from `ALIGNABLE` up (all
+  // that candidate selection and scoring read): a direct-mapped cache in flat typed arrays (a
+  // colliding entry is simply recomputed), so it creates no garbage to collect.
   const simSerial = new Int32Array(SIM_CACHE_SIZE).fill(-1);
   const simVocab = new Int32Array(SIM_CACHE_SIZE);
   const simValue = new Float64Array(SIM_CACHE_SIZE);
@@ -158,7 +162,7 @@ export function createMatcher(snapshot: WatchlistSnapshot): Matcher {
   function similarity(token: NameToken, serial: number, id: number): number {
     const slot = (Math.imul(serial, 0x9e3779b1) ^ Math.imul(id + 1, 0x85ebca6b)) >>> (32 - SIM_CACHE_BITS);
     if (simSerial[slot] === serial && simVocab[slot] === id) return simValue[slot];
-    const s = tokenSimilarity(token, index.vocab[id]);
+    const s = alignableSimilarity(token, index.vocab[id]);
     simSerial[slot] = serial;
     simVocab[slot] = id;
     simValue[slot] = s;

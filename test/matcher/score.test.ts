@@ -1,5 +1,15 @@
+import { readFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { compareDob, compareNames, NAME_ALERT_THRESHOLD } from '../../lib/matcher/score.ts';
+import { tokeniseName } from '../../lib/matcher/normalise.ts';
+import {
+  ALIGNABLE,
+  alignableSimilarity,
+  compareDob,
+  compareNames,
+  NAME_ALERT_THRESHOLD,
+  tokenSimilarity,
+} from '../../lib/matcher/score.ts';
 
 const alerts = (a: string, b: string) => compareNames(a, b) >= NAME_ALERT_THRESHOLD;
 
@@ -114,5 +124,31 @@ describe('compareDob', () => {
   it('is unknown when either side has no date', () => {
     expect(compareDob(undefined, listed).status).toBe('unknown');
     expect(compareDob('1952-10-07', []).status).toBe('unknown');
+  });
+});
+
+describe('alignableSimilarity', () => {
+  it('equals tokenSimilarity wherever scoring can use it, and stays below otherwise', () => {
+    const rows = parse(
+      readFileSync(new URL('../../eval/fixtures/nomenklatura-name-bench/cases.csv', import.meta.url)),
+      { columns: true, skip_empty_lines: true, relax_column_count: true },
+    ) as Record<string, string>[];
+    const tokens = rows
+      .filter((r) => r.schema === 'Person')
+      .flatMap((r) => [...tokeniseName(r.name1), ...tokeniseName(r.name2)]);
+    const sample = tokens.filter((_, k) => k % 4 === 0);
+    let exact = 0;
+    const wrong: string[] = [];
+    for (const a of sample) {
+      for (const b of sample) {
+        const full = tokenSimilarity(a, b);
+        const fast = alignableSimilarity(a, b);
+        if (full >= ALIGNABLE) exact++;
+        const ok = full >= ALIGNABLE ? fast === full : fast < ALIGNABLE && fast <= full;
+        if (!ok) wrong.push(`${a.text}/${b.text}: ${fast} vs ${full}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(exact).toBeGreaterThan(sample.length);
   });
 });
