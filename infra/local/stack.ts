@@ -1,14 +1,31 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { logger } from '../../lib/log.ts';
 import { getServices, resetServices } from '../../lib/runtime/services.ts';
+import { defaultSnapshotPath } from '../../lib/watchlists/snapshot.ts';
 import { type DemoKey, seedDemoTenants } from './demo-tenants.ts';
 import { ensureTable, startDynalite } from './dynamo.ts';
 import { createHttpServer } from './http-server.ts';
 import { type LocalQueue, startLocalQueue } from './queue.ts';
 import { createStreamServer } from './stream-server.ts';
+
+const repoRoot = resolve(import.meta.dirname, '../..');
+
+async function compileSnapshotIfMissing(): Promise<void> {
+  if (existsSync(defaultSnapshotPath())) return;
+  logger.info('compiling the watchlist snapshot from data/ (first start only)');
+  await promisify(execFile)(
+    process.execPath,
+    ['--import', 'tsx', join(repoRoot, 'scripts/build-snapshot.ts')],
+    {
+      cwd: repoRoot,
+    },
+  );
+}
 
 export interface LocalStackOptions {
   /** Where dynalite persists and demo keys are written; null keeps everything in memory (tests). */
@@ -62,9 +79,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   process.env.BATCH_QUEUE_URL = batchQueue.queueUrl;
   resetServices();
   const { table, matcher } = getServices();
-  // Index the watchlists before taking requests, as a provisioned Lambda would: the first screen
-  // should not pay for the load.
-  const lists = matcher().lists;
+  // A fresh checkout has no compiled snapshot: compile it in a child process, so the event loop
+  // stays free while it runs (about 8 s) and /health answers at once.
+  const snapshotReady = compileSnapshotIfMissing();
 
   const demoKeys = await seedDemoTenants(
     table,
@@ -79,6 +96,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   );
   const { port } = server.address() as AddressInfo;
   const url = `http://${options.host && options.host !== '0.0.0.0' ? options.host : '127.0.0.1'}:${port}`;
+  await snapshotReady;
+  // Index the watchlists before the stack counts as ready, as a provisioned Lambda would: the
+  // first screen should not pay for the load.
+  const lists = matcher().lists;
   logger.info({ url, tableName, lists: lists.length }, 'local stack ready');
 
   return {
