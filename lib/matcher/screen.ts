@@ -23,6 +23,7 @@ import { criminalNarrative, pepNarrative, sanctionsNarrative } from './narrative
 import { makeToken, type NameToken, tokeniseName } from './normalise.ts';
 import { matchRisk, nameBand, PARTIAL_NAME, STRONG_NAME } from './risk.ts';
 import {
+  ALIGNABLE,
   alignableSimilarity,
   compareCountry,
   compareDob,
@@ -58,10 +59,11 @@ const MIN_EVIDENCE_SHARE = 0.3;
 /** Query tokens rarer than this open new candidates; commoner ones only add evidence. */
 const OPENING_WEIGHT = 0.5;
 /**
- * Vocabulary tokens less similar than this to a query token add no candidate evidence. Never below
- * `ALIGNABLE`: similarities are taken from `alignableSimilarity`, exact only from there up.
+ * Vocabulary tokens less similar than this to a query token add no candidate evidence. It is the
+ * scorer's own alignment floor, never lower: similarities come from `alignableSimilarity`, which
+ * is exact only from `ALIGNABLE` up.
  */
-const CANDIDATE_MIN_SIMILARITY = 0.75;
+const CANDIDATE_MIN_SIMILARITY = ALIGNABLE;
 /**
  * Per listed token, subtracted once from a candidate's evidence: among names sharing the same
  * query tokens, those with fewer unexplained parts are scored first (family members listed
@@ -70,7 +72,7 @@ const CANDIDATE_MIN_SIMILARITY = 0.75;
 const LENGTH_TIE_BREAK = 0.001;
 /** Distinct query tokens whose index evidence is kept between screens (about 1 MB). */
 const EVIDENCE_CACHE_SIZE = 4096;
-/** Token-pair similarities kept between screens: 2^16 slots, 1 MB. */
+/** Token-pair similarities kept between screens: 2^18 slots of 16 bytes, 4 MB. */
 const SIM_CACHE_BITS = 18;
 const SIM_CACHE_SIZE = 1 << SIM_CACHE_BITS;
 

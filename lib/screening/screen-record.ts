@@ -70,13 +70,7 @@ export interface ScreenItem {
  * off. `awaiting_approval` is true while a decision flagged with `approval_requested` has no
  * sign-off.
  */
-export interface CurrentDisposition {
-  disposition: DispositionValue;
-  note: string | null;
-  author: Actor;
-  at: string;
-  override: boolean;
-  approval_requested: boolean;
+export interface CurrentDisposition extends HistoryEntry {
   awaiting_approval: boolean;
   approved_decision?: DecisionRecord;
 }
