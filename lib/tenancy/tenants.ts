@@ -74,7 +74,7 @@ export async function listTenants(table: Table): Promise<Tenant[]> {
 /** Creates a tenant on a plan together with its first admin, whose key is returned once. */
 export async function createTenant(
   table: Table,
-  input: { name: string; plan: PlanId; adminName?: string; tenantId?: string },
+  input: { name: string; plan: PlanId; adminName?: string; tenantId?: string; adminUserId?: string },
 ): Promise<{ tenant: Tenant; admin: NewUser }> {
   const name = input.name.trim();
   if (name.length < 2) throw new InvalidRequestError('name: must be at least 2 characters');
