@@ -2,7 +2,7 @@ import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import { HttpApi, HttpMethod, PayloadFormatVersion } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { Construct } from 'constructs';
-import type { RouteDefinition } from '../lib/routes.ts';
+import { batchWorker, fallbackRoute, type RouteDefinition } from '../lib/routes.ts';
 import { BatchPipeline } from './constructs/batch-pipeline.ts';
 import { PublicEndpoint } from './constructs/public-endpoint.ts';
 import { ScreeningTable } from './constructs/screening-table.ts';
@@ -13,11 +13,11 @@ import {
 } from './constructs/service-function.ts';
 import { grantTableAccess } from './constructs/table-access.ts';
 
-/** Entry of the SQS worker that screens batch subjects, relative to the project root. */
-export const BATCH_WORKER_ENTRY = 'functions/queue/batch-worker.ts';
+/** Entry of the SQS worker that screens batch subjects (declared in the route manifest). */
+export const BATCH_WORKER_ENTRY = batchWorker.entry;
 
 /** Entry of API Gateway's `$default` route: 404 or 405 in the service's own error format. */
-export const UNROUTED_REQUEST_ENTRY = 'functions/http/fallback.ts';
+export const UNROUTED_REQUEST_ENTRY = fallbackRoute.entry;
 
 export interface ScreeningServiceStackProps extends StackProps {
   /** The route manifest (lib/routes.ts); every route becomes an endpoint with its own function. */

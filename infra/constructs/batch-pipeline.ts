@@ -5,6 +5,7 @@ import { type FunctionUrl, FunctionUrlAuthType, InvokeMode } from 'aws-cdk-lib/a
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { BATCH_MAX_RECEIVE_COUNT } from '../../lib/batch/worker.ts';
 import type { RouteDefinition } from '../../lib/routes.ts';
 import { constructIdFor, ServiceFunction, type ServiceFunctionSettings } from './service-function.ts';
 import { grantTableAccess } from './table-access.ts';
@@ -53,7 +54,7 @@ export class BatchPipeline extends Construct {
       visibilityTimeout: Duration.seconds(WORKER_TIMEOUT.toSeconds() * 6),
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
-      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: 3 },
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: BATCH_MAX_RECEIVE_COUNT },
     });
 
     // A subject in the DLQ is a customer whose screen never completed: someone must look at once.
