@@ -182,3 +182,82 @@ export function normaliseName(name: string): string {
     .map((t) => t.text)
     .join(' ');
 }
+
+/**
+ * One Chinese syllable in pinyin or Wade-Giles (apostrophes already dropped): an optional initial
+ * and a final. Permissive on purpose: it only decides whether a token can be read as syllables.
+ */
+const SINITIC_SYLLABLE_RE =
+  /^(?:zh|ch|sh|ts|tz|hs|[bpmfdtnlgkhjqxrzcsyw])?(?:iang|iong|iung|uang|ieh|ien|iao|ian|ing|ang|eng|ong|ung|uai|uan|uei|ai|ei|ao|ou|an|en|ia|ie|iu|in|ua|uo|ui|un|ue|eh|ih|erh|er|a|o|e|i|u)$/;
+
+/** Initials the two systems write differently for one sound, and aspiration lost with the apostrophe. */
+const SINITIC_INITIALS: Record<string, string> = {
+  ts: 'z',
+  tz: 'z',
+  c: 'z',
+  zh: 'j',
+  ch: 'j',
+  q: 'j',
+  r: 'j',
+  hs: 's',
+  x: 's',
+  sh: 's',
+  t: 'd',
+  p: 'b',
+  k: 'g',
+};
+const SINITIC_FINALS: Record<string, string> = {
+  ung: 'ong',
+  iung: 'iong',
+  ieh: 'ie',
+  eh: 'e',
+  ih: 'i',
+  erh: 'er',
+  ien: 'ian',
+  uei: 'ui',
+};
+const SINITIC_INITIAL_RE = /^(?:zh|ch|sh|ts|tz|hs|[bpmfdtnlgkhjqxrzcsyw])/;
+
+function siniticSyllableKey(syllable: string): string {
+  const initial = SINITIC_INITIAL_RE.exec(syllable)?.[0] ?? '';
+  // Vowel-initial syllables ("an", "er") have no initial; a lone initial letter is not a syllable.
+  const rest = syllable.slice(initial.length);
+  const final = rest === '' ? syllable : rest;
+  const head = rest === '' ? '' : initial;
+  return (SINITIC_INITIALS[head] ?? head) + (SINITIC_FINALS[final] ?? final);
+}
+
+const siniticCache = new Map<string, string>();
+const SINITIC_CACHE_LIMIT = 50_000;
+
+/**
+ * A key shared by the pinyin and Wade-Giles spellings of one Chinese name ("Zedong" / "Tsetung",
+ * "Xiaoping" / "Hsiaoping"), also merging x with s, which customers often confuse; '' when the
+ * token cannot be read as 1–4 Chinese syllables. Syllables are matched longest first from the
+ * left, with backtracking, so "xian" stays one syllable and "tsetung" splits as "tse" + "tung".
+ */
+export function siniticKey(token: string): string {
+  if (token.length < 2 || token.length > 14) return '';
+  const cached = siniticCache.get(token);
+  if (cached !== undefined) return cached;
+  const key = segmentSinitic(token, 0, 0) ?? '';
+  if (siniticCache.size >= SINITIC_CACHE_LIMIT) siniticCache.clear();
+  siniticCache.set(token, key);
+  return key;
+}
+
+function segmentSinitic(token: string, from: number, count: number): string | undefined {
+  if (from === token.length) return count > 0 ? '' : undefined;
+  if (count === 4) return undefined;
+  for (
+    let end = Math.min(token.length, from + 6);
+    end > from + 1 || (end > from && from + 1 === token.length);
+    end--
+  ) {
+    const syllable = token.slice(from, end);
+    if (!SINITIC_SYLLABLE_RE.test(syllable)) continue;
+    const rest = segmentSinitic(token, end, count + 1);
+    if (rest !== undefined) return `${siniticSyllableKey(syllable)}.${rest}`;
+  }
+  return undefined;
+}

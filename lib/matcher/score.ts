@@ -14,7 +14,7 @@
 
 import type { ListedDob } from '../watchlists/types.ts';
 import { COMMON_GIVEN_NAMES } from './name-variants.ts';
-import { makeToken, type NameToken, tokeniseName } from './normalise.ts';
+import { makeToken, type NameToken, siniticKey, tokeniseName } from './normalise.ts';
 import { editDistance, jaroWinkler } from './string-similarity.ts';
 import type { FieldExplanation } from './types.ts';
 
@@ -34,6 +34,7 @@ const BEYOND_BUDGET = 0.72;
 const ALIGN_MIN = 0.75;
 /** Above this a token pair counts at face value; below, it is discounted steeply. */
 const CLEAN_PAIR = 0.92;
+const SINITIC_PAIR = 0.93;
 /** Share of its weight an extra listed token (middle name, patronymic) costs. */
 const LIST_EXTRA_COST = 0.2;
 /** Share of its weight an unmatched query token costs when the listed name has parts left over too. */
@@ -101,6 +102,10 @@ function compareTokens(a: NameToken, b: NameToken, cut: boolean): number {
   const aAbd = a.text.startsWith(ABD_PREFIX) && a.text.length >= ABD_PREFIX.length + 3;
   const bAbd = b.text.startsWith(ABD_PREFIX) && b.text.length >= ABD_PREFIX.length + 3;
   if (aAbd || bAbd) return abdSimilarity(a, b, aAbd, bAbd, cut);
+  // Pinyin and Wade-Giles spell one Chinese name apart ("Zedong" / "Tse-tung") by more than a typo.
+  const sinitic = siniticKey(a.text);
+  if (sinitic !== '' && sinitic === siniticKey(b.text))
+    return Math.max(SINITIC_PAIR, spellingSimilarity(a, b, cut));
   return spellingSimilarity(a, b, cut);
 }
 

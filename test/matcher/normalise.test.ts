@@ -57,6 +57,20 @@ describe('transliterate', () => {
     expect(normaliseName('김정은')).toBe('kim jongun');
   });
 
+  it('romanises kana after Hepburn, with combined, doubled and long syllables as lists write them', () => {
+    expect(normaliseName('トウキョウ')).toBe('tokyo');
+    expect(normaliseName('きょうこ')).toBe('kyoko');
+    expect(normaliseName('ホッカイドウ')).toBe('hokkaido');
+    expect(normaliseName('ジョン・スミス')).toBe('jon sumisu');
+  });
+
+  it('romanises Ethiopic, Khmer and Thai script', () => {
+    expect(normaliseName('ሀይሌ')).toBe('hayle');
+    expect(normaliseName('ቴዎድሮስ')).toBe('tewodros');
+    expect(normaliseName('ចាន់')).toBe('chan');
+    expect(normaliseName('ทักษิณ')).toBe('thaksin');
+  });
+
   it('leaves Latin text unchanged', () => {
     expect(transliterate('Vladimir Putin')).toBe('Vladimir Putin');
   });

@@ -48,6 +48,18 @@ describe('compareNames', () => {
     expect(alerts('Bibi Netanyahu', 'Benjamin Netanyahu')).toBe(true);
   });
 
+  it('matches Wade-Giles and pinyin spellings of one Chinese name', () => {
+    expect(alerts('Deng Hsiao-ping', 'Deng Xiaoping')).toBe(true);
+    expect(alerts('Chou En-lai', 'Zhou Enlai')).toBe(true);
+    expect(alerts('Sun Chung-shan', 'Sun Zhongshan')).toBe(true);
+    expect(alerts('Deng Xiaoping', 'Deng Lirong')).toBe(false);
+  });
+
+  it('matches kana and Ethiopic script against the Latin spelling lists use', () => {
+    expect(alerts('ジョン・スミス', 'Jon Sumisu')).toBe(true);
+    expect(alerts('ቴዎድሮስ አድሃኖም', 'Tewodros Adhanom')).toBe(true);
+  });
+
   it('does not alert on different people who share one name part', () => {
     expect(alerts('Barack Obama', 'Michelle Obama')).toBe(false);
     expect(alerts('Friedrich Lindenberg', 'Lars Friedrich Lindemann')).toBe(false);
