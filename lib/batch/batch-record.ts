@@ -1,7 +1,13 @@
-import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { RiskLevel } from '../matcher/types.ts';
 import type { Actor } from '../screening/screen-record.ts';
-import { isConditionalCheckFailed, itemOfConditionFailure, keys, type Table } from '../store/table.ts';
+import {
+  isConditionalCheckFailed,
+  itemOfConditionFailure,
+  keys,
+  queryAll,
+  type Table,
+} from '../store/table.ts';
 import type { CheckType } from '../watchlists/types.ts';
 
 /**
@@ -134,20 +140,14 @@ export async function releaseBatchItem(
   index: number,
   token: string,
 ): Promise<void> {
-  try {
-    await table.doc.send(
-      new UpdateCommand({
-        TableName: table.name,
-        Key: keys.batchItem(ref.tenantId, ref.batchId, index),
-        UpdateExpression: 'SET lease_until = :expired',
-        ConditionExpression: '#status = :processing AND claim_token = :token',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':expired': 0, ':processing': 'processing', ':token': token },
-      }),
-    );
-  } catch (error) {
-    if (!isConditionalCheckFailed(error)) throw error;
-  }
+  // A lost claim (another delivery finished or took over) has nothing left to release.
+  await updateIf(table, {
+    Key: keys.batchItem(ref.tenantId, ref.batchId, index),
+    UpdateExpression: 'SET lease_until = :expired',
+    ConditionExpression: '#status = :processing AND claim_token = :token',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: { ':expired': 0, ':processing': 'processing', ':token': token },
+  });
 }
 
 /** Numbers a finished subject: the batch's finish counter, one atomic ADD. */
@@ -166,6 +166,34 @@ export async function nextFinishSequence(table: Table, ref: BatchRef): Promise<n
 }
 
 /**
+ * The attributes that place a finished subject (screened or failed) in the batch's progress
+ * index, in finish order: the stream reads them back by `gsi2sk`, so both outcomes must write
+ * them the same way.
+ */
+function finishedInOrder(ref: BatchRef, seq: number, at: Date) {
+  return {
+    set: 'seq = :seq, finished_at = :at, gsi2pk = :gsi2pk, gsi2sk = :gsi2sk',
+    values: {
+      ':seq': seq,
+      ':at': at.toISOString(),
+      ':gsi2pk': keys.batchProgressIndex(ref.tenantId, ref.batchId),
+      ':gsi2sk': sequenceKey(seq),
+    },
+  };
+}
+
+/** Runs a conditional update; false when its condition did not hold. */
+async function updateIf(table: Table, input: Omit<UpdateCommandInput, 'TableName'>): Promise<boolean> {
+  try {
+    await table.doc.send(new UpdateCommand({ ...input, TableName: table.name }));
+    return true;
+  } catch (error) {
+    if (isConditionalCheckFailed(error)) return false;
+    throw error;
+  }
+}
+
+/**
  * Records the screen of a claimed subject. Only the holder of the claim can finish it, and only
  * once: false when the claim was lost (its lease ran out and another delivery took over).
  */
@@ -178,35 +206,24 @@ export async function finishBatchItem(
   screen: { screen_id: string; risk_level: RiskLevel; skipped: boolean },
   at: Date,
 ): Promise<boolean> {
-  try {
-    await table.doc.send(
-      new UpdateCommand({
-        TableName: table.name,
-        Key: keys.batchItem(ref.tenantId, ref.batchId, index),
-        UpdateExpression:
-          'SET #status = :done, screen_id = :screen, risk_level = :risk, skipped = :skipped, seq = :seq, ' +
-          'finished_at = :at, gsi2pk = :gsi2pk, gsi2sk = :gsi2sk REMOVE lease_until',
-        ConditionExpression: '#status = :processing AND claim_token = :token',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':done': 'done',
-          ':processing': 'processing',
-          ':token': token,
-          ':screen': screen.screen_id,
-          ':risk': screen.risk_level,
-          ':skipped': screen.skipped,
-          ':seq': seq,
-          ':at': at.toISOString(),
-          ':gsi2pk': keys.batchProgressIndex(ref.tenantId, ref.batchId),
-          ':gsi2sk': sequenceKey(seq),
-        },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionalCheckFailed(error)) return false;
-    throw error;
-  }
+  const ordered = finishedInOrder(ref, seq, at);
+  return updateIf(table, {
+    Key: keys.batchItem(ref.tenantId, ref.batchId, index),
+    UpdateExpression:
+      'SET #status = :done, screen_id = :screen, risk_level = :risk, skipped = :skipped, ' +
+      `${ordered.set} REMOVE lease_until`,
+    ConditionExpression: '#status = :processing AND claim_token = :token',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: {
+      ':done': 'done',
+      ':processing': 'processing',
+      ':token': token,
+      ':screen': screen.screen_id,
+      ':risk': screen.risk_level,
+      ':skipped': screen.skipped,
+      ...ordered.values,
+    },
+  });
 }
 
 /**
@@ -222,38 +239,26 @@ export async function failBatchItem(
   detail: string,
   at: Date,
 ): Promise<boolean> {
-  try {
-    await table.doc.send(
-      new UpdateCommand({
-        TableName: table.name,
-        Key: keys.batchItem(ref.tenantId, ref.batchId, index),
-        UpdateExpression:
-          'SET kind = :kind, batch_id = :batch, tenant_id = :tenant, #index = :index, #status = :failed, ' +
-          'detail = :detail, seq = :seq, finished_at = :at, gsi2pk = :gsi2pk, gsi2sk = :gsi2sk, ' +
-          'expires_at = :expires REMOVE lease_until',
-        ConditionExpression: 'attribute_not_exists(#status) OR #status = :processing',
-        ExpressionAttributeNames: { '#status': 'status', '#index': 'index' },
-        ExpressionAttributeValues: {
-          ':kind': 'batch-item',
-          ':batch': ref.batchId,
-          ':tenant': ref.tenantId,
-          ':index': index,
-          ':failed': 'failed',
-          ':processing': 'processing',
-          ':detail': detail,
-          ':seq': seq,
-          ':at': at.toISOString(),
-          ':gsi2pk': keys.batchProgressIndex(ref.tenantId, ref.batchId),
-          ':gsi2sk': sequenceKey(seq),
-          ':expires': expiresAt(at),
-        },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionalCheckFailed(error)) return false;
-    throw error;
-  }
+  const ordered = finishedInOrder(ref, seq, at);
+  return updateIf(table, {
+    Key: keys.batchItem(ref.tenantId, ref.batchId, index),
+    UpdateExpression:
+      'SET kind = :kind, batch_id = :batch, tenant_id = :tenant, #index = :index, #status = :failed, ' +
+      `detail = :detail, ${ordered.set}, expires_at = :expires REMOVE lease_until`,
+    ConditionExpression: 'attribute_not_exists(#status) OR #status = :processing',
+    ExpressionAttributeNames: { '#status': 'status', '#index': 'index' },
+    ExpressionAttributeValues: {
+      ':kind': 'batch-item',
+      ':batch': ref.batchId,
+      ':tenant': ref.tenantId,
+      ':index': index,
+      ':failed': 'failed',
+      ':processing': 'processing',
+      ':detail': detail,
+      ':expires': expiresAt(at),
+      ...ordered.values,
+    },
+  });
 }
 
 /** The subjects that finished with a sequence above `afterSeq`, in finish order. */
@@ -262,41 +267,30 @@ export async function readFinishedItems(
   ref: BatchRef,
   afterSeq: number,
 ): Promise<FinishedItem[]> {
-  const items: FinishedItem[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await table.doc.send(
-      new QueryCommand({
-        TableName: table.name,
-        IndexName: 'gsi2',
-        KeyConditionExpression: 'gsi2pk = :pk AND gsi2sk > :after',
-        ExpressionAttributeValues: {
-          ':pk': keys.batchProgressIndex(ref.tenantId, ref.batchId),
-          ':after': sequenceKey(afterSeq),
-        },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      items.push(
-        item.status === 'done'
-          ? {
-              status: 'done',
-              index: item.index as number,
-              seq: item.seq as number,
-              screen_id: item.screen_id as string,
-              risk_level: item.risk_level as RiskLevel,
-              skipped: item.skipped as boolean,
-            }
-          : {
-              status: 'failed',
-              index: item.index as number,
-              seq: item.seq as number,
-              detail: item.detail as string,
-            },
-      );
-    }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return items;
+  const items = await queryAll(table, {
+    IndexName: 'gsi2',
+    KeyConditionExpression: 'gsi2pk = :pk AND gsi2sk > :after',
+    ExpressionAttributeValues: {
+      ':pk': keys.batchProgressIndex(ref.tenantId, ref.batchId),
+      ':after': sequenceKey(afterSeq),
+    },
+  });
+  return items.map(
+    (item): FinishedItem =>
+      item.status === 'done'
+        ? {
+            status: 'done',
+            index: item.index as number,
+            seq: item.seq as number,
+            screen_id: item.screen_id as string,
+            risk_level: item.risk_level as RiskLevel,
+            skipped: item.skipped as boolean,
+          }
+        : {
+            status: 'failed',
+            index: item.index as number,
+            seq: item.seq as number,
+            detail: item.detail as string,
+          },
+  );
 }

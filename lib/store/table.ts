@@ -2,7 +2,12 @@ import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import type { AttributeValue, CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DynamoDBDocumentClient,
+  GetCommand,
+  QueryCommand,
+  type QueryCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 
 /**
@@ -174,4 +179,21 @@ export async function itemOfConditionFailure(
     new GetCommand({ TableName: table.name, Key: key, ConsistentRead: true }),
   );
   return Item;
+}
+
+/** Every item a query matches, following LastEvaluatedKey across pages. */
+export async function queryAll(
+  table: Table,
+  input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>,
+): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await table.doc.send(
+      new QueryCommand({ ...input, TableName: table.name, ExclusiveStartKey }),
+    );
+    items.push(...(page.Items ?? []));
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return items;
 }

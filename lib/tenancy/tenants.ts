@@ -1,6 +1,12 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, InvalidRequestError, NotFoundError } from '../errors.ts';
-import { isConditionalCheckFailed, itemOfConditionFailure, keys, type Table } from '../store/table.ts';
+import {
+  isConditionalCheckFailed,
+  itemOfConditionFailure,
+  keys,
+  queryAll,
+  type Table,
+} from '../store/table.ts';
 import { issueApiKey, newId } from './api-keys.ts';
 import { PLANS, type PlanId } from './plans.ts';
 
@@ -53,22 +59,12 @@ export async function getTenant(table: Table, tenantId: string): Promise<Tenant 
 }
 
 export async function listTenants(table: Table): Promise<Tenant[]> {
-  const tenants: Tenant[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await table.doc.send(
-      new QueryCommand({
-        TableName: table.name,
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.tenantsIndex },
-        ExclusiveStartKey,
-      }),
-    );
-    tenants.push(...(page.Items ?? []).map(tenantFromItem));
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return tenants;
+  const items = await queryAll(table, {
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.tenantsIndex },
+  });
+  return items.map(tenantFromItem);
 }
 
 /** Creates a tenant on a plan together with its first admin, whose key is returned once. */
