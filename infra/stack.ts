@@ -1,8 +1,16 @@
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { HttpApi, HttpMethod, PayloadFormatVersion } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { Construct } from 'constructs';
-import { batchWorker, fallbackRoute, type RouteDefinition } from '../lib/routes.ts';
+import {
+  batchWorker,
+  fallbackRoute,
+  type RouteDefinition,
+  type ScheduledJobDefinition,
+  scheduledJobs,
+} from '../lib/routes.ts';
 import { BatchPipeline } from './constructs/batch-pipeline.ts';
 import { PublicEndpoint } from './constructs/public-endpoint.ts';
 import { ScreeningTable } from './constructs/screening-table.ts';
@@ -32,6 +40,8 @@ export interface ScreeningServiceStackProps extends StackProps {
   batchWorkerEntry?: string;
   /** @default UNROUTED_REQUEST_ENTRY */
   unroutedRequestEntry?: string;
+  /** The manifest's scheduled jobs (lib/routes.ts); each gets a function and an EventBridge rule. */
+  scheduledJobs?: readonly ScheduledJobDefinition[];
 }
 
 /**
@@ -98,9 +108,28 @@ export class ScreeningServiceStack extends Stack {
       streamEndpoints: batch.streamEndpoints,
     });
 
-    // Scheduled jobs (client re-screens past due, watchlist sync for /dbstatus) belong here:
-    // one ServiceFunction each with `settings`, its table grant, and an aws-events Rule with
-    // Schedule.rate(...) targeting it (aws-events-targets LambdaFunction).
+    // Scheduled jobs: an EventBridge rule per job rather than EventBridge Scheduler, because a
+    // rule hands the function the standard "Scheduled Event" (its id and time), which the job
+    // uses as the run's identity and cut-off, so a retried invocation repeats the same run.
+    for (const job of props.scheduledJobs ?? scheduledJobs) {
+      const scheduled = new ServiceFunction(this, constructIdFor(job.id), {
+        ...settings,
+        entry: job.entry,
+        description: job.summary,
+        needsWatchlists: job.needsWatchlists,
+        timeout: Duration.minutes(5),
+        environment: job.sendsToQueue ? { BATCH_QUEUE_URL: batch.queue.queueUrl } : undefined,
+      });
+      grantTableAccess(table, scheduled.function, job.tableAccess);
+      if (job.sendsToQueue) batch.queue.grantSendMessages(scheduled.function);
+      new Rule(this, `${constructIdFor(job.id)}Schedule`, {
+        description: `${job.summary} (every ${job.everyMinutes} minutes)`,
+        schedule: Schedule.rate(Duration.minutes(job.everyMinutes)),
+        targets: [
+          new LambdaFunction(scheduled.function, { retryAttempts: 2, maxEventAge: Duration.hours(1) }),
+        ],
+      });
+    }
 
     new CfnOutput(this, 'ApiUrl', {
       description: 'The base URL tenants call (CloudFront: HTTP API and batch streams)',

@@ -1,35 +1,65 @@
 /**
- * The route manifest: the single list of every endpoint the service exposes.
- * Both the CDK stack (infra/stack.ts) and the local server (infra/local) read it, so a route
- * can never exist in one runtime and not the other.
+ * The manifest: every function the service deploys, and everything about its wiring that both
+ * runtimes need. The handlers read it (authentication, plan gate, method check: lib/http/handler.ts)
+ * and so do the CDK stack (infra/stack.ts: one function per entry, its table grant, queue and
+ * schedule wiring) and the local runtime (infra/local), so a route, a grant or a schedule can
+ * never exist in one place and not the other. Declaring is granting.
  */
 
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 
-export interface RouteDefinition {
+/** DynamoDB access a function needs; the stack grants exactly this. */
+export type TableAccess = 'none' | 'read' | 'read-write';
+
+/** Plan features a route can require (lib/tenancy/plans.ts). */
+export type PlanFeature = 'batch';
+
+/** What every deployed function declares. */
+export interface FunctionDefinition {
   /** Stable identifier, used to name the Lambda function and its log group. */
   id: string;
-  method: HttpMethod;
-  /** API Gateway style path, `{param}` for path parameters. */
-  path: string;
   /** Entry file of the handler, relative to the repository root; it exports `handler`. */
   entry: string;
-  /** `none` only for /health; everything else authenticates X-API-Key. */
-  auth: 'none' | 'api-key';
-  /** `http` routes go through API Gateway; `stream` routes through a response-streaming Function URL. */
-  kind: 'http' | 'stream';
-  /** Plan feature the route needs (checked in the handler's middleware). */
-  planFeature?: 'batch';
-  /** DynamoDB access the function needs; the stack grants exactly this. */
-  tableAccess: 'none' | 'read' | 'read-write';
+  tableAccess: TableAccess;
   /** Whether the function loads the watchlist snapshot (bundled with it). */
   needsWatchlists?: boolean;
-  /** Whether the function sends to the batch queue. */
+  /** Whether the function sends to the work queue (batch subjects, client re-screens). */
   sendsToQueue?: boolean;
   summary: string;
 }
 
-export const routes: readonly RouteDefinition[] = [
+export interface RouteDefinition extends FunctionDefinition {
+  method: HttpMethod;
+  /** API Gateway style path, `{param}` for path parameters. */
+  path: string;
+  /** `none` only for /health; everything else authenticates X-API-Key. */
+  auth: 'none' | 'api-key';
+  /** `http` routes go through API Gateway; `stream` routes through a response-streaming Function URL. */
+  kind: 'http' | 'stream';
+  /** Plan feature the route needs (checked by the request pipeline; 403 naming the plan). */
+  planFeature?: PlanFeature;
+}
+
+/** The part of a route the request pipeline reads. */
+export type HandlerRoute = Pick<RouteDefinition, 'id' | 'auth' | 'kind' | 'planFeature'> & {
+  method?: HttpMethod;
+};
+
+/** A function an EventBridge schedule invokes (locally: a timer in `npm start`). */
+export interface ScheduledJobDefinition extends FunctionDefinition {
+  /** How often it runs, in minutes (EventBridge Scheduler `rate(...)`). */
+  everyMinutes: number;
+  /** Environment variable that overrides the period locally (demos and tests), in seconds. */
+  localPeriodVariable: string;
+}
+
+/** A function the work queue invokes (SQS event source with reportBatchItemFailures). */
+export interface QueueWorkerDefinition extends FunctionDefinition {
+  /** Messages handed to one invocation. */
+  batchSize: number;
+}
+
+export const routes = [
   {
     id: 'health',
     method: 'GET',
@@ -151,11 +181,16 @@ export const routes: readonly RouteDefinition[] = [
     kind: 'stream',
     planFeature: 'batch',
     tableAccess: 'read-write',
-    needsWatchlists: false,
     sendsToQueue: true,
     summary: 'Screen up to 500 subjects; progress streams back as Server-Sent Events',
   },
-];
+] as const satisfies readonly RouteDefinition[];
+
+/** The id of a manifest route: handlers name their route by it. */
+export type RouteId = (typeof routes)[number]['id'];
+
+/** How the route with this id authenticates, known to the type checker. */
+export type RouteAuth<Id extends RouteId> = Extract<(typeof routes)[number], { id: Id }>['auth'];
 
 /**
  * Where requests no route takes go: API Gateway's `$default` route on AWS, the same handler
@@ -165,15 +200,33 @@ export const fallbackRoute = {
   id: 'fallback',
   entry: 'functions/http/fallback.ts',
   tableAccess: 'none',
-} as const satisfies Pick<RouteDefinition, 'id' | 'entry' | 'tableAccess'>;
+  auth: 'none',
+  kind: 'http',
+  summary: 'Answers 404 or 405 for requests no route takes',
+} as const satisfies FunctionDefinition & HandlerRoute;
 
 /**
- * The batch queue's consumer: screens one subject per SQS message (SQS event source with
- * reportBatchItemFailures on AWS; fauxqs + sqs-consumer locally, infra/local/queue.ts).
+ * The work queue's consumer: one job per SQS message, a batch subject or a client re-screen (SQS
+ * event source with reportBatchItemFailures on AWS; fauxqs + sqs-consumer locally,
+ * infra/local/queue.ts).
  */
 export const batchWorker = {
   id: 'batch-worker',
   entry: 'functions/queue/batch-worker.ts',
   tableAccess: 'read-write',
   needsWatchlists: true,
-} as const satisfies Pick<RouteDefinition, 'id' | 'entry' | 'tableAccess' | 'needsWatchlists'>;
+  batchSize: 10,
+  summary: 'Screens one queued subject per message and records its outcome',
+} as const satisfies QueueWorkerDefinition;
+
+export const queueWorkers: readonly QueueWorkerDefinition[] = [batchWorker];
+
+/** Scheduled functions; the stack gives each an EventBridge schedule, `npm start` a timer. */
+export const scheduledJobs: readonly ScheduledJobDefinition[] = [];
+
+/** The manifest route with this id; a handler names its route once, here. */
+export function routeById(id: RouteId): RouteDefinition {
+  const route = (routes as readonly RouteDefinition[]).find((candidate) => candidate.id === id);
+  if (!route) throw new Error(`No route '${id}' in the manifest (lib/routes.ts)`);
+  return route;
+}

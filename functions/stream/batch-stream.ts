@@ -1,4 +1,6 @@
-import { batchStreamHandler } from '../../lib/batch/stream-handler.ts';
+import { streamBatch } from '../../lib/batch/batch-stream.ts';
+import { BatchRequestSchema } from '../../lib/batch/request.ts';
+import { streamHandler } from '../../lib/http/handler.ts';
 
-/** POST /batch/stream (SPEC §4.3): Lambda response streaming behind a Function URL. */
-export const handler = batchStreamHandler();
+/** POST /batch/stream: Lambda response streaming behind a Function URL. */
+export const handler = streamHandler('batch-stream', { body: BatchRequestSchema }, streamBatch);

@@ -6,7 +6,7 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { BATCH_MAX_RECEIVE_COUNT } from '../../lib/batch/worker.ts';
-import type { RouteDefinition } from '../../lib/routes.ts';
+import { batchWorker, type RouteDefinition } from '../../lib/routes.ts';
 import { constructIdFor, ServiceFunction, type ServiceFunctionSettings } from './service-function.ts';
 import { grantTableAccess } from './table-access.ts';
 
@@ -79,7 +79,7 @@ export class BatchPipeline extends Construct {
     });
     grantTableAccess(props.table, this.worker.function, 'read-write');
     this.worker.function.addEventSource(
-      new SqsEventSource(this.queue, { batchSize: 10, reportBatchItemFailures: true }),
+      new SqsEventSource(this.queue, { batchSize: batchWorker.batchSize, reportBatchItemFailures: true }),
     );
 
     this.streamEndpoints = props.streamRoutes.map((route) => {

@@ -1,9 +1,6 @@
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IGrantable } from 'aws-cdk-lib/aws-iam';
-import type { RouteDefinition } from '../../lib/routes.ts';
-
-/** The table access a function declares; the manifest's `tableAccess` for routes. */
-export type TableAccess = RouteDefinition['tableAccess'];
+import type { TableAccess } from '../../lib/routes.ts';
 
 /**
  * Grants exactly the declared access. Both grants list explicit DynamoDB actions, so a handler

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { InvalidRequestError } from '../errors.ts';
+import { validate } from '../http/validation.ts';
 import { checkTypesField, objectMessage, subjectFields } from '../screening/request.ts';
 
 /** SPEC §8: a batch request holds at most 500 subjects. */
@@ -27,27 +28,11 @@ export const BatchRequestSchema = v.strictObject(
 export type BatchRequest = v.InferOutput<typeof BatchRequestSchema>;
 export type BatchSubject = v.InferOutput<typeof BatchSubjectSchema>;
 
-/** `subjects[3].name`: the path of an issue as a JavaScript reader would write it. */
-function issuePath(issue: v.BaseIssue<unknown>): string | undefined {
-  if (!issue.path || issue.path.length === 0) return undefined;
-  let path = '';
-  for (const item of issue.path) {
-    if (item.type === 'array') path += `[${String(item.key)}]`;
-    else path += path ? `.${String(item.key)}` : String(item.key);
-  }
-  return path;
-}
-
 /**
  * Validates the whole batch before any work starts: a 400 names the subject index and field of
  * every problem found (the first five), e.g. `subjects[3].name: must be at least 2 characters`.
  */
 export function validateBatchRequest(input: unknown): BatchRequest {
   if (input === undefined) throw new InvalidRequestError('body: must be a JSON object with a subjects array');
-  const result = v.safeParse(BatchRequestSchema, input, { abortPipeEarly: true });
-  if (result.success) return result.output;
-  const problems = result.issues
-    .slice(0, 5)
-    .map((issue) => `${issuePath(issue) ?? 'body'}: ${issue.message}`);
-  throw new InvalidRequestError(problems.join('; '));
+  return validate(BatchRequestSchema, input, 'body');
 }

@@ -1,16 +1,28 @@
+import { Readable } from 'node:stream';
 import type { MiddlewareObj } from '@middy/core';
 import middy from '@middy/core';
+import { executionModeStreamifyResponse } from '@middy/core/StreamifyResponse';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type * as v from 'valibot';
+import { MethodNotAllowedError } from '../errors.ts';
 import { type Logger, logger } from '../log.ts';
+import { type HandlerRoute, type RouteAuth, type RouteId, routeById } from '../routes.ts';
 import { getServices, type Services } from '../runtime/services.ts';
-import { authenticate, type Principal } from '../tenancy/auth.ts';
+import { authenticate, type Principal, requirePlanFeature } from '../tenancy/auth.ts';
 import { bodyLimit } from './body-limit.ts';
 import { errorResponse, jsonResponse } from './error-response.ts';
 import { jsonBody } from './json-body.ts';
 import { validate } from './validation.ts';
 
-/** What a use-case handler receives: validated input and who is calling. */
+/**
+ * The one request pipeline of the service. Every route, buffered (API Gateway) or streamed (a
+ * response-streaming Function URL), goes through the same steps, configured by its entry in the
+ * route manifest (lib/routes.ts): request id and log line, error mapping, method check (stream
+ * routes only: CloudFront routes by path), body size limit, API-key authentication, plan gate,
+ * JSON parsing and valibot validation. Only the last step differs: a JSON body, or an SSE stream.
+ */
+
+/** What a use case receives: validated input and who is calling. */
 export interface HttpRequest<TBody, TQuery, TPrincipal> {
   body: TBody;
   query: TQuery;
@@ -28,12 +40,16 @@ export interface HttpResult {
   body: unknown;
 }
 
-interface HandlerSpec<
+/** A streamed response: the status line and headers, then each string of `events` as it comes. */
+export interface StreamResult {
+  headers: Record<string, string>;
+  events: AsyncIterable<string>;
+}
+
+interface InputSpec<
   TBodySchema extends v.GenericSchema | undefined,
   TQuerySchema extends v.GenericSchema | undefined,
 > {
-  /** Default true: every endpoint but /health authenticates X-API-Key. */
-  auth?: boolean;
   body?: TBodySchema;
   query?: TQuerySchema;
 }
@@ -42,14 +58,27 @@ type Output<S> = S extends v.GenericSchema ? v.InferOutput<S> : undefined;
 
 type ServiceEvent = APIGatewayProxyEventV2 & { principal?: Principal; log?: Logger };
 
-/** Request id in every response and log line; one structured log line per request. */
-function requestFrame(): MiddlewareObj<ServiceEvent, APIGatewayProxyStructuredResultV2> {
+/** What middy writes: a buffered JSON result, or (streamed routes) a body piped as it is read. */
+type PipelineResult = Omit<APIGatewayProxyStructuredResultV2, 'body'> & { body?: string | Readable };
+
+type UseCase<TBodySchema, TQuerySchema, TAuth extends HandlerRoute['auth'], TResult> = (
+  request: HttpRequest<
+    Output<TBodySchema>,
+    Output<TQuerySchema>,
+    TAuth extends 'none' ? undefined : Principal
+  >,
+  context: Context,
+) => Promise<TResult> | TResult;
+
+const requestIdOf = (event: ServiceEvent) => event.requestContext?.requestId ?? 'unknown';
+
+/** Request id in every response and log line; one structured log line per request; error mapping. */
+function requestFrame(): MiddlewareObj<ServiceEvent, PipelineResult> {
   const started = new WeakMap<object, number>();
-  const finish = (request: { event: ServiceEvent; response?: APIGatewayProxyStructuredResultV2 | null }) => {
+  const finish = (request: { event: ServiceEvent; response?: PipelineResult | null }) => {
     const { event } = request;
-    const requestId = event.requestContext.requestId;
     if (request.response) {
-      request.response.headers = { ...request.response.headers, 'x-request-id': requestId };
+      request.response.headers = { ...request.response.headers, 'x-request-id': requestIdOf(event) };
     }
     (event.log ?? logger).info(
       {
@@ -64,19 +93,37 @@ function requestFrame(): MiddlewareObj<ServiceEvent, APIGatewayProxyStructuredRe
   return {
     before: (request) => {
       started.set(request.event, Date.now());
-      request.event.log = logger.child({ requestId: request.event.requestContext.requestId });
+      request.event.log = logger.child({ requestId: requestIdOf(request.event) });
     },
     after: finish,
     onError: (request) => {
       const { event } = request;
-      request.response = errorResponse(request.error, event.requestContext.requestId, event.log ?? logger);
+      request.response = errorResponse(request.error, requestIdOf(event), event.log ?? logger);
       finish(request);
     },
   };
 }
 
+/**
+ * A Function URL takes every method and CloudFront routes by path alone, so a streamed route
+ * checks the method itself: anything else is the 405 API Gateway's routes give elsewhere.
+ */
+function methodGuard(route: HandlerRoute): MiddlewareObj<ServiceEvent, PipelineResult> {
+  return {
+    before: ({ event }) => {
+      const method = event.requestContext?.http?.method?.toUpperCase();
+      if (method && route.method && method !== route.method) {
+        throw new MethodNotAllowedError(
+          `Method ${method} is not allowed on ${event.rawPath}; allowed: ${route.method}`,
+          [route.method],
+        );
+      }
+    },
+  };
+}
+
 /** Authenticates X-API-Key with the shared tenancy code and attaches the principal. */
-function apiKeyAuth(): MiddlewareObj<ServiceEvent> {
+function apiKeyAuth(): MiddlewareObj<ServiceEvent, PipelineResult> {
   return {
     before: async ({ event }) => {
       event.principal = await authenticate(getServices().table, event.headers?.['x-api-key']);
@@ -84,43 +131,107 @@ function apiKeyAuth(): MiddlewareObj<ServiceEvent> {
   };
 }
 
+/** The route's plan feature (batch routes: Growth or higher); the 403 names the plan needed. */
+function planGate(
+  feature: NonNullable<HandlerRoute['planFeature']>,
+): MiddlewareObj<ServiceEvent, PipelineResult> {
+  return {
+    before: ({ event }) => {
+      requirePlanFeature(event.principal as Principal, feature);
+    },
+  };
+}
+
+function pipeline(route: HandlerRoute, parsesBody: boolean, streamed: boolean) {
+  const chain = middy<ServiceEvent, PipelineResult, Error, Context>(
+    streamed ? { executionMode: executionModeStreamifyResponse } : {},
+  ).use(requestFrame());
+  if (route.kind === 'stream') chain.use(methodGuard(route));
+  chain.use(bodyLimit() as MiddlewareObj<ServiceEvent, PipelineResult>);
+  if (route.auth === 'api-key') chain.use(apiKeyAuth());
+  if (route.planFeature) chain.use(planGate(route.planFeature));
+  if (parsesBody) chain.use(jsonBody() as MiddlewareObj<ServiceEvent, PipelineResult>);
+  return chain;
+}
+
+function requestOf<TBody, TQuery, TPrincipal>(
+  event: ServiceEvent,
+  spec: InputSpec<v.GenericSchema | undefined, v.GenericSchema | undefined>,
+): HttpRequest<TBody, TQuery, TPrincipal> {
+  const body = spec.body ? validate(spec.body, event.body, 'body') : undefined;
+  const query = spec.query ? validate(spec.query, event.queryStringParameters ?? {}, 'query') : undefined;
+  return {
+    body: body as TBody,
+    query: query as TQuery,
+    params: (event.pathParameters ?? {}) as Record<string, string>,
+    principal: event.principal as TPrincipal,
+    apiKey: event.headers?.['x-api-key'] ?? '',
+    requestId: requestIdOf(event),
+    services: getServices(),
+    log: event.log ?? logger,
+    event,
+  };
+}
+
+const routeOf = (route: RouteId | HandlerRoute): HandlerRoute =>
+  typeof route === 'string' ? routeById(route) : route;
+
+/** The route's authentication as the type checker knows it: a use case behind a key gets a principal. */
+type AuthOf<TRoute> = TRoute extends RouteId
+  ? RouteAuth<TRoute>
+  : TRoute extends HandlerRoute
+    ? TRoute['auth']
+    : never;
+
 /**
- * Builds a Lambda handler for an HTTP API route: request frame (id, log, error mapping), body size
- * limit, JSON parsing, API-key auth, valibot validation, then the use case; its result is JSON.
+ * The Lambda handler of a buffered route (API Gateway HTTP API, payload v2): the pipeline, then
+ * the use case; its result is the JSON response. `route` is the manifest id (or, for the
+ * `$default` fallback, its definition).
  */
 export function httpHandler<
+  const TRoute extends RouteId | HandlerRoute,
   TBodySchema extends v.GenericSchema | undefined = undefined,
   TQuerySchema extends v.GenericSchema | undefined = undefined,
-  TAuth extends boolean = true,
 >(
-  spec: HandlerSpec<TBodySchema, TQuerySchema> & { auth?: TAuth },
-  useCase: (
-    request: HttpRequest<
-      Output<TBodySchema>,
-      Output<TQuerySchema>,
-      TAuth extends false ? undefined : Principal
-    >,
-  ) => Promise<HttpResult> | HttpResult,
+  route: TRoute,
+  spec: InputSpec<TBodySchema, TQuerySchema>,
+  useCase: UseCase<TBodySchema, TQuerySchema, AuthOf<TRoute>, HttpResult>,
 ) {
-  const chain = middy<ServiceEvent, APIGatewayProxyStructuredResultV2, Error, Context>()
-    .use(requestFrame())
-    .use(bodyLimit());
-  if (spec.body) chain.use(jsonBody());
-  if (spec.auth !== false) chain.use(apiKeyAuth());
-  return chain.handler(async (event) => {
-    const body = spec.body ? validate(spec.body, event.body, 'body') : undefined;
-    const query = spec.query ? validate(spec.query, event.queryStringParameters ?? {}, 'query') : undefined;
-    const result = await useCase({
-      body: body as Output<TBodySchema>,
-      query: query as Output<TQuerySchema>,
-      params: (event.pathParameters ?? {}) as Record<string, string>,
-      principal: event.principal as TAuth extends false ? undefined : Principal,
-      apiKey: event.headers?.['x-api-key'] ?? '',
-      requestId: event.requestContext.requestId,
-      services: getServices(),
-      log: event.log ?? logger,
-      event,
-    });
+  const definition = routeOf(route);
+  return pipeline(definition, Boolean(spec.body), false).handler(async (event, context) => {
+    const result = await useCase(requestOf(event, spec), context);
     return jsonResponse(result.status ?? 200, result.body);
+  });
+}
+
+export const SSE_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache, no-transform',
+  // nginx-style proxies buffer responses unless told not to; the events must arrive as they happen.
+  'x-accel-buffering': 'no',
+} as const;
+
+/**
+ * The Lambda handler of a streamed route (a Function URL with InvokeMode RESPONSE_STREAM): the
+ * same pipeline, so a failure before the first byte (401, 403, 400, 413, 429) is the same JSON
+ * `{detail}` response as on every other route; then the use case's events are written as they
+ * are produced.
+ */
+export function streamHandler<
+  TBodySchema extends v.GenericSchema | undefined = undefined,
+  TQuerySchema extends v.GenericSchema | undefined = undefined,
+>(
+  route: RouteId,
+  spec: InputSpec<TBodySchema, TQuerySchema>,
+  useCase: UseCase<TBodySchema, TQuerySchema, 'api-key', StreamResult>,
+) {
+  const definition = routeOf(route);
+  return pipeline(definition, true, true).handler(async (event, context) => {
+    const result = await useCase(requestOf(event, spec), context);
+    return {
+      statusCode: 200,
+      headers: { ...SSE_HEADERS, ...result.headers },
+      body: Readable.from(result.events, { objectMode: false }),
+    };
   });
 }

@@ -1,5 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ForbiddenError, UnauthorizedError } from '../errors.ts';
+import type { PlanFeature } from '../routes.ts';
 import { isConditionalCheckFailed, keys, type Table } from '../store/table.ts';
 import { hashApiKey, issueApiKey, keyMatchesHash, parseApiKey } from './api-keys.ts';
 import { CHEAPEST_BATCH_PLAN, PLANS, type Plan } from './plans.ts';
@@ -94,9 +95,12 @@ export function requireRole(principal: Principal, role: Role, action: string): v
   }
 }
 
-/** Batch endpoints need a plan with batch screening (SPEC §5.6); the 403 names the plan needed. */
-export function requireBatchPlan(principal: Principal): void {
-  if (!principal.plan.batch) {
+/**
+ * A route's plan feature (batch screening: Growth or higher). The 403 names the cheapest plan
+ * that has it, so the tenant knows what to buy.
+ */
+export function requirePlanFeature(principal: Principal, feature: PlanFeature): void {
+  if (feature === 'batch' && !principal.plan.batch) {
     throw new ForbiddenError(
       `Batch screening requires the ${CHEAPEST_BATCH_PLAN.name} plan or higher; your tenant is on the ${principal.plan.name} plan`,
     );
