@@ -1,7 +1,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
-import { TABLE_KEYS } from '../../lib/store/table.ts';
+import { INDEXES, TABLE_KEYS } from '../../lib/store/table.ts';
 
 /**
  * The single table holding every tenant's users, usage, screens, dispositions and batches.
@@ -23,11 +23,11 @@ export class ScreeningTable extends Construct {
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       removalPolicy: RemovalPolicy.RETAIN,
     });
-    for (const [indexName, keys] of Object.entries(TABLE_KEYS.indexes)) {
+    for (const index of Object.values(INDEXES)) {
       this.table.addGlobalSecondaryIndex({
-        indexName,
-        partitionKey: string(keys.partitionKey),
-        sortKey: string(keys.sortKey),
+        indexName: index.name,
+        partitionKey: string(index.partitionKey),
+        sortKey: string(index.sortKey),
       });
     }
   }

@@ -43,11 +43,25 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
     region: 'us-east-1',
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   });
+  const wanted = tableDefinition(tableName);
   try {
-    await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    // A data directory from an older layout would fail on its first query of a newer index:
+    // say so at start-up instead.
+    const names = (list: { IndexName?: string }[] | undefined) =>
+      (list ?? [])
+        .map((index) => index.IndexName ?? '')
+        .sort()
+        .join(',');
+    if (names(Table?.GlobalSecondaryIndexes) !== names(wanted.GlobalSecondaryIndexes)) {
+      throw new Error(
+        `Table ${tableName} at ${endpoint} has an older index layout than this version needs ` +
+          `(${names(Table?.GlobalSecondaryIndexes)}). Delete the local data directory (.data/) to start afresh.`,
+      );
+    }
   } catch (error) {
     if ((error as Error).name !== 'ResourceNotFoundException') throw error;
-    await client.send(new CreateTableCommand(tableDefinition(tableName)));
+    await client.send(new CreateTableCommand(wanted));
   } finally {
     client.destroy();
   }

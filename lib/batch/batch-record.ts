@@ -2,6 +2,7 @@ import { PutCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib
 import type { RiskLevel } from '../matcher/types.ts';
 import type { Actor } from '../screening/screen-record.ts';
 import {
+  INDEXES,
   isConditionalCheckFailed,
   itemOfConditionFailure,
   keys,
@@ -28,7 +29,7 @@ export interface BatchRef {
 }
 
 export interface BatchRecord {
-  kind: 'batch';
+  entity: 'batch';
   batch_id: string;
   tenant_id: string;
   total: number;
@@ -55,7 +56,7 @@ export async function createBatchRecord(
   input: BatchRef & { total: number; types: CheckType[]; createdBy: Actor; at: Date },
 ): Promise<void> {
   const record: BatchRecord = {
-    kind: 'batch',
+    entity: 'batch',
     batch_id: input.batchId,
     tenant_id: input.tenantId,
     total: input.total,
@@ -97,13 +98,13 @@ export async function claimBatchItem(
         TableName: table.name,
         Key: key,
         UpdateExpression:
-          'SET kind = :kind, batch_id = :batch, tenant_id = :tenant, #index = :index, #status = :processing, ' +
+          'SET entity = :entity, batch_id = :batch, tenant_id = :tenant, #index = :index, #status = :processing, ' +
           'claim_token = :token, lease_until = :lease, first_claimed_at = if_not_exists(first_claimed_at, :now), ' +
           'expires_at = :expires ADD attempts :one',
         ConditionExpression: 'attribute_not_exists(pk) OR (#status = :processing AND lease_until < :nowMs)',
         ExpressionAttributeNames: { '#status': 'status', '#index': 'index' },
         ExpressionAttributeValues: {
-          ':kind': 'batch-item',
+          ':entity': 'batch-item',
           ':batch': ref.batchId,
           ':tenant': ref.tenantId,
           ':index': index,
@@ -167,17 +168,17 @@ export async function nextFinishSequence(table: Table, ref: BatchRef): Promise<n
 
 /**
  * The attributes that place a finished subject (screened or failed) in the batch's progress
- * index, in finish order: the stream reads them back by `gsi2sk`, so both outcomes must write
+ * index, in finish order: the stream reads them back by their batch-progress sort key, so both outcomes must write
  * them the same way.
  */
 function finishedInOrder(ref: BatchRef, seq: number, at: Date) {
   return {
-    set: 'seq = :seq, finished_at = :at, gsi2pk = :gsi2pk, gsi2sk = :gsi2sk',
+    set: `seq = :seq, finished_at = :at, ${INDEXES.batchProgress.partitionKey} = :progressPk, ${INDEXES.batchProgress.sortKey} = :progressSk`,
     values: {
       ':seq': seq,
       ':at': at.toISOString(),
-      ':gsi2pk': keys.batchProgressIndex(ref.tenantId, ref.batchId),
-      ':gsi2sk': sequenceKey(seq),
+      ':progressPk': keys.batchProgressIndex(ref.tenantId, ref.batchId),
+      ':progressSk': sequenceKey(seq),
     },
   };
 }
@@ -243,12 +244,12 @@ export async function failBatchItem(
   return updateIf(table, {
     Key: keys.batchItem(ref.tenantId, ref.batchId, index),
     UpdateExpression:
-      'SET kind = :kind, batch_id = :batch, tenant_id = :tenant, #index = :index, #status = :failed, ' +
+      'SET entity = :entity, batch_id = :batch, tenant_id = :tenant, #index = :index, #status = :failed, ' +
       `detail = :detail, ${ordered.set}, expires_at = :expires REMOVE lease_until`,
     ConditionExpression: 'attribute_not_exists(#status) OR #status = :processing',
     ExpressionAttributeNames: { '#status': 'status', '#index': 'index' },
     ExpressionAttributeValues: {
-      ':kind': 'batch-item',
+      ':entity': 'batch-item',
       ':batch': ref.batchId,
       ':tenant': ref.tenantId,
       ':index': index,
@@ -268,8 +269,8 @@ export async function readFinishedItems(
   afterSeq: number,
 ): Promise<FinishedItem[]> {
   const items = await queryAll(table, {
-    IndexName: 'gsi2',
-    KeyConditionExpression: 'gsi2pk = :pk AND gsi2sk > :after',
+    IndexName: INDEXES.batchProgress.name,
+    KeyConditionExpression: `${INDEXES.batchProgress.partitionKey} = :pk AND ${INDEXES.batchProgress.sortKey} > :after`,
     ExpressionAttributeValues: {
       ':pk': keys.batchProgressIndex(ref.tenantId, ref.batchId),
       ':after': sequenceKey(afterSeq),

@@ -1,6 +1,12 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, ForbiddenError, InvalidRequestError, NotFoundError } from '../errors.ts';
-import { isConditionalCheckFailed, itemOfConditionFailure, keys, type Table } from '../store/table.ts';
+import {
+  indexAttributes,
+  isConditionalCheckFailed,
+  itemOfConditionFailure,
+  keys,
+  type Table,
+} from '../store/table.ts';
 import type { Principal } from '../tenancy/auth.ts';
 import type { DisposeRequest } from './request.ts';
 import { isScreenId } from './screen-id.ts';
@@ -11,6 +17,7 @@ import {
   type HistoryEntry,
   historyView,
   isoSeconds,
+  parseScreenItem,
   type ScreenItem,
 } from './screen-record.ts';
 import type { ScreenHistory } from './screens-read.ts';
@@ -98,7 +105,7 @@ export async function disposeScreen(
         new UpdateCommand({
           ...common,
           // Leaving the sparse pending index in the same write keeps the pending list exact.
-          UpdateExpression: `SET disposition = :decision, ${appendHistory} REMOVE gsi1pk, gsi1sk${request.override ? ', approval' : ''}`,
+          UpdateExpression: `SET disposition = :decision, ${appendHistory} REMOVE ${indexAttributes('pendingScreens').join(', ')}${request.override ? ', approval' : ''}`,
           ConditionExpression: request.override
             ? 'attribute_exists(pk)'
             : 'attribute_exists(pk) AND attribute_not_exists(disposition)',
@@ -106,7 +113,7 @@ export async function disposeScreen(
         }),
       ));
     }
-    const item = updated as unknown as ScreenItem;
+    const item = parseScreenItem(updated ?? {});
     return {
       screen_id: item.screen_id,
       disposition: currentDisposition(item),
@@ -114,7 +121,8 @@ export async function disposeScreen(
     };
   } catch (error) {
     if (!isConditionalCheckFailed(error)) throw error;
-    const found = (await itemOfConditionFailure(table, error, common.Key)) as ScreenItem | undefined;
+    const stored = await itemOfConditionFailure(table, error, common.Key);
+    const found = stored ? parseScreenItem(stored) : undefined;
     if (!found) throw notFound;
     throw explainRefusal(found, request, caller);
   }

@@ -1,9 +1,9 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { keys, type Table } from '../store/table.ts';
-import type { ScreenItem } from './screen-record.ts';
+import { INDEXES, keys, type Table } from '../store/table.ts';
+import { parseScreenItem, type ScreenItem } from './screen-record.ts';
 
 /**
- * The rescreen window (DESIGN §4). Every screen item carries its subject hash as a gsi2 key, so
+ * The rescreen window (DESIGN §4). Every screen item carries its subject hash as a subject-screens index key, so
  * the subject's latest screen is one query away; no separate cache item has to be kept in step
  * when a screen is forced or deleted. The window is judged on read from the screen time and the
  * window configured now, so changing RESCREEN_WINDOW_HOURS takes effect at once.
@@ -24,14 +24,14 @@ export async function findRecentScreen(
   const { Items = [] } = await table.doc.send(
     new QueryCommand({
       TableName: table.name,
-      IndexName: 'gsi2',
-      KeyConditionExpression: 'gsi2pk = :pk',
+      IndexName: INDEXES.subjectScreens.name,
+      KeyConditionExpression: `${INDEXES.subjectScreens.partitionKey} = :pk`,
       ExpressionAttributeValues: { ':pk': keys.subjectIndex(tenantId, hash) },
       ScanIndexForward: false,
       Limit: 1,
     }),
   );
-  const latest = Items[0] as ScreenItem | undefined;
+  const latest = Items[0] ? parseScreenItem(Items[0]) : undefined;
   if (!latest || windowEnds(latest.screened_at, windowHours) <= at.getTime()) return undefined;
   return latest;
 }

@@ -43,9 +43,13 @@ export async function numberScreen(
       new UpdateCommand({
         TableName: table.name,
         Key: key,
-        UpdateExpression: charge ? 'ADD #seq :one, used :one' : 'ADD #seq :one',
+        UpdateExpression: `SET entity = :entity ADD #seq :one${charge ? ', used :one' : ''}`,
         ExpressionAttributeNames: { '#seq': `seq_${day}` },
-        ExpressionAttributeValues: { ':one': 1, ...(limited ? { ':ceiling': charge.limit! - 1 } : {}) },
+        ExpressionAttributeValues: {
+          ':one': 1,
+          ':entity': 'usage',
+          ...(limited ? { ':ceiling': charge.limit! - 1 } : {}),
+        },
         ...(limited ? { ConditionExpression: 'attribute_not_exists(used) OR used <= :ceiling' } : {}),
         ReturnValues: 'UPDATED_NEW',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',

@@ -1,7 +1,15 @@
-import type { CriminalResult, PepResult, RiskLevel, SanctionsResult } from '../matcher/types.ts';
-import type { Role } from '../tenancy/tenants.ts';
-import type { CheckType } from '../watchlists/types.ts';
-import type { DispositionValue } from './request.ts';
+import * as v from 'valibot';
+import {
+  type CriminalResult,
+  type PepResult,
+  RISK_ORDER,
+  type RiskLevel,
+  type SanctionsResult,
+} from '../matcher/types.ts';
+import { parseItem } from '../store/table.ts';
+import { ROLES, type Role } from '../tenancy/tenants.ts';
+import { CHECK_TYPES, type CheckType } from '../watchlists/types.ts';
+import { DISPOSITIONS, type DispositionValue } from './request.ts';
 import type { Subject } from './subject.ts';
 
 /** Who did something: the user's id and the role they acted in. */
@@ -43,11 +51,7 @@ export interface ApprovalRecord {
 export interface ScreenItem {
   pk: string;
   sk: string;
-  gsi1pk?: string;
-  gsi1sk?: string;
-  gsi2pk: string;
-  gsi2sk: string;
-  kind: 'screen';
+  entity: 'screen';
   screen_id: string;
   tenant_id: string;
   subject: Subject;
@@ -150,7 +154,7 @@ export function toScreen(item: ScreenItem): Screen {
   };
 }
 
-export function toSummary(item: ScreenItem): ScreenSummary {
+export function toSummary(item: Pick<ScreenItem, keyof ScreenSummary | 'approval'>): ScreenSummary {
   return {
     screen_id: item.screen_id,
     risk_level: item.risk_level,
@@ -182,4 +186,54 @@ export function historyView(history: readonly HistoryEntry[]): HistoryView[] {
     }
   }
   return views;
+}
+
+const objectOf = <T>() => v.custom<T>((value) => typeof value === 'object' && value !== null);
+const ActorSchema = v.object({ user_id: v.string(), role: v.picklist(ROLES) });
+const HistoryEntrySchema = v.object({
+  disposition: v.picklist(DISPOSITIONS),
+  note: v.nullable(v.string()),
+  author: ActorSchema,
+  at: v.string(),
+  override: v.boolean(),
+  approval_requested: v.boolean(),
+});
+const SubjectSchema = v.object({
+  name: v.string(),
+  dob: v.optional(v.string()),
+  nationality: v.optional(v.string()),
+  location: v.optional(v.string()),
+  alias: v.optional(v.string()),
+});
+
+/** The fields a screen row shows (the lists read only these). */
+const screenSummaryEntries = {
+  screen_id: v.string(),
+  risk_level: v.picklist(RISK_ORDER),
+  subject: SubjectSchema,
+  screened_at: v.string(),
+  types: v.array(v.picklist(CHECK_TYPES)),
+  created_by: ActorSchema,
+  disposition: v.optional(HistoryEntrySchema),
+  approval: v.optional(v.object({ author: ActorSchema, at: v.string(), note: v.nullable(v.string()) })),
+};
+
+/** A screen item as stored: parsed on the way out of the table, never cast. */
+export const ScreenItemSchema = v.object({
+  pk: v.string(),
+  sk: v.string(),
+  entity: v.literal('screen'),
+  tenant_id: v.string(),
+  subject_hash: v.string(),
+  sanctions_result: v.nullish(objectOf<SanctionsResult>(), null),
+  pep_result: v.nullish(objectOf<PepResult>(), null),
+  criminal_result: v.nullish(objectOf<CriminalResult>(), null),
+  history: v.array(HistoryEntrySchema),
+  ...screenSummaryEntries,
+});
+
+export const ScreenSummaryItemSchema = v.object(screenSummaryEntries);
+
+export function parseScreenItem(item: Record<string, unknown>): ScreenItem {
+  return parseItem(ScreenItemSchema, item);
 }

@@ -1,6 +1,6 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Services } from '../runtime/services.ts';
-import { keys } from '../store/table.ts';
+import { indexKeys, keys } from '../store/table.ts';
 import type { Principal } from '../tenancy/auth.ts';
 import { refundScreens } from '../tenancy/quota.ts';
 import { CHECK_TYPES, type CheckType } from '../watchlists/types.ts';
@@ -81,12 +81,10 @@ export async function screenSubject(
   const item: ScreenItem = {
     ...keys.screen(principal.tenantId, screenId),
     // Sparse pending index: these two attributes leave the item with its first disposition.
-    gsi1pk: keys.pendingIndex(principal.tenantId),
-    gsi1sk: screenId,
+    ...indexKeys('pendingScreens', keys.pendingIndex(principal.tenantId), screenId),
     // The rescreen window finds the subject's latest screen through this index entry.
-    gsi2pk: keys.subjectIndex(principal.tenantId, hash),
-    gsi2sk: screenId,
-    kind: 'screen',
+    ...indexKeys('subjectScreens', keys.subjectIndex(principal.tenantId, hash), screenId),
+    entity: 'screen',
     screen_id: screenId,
     tenant_id: principal.tenantId,
     subject,

@@ -1,6 +1,6 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { NotFoundError } from '../errors.ts';
-import { keys, type Table } from '../store/table.ts';
+import { INDEXES, indexKeys, keys, parseItem, type Table } from '../store/table.ts';
 import { decodeCursor, encodeCursor, type ListName } from './cursor.ts';
 import { isScreenId } from './screen-id.ts';
 import {
@@ -8,9 +8,11 @@ import {
   currentDisposition,
   type HistoryView,
   historyView,
+  parseScreenItem,
   type Screen,
   type ScreenItem,
   type ScreenSummary,
+  ScreenSummaryItemSchema,
   toScreen,
   toSummary,
 } from './screen-record.ts';
@@ -60,16 +62,19 @@ async function queryPage(
         })
       : new QueryCommand({
           ...common,
-          IndexName: 'gsi1',
-          KeyConditionExpression: 'gsi1pk = :pk',
+          IndexName: INDEXES.pendingScreens.name,
+          KeyConditionExpression: `${INDEXES.pendingScreens.partitionKey} = :pk`,
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: { ':pk': keys.pendingIndex(tenantId) },
           ExclusiveStartKey: after
-            ? { ...keys.screen(tenantId, after), gsi1pk: keys.pendingIndex(tenantId), gsi1sk: after }
+            ? {
+                ...keys.screen(tenantId, after),
+                ...indexKeys('pendingScreens', keys.pendingIndex(tenantId), after),
+              }
             : undefined,
         }),
   );
-  const rows = (Items as ScreenItem[]).slice(0, limit);
+  const rows = Items.slice(0, limit).map((item) => parseItem(ScreenSummaryItemSchema, item));
   // More rows exist when the extra one came back, or when DynamoDB stopped at its 1 MB page size.
   const more = Items.length > limit || (LastEvaluatedKey !== undefined && rows.length > 0);
   return {
@@ -110,7 +115,7 @@ export async function getScreenItem(table: Table, tenantId: string, screenId: st
     new GetCommand({ TableName: table.name, Key: keys.screen(tenantId, screenId), ConsistentRead: true }),
   );
   if (!Item) throw notFound;
-  return Item as ScreenItem;
+  return parseScreenItem(Item);
 }
 
 /** GET /screens/{screen_id}: the full screen with match data, narratives and current disposition. */

@@ -9,26 +9,40 @@ import {
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
+import * as v from 'valibot';
 
 /**
  * The single table: every item of every tenant, keyed so that the tenant comes first in every
- * partition key. Tenant scoping is structural: no access pattern can reach another tenant's
- * items without naming that tenant's partition.
+ * partition key. Tenant scoping is structural: no tenant-facing access pattern can reach another
+ * tenant's items without naming that tenant's partition. The two exceptions are operator paths
+ * that never answer a tenant: the list of tenants (ops CLI) and the due-client shards the
+ * auto-rescreen scheduler reads for every tenant at once.
  *
- * Key shapes (pk / sk):
- * | item              | pk                 | sk                          | gsi1pk / gsi1sk                     |
- * |-------------------|--------------------|-----------------------------|-------------------------------------|
- * | tenant            | TENANT#<tid>       | TENANT                      | TENANTS / <tid>                     |
- * | user              | TENANT#<tid>       | USER#<uid>                  |                                     |
- * | monthly usage     | TENANT#<tid>       | USAGE#<YYYY-MM>             | (+ day counters seq_<YYYYMMDD>)     |
- * | screen            | TENANT#<tid>       | SCREEN#<screen_id>          | TENANT#<tid>#PENDING / <screen_id>  |
- * |                   |                    |                             |   (only while no disposition)       |
- * |                   |                    |                             | gsi2: TENANT#<tid>#SUBJECT#<hash>   |
- * |                   |                    |                             |   / <screen_id> (rescreen window)   |
- * | batch             | TENANT#<tid>       | BATCH#<batch_id>            |                                     |
- * | batch item        | TENANT#<tid>       | BATCH#<batch_id>#ITEM#<idx> | gsi2: TENANT#<tid>#BATCH#<batch_id> |
- * |                   |                    |                             |   / <finish sequence, 6+ digits>    |
- * |                   |                    |                             |   (only once done or failed)        |
+ * Every item carries `entity` (its kind, below); readers parse items with the entity's schema
+ * (`parseItem`) instead of casting them. Each secondary index serves one access pattern and is
+ * named after it; index keys are sparse (an item is in an index only while it has its keys).
+ *
+ * | entity         | pk                 | sk                              | index keys (index: pk / sk)                             |
+ * |----------------|--------------------|---------------------------------|---------------------------------------------------------|
+ * | tenant         | TENANT#<tid>       | TENANT                          | tenants: TENANTS / <tid>                                |
+ * | user           | TENANT#<tid>       | USER#<uid>                      |                                                         |
+ * | usage          | TENANT#<tid>       | USAGE#<YYYY-MM>                 | (+ day counters seq_<YYYYMMDD>)                         |
+ * | screen         | TENANT#<tid>       | SCREEN#<screen_id>              | pending-screens: TENANT#<tid>#PENDING / <screen_id>     |
+ * |                |                    |                                 |   (only while no disposition and not superseded)        |
+ * |                |                    |                                 | subject-screens: TENANT#<tid>#SUBJECT#<hash> / <sid>    |
+ * |                |                    |                                 | client-screens: TENANT#<tid>#CLIENT#<cid> / <sid>       |
+ * |                |                    |                                 |   (screens of a registered client)                      |
+ * | batch          | TENANT#<tid>       | BATCH#<batch_id>                |                                                         |
+ * | batch-item     | TENANT#<tid>       | BATCH#<batch_id>#ITEM#<idx>     | batch-progress: TENANT#<tid>#BATCH#<bid> / <finish seq> |
+ * |                |                    |                                 |   (only once done or failed)                            |
+ * | client         | TENANT#<tid>       | CLIENT#<client_id>              | clients-by-risk: TENANT#<tid>#CLIENTS#<risk> / <cid>    |
+ * |                |                    |                                 | clients-due: DUE#<shard> / <next_due_at>#<tid>#<cid>    |
+ * |                |                    |                                 |   (only while monitored)                                |
+ * | client-ref     | TENANT#<tid>       | CLIENTREF#<reference>           |   (uniqueness of the tenant's own customer reference)   |
+ * | subject        | TENANT#<tid>       | SUBJECT#<hash>                  | subjects-by-activity: TENANT#<tid>#SUBJECTS / <at>#<h>  |
+ * |                |                    |                                 | reviewed-subjects: TENANT#<tid>#REVIEWED / <at>#<h>     |
+ * |                |                    |                                 |   (only while a screen of the subject has a decision)   |
+ * | rescreen-run   | TENANT#<tid>       | RUN#<run_id>                    |                                                         |
  *
  * Access patterns:
  * - authenticate a key: GetItem user (the key names its tenant and user; the hash is compared)
@@ -38,45 +52,108 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
  *   ADD used 1, seq_<YYYYMMDD> 1 with the quota condition (a refused screen consumes no id);
  *   without charging (batch subjects, pre-charged) ADD seq_<YYYYMMDD> 1 only
  * - list screens newest first: Query pk = TENANT#<tid>, begins_with(sk, SCREEN#), descending
- * - list pending screens: Query gsi1 (sparse: the key leaves the item with its first disposition)
+ * - list pending screens: Query pending-screens (sparse: the keys leave the item with its first
+ *   disposition, or when a newer screen of the same client supersedes it)
  * - dispose: UpdateItem screen, condition on the current disposition (one write per rule):
  *   record = attribute_not_exists(disposition); override = attribute_exists(pk);
  *   approve = disposition exists, no approval yet, disposition.author.user_id <> the admin.
- *   The same write appends to `history` (list_append) and REMOVEs gsi1pk/gsi1sk.
+ *   The same write appends to `history` (list_append) and REMOVEs the pending-screens keys.
  * - delete a screen: DeleteItem screen, analysts with condition created_by.user_id = caller
- *   (history, notes and its rescreen-window index entry go with the item)
+ *   (history, notes and its index entries go with the item)
  * - read one screen / its history: GetItem screen (consistent)
- * - rescreen window: Query gsi2 pk = TENANT#<tid>#SUBJECT#<subject hash>, descending, Limit 1
- *   (the subject's latest screen, whole item); outside the window when screened_at +
- *   RESCREEN_WINDOW_HOURS has passed. No separate cache item: nothing to keep in step on
- *   force or delete. On AWS the index is eventually consistent (a repeat within the same
- *   second may screen afresh, which is the safe side).
- * - list cursors: base64url of {list, tenant, last screen id}; the start key is rebuilt from the
+ * - rescreen window: Query subject-screens pk = TENANT#<tid>#SUBJECT#<subject hash>, descending,
+ *   Limit 1 (the subject's latest screen, whole item); outside the window when screened_at +
+ *   RESCREEN_WINDOW_HOURS has passed.
+ * - list cursors: base64url of {list, tenant, last key}; the start key is rebuilt from the
  *   caller's tenant, so a cursor can never address another tenant's partition
- * - list tenants (ops): Query gsi1 pk = TENANTS
+ * - list tenants (ops): Query tenants pk = TENANTS
  * - start a batch: PutItem batch, condition attribute_not_exists (total, types, author; `finished`
  *   counter starts at 0); quota for every subject charged before it with one conditional ADD
  * - claim a batch subject (worker, idempotent redelivery): UpdateItem batch item, condition
  *   not yet claimed, or claimed with an expired lease and still processing
  * - number a finished subject: UpdateItem batch, ADD finished 1 (returns the finish sequence)
  * - finish / fail a batch subject: UpdateItem batch item, condition still processing under this
- *   claim (done) or not done (failed); sets the sparse gsi2 keys
- * - stream progress: Query gsi2 pk = TENANT#<tid>#BATCH#<batch_id>, gsi2sk > last contiguous
- *   sequence read (only the newly finished subjects are read on each poll)
+ *   claim (done) or not done (failed); sets the sparse batch-progress keys
+ * - stream progress: Query batch-progress pk = TENANT#<tid>#BATCH#<batch_id>, sk > last
+ *   contiguous sequence read (only the newly finished subjects are read on each poll)
+ * - register a client: PutItem client-ref (condition attribute_not_exists: the reference is
+ *   unique in the tenant), then PutItem client; list clients newest first: Query pk, begins_with
+ *   CLIENT# descending (client ids sort by time); by risk level: Query clients-by-risk
+ * - a client's screens: Query client-screens, descending
+ * - clients due for rescreen (scheduler, every tenant): Query each clients-due shard with
+ *   sk <= now: the items read are the clients due, never the clients registered
+ * - claim a due client: UpdateItem client, condition next_due_at = the due time the run saw
+ *   (two runs, or a run and a manual trigger, screen a client at most once per due window)
+ * - one row per screened subject: UpdateItem subject on every screen, disposition and delete;
+ *   GET /clients/screened = Query subjects-by-activity descending; GET /clients/reviewed =
+ *   Query reviewed-subjects descending (sparse)
  *
  * No transactions (dynalite does not support them): every invariant is one conditional write.
  */
 export const TABLE_KEYS = {
   partitionKey: 'pk',
   sortKey: 'sk',
-  indexes: {
-    gsi1: { partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
-    gsi2: { partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
-  },
   /** Epoch seconds; DynamoDB TTL deletes expired items eventually, reads filter them at once. */
   ttlAttribute: 'expires_at',
 } as const;
 
+/** The secondary indexes, each named after the one access pattern it serves. */
+export const INDEXES = {
+  tenants: { name: 'tenants', partitionKey: 'tenants_pk', sortKey: 'tenants_sk' },
+  pendingScreens: { name: 'pending-screens', partitionKey: 'pending_pk', sortKey: 'pending_sk' },
+  subjectScreens: { name: 'subject-screens', partitionKey: 'subject_pk', sortKey: 'subject_sk' },
+  clientScreens: { name: 'client-screens', partitionKey: 'client_pk', sortKey: 'client_sk' },
+  batchProgress: { name: 'batch-progress', partitionKey: 'progress_pk', sortKey: 'progress_sk' },
+  clientsByRisk: { name: 'clients-by-risk', partitionKey: 'risk_pk', sortKey: 'risk_sk' },
+  clientsDue: { name: 'clients-due', partitionKey: 'due_pk', sortKey: 'due_sk' },
+  subjectsByActivity: { name: 'subjects-by-activity', partitionKey: 'activity_pk', sortKey: 'activity_sk' },
+  reviewedSubjects: { name: 'reviewed-subjects', partitionKey: 'reviewed_pk', sortKey: 'reviewed_sk' },
+} as const;
+
+export type IndexName = keyof typeof INDEXES;
+
+/** The entity marker every item carries in `entity`. */
+export type Entity =
+  | 'tenant'
+  | 'user'
+  | 'usage'
+  | 'screen'
+  | 'batch'
+  | 'batch-item'
+  | 'client'
+  | 'client-ref'
+  | 'subject'
+  | 'rescreen-run';
+
+/** `{ <index pk attribute>: pk, <index sk attribute>: sk }`: an item's entry in one index. */
+export function indexKeys(index: IndexName, pk: string, sk: string): Record<string, string> {
+  const { partitionKey, sortKey } = INDEXES[index];
+  return { [partitionKey]: pk, [sortKey]: sk };
+}
+
+/** The attribute names of an index's keys, for REMOVE expressions (leaving a sparse index). */
+export function indexAttributes(index: IndexName): [string, string] {
+  return [INDEXES[index].partitionKey, INDEXES[index].sortKey];
+}
+
+/**
+ * Parses an item read from the table with its entity's schema: a stored item that does not have
+ * the shape the code expects is a server fault, reported with the failing paths (never values,
+ * which may be personal data).
+ */
+export function parseItem<const TSchema extends v.GenericSchema>(
+  schema: TSchema,
+  item: Record<string, unknown>,
+): v.InferOutput<TSchema> {
+  const result = v.safeParse(schema, item);
+  if (result.success) return result.output;
+  const paths = [...new Set(result.issues.map((issue) => v.getDotPath(issue) ?? '(item)'))].slice(0, 5);
+  throw new Error(
+    `Stored ${String(item.entity ?? 'item')} ${String(item.sk ?? '')} is malformed at ${paths.join(', ')}`,
+  );
+}
+
+/** Primary keys of each entity, and the partition values of its index entries. */
 export const keys = {
   tenant: (tenantId: string) => ({ pk: `TENANT#${tenantId}`, sk: 'TENANT' }),
   user: (tenantId: string, userId: string) => ({ pk: `TENANT#${tenantId}`, sk: `USER#${userId}` }),
@@ -87,18 +164,35 @@ export const keys = {
     pk: `TENANT#${tenantId}`,
     sk: `BATCH#${batchId}#ITEM#${String(index).padStart(4, '0')}`,
   }),
-  /** gsi2 partition of a batch's finished subjects, sorted by finish sequence. */
+  client: (tenantId: string, clientId: string) => ({ pk: `TENANT#${tenantId}`, sk: `CLIENT#${clientId}` }),
+  clientRef: (tenantId: string, reference: string) => ({
+    pk: `TENANT#${tenantId}`,
+    sk: `CLIENTREF#${reference}`,
+  }),
+  subject: (tenantId: string, subjectHash: string) => ({
+    pk: `TENANT#${tenantId}`,
+    sk: `SUBJECT#${subjectHash}`,
+  }),
+  rescreenRun: (tenantId: string, runId: string) => ({ pk: `TENANT#${tenantId}`, sk: `RUN#${runId}` }),
+  /** batch-progress partition of a batch's finished subjects, sorted by finish sequence. */
   batchProgressIndex: (tenantId: string, batchId: string) => `TENANT#${tenantId}#BATCH#${batchId}`,
   tenantPartition: (tenantId: string) => `TENANT#${tenantId}`,
   pendingIndex: (tenantId: string) => `TENANT#${tenantId}#PENDING`,
-  /** gsi2 partition of a subject's screens (rescreen window), sorted by screen id. */
+  /** subject-screens partition of a subject's screens (rescreen window), sorted by screen id. */
   subjectIndex: (tenantId: string, subjectHash: string) => `TENANT#${tenantId}#SUBJECT#${subjectHash}`,
+  /** client-screens partition: a registered client's screens, sorted by screen id. */
+  clientScreensIndex: (tenantId: string, clientId: string) => `TENANT#${tenantId}#CLIENT#${clientId}`,
+  clientsByRiskIndex: (tenantId: string, risk: string) => `TENANT#${tenantId}#CLIENTS#${risk}`,
+  subjectsIndex: (tenantId: string) => `TENANT#${tenantId}#SUBJECTS`,
+  reviewedIndex: (tenantId: string) => `TENANT#${tenantId}#REVIEWED`,
+  /** clients-due shard: every tenant's clients, spread over the shards by client id. */
+  dueShard: (shard: number) => `DUE#${String(shard).padStart(2, '0')}`,
   tenantsIndex: 'TENANTS',
 } as const;
 
 /** The table definition the local runtime and tests create; infra/stack.ts declares the same keys. */
 export function tableDefinition(tableName: string): CreateTableCommandInput {
-  const { partitionKey, sortKey, indexes } = TABLE_KEYS;
+  const { partitionKey, sortKey } = TABLE_KEYS;
   const attr = (name: string) => ({ AttributeName: name, AttributeType: 'S' as const });
   return {
     TableName: tableName,
@@ -106,14 +200,14 @@ export function tableDefinition(tableName: string): CreateTableCommandInput {
     AttributeDefinitions: [
       attr(partitionKey),
       attr(sortKey),
-      ...Object.values(indexes).flatMap((i) => [attr(i.partitionKey), attr(i.sortKey)]),
+      ...Object.values(INDEXES).flatMap((i) => [attr(i.partitionKey), attr(i.sortKey)]),
     ],
     KeySchema: [
       { AttributeName: partitionKey, KeyType: 'HASH' },
       { AttributeName: sortKey, KeyType: 'RANGE' },
     ],
-    GlobalSecondaryIndexes: Object.entries(indexes).map(([name, i]) => ({
-      IndexName: name,
+    GlobalSecondaryIndexes: Object.values(INDEXES).map((i) => ({
+      IndexName: i.name,
       KeySchema: [
         { AttributeName: i.partitionKey, KeyType: 'HASH' as const },
         { AttributeName: i.sortKey, KeyType: 'RANGE' as const },

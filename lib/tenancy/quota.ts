@@ -41,12 +41,12 @@ export async function chargeScreens(
       new UpdateCommand({
         TableName: table.name,
         Key: key,
-        UpdateExpression: 'ADD used :n',
+        UpdateExpression: 'SET entity = :entity ADD used :n',
         ...(limit === null
-          ? { ExpressionAttributeValues: { ':n': count } }
+          ? { ExpressionAttributeValues: { ':n': count, ':entity': 'usage' } }
           : {
               ConditionExpression: 'attribute_not_exists(used) OR used <= :ceiling',
-              ExpressionAttributeValues: { ':n': count, ':ceiling': limit - count },
+              ExpressionAttributeValues: { ':n': count, ':ceiling': limit - count, ':entity': 'usage' },
             }),
         ReturnValues: 'UPDATED_NEW',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',

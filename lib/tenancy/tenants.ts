@@ -1,6 +1,8 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, InvalidRequestError, NotFoundError } from '../errors.ts';
 import {
+  INDEXES,
+  indexKeys,
   isConditionalCheckFailed,
   itemOfConditionFailure,
   keys,
@@ -60,8 +62,8 @@ export async function getTenant(table: Table, tenantId: string): Promise<Tenant 
 
 export async function listTenants(table: Table): Promise<Tenant[]> {
   const items = await queryAll(table, {
-    IndexName: 'gsi1',
-    KeyConditionExpression: 'gsi1pk = :pk',
+    IndexName: INDEXES.tenants.name,
+    KeyConditionExpression: `${INDEXES.tenants.partitionKey} = :pk`,
     ExpressionAttributeValues: { ':pk': keys.tenantsIndex },
   });
   return items.map(tenantFromItem);
@@ -87,9 +89,8 @@ export async function createTenant(
         TableName: table.name,
         Item: {
           ...keys.tenant(tenant.tenant_id),
-          type: 'tenant',
-          gsi1pk: keys.tenantsIndex,
-          gsi1sk: tenant.tenant_id,
+          entity: 'tenant',
+          ...indexKeys('tenants', keys.tenantsIndex, tenant.tenant_id),
           ...tenant,
         },
         ConditionExpression: 'attribute_not_exists(pk)',
@@ -134,7 +135,7 @@ export async function addUser(
     await table.doc.send(
       new PutCommand({
         TableName: table.name,
-        Item: { ...keys.user(tenantId, userId), type: 'user', ...user },
+        Item: { ...keys.user(tenantId, userId), entity: 'user', ...user },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );

@@ -7,6 +7,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BATCH_WORKER_ENTRY, ScreeningServiceStack, UNROUTED_REQUEST_ENTRY } from '../../infra/stack.ts';
 import { type RouteDefinition, routes } from '../../lib/routes.ts';
+import { INDEXES } from '../../lib/store/table.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -142,28 +143,22 @@ describe('table', () => {
         ],
         PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
         TimeToLiveSpecification: { AttributeName: 'expires_at', Enabled: true },
-        GlobalSecondaryIndexes: [
+        // One sparse index per access pattern, named after it (lib/store/table.ts).
+        GlobalSecondaryIndexes: Object.values(INDEXES).map((index) =>
           Match.objectLike({
-            IndexName: 'gsi1',
+            IndexName: index.name,
             KeySchema: [
-              { AttributeName: 'gsi1pk', KeyType: 'HASH' },
-              { AttributeName: 'gsi1sk', KeyType: 'RANGE' },
+              { AttributeName: index.partitionKey, KeyType: 'HASH' },
+              { AttributeName: index.sortKey, KeyType: 'RANGE' },
             ],
           }),
-          Match.objectLike({
-            IndexName: 'gsi2',
-            KeySchema: [
-              { AttributeName: 'gsi2pk', KeyType: 'HASH' },
-              { AttributeName: 'gsi2sk', KeyType: 'RANGE' },
-            ],
-          }),
-        ],
+        ),
       }),
     });
     const attributes = resourcesOf('AWS::DynamoDB::Table')[0][1].Properties.AttributeDefinitions;
     expect(attributes).toEqual(
-      ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk'].map((name) =>
-        expect.objectContaining({ AttributeName: name, AttributeType: 'S' }),
+      ['pk', 'sk', ...Object.values(INDEXES).flatMap((index) => [index.partitionKey, index.sortKey])].map(
+        (name) => expect.objectContaining({ AttributeName: name, AttributeType: 'S' }),
       ),
     );
   });

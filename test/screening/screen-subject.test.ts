@@ -82,7 +82,7 @@ describe('screenSubject', () => {
         get(target, property, receiver) {
           if (property !== 'send') return Reflect.get(target, property, receiver);
           return (command: unknown) => {
-            if (command instanceof PutCommand && command.input.Item?.kind === 'screen') {
+            if (command instanceof PutCommand && command.input.Item?.entity === 'screen') {
               return Promise.reject(new Error('storage unavailable'));
             }
             return target.send(command as never);
