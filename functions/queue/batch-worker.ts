@@ -1,4 +1,4 @@
-import { createBatchWorker } from '../../lib/batch/worker.ts';
+import { createQueueWorker } from '../../lib/queue/queue-worker.ts';
 
-/** SQS → one screen per batch subject; reports batch item failures so only those are retried. */
-export const handler = createBatchWorker();
+/** SQS → each job (a batch subject) to its use case; reports batch item failures so only those are retried. */
+export const handler = createQueueWorker();

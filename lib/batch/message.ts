@@ -5,11 +5,13 @@ import { CHECK_TYPES } from '../watchlists/types.ts';
 import { BatchSubjectSchema } from './request.ts';
 
 /**
- * One SQS message per batch subject: everything the worker needs to screen it on behalf of the
- * caller without another lookup. The subject was validated by the stream before it was sent
- * and is validated again here, so a malformed message fails for good instead of being retried.
+ * The job of one batch subject (kind `batch-subject`, one queue message each): everything the
+ * worker needs to screen it on behalf of the caller without another lookup. The subject was
+ * validated by the stream before it was sent and is validated again by the worker, so a
+ * malformed message fails for good instead of being retried.
  */
-export const BatchMessageSchema = v.object({
+export const BatchSubjectJobSchema = v.object({
+  kind: v.literal('batch-subject'),
   v: v.literal(1),
   tenant_id: v.pipe(v.string(), v.minLength(1)),
   batch_id: v.pipe(v.string(), v.minLength(1)),
@@ -23,28 +25,12 @@ export const BatchMessageSchema = v.object({
   subject: BatchSubjectSchema,
 });
 
-export type BatchMessage = v.InferOutput<typeof BatchMessageSchema>;
+export type BatchSubjectJob = v.InferOutput<typeof BatchSubjectJobSchema>;
 
-export function encodeBatchMessage(message: BatchMessage): string {
-  return JSON.stringify(message);
-}
-
-/** The message, or why it can never be processed (with its batch position when that much is readable). */
-export function decodeBatchMessage(
-  body: string,
-):
-  | { ok: true; message: BatchMessage }
-  | { ok: false; problem: string; position?: { tenant_id: string; batch_id: string; index: number } } {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    return { ok: false, problem: 'message body is not JSON' };
-  }
-  const result = v.safeParse(BatchMessageSchema, parsed);
-  if (result.success) return { ok: true, message: result.output };
-  // Paths only: valibot's default messages quote the received value, which may be personal data.
-  const problem = `invalid fields: ${[...new Set(result.issues.map((issue) => v.getDotPath(issue) ?? 'message'))].join(', ')}`;
-  const position = v.safeParse(v.pick(BatchMessageSchema, ['tenant_id', 'batch_id', 'index']), parsed);
-  return { ok: false, problem, ...(position.success ? { position: position.output } : {}) };
+/** The batch position of a message that failed its schema, when that much of it is readable. */
+export function batchPositionOf(
+  raw: unknown,
+): { tenant_id: string; batch_id: string; index: number } | undefined {
+  const position = v.safeParse(v.pick(BatchSubjectJobSchema, ['tenant_id', 'batch_id', 'index']), raw);
+  return position.success ? position.output : undefined;
 }

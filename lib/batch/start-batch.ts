@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '../log.ts';
+import { encodeJob } from '../queue/jobs.ts';
 import type { Services } from '../runtime/services.ts';
 import { screenDay } from '../screening/screen-id.ts';
 import type { Principal } from '../tenancy/auth.ts';
 import { chargeScreens, refundScreens } from '../tenancy/quota.ts';
 import { type BatchRef, createBatchRecord, failBatchItem, nextFinishSequence } from './batch-record.ts';
-import { encodeBatchMessage } from './message.ts';
 import type { BatchRequest } from './request.ts';
 
 export interface StartedBatch extends BatchRef {
@@ -53,7 +53,8 @@ export async function startBatch(
   }
 
   const bodies = request.subjects.map((subject, index) =>
-    encodeBatchMessage({
+    encodeJob({
+      kind: 'batch-subject',
       v: 1,
       tenant_id: ref.tenantId,
       batch_id: ref.batchId,

@@ -2,10 +2,10 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type StartedBatch, startBatch } from '../../lib/batch/start-batch.ts';
-import { createBatchWorker } from '../../lib/batch/worker.ts';
 import { logger } from '../../lib/log.ts';
 import { createMatcher, type Matcher } from '../../lib/matcher/screen.ts';
 import type { BatchQueue } from '../../lib/queue/batch-queue.ts';
+import { createQueueWorker } from '../../lib/queue/queue-worker.ts';
 import { readConfig } from '../../lib/runtime/config.ts';
 import { screenSubject } from '../../lib/screening/screen-subject.ts';
 import { keys } from '../../lib/store/table.ts';
@@ -15,6 +15,7 @@ import { getMonthlyUsage } from '../../lib/tenancy/quota.ts';
 import { createTenant } from '../../lib/tenancy/tenants.ts';
 import { loadSnapshot } from '../../lib/watchlists/snapshot.ts';
 import { startTestStore, type TestStore } from '../support/dynamo.ts';
+import { sqsRecord } from '../support/sqs-record.ts';
 
 /** The queue as SQS would hold it: the bodies sent, and the retry delays the worker asked for. */
 class RecordingQueue implements BatchQueue {
@@ -66,22 +67,7 @@ async function growthPrincipal(): Promise<Principal> {
 let deliveries = 0;
 function record(body: string, receiveCount = 1, messageId = 'message-1'): SQSRecord {
   deliveries += 1;
-  return {
-    messageId,
-    receiptHandle: `receipt-${deliveries}`,
-    body,
-    attributes: {
-      ApproximateReceiveCount: String(receiveCount),
-      SentTimestamp: '0',
-      SenderId: 'local',
-      ApproximateFirstReceiveTimestamp: '0',
-    },
-    messageAttributes: {},
-    md5OfBody: '',
-    eventSource: 'aws:sqs',
-    eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:screening-batch',
-    awsRegion: 'us-east-1',
-  };
+  return sqsRecord(messageId, body, receiveCount, `receipt-${deliveries}`);
 }
 
 async function screenCount(tenantId: string): Promise<number> {
@@ -119,7 +105,7 @@ async function startOne(principal: Principal, name: string) {
 }
 
 describe('batch worker', () => {
-  const worker = () => createBatchWorker({ services: () => services });
+  const worker = () => createQueueWorker({ services: () => services });
 
   it('screens and charges a redelivered message once', async () => {
     const principal = await growthPrincipal();
@@ -170,7 +156,7 @@ describe('batch worker', () => {
   it('retries a transient failure soon, then records a subject that keeps failing once and refunds it', async () => {
     const principal = await growthPrincipal();
     const { batch, body } = await startOne(principal, 'Failing Person');
-    const failing = createBatchWorker({
+    const failing = createQueueWorker({
       services: () => services,
       screen: async () => {
         throw new Error('matcher crashed');

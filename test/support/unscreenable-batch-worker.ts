@@ -1,4 +1,4 @@
-import { createBatchWorker } from '../../lib/batch/worker.ts';
+import { createQueueWorker } from '../../lib/queue/queue-worker.ts';
 import { screenSubject } from '../../lib/screening/screen-subject.ts';
 
 /** A name this worker's screening dependency always fails on, like a matcher that keeps crashing. */
@@ -8,7 +8,7 @@ export const UNSCREENABLE = 'Unscreenable Subject';
  * The deployed batch worker with one dependency swapped: screening throws for UNSCREENABLE, so a
  * test can watch a subject exhaust its retries and reach the dead-letter queue. No retry delay.
  */
-export const handler = createBatchWorker({
+export const handler = createQueueWorker({
   screen: async (services, principal, input, options) => {
     if (input.name === UNSCREENABLE) throw new Error('watchlist index unavailable');
     return screenSubject(services, principal, input, options);
