@@ -23,6 +23,7 @@ export default defineConfig({
             'test/tenancy/**/*.test.ts',
             'test/screening/screen-id.test.ts',
             'test/screening/screen-subject.test.ts',
+            'test/screening/dispose.test.ts',
             'test/batch/worker.test.ts',
             'test/batch/progress-stream.test.ts',
           ],

@@ -154,6 +154,21 @@ export const DisposeRequestSchema = strictBody({
   note: optionalText(NOTE_MAX_LENGTH, 'analyst notes'),
   override: booleanFlag,
   approval_requested: booleanFlag,
+  /**
+   * With `approved`, required: the `decision_version` of the decision the admin reviewed, so a
+   * sign-off can never land on a decision that replaced it in the meantime.
+   */
+  approves_version: v.pipe(
+    v.nullish(
+      v.pipe(
+        v.number('must be a whole number (the decision_version you reviewed)'),
+        v.integer('must be a whole number (the decision_version you reviewed)'),
+        v.minValue(1, 'must be 1 or more'),
+        v.maxValue(1_000_000, 'is not a version of this screen'),
+      ),
+    ),
+    v.transform((value) => value ?? undefined),
+  ),
 });
 
 export type DisposeRequest = v.InferOutput<typeof DisposeRequestSchema>;

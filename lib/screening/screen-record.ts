@@ -19,8 +19,10 @@ export interface Actor {
 }
 
 /**
- * One entry of a screen's disposition history, as stored (append-only, oldest first).
- * An `approved` entry is an admin's sign-off on the decision recorded just before it.
+ * One entry of a screen's disposition history, as stored (append-only, oldest first). An entry's
+ * version is its position in the history, from 1. An `approved` entry is an admin's sign-off on
+ * the decision of version `approves_version` (older entries without it signed off the decision
+ * recorded just before them).
  */
 export interface HistoryEntry {
   disposition: DispositionValue;
@@ -30,6 +32,7 @@ export interface HistoryEntry {
   at: string;
   override: boolean;
   approval_requested: boolean;
+  approves_version?: number;
 }
 
 /** The analyst decision in force (never `approved`: sign-off is stored beside it as `approval`). */
@@ -39,6 +42,8 @@ export interface ApprovalRecord {
   author: Actor;
   at: string;
   note: string | null;
+  /** The history version of the decision signed off: an approval binds to what the admin saw. */
+  approves_version?: number;
 }
 
 /**
@@ -64,8 +69,14 @@ export interface ScreenItem {
   screened_at: string;
   created_by: Actor;
   disposition?: DecisionRecord;
+  /** History version of `disposition` (its position in `history`, from 1). */
+  decision_version?: number;
   approval?: ApprovalRecord;
   history: HistoryEntry[];
+  /** Entries in `history`: the next entry's version is this plus one. */
+  history_count?: number;
+  /** UTF-8 size of the entries in `history`, held under HISTORY_BYTES_LIMIT (lib/screening/dispose.ts). */
+  history_bytes?: number;
 }
 
 /**
@@ -76,6 +87,12 @@ export interface ScreenItem {
  */
 export interface CurrentDisposition extends HistoryEntry {
   awaiting_approval: boolean;
+  /**
+   * History version of the decision in force (the one signed off, once approved). An admin's
+   * `approved` request names it as `approves_version`. Null only on screens disposed before
+   * versions were recorded.
+   */
+  decision_version: number | null;
   approved_decision?: DecisionRecord;
 }
 
@@ -105,13 +122,30 @@ export interface ScreenSummary {
   disposition: CurrentDisposition | null;
 }
 
+/** Where an entry points at another: its version, value, author and time. */
+export interface EntryLink {
+  version: number;
+  disposition: DispositionValue;
+  author: Actor;
+  at: string;
+}
+
 /** A history entry as GET /screens/{id}/history shows it, with the sign-off links resolved. */
 export interface HistoryView extends HistoryEntry {
+  /** Position in the history, from 1. */
+  version: number;
   /** On an `approved` entry: the decision it signed off. */
-  approves?: { disposition: DispositionValue; author: Actor; at: string };
+  approves?: EntryLink;
+  /**
+   * On an `approved` entry whose decision a later decision replaced: that decision. The sign-off
+   * no longer stands; it approved what came before.
+   */
+  superseded_by?: EntryLink;
   /** On a decision an admin signed off: who and when. */
   approved_by?: Actor;
   approved_at?: string;
+  /** On a decision that replaced an approved one: the sign-off it withdrew. */
+  withdraws_approval?: EntryLink;
 }
 
 /** `YYYY-MM-DDThh:mm:ssZ` (DESIGN §4: `Z` and no fraction). */
@@ -120,10 +154,11 @@ export function isoSeconds(at: Date): string {
 }
 
 export function currentDisposition(
-  item: Pick<ScreenItem, 'disposition' | 'approval'>,
+  item: Pick<ScreenItem, 'disposition' | 'approval' | 'decision_version'>,
 ): CurrentDisposition | null {
   const decision = item.disposition;
   if (!decision) return null;
+  const decision_version = item.decision_version ?? null;
   if (item.approval) {
     return {
       disposition: 'approved',
@@ -133,10 +168,11 @@ export function currentDisposition(
       override: false,
       approval_requested: false,
       awaiting_approval: false,
+      decision_version,
       approved_decision: decision,
     };
   }
-  return { ...decision, awaiting_approval: decision.approval_requested };
+  return { ...decision, awaiting_approval: decision.approval_requested, decision_version };
 }
 
 export function toScreen(item: ScreenItem): Screen {
@@ -154,7 +190,9 @@ export function toScreen(item: ScreenItem): Screen {
   };
 }
 
-export function toSummary(item: Pick<ScreenItem, keyof ScreenSummary | 'approval'>): ScreenSummary {
+export function toSummary(
+  item: Pick<ScreenItem, keyof ScreenSummary | 'approval' | 'decision_version'>,
+): ScreenSummary {
   return {
     screen_id: item.screen_id,
     risk_level: item.risk_level,
@@ -166,23 +204,39 @@ export function toSummary(item: Pick<ScreenItem, keyof ScreenSummary | 'approval
   };
 }
 
-/** Resolves which decision each sign-off approved: the last decision recorded before it. */
+const link = (view: HistoryView): EntryLink => ({
+  version: view.version,
+  disposition: view.disposition,
+  author: view.author,
+  at: view.at,
+});
+
+/**
+ * Resolves the sign-off links: which decision each approval signed off (`approves_version`, or
+ * for entries written before it existed the decision just before), and where a later decision
+ * replaced an approved one, that the approval no longer stands (`superseded_by` on the approval,
+ * `withdraws_approval` on the replacing decision).
+ */
 export function historyView(history: readonly HistoryEntry[]): HistoryView[] {
-  const views: HistoryView[] = history.map((entry) => ({ ...entry }));
+  const views: HistoryView[] = history.map((entry, i) => ({ ...entry, version: i + 1 }));
   let lastDecision: HistoryView | undefined;
+  let standingApproval: HistoryView | undefined;
   for (const view of views) {
     if (view.disposition !== 'approved') {
+      if (standingApproval) {
+        view.withdraws_approval = link(standingApproval);
+        standingApproval.superseded_by = link(view);
+        standingApproval = undefined;
+      }
       lastDecision = view;
       continue;
     }
-    if (lastDecision) {
-      view.approves = {
-        disposition: lastDecision.disposition,
-        author: lastDecision.author,
-        at: lastDecision.at,
-      };
-      lastDecision.approved_by = view.author;
-      lastDecision.approved_at = view.at;
+    const approved = view.approves_version ? views[view.approves_version - 1] : lastDecision;
+    if (approved) {
+      view.approves = link(approved);
+      approved.approved_by = view.author;
+      approved.approved_at = view.at;
+      standingApproval = view;
     }
   }
   return views;
@@ -197,6 +251,7 @@ const HistoryEntrySchema = v.object({
   at: v.string(),
   override: v.boolean(),
   approval_requested: v.boolean(),
+  approves_version: v.optional(v.number()),
 });
 const SubjectSchema = v.object({
   name: v.string(),
@@ -215,7 +270,15 @@ const screenSummaryEntries = {
   types: v.array(v.picklist(CHECK_TYPES)),
   created_by: ActorSchema,
   disposition: v.optional(HistoryEntrySchema),
-  approval: v.optional(v.object({ author: ActorSchema, at: v.string(), note: v.nullable(v.string()) })),
+  decision_version: v.optional(v.number()),
+  approval: v.optional(
+    v.object({
+      author: ActorSchema,
+      at: v.string(),
+      note: v.nullable(v.string()),
+      approves_version: v.optional(v.number()),
+    }),
+  ),
 };
 
 /** A screen item as stored: parsed on the way out of the table, never cast. */
@@ -229,6 +292,8 @@ export const ScreenItemSchema = v.object({
   pep_result: v.nullish(objectOf<PepResult>(), null),
   criminal_result: v.nullish(objectOf<CriminalResult>(), null),
   history: v.array(HistoryEntrySchema),
+  history_count: v.optional(v.number()),
+  history_bytes: v.optional(v.number()),
   ...screenSummaryEntries,
 });
 

@@ -32,6 +32,7 @@ const SUMMARY_ATTRIBUTES = [
   'types',
   'created_by',
   'disposition',
+  'decision_version',
   'approval',
 ];
 

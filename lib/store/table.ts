@@ -56,8 +56,10 @@ import * as v from 'valibot';
  *   disposition, or when a newer screen of the same client supersedes it)
  * - dispose: UpdateItem screen, condition on the current disposition (one write per rule):
  *   record = attribute_not_exists(disposition); override = attribute_exists(pk);
- *   approve = disposition exists, no approval yet, disposition.author.user_id <> the admin.
- *   The same write appends to `history` (list_append) and REMOVEs the pending-screens keys.
+ *   approve = disposition exists, no approval yet, disposition.author.user_id <> the admin,
+ *   decision_version = the version the admin reviewed; all: history_bytes leaves room.
+ *   The same write appends to `history` (list_append), counts history_count/history_bytes,
+ *   sets decision_version (old history_count + 1) and REMOVEs the pending-screens keys.
  * - delete a screen: DeleteItem screen, analysts with condition created_by.user_id = caller
  *   (history, notes and its index entries go with the item)
  * - read one screen / its history: GetItem screen (consistent)

@@ -65,8 +65,10 @@ describe('POST /screens/{screen_id}/dispose: SPEC §3 state table', () => {
         at: body.disposition.at,
         override: false,
         approval_requested: false,
+        version: 1,
       },
     ]);
+    expect(body.disposition.decision_version).toBe(1);
     expect((await api.get(`/screens/${id}`, analyst1.key)).body.disposition.disposition).toBe(
       'false_positive',
     );
@@ -141,7 +143,7 @@ describe('POST /screens/{screen_id}/dispose: SPEC §3 state table', () => {
   it('approved on a pending screen → 409', async () => {
     const id = await newScreen();
 
-    const { status, body } = await dispose(id, admin.key, { disposition: 'approved' });
+    const { status, body } = await dispose(id, admin.key, { disposition: 'approved', approves_version: 1 });
 
     expect(status).toBe(409);
     expect(body.detail).toMatch(/pending/);
@@ -161,7 +163,11 @@ describe('POST /screens/{screen_id}/dispose: SPEC §3 state table', () => {
     });
     expect(requested.body.disposition).toMatchObject({ approval_requested: true, awaiting_approval: true });
 
-    const { status, body } = await dispose(id, admin.key, { disposition: 'approved', note: 'agreed' });
+    const { status, body } = await dispose(id, admin.key, {
+      disposition: 'approved',
+      note: 'agreed',
+      approves_version: requested.body.disposition.decision_version,
+    });
 
     expect(status).toBe(200);
     expect(body.disposition).toMatchObject({
@@ -187,8 +193,8 @@ describe('POST /screens/{screen_id}/dispose: SPEC §3 state table', () => {
     const id = await newScreen();
     await dispose(id, analyst1.key, { disposition: 'cleared' });
 
-    expect((await dispose(id, admin.key, { disposition: 'approved' })).status).toBe(200);
-    const again = await dispose(id, secondAdmin.key, { disposition: 'approved' });
+    expect((await dispose(id, admin.key, { disposition: 'approved', approves_version: 1 })).status).toBe(200);
+    const again = await dispose(id, secondAdmin.key, { disposition: 'approved', approves_version: 1 });
 
     expect(again.status).toBe(409);
     expect(again.body.detail).toMatch(/already approved/);
@@ -198,17 +204,19 @@ describe('POST /screens/{screen_id}/dispose: SPEC §3 state table', () => {
     const id = await newScreen(admin.key);
     await dispose(id, admin.key, { disposition: 'confirmed_hit', approval_requested: true });
 
-    const own = await dispose(id, admin.key, { disposition: 'approved' });
+    const own = await dispose(id, admin.key, { disposition: 'approved', approves_version: 1 });
     expect(own.status).toBe(403);
     expect(own.body.detail).toMatch(/another admin/);
 
-    expect((await dispose(id, secondAdmin.key, { disposition: 'approved' })).status).toBe(200);
+    expect(
+      (await dispose(id, secondAdmin.key, { disposition: 'approved', approves_version: 1 })).status,
+    ).toBe(200);
   });
 
   it('an override replaces an approved disposition and its sign-off; the history keeps all three', async () => {
     const id = await newScreen();
     await dispose(id, analyst1.key, { disposition: 'cleared' });
-    await dispose(id, admin.key, { disposition: 'approved' });
+    await dispose(id, admin.key, { disposition: 'approved', approves_version: 1 });
 
     expect((await dispose(id, analyst2.key, { disposition: 'needs_review' })).status).toBe(409);
     const { status, body } = await dispose(id, analyst2.key, { disposition: 'needs_review', override: true });
@@ -221,6 +229,17 @@ describe('POST /screens/{screen_id}/dispose: SPEC §3 state table', () => {
       'approved',
       'needs_review',
     ]);
+    // The sign-off is visibly withdrawn: it approved version 1, which version 3 replaced.
+    expect(body.history[1]).toMatchObject({
+      approves: { version: 1, disposition: 'cleared' },
+      superseded_by: { version: 3, disposition: 'needs_review', author: { user_id: analyst2.id } },
+    });
+    expect(body.history[2].withdraws_approval).toMatchObject({
+      version: 2,
+      disposition: 'approved',
+      author: { user_id: admin.id },
+    });
+    expect(body.disposition.decision_version).toBe(3);
   });
 
   it('two analysts disposing the same pending screen at once: exactly one wins, the other gets 409', async () => {
@@ -244,7 +263,9 @@ describe('POST /screens/{screen_id}/dispose: SPEC §3 state table', () => {
     const id = await newScreen();
 
     expect((await dispose('SCR-20000101-999999', analyst1.key, { disposition: 'cleared' })).status).toBe(404);
-    expect((await dispose('garbage', admin.key, { disposition: 'approved' })).status).toBe(404);
+    expect(
+      (await dispose('garbage', admin.key, { disposition: 'approved', approves_version: 1 })).status,
+    ).toBe(404);
     const invalid = await dispose(id, analyst1.key, { disposition: 'maybe' });
     expect(invalid.status).toBe(400);
     expect(invalid.body.detail).toMatch(/^disposition: must be one of/);
@@ -257,6 +278,99 @@ describe('POST /screens/{screen_id}/dispose: SPEC §3 state table', () => {
     expect((await dispose(id, analyst1.key, undefined)).status).toBe(400);
     expect((await dispose(id, '', { disposition: 'cleared' })).status).toBe(401);
     expect((await history(id)).history).toEqual([]);
+  });
+});
+
+describe('four eyes binds the sign-off to the decision the admin reviewed', () => {
+  it('an approval of a decision that was overridden meanwhile → 409 naming the decision in force; nothing changes', async () => {
+    const id = await newScreen();
+    await dispose(id, analyst1.key, { disposition: 'confirmed_hit', approval_requested: true });
+    const seen = (await api.get(`/screens/${id}/history`, admin.key)).body.disposition;
+    expect(seen).toMatchObject({ disposition: 'confirmed_hit', decision_version: 1 });
+    await dispose(id, analyst2.key, { disposition: 'cleared', override: true });
+
+    const { status, body } = await dispose(id, admin.key, {
+      disposition: 'approved',
+      note: 'agree: confirmed hit',
+      approves_version: seen.decision_version,
+    });
+
+    expect(status).toBe(409);
+    expect(body.detail).toContain('confirmed_hit');
+    expect(body.detail).toContain('cleared (decision_version 2)');
+    expect(body.detail).toContain(analyst2.id);
+    const stored = await history(id);
+    expect(stored.disposition).toMatchObject({ disposition: 'cleared', decision_version: 2 });
+    expect(stored.history.map((e: { disposition: string }) => e.disposition)).toEqual([
+      'confirmed_hit',
+      'cleared',
+    ]);
+    // Approving what is in force now works.
+    const approved = await dispose(id, admin.key, { disposition: 'approved', approves_version: 2 });
+    expect(approved.status).toBe(200);
+    expect(approved.body.disposition.approved_decision).toMatchObject({ disposition: 'cleared' });
+    expect(approved.body.history[2].approves).toMatchObject({ version: 2, disposition: 'cleared' });
+  });
+
+  it('an approval must name the version it reviewed (400), and only an approval may', async () => {
+    const id = await newScreen();
+    await dispose(id, analyst1.key, { disposition: 'false_positive' });
+
+    const missing = await dispose(id, admin.key, { disposition: 'approved' });
+    expect(missing.status).toBe(400);
+    expect(missing.body.detail).toMatch(/^approves_version: is required/);
+    const notNumber = await dispose(id, admin.key, { disposition: 'approved', approves_version: '1' });
+    expect(notNumber.body.detail).toMatch(/^approves_version: must be a whole number/);
+    const onDecision = await dispose(id, analyst2.key, {
+      disposition: 'cleared',
+      override: true,
+      approves_version: 1,
+    });
+    expect(onDecision.status).toBe(400);
+    expect((await history(id)).history).toHaveLength(1);
+  });
+});
+
+describe('the disposition history is bounded', () => {
+  it('long notes never make a screen unwritable: past the limit a 409 names it, and the last decision can still be approved', async () => {
+    const id = await newScreen();
+    const longNote = '€'.repeat(4000); // 12,000 bytes in UTF-8
+    const statuses: number[] = [];
+    let refusal: { detail: string } | undefined;
+    for (let i = 0; i < 60 && !refusal; i++) {
+      const { status, body } = await dispose(id, i % 2 ? analyst1.key : analyst2.key, {
+        disposition: i % 2 ? 'cleared' : 'needs_review',
+        note: longNote,
+        override: true,
+      });
+      statuses.push(status);
+      if (status !== 200) refusal = body;
+    }
+
+    expect(statuses.at(-1)).toBe(409);
+    expect(refusal?.detail).toMatch(/history is full/);
+    expect(refusal?.detail).toMatch(/"force": true/);
+    expect(statuses.slice(0, -1).every((status) => status === 200)).toBe(true);
+    expect(statuses.length).toBeGreaterThanOrEqual(15);
+    const stored = await history(id);
+    expect(stored.history).toHaveLength(statuses.length - 1);
+    const approved = await dispose(id, admin.key, {
+      disposition: 'approved',
+      note: longNote,
+      approves_version: stored.disposition.decision_version,
+    });
+    expect(approved.status).toBe(200);
+    expect((await api.get(`/screens/${id}`, analyst1.key)).status).toBe(200);
+  });
+
+  it('refuses a note over 4,000 characters', async () => {
+    const id = await newScreen();
+    const { status, body } = await dispose(id, analyst1.key, {
+      disposition: 'cleared',
+      note: 'x'.repeat(4001),
+    });
+    expect(status).toBe(400);
+    expect(body.detail).toBe('note: must be at most 4000 characters');
   });
 });
 

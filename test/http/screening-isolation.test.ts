@@ -39,7 +39,12 @@ describe('tenant isolation of the screening endpoints', () => {
       }
     }
     expect(
-      (await api.post(`/screens/${disposedId}/dispose`, otherAdmin, { disposition: 'approved' })).status,
+      (
+        await api.post(`/screens/${disposedId}/dispose`, otherAdmin, {
+          disposition: 'approved',
+          approves_version: 1,
+        })
+      ).status,
     ).toBe(404);
 
     const owner = await api.get(`/screens/${disposedId}/history`, ownerKey);

@@ -52,9 +52,28 @@ describe('screen records', () => {
     expect(view[0].approved_by).toBeUndefined();
     expect(view[1]).toMatchObject({ approved_by: admin, approved_at: '2025-01-01T11:00:00Z' });
     expect(view[2].approves).toEqual({
+      version: 2,
       disposition: 'confirmed_hit',
       author: analyst,
       at: '2025-01-01T10:05:00Z',
     });
+    expect(view.map((v) => v.version)).toEqual([1, 2, 3]);
+  });
+
+  it('follows approves_version, and marks a sign-off a later decision replaced as no longer standing', () => {
+    const view = historyView([
+      entry({ disposition: 'needs_review' }),
+      entry({ disposition: 'approved', author: admin, approves_version: 1, at: '2025-01-01T11:00:00Z' }),
+      entry({ disposition: 'cleared', override: true, at: '2025-01-01T12:00:00Z' }),
+    ]);
+    expect(view[0]).toMatchObject({ approved_by: admin });
+    expect(view[1].superseded_by).toEqual({
+      version: 3,
+      disposition: 'cleared',
+      author: analyst,
+      at: '2025-01-01T12:00:00Z',
+    });
+    expect(view[2].withdraws_approval).toMatchObject({ version: 2, author: admin });
+    expect(view[2].approved_by).toBeUndefined();
   });
 });

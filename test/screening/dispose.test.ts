@@ -1,0 +1,117 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { disposeScreen, HISTORY_BYTES_LIMIT } from '../../lib/screening/dispose.ts';
+import { DisposeRequestSchema } from '../../lib/screening/request.ts';
+import { formatScreenId } from '../../lib/screening/screen-id.ts';
+import { getScreenHistory } from '../../lib/screening/screens-read.ts';
+import { indexKeys, keys } from '../../lib/store/table.ts';
+import { startTestStore, type TestStore } from '../support/dynamo.ts';
+
+/**
+ * The disposition rules as single conditional writes, on dynalite and on DynamoDB Local: the
+ * version counters computed inside the write, the approval bound to a version, the history cap.
+ */
+let store: TestStore;
+beforeAll(async () => {
+  store = await startTestStore();
+}, 60_000);
+afterAll(async () => store.close());
+
+const tenantId = 'tdispose';
+const analyst = (userId: string) => ({ tenantId, userId, role: 'analyst' as const });
+const admin = (userId: string) => ({ tenantId, userId, role: 'admin' as const });
+const body = (input: Record<string, unknown>) => v.parse(DisposeRequestSchema, input);
+
+/** A stored pending screen with no matches (the disposition rules never read them). */
+let made = 0;
+async function newScreen(): Promise<string> {
+  made += 1;
+  const screenId = formatScreenId('20250601', made);
+  await store.table.doc.send(
+    new PutCommand({
+      TableName: store.table.name,
+      Item: {
+        ...keys.screen(tenantId, screenId),
+        ...indexKeys('pendingScreens', keys.pendingIndex(tenantId), screenId),
+        entity: 'screen',
+        screen_id: screenId,
+        tenant_id: tenantId,
+        subject: { name: 'Hjordis Quillonby' },
+        subject_hash: `hash${made}`,
+        types: ['sanctions'],
+        risk_level: 'CLEAR',
+        screened_at: '2025-06-01T08:00:00Z',
+        created_by: { user_id: 'ua', role: 'analyst' },
+        history: [],
+      },
+    }),
+  );
+  return screenId;
+}
+
+describe('disposeScreen', () => {
+  it('numbers decisions by their history position and binds an approval to one', async () => {
+    const id = await newScreen();
+    const first = await disposeScreen(store.table, analyst('ua'), id, body({ disposition: 'confirmed_hit' }));
+    const second = await disposeScreen(
+      store.table,
+      analyst('ub'),
+      id,
+      body({ disposition: 'cleared', override: true }),
+    );
+    expect(first.disposition?.decision_version).toBe(1);
+    expect(second.disposition?.decision_version).toBe(2);
+
+    await expect(
+      disposeScreen(store.table, admin('uz'), id, body({ disposition: 'approved', approves_version: 1 })),
+    ).rejects.toMatchObject({
+      status: 409,
+      detail: expect.stringContaining('now cleared (decision_version 2)'),
+    });
+    const approved = await disposeScreen(
+      store.table,
+      admin('uz'),
+      id,
+      body({ disposition: 'approved', approves_version: 2 }),
+    );
+
+    expect(approved.disposition).toMatchObject({ disposition: 'approved', decision_version: 2 });
+    expect(approved.history.map((entry) => entry.version)).toEqual([1, 2, 3]);
+    expect(approved.history[2].approves).toMatchObject({ version: 2, disposition: 'cleared' });
+  });
+
+  it('refuses decisions past the history limit with 409, keeping room to approve the last one', async () => {
+    const id = await newScreen();
+    const note = '€'.repeat(4000);
+    let accepted = 0;
+    let refused: unknown;
+    for (let i = 0; i < 40 && !refused; i++) {
+      await disposeScreen(
+        store.table,
+        analyst('ua'),
+        id,
+        body({ disposition: 'needs_review', note, override: true }),
+      ).then(
+        () => {
+          accepted += 1;
+        },
+        (error) => {
+          refused = error;
+        },
+      );
+    }
+    expect(refused).toMatchObject({ status: 409, detail: expect.stringMatching(/history is full/) });
+    expect(accepted * 12_000).toBeLessThanOrEqual(HISTORY_BYTES_LIMIT);
+    expect(accepted).toBeGreaterThanOrEqual(15);
+
+    const approved = await disposeScreen(
+      store.table,
+      admin('uz'),
+      id,
+      body({ disposition: 'approved', note, approves_version: accepted }),
+    );
+    expect(approved.disposition?.disposition).toBe('approved');
+    expect((await getScreenHistory(store.table, tenantId, id)).history).toHaveLength(accepted + 1);
+  });
+});
