@@ -12,7 +12,6 @@ mkdirSync(dataDir, { recursive: true });
 const stack = await startLocalStack({
   dataDir,
   port: Number(process.env.PORT ?? 3000),
-  host: process.env.HOST ?? '127.0.0.1',
 });
 
 const lines = stack.demoKeys.map(

@@ -1,6 +1,13 @@
+import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type FauxqsServer, startFauxqs } from 'fauxqs';
+import {
+  CreateQueueCommand,
+  GetQueueAttributesCommand,
+  ReceiveMessageCommand,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
+import { buildApp } from 'fauxqs';
 import { BATCH_MAX_RECEIVE_COUNT } from '../../lib/batch/worker.ts';
 import { createSqsClient } from '../../lib/queue/batch-queue.ts';
 import { batchWorker } from '../../lib/routes.ts';
@@ -27,8 +34,8 @@ export interface LocalQueue {
   endpoint: string;
   queueUrl: string;
   queueArn: string;
-  /** Messages currently in the dead-letter queue (fauxqs only). */
-  deadLetterBodies(): string[];
+  /** Up to ten messages of the dead-letter queue (fauxqs only). */
+  deadLetterBodies(): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -43,32 +50,40 @@ export const BATCH_DEAD_LETTER_QUEUE_NAME = 'screening-batch-dlq';
  */
 export async function startLocalQueue(options: LocalQueueOptions = {}): Promise<LocalQueue> {
   const region = options.region ?? process.env.AWS_REGION ?? 'us-east-1';
-  let fauxqs: FauxqsServer | undefined;
+  let fauxqs: { close(): Promise<void> } | undefined;
   let endpoint: string;
   let queueUrl: string;
   let queueArn: string;
+  let deadLetterUrl: string | undefined;
 
   if (process.env.SQS_ENDPOINT && process.env.BATCH_QUEUE_URL) {
     endpoint = process.env.SQS_ENDPOINT;
     queueUrl = process.env.BATCH_QUEUE_URL;
     queueArn = `arn:aws:sqs:${region}:000000000000:${queueUrl.split('/').pop() ?? BATCH_QUEUE_NAME}`;
   } else {
-    fauxqs = await startFauxqs({ port: 0, logger: false, defaultRegion: region });
-    endpoint = `http://127.0.0.1:${fauxqs.port}`;
-    const dlq = fauxqs.createQueue(BATCH_DEAD_LETTER_QUEUE_NAME, {
-      attributes: { MessageRetentionPeriod: String(14 * 24 * 3600) },
-    });
-    const main = fauxqs.createQueue(BATCH_QUEUE_NAME, {
-      attributes: {
+    // fauxqs's own startFauxqs listens on every interface; the queue holds names and dates of
+    // birth, so the app is started here on loopback only, and the queues are made over its API.
+    const app = buildApp({ logger: false, defaultRegion: region });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    fauxqs = app;
+    endpoint = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    const admin = createSqsClient({ endpoint, region });
+    try {
+      deadLetterUrl = await createQueue(admin, BATCH_DEAD_LETTER_QUEUE_NAME, {
+        MessageRetentionPeriod: String(14 * 24 * 3600),
+      });
+      const dlqArn = await queueArnOf(admin, deadLetterUrl);
+      queueUrl = await createQueue(admin, BATCH_QUEUE_NAME, {
         VisibilityTimeout: '60',
         RedrivePolicy: JSON.stringify({
-          deadLetterTargetArn: dlq.queueArn,
+          deadLetterTargetArn: dlqArn,
           maxReceiveCount: String(BATCH_MAX_RECEIVE_COUNT),
         }),
-      },
-    });
-    queueUrl = main.queueUrl;
-    queueArn = main.queueArn;
+      });
+      queueArn = await queueArnOf(admin, queueUrl);
+    } finally {
+      admin.destroy();
+    }
   }
 
   const entry = resolve(repoRoot, options.workerEntry ?? batchWorker.entry);
@@ -89,17 +104,37 @@ export async function startLocalQueue(options: LocalQueueOptions = {}): Promise<
     endpoint,
     queueUrl,
     queueArn,
-    deadLetterBodies: () => {
-      const state = fauxqs?.inspectQueue(BATCH_DEAD_LETTER_QUEUE_NAME);
-      if (!state) return [];
-      const { ready, delayed, inflight } = state.messages;
-      return [...ready, ...delayed, ...inflight.map((entry) => entry.message)].map((message) => message.body);
+    deadLetterBodies: async () => {
+      if (!deadLetterUrl) return [];
+      // Visibility 0: looking does not hide the messages from the next look.
+      const { Messages = [] } = await sqs.send(
+        new ReceiveMessageCommand({ QueueUrl: deadLetterUrl, MaxNumberOfMessages: 10, VisibilityTimeout: 0 }),
+      );
+      return Messages.map((message) => message.Body ?? '');
     },
     close: async () => {
       // Subjects being screened finish before the stores go away; unstarted ones stay queued.
       await consumers.stop();
       sqs.destroy();
-      await fauxqs?.stop();
+      await fauxqs?.close();
     },
   };
+}
+
+async function createQueue(
+  sqs: SQSClient,
+  name: string,
+  attributes: Record<string, string>,
+): Promise<string> {
+  const { QueueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: name, Attributes: attributes }));
+  if (!QueueUrl) throw new Error(`queue ${name} not created`);
+  return QueueUrl;
+}
+
+async function queueArnOf(sqs: SQSClient, queueUrl: string): Promise<string> {
+  const { Attributes } = await sqs.send(
+    new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['QueueArn'] }),
+  );
+  if (!Attributes?.QueueArn) throw new Error(`queue ${queueUrl} has no ARN`);
+  return Attributes.QueueArn;
 }

@@ -15,6 +15,12 @@ import { createStreamServer } from './stream-server.ts';
 
 const repoRoot = resolve(import.meta.dirname, '../..');
 
+/**
+ * Every local stand-in (this server, fauxqs, dynalite) listens on loopback only: the queue and
+ * the table hold names and dates of birth, and none of them authenticates its callers.
+ */
+const LOOPBACK = '127.0.0.1';
+
 async function compileSnapshotIfMissing(): Promise<void> {
   if (existsSync(defaultSnapshotPath())) return;
   logger.info('compiling the watchlist snapshot from data/ (first start only)');
@@ -31,7 +37,6 @@ export interface LocalStackOptions {
   /** Where dynalite persists and demo keys are written; null keeps everything in memory (tests). */
   dataDir: string | null;
   port?: number;
-  host?: string;
   tableName?: string;
   /**
    * Module exporting the batch queue's worker `handler`, relative to the repository root; default
@@ -91,11 +96,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   // The scheduler's seam (timers calling the scheduled handlers) starts here, beside the HTTP
   // server and the batch queue, so `npm start` runs everything.
   const server: Server = await createHttpServer({ streamServer: await createStreamServer() });
-  await new Promise<void>((resolve) =>
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve),
-  );
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, LOOPBACK, resolve));
   const { port } = server.address() as AddressInfo;
-  const url = `http://${options.host && options.host !== '0.0.0.0' ? options.host : '127.0.0.1'}:${port}`;
+  const url = `http://${LOOPBACK}:${port}`;
   await snapshotReady;
   // Index the watchlists before the stack counts as ready, as a provisioned Lambda would: the
   // first screen should not pay for the load.

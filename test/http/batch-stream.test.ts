@@ -150,7 +150,9 @@ describe('POST /batch/stream', () => {
     expect(await getMonthlyUsage(getServices().table, enterpriseTenant)).toBe(usageBefore + 2);
     const batchId = events[0].data.batch_id;
     await expect
-      .poll(() => stack.batchQueue.deadLetterBodies().map((body) => JSON.parse(body)), { timeout: 10_000 })
+      .poll(async () => (await stack.batchQueue.deadLetterBodies()).map((body) => JSON.parse(body)), {
+        timeout: 10_000,
+      })
       .toContainEqual(expect.objectContaining({ batch_id: batchId, index: 1 }));
   }, 30_000);
 
