@@ -1,22 +1,38 @@
-import { PutCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  BatchWriteCommand,
+  GetCommand,
+  PutCommand,
+  UpdateCommand,
+  type UpdateCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
 import type { RiskLevel } from '../matcher/types.ts';
 import type { Actor } from '../screening/screen-record.ts';
+import type { Subject } from '../screening/subject.ts';
 import {
   INDEXES,
   isConditionalCheckFailed,
   itemOfConditionFailure,
   keys,
+  parseItem,
   queryAll,
   type Table,
 } from '../store/table.ts';
-import type { CheckType } from '../watchlists/types.ts';
+import { PLAN_IDS, type PlanId } from '../tenancy/plans.ts';
+import { ROLES } from '../tenancy/tenants.ts';
+import { CHECK_TYPES, type CheckType } from '../watchlists/types.ts';
 
 /**
- * Batch progress in the table. The batch item is the single record of one subject's fate: the
- * worker claims it before screening (so a redelivered message finds it and does nothing twice)
- * and finishes it with the screen id or the failure; the stream reads finished items back in
- * the order they finished. Progress is operational state, not the audit record (the screens
- * are), so it expires after a week.
+ * Batch progress in the table. The batch record holds what the caller asked for (total, check
+ * types, plan, author) and is the only source of the principal a subject is screened for. Each
+ * subject has its batch item, written with the subject when the batch starts: the queue message
+ * only points at it (tenant, batch, index), so the queue holds no personal data and a forged
+ * message can neither inject a subject nor borrow an author. The worker claims the item before
+ * screening (so a redelivered message finds it and does nothing twice) and finishes it with the
+ * screen id or the failure; the stream reads finished items back in the order they finished.
+ * Progress is operational state, not the audit record (the screens are), so it expires after a
+ * week.
  */
 export const BATCH_PROGRESS_RETENTION_SECONDS = 7 * 24 * 3600;
 
@@ -28,20 +44,24 @@ export interface BatchRef {
   batchId: string;
 }
 
-export interface BatchRecord {
-  entity: 'batch';
-  batch_id: string;
-  tenant_id: string;
-  total: number;
-  types: CheckType[];
-  created_by: Actor;
-  created_at: string;
+export const BatchRecordSchema = v.object({
+  entity: v.literal('batch'),
+  batch_id: v.string(),
+  tenant_id: v.string(),
+  total: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  types: v.array(v.picklist(CHECK_TYPES)),
+  /** The plan the batch was charged under. */
+  plan: v.picklist(PLAN_IDS),
+  created_by: v.object({ user_id: v.string(), role: v.picklist(ROLES) }),
+  /** When the batch was charged: a refund goes back to that quota month. */
+  created_at: v.string(),
   /** Finish sequence counter: the number of subjects numbered so far (done or failed). */
-  finished: number;
-  expires_at: number;
-}
+  finished: v.number(),
+  expires_at: v.number(),
+});
+export type BatchRecord = v.InferOutput<typeof BatchRecordSchema>;
 
-export type BatchItemStatus = 'processing' | 'done' | 'failed';
+export type BatchItemStatus = 'queued' | 'processing' | 'done' | 'failed';
 
 /** A finished subject as the stream reports it. */
 export type FinishedItem =
@@ -51,20 +71,49 @@ export type FinishedItem =
 const expiresAt = (at: Date) => Math.floor(at.getTime() / 1000) + BATCH_PROGRESS_RETENTION_SECONDS;
 const sequenceKey = (seq: number) => String(seq).padStart(6, '0');
 
-export async function createBatchRecord(
+/** BatchWriteItem takes at most 25 puts per call. */
+const WRITE_BATCH_SIZE = 25;
+const WRITE_CONCURRENCY = 4;
+
+/**
+ * Records a batch before any of it is queued: one item per subject (status `queued`, with the
+ * subject), then the batch record (condition attribute_not_exists, so an id is never reused).
+ * Items are written first: an item without its batch record is never worked on (the worker
+ * verifies the record), and expires with the rest.
+ */
+export async function createBatch(
   table: Table,
-  input: BatchRef & { total: number; types: CheckType[]; createdBy: Actor; at: Date },
+  input: BatchRef & {
+    types: CheckType[];
+    plan: PlanId;
+    createdBy: Actor;
+    at: Date;
+    subjects: readonly Subject[];
+  },
 ): Promise<void> {
+  const expires = expiresAt(input.at);
+  const items = input.subjects.map((subject, index) => ({
+    ...keys.batchItem(input.tenantId, input.batchId, index),
+    entity: 'batch-item',
+    batch_id: input.batchId,
+    tenant_id: input.tenantId,
+    index,
+    status: 'queued',
+    subject,
+    expires_at: expires,
+  }));
+  await putAll(table, items);
   const record: BatchRecord = {
     entity: 'batch',
     batch_id: input.batchId,
     tenant_id: input.tenantId,
-    total: input.total,
+    total: input.subjects.length,
     types: input.types,
+    plan: input.plan,
     created_by: input.createdBy,
     created_at: input.at.toISOString(),
     finished: 0,
-    expires_at: expiresAt(input.at),
+    expires_at: expires,
   };
   await table.doc.send(
     new PutCommand({
@@ -75,14 +124,49 @@ export async function createBatchRecord(
   );
 }
 
+/** BatchWriteItem in calls of 25, retrying what the store left unprocessed (throttling). */
+async function putAll(table: Table, items: readonly Record<string, unknown>[]): Promise<void> {
+  const chunks: Record<string, unknown>[][] = [];
+  for (let offset = 0; offset < items.length; offset += WRITE_BATCH_SIZE)
+    chunks.push(items.slice(offset, offset + WRITE_BATCH_SIZE));
+  let next = 0;
+  const lane = async () => {
+    while (next < chunks.length) {
+      let requests = chunks[next++].map((Item) => ({ PutRequest: { Item } }));
+      for (let attempt = 0; requests.length > 0; attempt++) {
+        if (attempt === 5) throw new Error('batch items not written: the store kept them unprocessed');
+        if (attempt > 0) await sleep(50 * 2 ** attempt);
+        const { UnprocessedItems } = await table.doc.send(
+          new BatchWriteCommand({ RequestItems: { [table.name]: requests } }),
+        );
+        requests = (UnprocessedItems?.[table.name] ?? []) as typeof requests;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(WRITE_CONCURRENCY, chunks.length) }, lane));
+}
+
+/** The batch record, or undefined when there is none in this tenant (consistent read). */
+export async function getBatch(table: Table, ref: BatchRef): Promise<BatchRecord | undefined> {
+  const { Item } = await table.doc.send(
+    new GetCommand({
+      TableName: table.name,
+      Key: keys.batch(ref.tenantId, ref.batchId),
+      ConsistentRead: true,
+    }),
+  );
+  return Item ? parseItem(BatchRecordSchema, Item) : undefined;
+}
+
 export type ClaimOutcome =
-  | { claimed: true }
+  | { claimed: true; subject: Subject }
   | { claimed: false; status: BatchItemStatus | undefined; leaseUntil: number | undefined };
 
 /**
- * Claims a subject for screening with one conditional write: it succeeds when nobody has
- * claimed it, or when an earlier claim's lease ran out while still processing (that worker
- * died). A subject already done or failed, or being screened right now, is not claimed again.
+ * Claims a queued subject for screening with one conditional write, which also returns the
+ * stored subject: it succeeds when the subject is queued, or when an earlier claim's lease ran
+ * out while still processing (that worker died). A subject already done or failed, being
+ * screened right now, or not in the batch at all (`status` undefined) is not claimed.
  */
 export async function claimBatchItem(
   table: Table,
@@ -93,33 +177,29 @@ export async function claimBatchItem(
 ): Promise<ClaimOutcome> {
   const key = keys.batchItem(ref.tenantId, ref.batchId, index);
   try {
-    await table.doc.send(
+    const { Attributes } = await table.doc.send(
       new UpdateCommand({
         TableName: table.name,
         Key: key,
         UpdateExpression:
-          'SET entity = :entity, batch_id = :batch, tenant_id = :tenant, #index = :index, #status = :processing, ' +
-          'claim_token = :token, lease_until = :lease, first_claimed_at = if_not_exists(first_claimed_at, :now), ' +
-          'expires_at = :expires ADD attempts :one',
-        ConditionExpression: 'attribute_not_exists(pk) OR (#status = :processing AND lease_until < :nowMs)',
-        ExpressionAttributeNames: { '#status': 'status', '#index': 'index' },
+          'SET #status = :processing, claim_token = :token, lease_until = :lease, ' +
+          'first_claimed_at = if_not_exists(first_claimed_at, :now) ADD attempts :one',
+        ConditionExpression: '#status = :queued OR (#status = :processing AND lease_until < :nowMs)',
+        ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: {
-          ':entity': 'batch-item',
-          ':batch': ref.batchId,
-          ':tenant': ref.tenantId,
-          ':index': index,
+          ':queued': 'queued',
           ':processing': 'processing',
           ':token': token,
           ':lease': now.getTime() + CLAIM_LEASE_MS,
           ':now': now.toISOString(),
           ':nowMs': now.getTime(),
-          ':expires': expiresAt(now),
           ':one': 1,
         },
+        ReturnValues: 'ALL_NEW',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
-    return { claimed: true };
+    return { claimed: true, subject: Attributes?.subject as Subject };
   } catch (error) {
     if (!isConditionalCheckFailed(error)) throw error;
     const found = await itemOfConditionFailure(table, error, key);
@@ -228,9 +308,9 @@ export async function finishBatchItem(
 }
 
 /**
- * Records that a subject failed for good (never claimed because it could not be queued, or
- * claimed and out of retries). False when it had already finished, so a failure is recorded,
- * and refunded, at most once.
+ * Records that a subject failed for good (could not be queued, or claimed and out of retries).
+ * Only a subject of the batch that has not finished can fail: false otherwise, so a failure is
+ * recorded, and refunded, at most once, and a forged position creates nothing.
  */
 export async function failBatchItem(
   table: Table,
@@ -243,20 +323,14 @@ export async function failBatchItem(
   const ordered = finishedInOrder(ref, seq, at);
   return updateIf(table, {
     Key: keys.batchItem(ref.tenantId, ref.batchId, index),
-    UpdateExpression:
-      'SET entity = :entity, batch_id = :batch, tenant_id = :tenant, #index = :index, #status = :failed, ' +
-      `detail = :detail, ${ordered.set}, expires_at = :expires REMOVE lease_until`,
-    ConditionExpression: 'attribute_not_exists(#status) OR #status = :processing',
-    ExpressionAttributeNames: { '#status': 'status', '#index': 'index' },
+    UpdateExpression: `SET #status = :failed, detail = :detail, ${ordered.set} REMOVE lease_until`,
+    ConditionExpression: '#status IN (:queued, :processing)',
+    ExpressionAttributeNames: { '#status': 'status' },
     ExpressionAttributeValues: {
-      ':entity': 'batch-item',
-      ':batch': ref.batchId,
-      ':tenant': ref.tenantId,
-      ':index': index,
       ':failed': 'failed',
+      ':queued': 'queued',
       ':processing': 'processing',
       ':detail': detail,
-      ':expires': expiresAt(at),
       ...ordered.values,
     },
   });

@@ -1,28 +1,18 @@
 import * as v from 'valibot';
-import { PLAN_IDS } from '../tenancy/plans.ts';
-import { ROLES } from '../tenancy/tenants.ts';
-import { CHECK_TYPES } from '../watchlists/types.ts';
-import { BatchSubjectSchema } from './request.ts';
 
 /**
- * The job of one batch subject (kind `batch-subject`, one queue message each): everything the
- * worker needs to screen it on behalf of the caller without another lookup. The subject was
- * validated by the stream before it was sent and is validated again by the worker, so a
- * malformed message fails for good instead of being retried.
+ * The job of one batch subject (kind `batch-subject`, one queue message each). It only points at
+ * the batch item holding the subject: the worker takes the subject from that item and the
+ * principal (author, role, plan) from the stored batch record, never from the message, so the
+ * queue carries no personal data and a forged message cannot choose who or what is screened.
+ * (Version 1 carried the subject and the author; such a message is refused as malformed.)
  */
 export const BatchSubjectJobSchema = v.object({
   kind: v.literal('batch-subject'),
-  v: v.literal(1),
-  tenant_id: v.pipe(v.string(), v.minLength(1)),
-  batch_id: v.pipe(v.string(), v.minLength(1)),
-  index: v.pipe(v.number(), v.integer(), v.minValue(0)),
-  user_id: v.pipe(v.string(), v.minLength(1)),
-  role: v.picklist(ROLES),
-  plan: v.picklist(PLAN_IDS),
-  types: v.array(v.picklist(CHECK_TYPES)),
-  /** When the batch was charged: a refund goes back to that quota month. */
-  charged_at: v.pipe(v.string(), v.isoTimestamp()),
-  subject: BatchSubjectSchema,
+  v: v.literal(2),
+  tenant_id: v.pipe(v.string(), v.minLength(1), v.maxLength(100)),
+  batch_id: v.pipe(v.string(), v.regex(/^BAT-\d{8}-[0-9a-f]{10}$/)),
+  index: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(9_999)),
 });
 
 export type BatchSubjectJob = v.InferOutput<typeof BatchSubjectJobSchema>;

@@ -5,7 +5,7 @@ import type { Services } from '../runtime/services.ts';
 import { screenDay } from '../screening/screen-id.ts';
 import type { Principal } from '../tenancy/auth.ts';
 import { chargeScreens, refundScreens } from '../tenancy/quota.ts';
-import { type BatchRef, createBatchRecord, failBatchItem, nextFinishSequence } from './batch-record.ts';
+import { type BatchRef, createBatch, failBatchItem, nextFinishSequence } from './batch-record.ts';
 import type { BatchRequest } from './request.ts';
 
 export interface StartedBatch extends BatchRef {
@@ -40,32 +40,21 @@ export async function startBatch(
 
   const ref: BatchRef = { tenantId: principal.tenantId, batchId: newBatchId(at) };
   try {
-    await createBatchRecord(table, {
+    await createBatch(table, {
       ...ref,
-      total,
       types: request.types,
+      plan: principal.plan.id,
       createdBy: { user_id: principal.userId, role: principal.role },
       at,
+      subjects: request.subjects,
     });
   } catch (error) {
     await refundScreens(table, principal.tenantId, total, at);
     throw error;
   }
 
-  const bodies = request.subjects.map((subject, index) =>
-    encodeJob({
-      kind: 'batch-subject',
-      v: 1,
-      tenant_id: ref.tenantId,
-      batch_id: ref.batchId,
-      index,
-      user_id: principal.userId,
-      role: principal.role,
-      plan: principal.plan.id,
-      types: request.types,
-      charged_at: at.toISOString(),
-      subject,
-    }),
+  const bodies = request.subjects.map((_, index) =>
+    encodeJob({ kind: 'batch-subject', v: 2, tenant_id: ref.tenantId, batch_id: ref.batchId, index }),
   );
   let failed: number[];
   try {

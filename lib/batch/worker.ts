@@ -5,13 +5,17 @@ import type { JobHandler } from '../queue/jobs.ts';
 import { DEAD_LETTER, type Delivery, DONE, type JobOutcome } from '../queue/partial-batch.ts';
 import type { Services } from '../runtime/services.ts';
 import type { screenSubject } from '../screening/screen-subject.ts';
+import type { Table } from '../store/table.ts';
 import { PLANS } from '../tenancy/plans.ts';
 import { refundScreens } from '../tenancy/quota.ts';
+import { getUser } from '../tenancy/tenants.ts';
 import {
+  type BatchRecord,
   type BatchRef,
   claimBatchItem,
   failBatchItem,
   finishBatchItem,
+  getBatch,
   nextFinishSequence,
   releaseBatchItem,
 } from './batch-record.ts';
@@ -48,6 +52,8 @@ export const UNPROCESSABLE_DETAIL = 'The subject could not be screened; it was n
  * stream emits `error`) and the job is dead-lettered for inspection.
  */
 export function batchSubjectHandler(deps: BatchSubjectDependencies): JobHandler<BatchSubjectJob> {
+  const batches = new BatchCache();
+
   async function recordFailure(ref: BatchRef, index: number, detail: string, chargedAt: Date): Promise<void> {
     const { table } = deps.services();
     const seq = await nextFinishSequence(table, ref);
@@ -62,13 +68,27 @@ export function batchSubjectHandler(deps: BatchSubjectDependencies): JobHandler<
     const ref: BatchRef = { tenantId: job.tenant_id, batchId: job.batch_id };
     const { receiveCount } = delivery;
     const where = { tenant: ref.tenantId, batchId: ref.batchId, index: job.index, receiveCount };
-    const chargedAt = new Date(job.charged_at);
-    const token = randomUUID();
 
+    // Before any work: the batch exists in the tenant the message names, holds this index, and
+    // its author is still a user of that tenant. The principal comes from here, not the message.
+    const batch = await batches.get(table, ref);
+    if (!batch || job.index >= batch.record.total) {
+      deps.log.error({ ...where, problem: batch ? 'index past the batch' : 'no such batch' }, 'job refused');
+      return DEAD_LETTER;
+    }
+    const { record } = batch;
+    const chargedAt = new Date(record.created_at);
+    if (!batch.authorExists) {
+      deps.log.error({ ...where, problem: 'batch author unknown' }, 'job refused');
+      await recordFailure(ref, job.index, UNPROCESSABLE_DETAIL, chargedAt);
+      return DEAD_LETTER;
+    }
+
+    const token = randomUUID();
     const claim = await claimBatchItem(table, ref, job.index, token, new Date());
     if (!claim.claimed) {
       if (claim.status === 'done') return DONE;
-      if (claim.status === 'failed') return DEAD_LETTER;
+      if (claim.status === 'failed' || claim.status === undefined) return DEAD_LETTER;
       // Another delivery holds a live claim: look again once it should have finished.
       const leaseLeft = Math.ceil(((claim.leaseUntil ?? 0) - Date.now()) / 1000);
       return { status: 'retry', afterSeconds: Math.max(1, Math.min(leaseLeft, 60)) };
@@ -77,8 +97,13 @@ export function batchSubjectHandler(deps: BatchSubjectDependencies): JobHandler<
     try {
       const screen = await deps.screen(
         services,
-        { tenantId: ref.tenantId, userId: job.user_id, role: job.role, plan: PLANS[job.plan] },
-        { ...job.subject, types: job.types },
+        {
+          tenantId: ref.tenantId,
+          userId: record.created_by.user_id,
+          role: record.created_by.role,
+          plan: PLANS[record.plan],
+        },
+        { ...claim.subject, types: record.types },
         { charge: false },
       );
       const seq = await nextFinishSequence(table, ref);
@@ -113,7 +138,48 @@ export function batchSubjectHandler(deps: BatchSubjectDependencies): JobHandler<
       const position = batchPositionOf(raw);
       if (!position) return;
       const ref = { tenantId: position.tenant_id, batchId: position.batch_id };
-      await recordFailure(ref, position.index, UNPROCESSABLE_DETAIL, new Date());
+      const batch = await batches.get(deps.services().table, ref);
+      // Only a subject of a real batch is reported failed (and refunded to that batch's month).
+      if (batch)
+        await recordFailure(ref, position.index, UNPROCESSABLE_DETAIL, new Date(batch.record.created_at));
     },
   };
+}
+
+interface VerifiedBatch {
+  record: BatchRecord;
+  authorExists: boolean;
+}
+
+/**
+ * The batch records this worker has read, with whether their author exists. A batch record never
+ * changes after it is written (only its finish counter, which is not read from here), so one
+ * read per batch per warm worker serves all its subjects. Bounded: the oldest entries go first.
+ */
+class BatchCache {
+  private readonly entries = new Map<string, Promise<VerifiedBatch | undefined>>();
+  constructor(private readonly capacity = 200) {}
+
+  get(table: Table, ref: BatchRef): Promise<VerifiedBatch | undefined> {
+    const key = `${ref.tenantId}/${ref.batchId}`;
+    let entry = this.entries.get(key);
+    if (!entry) {
+      entry = this.load(table, ref);
+      this.entries.set(key, entry);
+      if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);
+      // An absent batch or a failed read is not remembered: it may exist on the next look.
+      entry.then(
+        (found) => (found?.authorExists ? undefined : this.entries.delete(key)),
+        () => this.entries.delete(key),
+      );
+    }
+    return entry;
+  }
+
+  private async load(table: Table, ref: BatchRef): Promise<VerifiedBatch | undefined> {
+    const record = await getBatch(table, ref);
+    if (!record) return undefined;
+    const author = await getUser(table, ref.tenantId, record.created_by.user_id);
+    return { record, authorExists: author !== undefined };
+  }
 }

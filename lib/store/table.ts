@@ -69,10 +69,13 @@ import * as v from 'valibot';
  * - list cursors: base64url of {list, tenant, last key}; the start key is rebuilt from the
  *   caller's tenant, so a cursor can never address another tenant's partition
  * - list tenants (ops): Query tenants pk = TENANTS
- * - start a batch: PutItem batch, condition attribute_not_exists (total, types, author; `finished`
- *   counter starts at 0); quota for every subject charged before it with one conditional ADD
+ * - start a batch: BatchWriteItem the batch items (status queued, with the subject), then PutItem
+ *   batch, condition attribute_not_exists (total, types, plan, author; `finished` counter starts
+ *   at 0); quota for every subject charged before it with one conditional ADD
+ * - verify a queued job (worker): GetItem batch (consistent) and GetItem user (its author), once
+ *   per batch per warm worker
  * - claim a batch subject (worker, idempotent redelivery): UpdateItem batch item, condition
- *   not yet claimed, or claimed with an expired lease and still processing
+ *   queued, or claimed with an expired lease and still processing; returns the stored subject
  * - number a finished subject: UpdateItem batch, ADD finished 1 (returns the finish sequence)
  * - finish / fail a batch subject: UpdateItem batch item, condition still processing under this
  *   claim (done) or not done (failed); sets the sparse batch-progress keys

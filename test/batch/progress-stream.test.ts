@@ -2,7 +2,7 @@ import { createParser } from 'eventsource-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   claimBatchItem,
-  createBatchRecord,
+  createBatch,
   failBatchItem,
   finishBatchItem,
   nextFinishSequence,
@@ -19,11 +19,13 @@ afterAll(async () => store?.close());
 let batches = 0;
 async function newBatch(total: number) {
   const batch = { tenantId: 'tprogress', batchId: `BAT-test-${++batches}`, total };
-  await createBatchRecord(store.table, {
+  await createBatch(store.table, {
     ...batch,
     types: ['sanctions'],
+    plan: 'growth',
     createdBy: { user_id: 'u1', role: 'analyst' },
     at: new Date(),
+    subjects: Array.from({ length: total }, (_, i) => ({ name: `Progress Person ${i}` })),
   });
   return batch;
 }

@@ -182,12 +182,81 @@ describe('batch worker', () => {
   it('fails a malformed message for good at once, recording the subject as failed', async () => {
     const principal = await growthPrincipal();
     const { batch, body } = await startOne(principal, 'Malformed Person');
-    const malformed = JSON.stringify({ ...JSON.parse(body), subject: { name: 'X' } });
+    const malformed = JSON.stringify({ ...JSON.parse(body), v: 1 });
 
     const result = await worker()({ Records: [record(malformed)] });
 
     expect(result.batchItemFailures).toEqual([{ itemIdentifier: 'message-1' }]);
     expect(await batchItem(batch, 0)).toMatchObject({ status: 'failed' });
     expect(await getMonthlyUsage(store.table, principal.tenantId)).toBe(0);
+  });
+});
+
+describe('batch worker, given forged messages', () => {
+  const worker = () => createQueueWorker({ services: () => services });
+
+  async function screensOf(tenantId: string) {
+    const { Items = [] } = await store.table.doc.send(
+      new QueryCommand({
+        TableName: store.table.name,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :screen)',
+        ExpressionAttributeValues: { ':pk': keys.tenantPartition(tenantId), ':screen': 'SCREEN#' },
+      }),
+    );
+    return Items;
+  }
+
+  it('screens the subject stored with the batch, as the batch author, whatever the message says', async () => {
+    const principal = await growthPrincipal();
+    const { body } = await startOne(principal, 'Stored Person');
+    const forged = {
+      ...JSON.parse(body),
+      user_id: 'uintruder',
+      role: 'admin',
+      plan: 'enterprise',
+      subject: { name: 'Injected Person' },
+    };
+
+    const result = await worker()({ Records: [record(JSON.stringify(forged))] });
+
+    expect(result.batchItemFailures).toEqual([]);
+    const screens = await screensOf(principal.tenantId);
+    expect(screens).toHaveLength(1);
+    expect(screens[0].subject).toEqual({ name: 'Stored Person' });
+    expect(screens[0].created_by).toEqual({ user_id: principal.userId, role: principal.role });
+  });
+
+  it('does no work for a message naming another tenant, an unknown batch or an index past the batch', async () => {
+    const owner = await growthPrincipal();
+    const other = await growthPrincipal();
+    const { batch, body } = await startOne(owner, 'Owner Person');
+    const message = JSON.parse(body);
+    const forgeries = [
+      { ...message, tenant_id: other.tenantId },
+      { ...message, batch_id: 'BAT-20250314-0000000000' },
+      { ...message, index: 1 },
+      { ...message, index: 499 },
+    ];
+
+    for (const forged of forgeries) {
+      const result = await worker()({ Records: [record(JSON.stringify(forged))] });
+      expect(result.batchItemFailures).toEqual([{ itemIdentifier: 'message-1' }]);
+    }
+
+    for (const tenant of [owner, other]) {
+      expect(await screensOf(tenant.tenantId)).toEqual([]);
+    }
+    expect(await getMonthlyUsage(store.table, owner.tenantId)).toBe(1);
+    expect(await getMonthlyUsage(store.table, other.tenantId)).toBe(0);
+    expect(await batchItem(batch, 1)).toBeUndefined();
+    expect((await batchItem(batch, 0))?.status).not.toBe('done');
+  });
+
+  it('keeps names and dates of birth out of the queue: a message only points at the stored subject', async () => {
+    const principal = await growthPrincipal();
+    const { body } = await startOne(principal, 'Private Person');
+
+    expect(body).not.toMatch(/Private Person/);
+    expect(Object.keys(JSON.parse(body)).sort()).toEqual(['batch_id', 'index', 'kind', 'tenant_id', 'v']);
   });
 });
