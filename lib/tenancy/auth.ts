@@ -4,7 +4,7 @@ import type { PlanFeature } from '../routes.ts';
 import { isConditionalCheckFailed, keys, type Table } from '../store/table.ts';
 import { hashApiKey, issueApiKey, keyMatchesHash, parseApiKey } from './api-keys.ts';
 import { CHEAPEST_BATCH_PLAN, PLANS, type Plan } from './plans.ts';
-import { getTenant, getUser, type Role, type Tenant } from './tenants.ts';
+import { getUserAndTenant, type Role } from './tenants.ts';
 
 /** Who is calling: resolved from the X-API-Key on every authenticated request. */
 export interface Principal {
@@ -17,34 +17,27 @@ export interface Principal {
 }
 
 /**
- * Tenant records (name, plan) change rarely, so each process keeps them for a few seconds: one
- * read fewer per request. The user record, which holds the key hash, is read every time, so a
- * rotated key is refused at once; a plan change reaches every instance within this many ms.
+ * Compared against when the key names no user, so that a refusal costs the same hash work
+ * whether or not the tenant and user exist.
  */
-export const TENANT_CACHE_MS = 5_000;
-const tenantCache = new Map<string, { tenant: Tenant; until: number }>();
-
-async function getTenantCached(table: Table, tenantId: string): Promise<Tenant | undefined> {
-  const cacheKey = `${table.name}/${tenantId}`;
-  const cached = tenantCache.get(cacheKey);
-  if (cached && cached.until > Date.now()) return cached.tenant;
-  const tenant = await getTenant(table, tenantId);
-  if (tenant) tenantCache.set(cacheKey, { tenant, until: Date.now() + TENANT_CACHE_MS });
-  return tenant;
-}
+const NO_USER_HASH = hashApiKey('no user holds this key');
 
 /**
  * Resolves a presented key to its principal. Every failure (malformed, unknown tenant or user,
- * rotated key) is the same UnauthorizedError, so a caller learns nothing about which keys exist.
+ * disabled user, rotated or revoked key) is the same UnauthorizedError, and takes the same work:
+ * the user and the tenant are read in one BatchGetItem whether or not they exist (no per-process
+ * tenant cache, which only real tenants would fill and so would answer them faster), and the
+ * presented key is always hash-compared, against a stand-in hash when there is no user. A caller
+ * learns nothing about which tenants, users or keys exist, neither from the answer nor from its
+ * timing. A plan change or a disabled user takes effect on the next request.
  */
 export async function authenticate(table: Table, apiKey: string | undefined): Promise<Principal> {
-  const ids = apiKey ? parseApiKey(apiKey.trim()) : undefined;
-  if (!apiKey || !ids) throw new UnauthorizedError();
-  const [user, tenant] = await Promise.all([
-    getUser(table, ids.tenantId, ids.userId),
-    getTenantCached(table, ids.tenantId),
-  ]);
-  if (!user || !tenant || !keyMatchesHash(apiKey.trim(), user.key_hash)) throw new UnauthorizedError();
+  const presented = apiKey?.trim();
+  const ids = presented ? parseApiKey(presented) : undefined;
+  if (!presented || !ids) throw new UnauthorizedError();
+  const { user, tenant } = await getUserAndTenant(table, ids.tenantId, ids.userId);
+  const keyMatches = keyMatchesHash(presented, user?.key_hash ?? NO_USER_HASH);
+  if (!user || !tenant || !keyMatches || user.status === 'disabled') throw new UnauthorizedError();
   return {
     tenantId: tenant.tenant_id,
     tenantName: tenant.name,

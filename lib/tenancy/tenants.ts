@@ -1,4 +1,5 @@
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
 import { ConflictError, InvalidRequestError, NotFoundError } from '../errors.ts';
 import {
   INDEXES,
@@ -6,6 +7,7 @@ import {
   isConditionalCheckFailed,
   itemOfConditionFailure,
   keys,
+  parseItem,
   queryAll,
   type Table,
 } from '../store/table.ts';
@@ -24,15 +26,42 @@ export interface Tenant {
   created_at: string;
 }
 
+export const USER_STATUSES = ['active', 'disabled'] as const;
+export type UserStatus = (typeof USER_STATUSES)[number];
+
 export interface User {
   tenant_id: string;
   user_id: string;
   name: string;
   role: Role;
-  key_hash: string;
-  key_hint: string;
-  key_issued_at: string;
+  /** Absent once the user is disabled: no key of theirs can match. */
+  key_hash?: string;
+  key_hint?: string;
+  key_issued_at?: string;
   created_at: string;
+  /** Absent on users created before users could be disabled: active. */
+  status?: UserStatus;
+  disabled_at?: string;
+  disabled_by?: string;
+}
+
+const UserSchema = v.object({
+  tenant_id: v.string(),
+  user_id: v.string(),
+  name: v.string(),
+  role: v.picklist(ROLES),
+  key_hash: v.optional(v.string()),
+  key_hint: v.optional(v.string()),
+  key_issued_at: v.optional(v.string()),
+  created_at: v.string(),
+  status: v.optional(v.picklist(USER_STATUSES)),
+  disabled_at: v.optional(v.string()),
+  disabled_by: v.optional(v.string()),
+});
+
+/** A user item as stored, parsed (not cast). */
+export function parseUser(item: Record<string, unknown>): User {
+  return parseItem(UserSchema, item);
 }
 
 export interface NewUser {
@@ -216,9 +245,37 @@ export async function changePlan(table: Table, tenantId: string, plan: PlanId): 
   }
 }
 
+/**
+ * The user and their tenant in one consistent BatchGetItem: one round trip, the same request
+ * whether or not either exists (authentication relies on that). Keys DynamoDB leaves unprocessed
+ * (throttling) are asked again, a few times.
+ */
+export async function getUserAndTenant(
+  table: Table,
+  tenantId: string,
+  userId: string,
+): Promise<{ user?: User; tenant?: Tenant }> {
+  let pending: Record<string, string>[] = [keys.user(tenantId, userId), keys.tenant(tenantId)];
+  const found: Record<string, unknown>[] = [];
+  for (let attempt = 0; pending.length > 0; attempt++) {
+    if (attempt === 3) throw new Error('BatchGetItem left keys unprocessed three times');
+    const { Responses, UnprocessedKeys } = await table.doc.send(
+      new BatchGetCommand({ RequestItems: { [table.name]: { Keys: pending, ConsistentRead: true } } }),
+    );
+    found.push(...(Responses?.[table.name] ?? []));
+    pending = (UnprocessedKeys?.[table.name]?.Keys ?? []) as Record<string, string>[];
+  }
+  const tenantItem = found.find((item) => item.sk === 'TENANT');
+  const userItem = found.find((item) => item !== tenantItem);
+  return {
+    user: userItem ? parseUser(userItem) : undefined,
+    tenant: tenantItem ? tenantFromItem(tenantItem) : undefined,
+  };
+}
+
 export async function getUser(table: Table, tenantId: string, userId: string): Promise<User | undefined> {
   const { Item } = await table.doc.send(
     new GetCommand({ TableName: table.name, Key: keys.user(tenantId, userId), ConsistentRead: true }),
   );
-  return Item as User | undefined;
+  return Item ? parseUser(Item) : undefined;
 }
