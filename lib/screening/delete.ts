@@ -1,5 +1,7 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { ForbiddenError, NotFoundError } from '../errors.ts';
+import { logger } from '../log.ts';
+import { forgetSubjectScreen } from '../monitoring/screened-subjects.ts';
 import { isConditionalCheckFailed, itemOfConditionFailure, keys, type Table } from '../store/table.ts';
 import type { Principal } from '../tenancy/auth.ts';
 import { isScreenId } from './screen-id.ts';
@@ -19,8 +21,9 @@ export async function deleteScreen(
   const notFound = new NotFoundError(`Screen ${screenId} not found`);
   if (!isScreenId(screenId)) throw notFound;
   const ownOnly = caller.role !== 'admin';
+  let deleted: Record<string, unknown> | undefined;
   try {
-    await table.doc.send(
+    ({ Attributes: deleted } = await table.doc.send(
       new DeleteCommand({
         TableName: table.name,
         Key: keys.screen(caller.tenantId, screenId),
@@ -28,9 +31,10 @@ export async function deleteScreen(
           ? 'attribute_exists(pk) AND created_by.user_id = :me'
           : 'attribute_exists(pk)',
         ExpressionAttributeValues: ownOnly ? { ':me': caller.userId } : undefined,
+        ReturnValues: 'ALL_OLD',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
-    );
+    ));
   } catch (error) {
     if (!isConditionalCheckFailed(error)) throw error;
     const found = (await itemOfConditionFailure(table, error, keys.screen(caller.tenantId, screenId))) as
@@ -39,6 +43,13 @@ export async function deleteScreen(
     if (!found) throw notFound;
     throw new ForbiddenError(
       `Analysts may delete only screens they created; screen ${screenId} was created by ${found.created_by.user_id}`,
+    );
+  }
+  // The subject's row of GET /clients/screened is recomputed from its remaining screens.
+  const hash = deleted?.subject_hash;
+  if (typeof hash === 'string') {
+    await forgetSubjectScreen(table, caller.tenantId, hash).catch((error) =>
+      logger.error({ err: error, tenant: caller.tenantId, screenId }, 'subject row not updated'),
     );
   }
   return { screen_id: screenId, deleted: true };

@@ -1,5 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, ForbiddenError, InvalidRequestError, NotFoundError } from '../errors.ts';
+import { noteScreenDecision } from '../monitoring/screened-subjects.ts';
 import {
   indexAttributes,
   isConditionalCheckFailed,
@@ -160,6 +161,7 @@ export async function disposeScreen(
       ));
     }
     const item = parseScreenItem(updated ?? {});
+    await noteScreenDecision(table, item, at);
     return {
       screen_id: item.screen_id,
       disposition: currentDisposition(item),

@@ -10,12 +10,15 @@ import { parseItem } from '../store/table.ts';
 import { ROLES, type Role } from '../tenancy/tenants.ts';
 import { CHECK_TYPES, type CheckType } from '../watchlists/types.ts';
 import { DISPOSITIONS, type DispositionValue } from './request.ts';
-import type { Subject } from './subject.ts';
+import { type Subject, SubjectSchema } from './subject.ts';
 
-/** Who did something: the user's id and the role they acted in. */
+/**
+ * Who did something: the user's id and the role they acted in. The service itself acts as
+ * `system` (re-screens of registered clients, decisions carried forward from an earlier screen).
+ */
 export interface Actor {
   user_id: string;
-  role: Role;
+  role: Role | 'system';
 }
 
 /**
@@ -77,6 +80,36 @@ export interface ScreenItem {
   history_count?: number;
   /** UTF-8 size of the entries in `history`, held under HISTORY_BYTES_LIMIT (lib/screening/dispose.ts). */
   history_bytes?: number;
+  /** How the screen came about. */
+  origin: ScreenOrigin;
+  /** The registered client it belongs to (registration and re-screens). */
+  client_id?: string;
+  /** On a re-screen whose outcome changed: what changed since the client's previous screen. */
+  alert?: ScreenAlert;
+  /** A newer screen of the same client took this one's place in the pending queue. */
+  superseded_by?: string;
+}
+
+export const SCREEN_ORIGINS = ['api', 'batch', 'client_registration', 'rescreen'] as const;
+export type ScreenOrigin = (typeof SCREEN_ORIGINS)[number];
+
+/** A listed entry a match points at: list and the publisher's entry id. */
+export interface MatchRef {
+  list_id: string;
+  entity_id: string;
+  primary_name: string;
+  risk_level: RiskLevel;
+}
+
+/** What a re-screen found different from the client's previous screen. */
+export interface ScreenAlert {
+  previous_screen_id: string | null;
+  risk_before: RiskLevel | null;
+  risk_after: RiskLevel;
+  matches_added: MatchRef[];
+  matches_removed: MatchRef[];
+  /** Matches on entries whose listed data (names, dates, programmes...) changed. */
+  matches_changed: MatchRef[];
 }
 
 /**
@@ -109,6 +142,10 @@ export interface Screen {
   types: CheckType[];
   created_by: Actor;
   disposition: CurrentDisposition | null;
+  origin: ScreenOrigin;
+  client_id: string | null;
+  alert: ScreenAlert | null;
+  superseded_by: string | null;
 }
 
 /** A row of GET /screens and GET /screens/pending: enough to triage without the match data. */
@@ -187,6 +224,10 @@ export function toScreen(item: ScreenItem): Screen {
     types: item.types,
     created_by: item.created_by,
     disposition: currentDisposition(item),
+    origin: item.origin,
+    client_id: item.client_id ?? null,
+    alert: item.alert ?? null,
+    superseded_by: item.superseded_by ?? null,
   };
 }
 
@@ -243,7 +284,7 @@ export function historyView(history: readonly HistoryEntry[]): HistoryView[] {
 }
 
 const objectOf = <T>() => v.custom<T>((value) => typeof value === 'object' && value !== null);
-const ActorSchema = v.object({ user_id: v.string(), role: v.picklist(ROLES) });
+export const ActorSchema = v.object({ user_id: v.string(), role: v.picklist([...ROLES, 'system']) });
 const HistoryEntrySchema = v.object({
   disposition: v.picklist(DISPOSITIONS),
   note: v.nullable(v.string()),
@@ -252,13 +293,6 @@ const HistoryEntrySchema = v.object({
   override: v.boolean(),
   approval_requested: v.boolean(),
   approves_version: v.optional(v.number()),
-});
-const SubjectSchema = v.object({
-  name: v.string(),
-  dob: v.optional(v.string()),
-  nationality: v.optional(v.string()),
-  location: v.optional(v.string()),
-  alias: v.optional(v.string()),
 });
 
 /** The fields a screen row shows (the lists read only these). */
@@ -294,6 +328,11 @@ export const ScreenItemSchema = v.object({
   history: v.array(HistoryEntrySchema),
   history_count: v.optional(v.number()),
   history_bytes: v.optional(v.number()),
+  // Screens stored before origins were recorded came through POST /screen or a batch.
+  origin: v.optional(v.picklist(SCREEN_ORIGINS), 'api'),
+  client_id: v.optional(v.string()),
+  alert: v.optional(objectOf<ScreenAlert>()),
+  superseded_by: v.optional(v.string()),
   ...screenSummaryEntries,
 });
 

@@ -1,4 +1,6 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { logger } from '../log.ts';
+import { recordSubjectScreen } from '../monitoring/screened-subjects.ts';
 import type { Services } from '../runtime/services.ts';
 import { indexKeys, keys } from '../store/table.ts';
 import type { Principal } from '../tenancy/auth.ts';
@@ -6,7 +8,14 @@ import { refundScreens } from '../tenancy/quota.ts';
 import { CHECK_TYPES, type CheckType } from '../watchlists/types.ts';
 import { findRecentScreen } from './rescreen-window.ts';
 import { numberScreen } from './screen-id.ts';
-import { isoSeconds, type Screen, type ScreenItem, toScreen } from './screen-record.ts';
+import {
+  type Actor,
+  isoSeconds,
+  type Screen,
+  type ScreenItem,
+  type ScreenOrigin,
+  toScreen,
+} from './screen-record.ts';
 import { type Subject, subjectHash } from './subject.ts';
 
 /** One subject to screen, already validated (ScreenRequestSchema / the batch subject schema). */
@@ -26,6 +35,15 @@ export interface ScreenSubjectOptions {
   charge?: boolean;
   /** The time of the screen (tests); default now. */
   at?: Date;
+  /** How the screen came about (default `api`); recorded on the screen. */
+  origin?: ScreenOrigin;
+  /** The registered client the screen belongs to: indexed under it (client-screens). */
+  clientId?: string;
+  /**
+   * Last look at a fresh screen before it is stored, in the same write: a re-screen of a client
+   * adds its alert, or carries an earlier decision forward (and so leaves the pending queue).
+   */
+  review?: (item: ScreenItem) => ScreenItem | Promise<ScreenItem>;
 }
 
 /** The Screen of SPEC §2.1 with `skipped`: true when the earlier screen was returned unchanged. */
@@ -47,7 +65,7 @@ export type ScreenResult = Screen & { skipped: boolean };
  */
 export async function screenSubject(
   services: Pick<Services, 'table' | 'config' | 'matcher'>,
-  principal: Pick<Principal, 'tenantId' | 'userId' | 'role' | 'plan'>,
+  principal: Pick<Principal, 'tenantId' | 'plan'> & { userId: string; role: Actor['role'] },
   input: ScreenSubjectInput,
   options: ScreenSubjectOptions = {},
 ): Promise<ScreenResult> {
@@ -78,7 +96,7 @@ export async function screenSubject(
     at,
     charge ? { limit: principal.plan.monthly_screens } : undefined,
   );
-  const item: ScreenItem = {
+  const fresh: ScreenItem = {
     ...keys.screen(principal.tenantId, screenId),
     // Sparse pending index: these two attributes leave the item with its first disposition.
     ...indexKeys('pendingScreens', keys.pendingIndex(principal.tenantId), screenId),
@@ -97,9 +115,22 @@ export async function screenSubject(
     screened_at: isoSeconds(at),
     created_by: { user_id: principal.userId, role: principal.role },
     history: [],
+    origin: options.origin ?? 'api',
+    ...(options.clientId
+      ? {
+          client_id: options.clientId,
+          ...indexKeys(
+            'clientScreens',
+            keys.clientScreensIndex(principal.tenantId, options.clientId),
+            screenId,
+          ),
+        }
+      : {}),
   };
 
+  let item = fresh;
   try {
+    if (options.review) item = await options.review(fresh);
     await table.doc.send(
       new PutCommand({ TableName: table.name, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }),
     );
@@ -108,6 +139,9 @@ export async function screenSubject(
     if (charge) await refundScreens(table, principal.tenantId, 1, at);
     throw error;
   }
+  // The per-subject row of GET /clients/screened follows the screen (derived data: a failure
+  // here must not turn a stored, charged screen into an error).
+  await recordSubjectScreen(table, item, at).catch((error) => subjectRowLog(error, item));
   return { ...toScreen(item), skipped: false };
 }
 
@@ -115,4 +149,8 @@ function definedFields(subject: Subject): Subject {
   return Object.fromEntries(
     Object.entries(subject).filter(([, value]) => value !== undefined && value !== ''),
   ) as unknown as Subject;
+}
+
+function subjectRowLog(error: unknown, item: ScreenItem): void {
+  logger.error({ err: error, tenant: item.tenant_id, screenId: item.screen_id }, 'subject row not updated');
 }

@@ -1,5 +1,15 @@
 import { createHash } from 'node:crypto';
+import * as v from 'valibot';
 import type { CheckType } from '../watchlists/types.ts';
+
+/** A stored subject, as parsed from a table item. */
+export const SubjectSchema = v.object({
+  name: v.string(),
+  dob: v.optional(v.string()),
+  nationality: v.optional(v.string()),
+  location: v.optional(v.string()),
+  alias: v.optional(v.string()),
+});
 
 /** The screened person as given (trimmed); absent fields are omitted. */
 export interface Subject {

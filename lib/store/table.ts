@@ -296,3 +296,57 @@ export async function queryAll(
   } while (ExclusiveStartKey);
   return items;
 }
+
+/**
+ * One page of a list, newest first: asks for one row more than `limit`, so the last page says so
+ * instead of handing out a cursor to nothing. `more` is also true when DynamoDB stopped at its
+ * 1 MB page size.
+ */
+export async function queryPage(
+  table: Table,
+  input: Omit<QueryCommandInput, 'TableName' | 'Limit' | 'ScanIndexForward'>,
+  limit: number,
+): Promise<{ items: Record<string, unknown>[]; more: boolean }> {
+  const { Items = [], LastEvaluatedKey } = await table.doc.send(
+    new QueryCommand({ ...input, TableName: table.name, ScanIndexForward: false, Limit: limit + 1 }),
+  );
+  const items = Items.slice(0, limit);
+  return { items, more: Items.length > limit || (LastEvaluatedKey !== undefined && items.length > 0) };
+}
+
+/** Awaits a conditional write: true when it was made, false when its condition did not hold. */
+export async function conditionHeld(write: Promise<unknown>): Promise<boolean> {
+  try {
+    await write;
+    return true;
+  } catch (error) {
+    if (isConditionalCheckFailed(error)) return false;
+    throw error;
+  }
+}
+
+/**
+ * One page of one partition of a secondary index, newest first, continuing after the row whose
+ * index sort key is `after` (`itemKey` is that row's primary key, which DynamoDB needs too).
+ */
+export function queryIndexPage(
+  table: Table,
+  index: IndexName,
+  partition: string,
+  after: { sortKey: string; itemKey: Record<string, string> } | undefined,
+  limit: number,
+): Promise<{ items: Record<string, unknown>[]; more: boolean }> {
+  const { name, partitionKey, sortKey } = INDEXES[index];
+  return queryPage(
+    table,
+    {
+      IndexName: name,
+      KeyConditionExpression: `${partitionKey} = :pk`,
+      ExpressionAttributeValues: { ':pk': partition },
+      ExclusiveStartKey: after
+        ? { ...after.itemKey, [partitionKey]: partition, [sortKey]: after.sortKey }
+        : undefined,
+    },
+    limit,
+  );
+}

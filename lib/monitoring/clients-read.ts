@@ -1,0 +1,180 @@
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
+import { ForbiddenError, NotFoundError } from '../errors.ts';
+import { RISK_ORDER } from '../matcher/types.ts';
+import { decodeCursor, encodeCursor } from '../screening/cursor.ts';
+import { ListQuerySchema } from '../screening/request.ts';
+import {
+  isoSeconds,
+  type ScreenSummary,
+  ScreenSummaryItemSchema,
+  toSummary,
+} from '../screening/screen-record.ts';
+import {
+  indexAttributes,
+  isConditionalCheckFailed,
+  keys,
+  parseItem,
+  queryIndexPage,
+  queryPage,
+  type Table,
+} from '../store/table.ts';
+import type { Principal } from '../tenancy/auth.ts';
+import { type ClientProfile, isClientId, parseClientItem, toClientProfile } from './client-record.ts';
+import { releaseReference } from './register-client.ts';
+
+/** Query of GET /clients: the list paging plus the two filters. */
+export const ClientListQuerySchema = v.object({
+  ...ListQuerySchema.entries,
+  risk_level: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((text) => text.trim().toUpperCase()),
+      v.picklist(RISK_ORDER, `must be one of ${RISK_ORDER.join(', ')}`),
+    ),
+  ),
+  reference: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be blank'), v.maxLength(128))),
+});
+
+export type ClientListQuery = v.InferOutput<typeof ClientListQuerySchema>;
+
+export interface ClientPage {
+  clients: ClientProfile[];
+  next_cursor: string | null;
+}
+
+/**
+ * GET /clients: the tenant's client profiles, newest first (client ids sort by registration
+ * time), optionally only those at one risk level (the clients-by-risk index), or the one client
+ * registered under a reference (an exact lookup through the reference's uniqueness item).
+ */
+export async function listClients(
+  table: Table,
+  tenantId: string,
+  query: ClientListQuery,
+): Promise<ClientPage> {
+  if (query.reference !== undefined) {
+    const { Item: ref } = await table.doc.send(
+      new GetCommand({ TableName: table.name, Key: keys.clientRef(tenantId, query.reference) }),
+    );
+    const clientId = ref?.client_id as string | undefined;
+    const { Item } = clientId
+      ? await table.doc.send(new GetCommand({ TableName: table.name, Key: keys.client(tenantId, clientId) }))
+      : { Item: undefined };
+    const client = Item ? parseClientItem(Item) : undefined;
+    const matches = client && (!query.risk_level || client.risk_level === query.risk_level);
+    return { clients: matches ? [toClientProfile(client)] : [], next_cursor: null };
+  }
+  const scope = query.risk_level ?? 'all';
+  const after = query.cursor ? decodeCursor(query.cursor, 'clients', tenantId, scope) : undefined;
+  const page = query.risk_level
+    ? await queryIndexPage(
+        table,
+        'clientsByRisk',
+        keys.clientsByRiskIndex(tenantId, query.risk_level),
+        after ? { sortKey: after, itemKey: keys.client(tenantId, after) } : undefined,
+        query.limit,
+      )
+    : await queryPage(
+        table,
+        {
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': keys.tenantPartition(tenantId), ':prefix': 'CLIENT#' },
+          ExclusiveStartKey: after ? keys.client(tenantId, after) : undefined,
+        },
+        query.limit,
+      );
+  const clients = page.items.map((item) => toClientProfile(parseClientItem(item)));
+  return {
+    clients,
+    next_cursor: page.more
+      ? encodeCursor('clients', tenantId, clients[clients.length - 1].client_id, scope)
+      : null,
+  };
+}
+
+export interface ClientDetail extends ClientProfile {
+  screens: ScreenSummary[];
+  next_cursor: string | null;
+}
+
+async function readClient(table: Table, tenantId: string, clientId: string) {
+  const notFound = new NotFoundError(`Client ${clientId} not found`);
+  if (!isClientId(clientId)) throw notFound;
+  const { Item } = await table.doc.send(
+    new GetCommand({ TableName: table.name, Key: keys.client(tenantId, clientId), ConsistentRead: true }),
+  );
+  if (!Item) throw notFound;
+  return parseClientItem(Item);
+}
+
+/** GET /clients/{client_id}: the profile and its screens, newest first, paged. */
+export async function getClient(
+  table: Table,
+  tenantId: string,
+  clientId: string,
+  query: v.InferOutput<typeof ListQuerySchema>,
+): Promise<ClientDetail> {
+  const client = await readClient(table, tenantId, clientId);
+  const after = query.cursor ? decodeCursor(query.cursor, 'client-screens', tenantId, clientId) : undefined;
+  const page = await queryIndexPage(
+    table,
+    'clientScreens',
+    keys.clientScreensIndex(tenantId, clientId),
+    after ? { sortKey: after, itemKey: keys.screen(tenantId, after) } : undefined,
+    query.limit,
+  );
+  const screens = page.items.map((item) => toSummary(parseItem(ScreenSummaryItemSchema, item)));
+  return {
+    ...toClientProfile(client),
+    screens,
+    next_cursor: page.more
+      ? encodeCursor('client-screens', tenantId, screens[screens.length - 1].screen_id, clientId)
+      : null,
+  };
+}
+
+/**
+ * DELETE /clients/{client_id}: monitoring stops. The profile stays, marked `stopped` with who and
+ * when (an auditor asks why a customer was no longer screened), leaves the due index so no run
+ * picks it again, and frees its reference for a new registration; its screens stay as they are,
+ * the audit record. Admins may stop any client, analysts only the ones they registered.
+ */
+export async function stopClient(
+  table: Table,
+  caller: Pick<Principal, 'tenantId' | 'userId' | 'role'>,
+  clientId: string,
+  at: Date = new Date(),
+): Promise<ClientProfile> {
+  const client = await readClient(table, caller.tenantId, clientId);
+  if (caller.role !== 'admin' && client.created_by.user_id !== caller.userId) {
+    throw new ForbiddenError(
+      `Analysts may stop monitoring only clients they registered; client ${clientId} was registered by ${client.created_by.user_id}`,
+    );
+  }
+  const [duePk, dueSk] = indexAttributes('clientsDue');
+  try {
+    const { Attributes } = await table.doc.send(
+      new UpdateCommand({
+        TableName: table.name,
+        Key: keys.client(caller.tenantId, clientId),
+        UpdateExpression: `SET #status = :stopped, stopped_at = :at, stopped_by = :by REMOVE ${duePk}, ${dueSk}`,
+        ConditionExpression: 'attribute_exists(pk) AND #status = :active',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':stopped': 'stopped',
+          ':active': 'active',
+          ':at': isoSeconds(at),
+          ':by': { user_id: caller.userId, role: caller.role },
+        },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    if (client.reference) await releaseReference(table, caller.tenantId, client.reference, clientId);
+    return toClientProfile(parseClientItem(Attributes ?? {}));
+  } catch (error) {
+    if (!isConditionalCheckFailed(error)) throw error;
+    // Stopped already: stopping again changes nothing and says so.
+    return toClientProfile(await readClient(table, caller.tenantId, clientId));
+  }
+}

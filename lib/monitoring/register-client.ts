@@ -1,0 +1,249 @@
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
+import { ConflictError } from '../errors.ts';
+import type { Services } from '../runtime/services.ts';
+import { checkTypesField, strictBody, subjectFields } from '../screening/request.ts';
+import type { Actor } from '../screening/screen-record.ts';
+import { screenSubject } from '../screening/screen-subject.ts';
+import type { Subject } from '../screening/subject.ts';
+import { conditionHeld, INDEXES, isConditionalCheckFailed, keys, type Table } from '../store/table.ts';
+import type { Principal } from '../tenancy/auth.ts';
+import type { CheckType } from '../watchlists/types.ts';
+import {
+  type ClientItem,
+  type ClientProfile,
+  clientIndexKeys,
+  effectiveIntervalDays,
+  newClientId,
+  nextDueAt,
+  toClientProfile,
+} from './client-record.ts';
+
+export const REFERENCE_MAX_LENGTH = 128;
+
+/** The tenant's own customer id: 1 to 128 printable characters, unique within the tenant. */
+export const referenceField = v.pipe(
+  v.nullish(
+    v.pipe(
+      v.string('must be a string (your own customer id)'),
+      v.trim(),
+      v.minLength(1, 'must not be blank'),
+      v.maxLength(REFERENCE_MAX_LENGTH, `must be at most ${REFERENCE_MAX_LENGTH} characters`),
+      v.regex(/^[^\p{Cc}\p{Cf}]+$/u, 'must not contain control characters'),
+    ),
+  ),
+  v.transform((value) => value ?? undefined),
+);
+
+/** Days between re-screens, overriding the risk-level default. */
+export const rescreenIntervalField = v.pipe(
+  v.nullish(
+    v.pipe(
+      v.number('must be a whole number of days from 1 to 365'),
+      v.integer('must be a whole number of days from 1 to 365'),
+      v.minValue(1, 'must be at least 1 (day)'),
+      v.maxValue(365, 'must be at most 365 (days)'),
+    ),
+  ),
+  v.transform((value) => value ?? undefined),
+);
+
+/** The fields a client registration adds to a subject (POST /clients, batch client subjects). */
+export const clientFields = {
+  ...subjectFields,
+  reference: referenceField,
+  rescreen_interval_days: rescreenIntervalField,
+};
+
+/** Body of POST /clients: the subject, `types`, and the monitoring settings. */
+export const ClientRequestSchema = strictBody({ ...clientFields, types: checkTypesField });
+
+export type ClientRequest = v.InferOutput<typeof ClientRequestSchema>;
+
+export interface ClientRegistration extends Subject {
+  types?: readonly CheckType[];
+  reference?: string;
+  rescreen_interval_days?: number;
+}
+
+export interface RegisterOptions {
+  /** Charge the screen (default true); the batch route charged the whole batch up front. */
+  charge?: boolean;
+  at?: Date;
+}
+
+/** A reference claim older than this whose client never appeared was left by a failed request. */
+const STALE_REFERENCE_CLAIM_MS = 60_000;
+
+/**
+ * POST /clients (and each subject of POST /batch/clients/stream): registers one subject for
+ * ongoing monitoring and screens it at once under the rules of POST /screen: a result inside
+ * the rescreen window is reused and not charged; at the quota limit the 429 leaves no client.
+ *
+ * Order of writes, with no transactions to bind them: (1) the reference is claimed with a
+ * conditional put, so a second registration of the same reference is a 409 before anything is
+ * screened or charged; (2) the subject is screened (charged, or cached); (3) the client item is
+ * written. A failure at (2) releases the claim; a claim whose request died is taken over after
+ * a minute.
+ */
+export async function registerClient(
+  services: Pick<Services, 'table' | 'config' | 'matcher'>,
+  principal: Pick<Principal, 'tenantId' | 'userId' | 'role' | 'plan'>,
+  input: ClientRegistration,
+  options: RegisterOptions = {},
+): Promise<ClientProfile> {
+  const { table } = services;
+  const at = options.at ?? new Date();
+  const clientId = newClientId(at);
+  const reference = input.reference;
+  if (reference) await claimReference(table, principal.tenantId, reference, clientId, at);
+
+  let screen: Awaited<ReturnType<typeof screenSubject>>;
+  try {
+    screen = await screenSubject(
+      services,
+      principal,
+      {
+        name: input.name,
+        dob: input.dob,
+        nationality: input.nationality,
+        location: input.location,
+        alias: input.alias,
+        types: input.types,
+      },
+      { charge: options.charge ?? true, at, origin: 'client_registration', clientId },
+    );
+    if (screen.skipped) await adoptScreen(table, principal.tenantId, screen.screen_id, clientId);
+  } catch (error) {
+    if (reference) await releaseReference(table, principal.tenantId, reference, clientId);
+    throw error;
+  }
+
+  const createdBy: Actor = { user_id: principal.userId, role: principal.role };
+  const interval = input.rescreen_interval_days ?? null;
+  const dueAt = nextDueAt(
+    screen.screened_at,
+    effectiveIntervalDays({ rescreen_interval_days: interval, risk_level: screen.risk_level }),
+  );
+  const client: ClientItem = {
+    ...keys.client(principal.tenantId, clientId),
+    entity: 'client',
+    tenant_id: principal.tenantId,
+    client_id: clientId,
+    reference: reference ?? null,
+    subject: screen.subject,
+    types: screen.types,
+    status: 'active',
+    created_at: screen.skipped ? `${at.toISOString().slice(0, 19)}Z` : screen.screened_at,
+    created_by: createdBy,
+    last_screen_id: screen.screen_id,
+    last_screened_at: screen.screened_at,
+    risk_level: screen.risk_level,
+    rescreen_interval_days: interval,
+    next_due_at: dueAt,
+  };
+  await table.doc.send(
+    new PutCommand({
+      TableName: table.name,
+      Item: { ...client, ...clientIndexKeys(principal.tenantId, clientId, screen.risk_level, dueAt) },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+  return toClientProfile(client);
+}
+
+async function claimReference(
+  table: Table,
+  tenantId: string,
+  reference: string,
+  clientId: string,
+  at: Date,
+): Promise<void> {
+  const key = keys.clientRef(tenantId, reference);
+  try {
+    await table.doc.send(
+      new PutCommand({
+        TableName: table.name,
+        Item: { ...key, entity: 'client-ref', reference, client_id: clientId, claimed_at: at.toISOString() },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    return;
+  } catch (error) {
+    if (!isConditionalCheckFailed(error)) throw error;
+  }
+  const { Item: claim } = await table.doc.send(
+    new GetCommand({ TableName: table.name, Key: key, ConsistentRead: true }),
+  );
+  const holder = claim?.client_id as string | undefined;
+  if (holder) {
+    const { Item: client } = await table.doc.send(
+      new GetCommand({ TableName: table.name, Key: keys.client(tenantId, holder), ConsistentRead: true }),
+    );
+    const claimedAt = Date.parse(String(claim?.claimed_at ?? ''));
+    if (!client && at.getTime() - claimedAt > STALE_REFERENCE_CLAIM_MS) {
+      // The registration that claimed it failed before its client was written: take it over.
+      const tookOver = await conditionHeld(
+        table.doc.send(
+          new UpdateCommand({
+            TableName: table.name,
+            Key: key,
+            UpdateExpression: 'SET client_id = :mine, claimed_at = :at',
+            ConditionExpression: 'client_id = :stale',
+            ExpressionAttributeValues: { ':mine': clientId, ':at': at.toISOString(), ':stale': holder },
+          }),
+        ),
+      );
+      if (tookOver) return;
+    }
+  }
+  throw new ConflictError(
+    `reference: ${reference} is already registered as client ${holder ?? '(being registered)'}`,
+    { client_id: holder },
+  );
+}
+
+/** Frees a reference this client holds (a failed registration, or monitoring stopped). */
+export async function releaseReference(
+  table: Table,
+  tenantId: string,
+  reference: string,
+  clientId: string,
+): Promise<void> {
+  await conditionHeld(
+    table.doc.send(
+      new DeleteCommand({
+        TableName: table.name,
+        Key: keys.clientRef(tenantId, reference),
+        ConditionExpression: 'client_id = :mine',
+        ExpressionAttributeValues: { ':mine': clientId },
+      }),
+    ),
+  );
+}
+
+/**
+ * A registration that reused a screen from the rescreen window: that screen becomes the client's
+ * first screen too (listed under the client), unless it already belongs to another client.
+ */
+async function adoptScreen(table: Table, tenantId: string, screenId: string, clientId: string) {
+  await conditionHeld(
+    table.doc.send(
+      new UpdateCommand({
+        TableName: table.name,
+        Key: keys.screen(tenantId, screenId),
+        UpdateExpression: 'SET client_id = :client, #cpk = :cpk, #csk = :csk',
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(client_id)',
+        ExpressionAttributeNames: {
+          '#cpk': INDEXES.clientScreens.partitionKey,
+          '#csk': INDEXES.clientScreens.sortKey,
+        },
+        ExpressionAttributeValues: {
+          ':client': clientId,
+          ':cpk': keys.clientScreensIndex(tenantId, clientId),
+          ':csk': screenId,
+        },
+      }),
+    ),
+  );
+}
