@@ -8,7 +8,6 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import type { RiskLevel } from '../matcher/types.ts';
-import type { Actor } from '../screening/screen-record.ts';
 import type { Subject } from '../screening/subject.ts';
 import {
   INDEXES,
@@ -20,7 +19,7 @@ import {
   type Table,
 } from '../store/table.ts';
 import { PLAN_IDS, type PlanId } from '../tenancy/plans.ts';
-import { ROLES } from '../tenancy/tenants.ts';
+import { ROLES, type Role } from '../tenancy/tenants.ts';
 import { CHECK_TYPES, type CheckType } from '../watchlists/types.ts';
 
 /**
@@ -86,7 +85,7 @@ export async function createBatch(
   input: BatchRef & {
     types: CheckType[];
     plan: PlanId;
-    createdBy: Actor;
+    createdBy: { user_id: string; role: Role };
     at: Date;
     subjects: readonly Subject[];
   },
