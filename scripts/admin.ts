@@ -3,8 +3,17 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureTable, startDynalite } from '../infra/local/dynamo.ts';
 import { createTable } from '../lib/store/table.ts';
+import { AUDIT_LIMIT_MAX, audited, listAudit, OPS_ACTOR } from '../lib/tenancy/audit.ts';
 import { isPlanId, PLAN_IDS } from '../lib/tenancy/plans.ts';
-import { addUser, changePlan, createTenant, listTenants, ROLES, type Role } from '../lib/tenancy/tenants.ts';
+import {
+  changePlan,
+  createTenant,
+  getTenant,
+  listTenants,
+  ROLES,
+  type Role,
+} from '../lib/tenancy/tenants.ts';
+import { addTenantUser, disableUser, listUsers, revokeUserKey } from '../lib/tenancy/users.ts';
 
 const USAGE = `Ops CLI: npm run admin -- <command> [options]
 
@@ -13,6 +22,13 @@ Commands
   add-user      --tenant ID --name NAME --role admin|analyst  prints the user's key (once); analysts use plan seats
   list-tenants
   set-plan      --tenant ID --plan PLAN
+  list-users    --tenant ID                                   every user, disabled ones included (never a key)
+  disable-user  --tenant ID --user ID                         their key stops working at once; an analyst's seat is freed
+  revoke-key    --tenant ID --user ID                         the old key stops working; prints the new one (once)
+  audit         --tenant ID [--limit N]                       the tenant's administration trail, newest first
+
+Every change (add-user, set-plan, disable-user, revoke-key) is recorded in the tenant's audit
+trail with the actor "ops-cli", like an admin's own changes through the API.
 
 Plans: ${PLAN_IDS.join(', ')}
 
@@ -35,6 +51,8 @@ const { positionals, values } = parseArgs({
     'admin-name': { type: 'string' },
     tenant: { type: 'string' },
     role: { type: 'string' },
+    user: { type: 'string' },
+    limit: { type: 'string' },
     table: { type: 'string' },
     endpoint: { type: 'string' },
     region: { type: 'string' },
@@ -85,6 +103,18 @@ function planArg(): (typeof PLAN_IDS)[number] {
   return plan;
 }
 
+/** --tenant, which must name an existing tenant (so no audit entry lands in a tenant that is not). */
+async function tenantArg(): Promise<string> {
+  if (!values.tenant) fail('--tenant is required');
+  if (!(await getTenant(store.table, values.tenant))) fail(`tenant ${values.tenant} not found`);
+  return values.tenant;
+}
+
+function userArg(): string {
+  if (!values.user) fail('--user is required');
+  return values.user;
+}
+
 const store = await openStore();
 try {
   let output: unknown;
@@ -106,9 +136,9 @@ try {
       break;
     }
     case 'add-user': {
-      if (!values.tenant || !values.name) fail('--tenant and --name are required');
+      if (!values.name) fail('--name is required');
       if (!ROLES.includes(values.role as Role)) fail(`--role must be one of ${ROLES.join(', ')}`);
-      const created = await addUser(store.table, values.tenant, {
+      const created = await addTenantUser(store.table, OPS_ACTOR, await tenantArg(), {
         name: values.name,
         role: values.role as Role,
       });
@@ -118,10 +148,33 @@ try {
     case 'list-tenants':
       output = { tenants: await listTenants(store.table) };
       break;
-    case 'set-plan':
-      if (!values.tenant) fail('--tenant is required');
-      output = await changePlan(store.table, values.tenant, planArg());
+    case 'set-plan': {
+      const tenantId = await tenantArg();
+      const plan = planArg();
+      output = await audited(
+        store.table,
+        tenantId,
+        { action: 'tenant.set-plan', actor: OPS_ACTOR, details: { plan } },
+        () => changePlan(store.table, tenantId, plan),
+      );
       break;
+    }
+    case 'list-users':
+      output = await listUsers(store.table, await tenantArg());
+      break;
+    case 'disable-user':
+      output = await disableUser(store.table, OPS_ACTOR, await tenantArg(), userArg());
+      break;
+    case 'revoke-key':
+      output = await revokeUserKey(store.table, OPS_ACTOR, await tenantArg(), userArg());
+      break;
+    case 'audit': {
+      const limit = Number(values.limit ?? AUDIT_LIMIT_MAX);
+      if (!Number.isInteger(limit) || limit < 1 || limit > AUDIT_LIMIT_MAX)
+        fail(`--limit must be a whole number from 1 to ${AUDIT_LIMIT_MAX}`);
+      output = await listAudit(store.table, await tenantArg(), limit);
+      break;
+    }
     default:
       fail(`unknown command ${command}`);
   }

@@ -43,9 +43,17 @@ import * as v from 'valibot';
  * |                |                    |                                 | reviewed-subjects: TENANT#<tid>#REVIEWED / <at>#<h>     |
  * |                |                    |                                 |   (only while a screen of the subject has a decision)   |
  * | rescreen-run   | TENANT#<tid>       | RUN#<run_id>                    |                                                         |
+ * | audit          | TENANT#<tid>       | AUDIT#<ISO time>.<6 hex>        |   (account administration, one item per action)         |
  *
  * Access patterns:
- * - authenticate a key: GetItem user (the key names its tenant and user; the hash is compared)
+ * - authenticate a key: BatchGetItem user + tenant, consistent (the key names both; the hash is
+ *   compared; the same request whether or not they exist)
+ * - list a tenant's users: Query pk = TENANT#<tid>, begins_with(sk, USER#)
+ * - disable a user: UpdateItem user, condition exists and not disabled; REMOVE key_hash; then
+ *   ADD analyst_count -1 on the tenant (an analyst's seat)
+ * - revoke a user's key: UpdateItem user, condition exists and not disabled; SET a new key_hash
+ * - audit an administration action: PutItem audit (started) before it, UpdateItem outcome after;
+ *   read newest first: Query pk = TENANT#<tid>, begins_with(sk, AUDIT#), descending
  * - rotate a key: UpdateItem user, condition key_hash = the presented key's hash
  * - charge the quota: UpdateItem usage, ADD with condition used + n <= limit
  * - charge and number a screen: ONE UpdateItem on the monthly usage item,
@@ -128,7 +136,8 @@ export type Entity =
   | 'client'
   | 'client-ref'
   | 'subject'
-  | 'rescreen-run';
+  | 'rescreen-run'
+  | 'audit';
 
 /** `{ <index pk attribute>: pk, <index sk attribute>: sk }`: an item's entry in one index. */
 export function indexKeys(index: IndexName, pk: string, sk: string): Record<string, string> {

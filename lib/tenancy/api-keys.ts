@@ -9,6 +9,11 @@ export const API_KEY_PREFIX = 'isk_';
 const SECRET_BYTES = 32;
 const ID_PATTERN = /^[a-z0-9]{4,40}$/;
 
+/** True for a string shaped like a tenant or user id (anything else names nobody: 404). */
+export function isAccountId(text: string): boolean {
+  return ID_PATTERN.test(text);
+}
+
 export interface IssuedKey {
   /** Shown to the caller once; never stored. */
   key: string;

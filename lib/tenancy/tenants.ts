@@ -202,7 +202,8 @@ async function reserveAnalystSeat(table: Table, tenant: Tenant): Promise<void> {
   }
 }
 
-async function releaseAnalystSeat(table: Table, tenantId: string): Promise<void> {
+/** Gives back an analyst seat (a refused addition, a disabled analyst). */
+export async function releaseAnalystSeat(table: Table, tenantId: string): Promise<void> {
   await table.doc.send(
     new UpdateCommand({
       TableName: table.name,
