@@ -10,6 +10,7 @@
 import { parse } from 'csv-parse/sync';
 import { addDobs, calendarDob, monthDob, monthNumber, rangeDob, yearDob } from './listed-dates.ts';
 import { addName, addUnique, cleanText, newPerson, splitPlaces } from './listed-person.ts';
+import { addSharedIds, ofacEntityId } from './shared-ids.ts';
 import type { ListDescriptor, ListedDob, ListedPerson, ParsedList } from './types.ts';
 
 export const OFAC_SDN_FILES = {
@@ -195,6 +196,7 @@ function buildPerson(row: Row, remarks: string, alts: Row[], adds: Row[]): Liste
   person.programmes = splitPrograms(field(row[3]));
   if (facts.gender) person.gender = facts.gender;
   person.url = `https://sanctionssearch.ofac.treas.gov/Details.aspx?id=${entNum}`;
+  addSharedIds(person, ofacEntityId(entNum));
   const title = field(row[4]);
   const text = [title && `Title: ${title}`, remarks].filter(Boolean).join('; ');
   if (text) person.remarks = text;

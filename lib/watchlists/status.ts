@@ -51,6 +51,10 @@ export function describeDatabase(lists: readonly ListSummary[], now: Date = new 
       age_days: sourceAgeDays,
       stale: staleReasons.length > 0,
       stale_reasons: staleReasons,
+      // Caveats a compliance reader must see with the counts (e.g. the UK list's missing dates
+      // of birth) and the attribution the licence requires.
+      notes: list.notes ?? [],
+      ...(list.attribution ? { attribution: list.attribution } : {}),
     };
   });
   const lastSync =

@@ -13,8 +13,16 @@ export type ListId =
   | 'ofac_sdn'
   | 'un_sc'
   | 'uk_ofsi'
+  | 'uk_fcdo'
+  | 'eu_fsf'
+  | 'ofac_cons'
+  | 'ca_sema'
+  | 'au_dfat'
+  | 'nz_russia'
   | 'us_congress_pep'
   | 'us_executive_pep'
+  | 'world_leaders_pep'
+  | 'intl_bodies_pep'
   | 'fbi_wanted'
   | 'interpol_red';
 
@@ -38,6 +46,16 @@ export interface ListedName {
 export interface PepDetails {
   /** 1 = currently in office; 2 = left office within the last 5 years; 3 = earlier. */
   tier: number;
+  /**
+   * Holds the office on the PEP data's own date (`as_of`). The risk rules treat a current office
+   * holder as the most exposed; a list's date is in /dbstatus, so an old list's "current" is
+   * visibly old.
+   */
+  current: boolean;
+  /** The PEP data's date, against which `tier` and `current` were judged (YYYY-MM-DD). */
+  as_of?: string;
+  /** Country or body of the office ("Solomon Islands", "United Nations"). */
+  country?: string;
   /** snake_case: `legislator`, `head_of_state`, `head_of_government_deputy`, ... */
   category: string;
   /** e.g. "U.S. Senator for Vermont (2007–present)" */
@@ -71,6 +89,11 @@ export interface ListedPerson {
   url?: string;
   pep?: PepDetails;
   remarks?: string;
+  /**
+   * Identifiers other publishers quote for the same listing (`un:QDI.43`, `ofsi:12703`,
+   * `ofac:9639`; lib/watchlists/shared-ids.ts), used to link one person's listings across lists.
+   */
+  shared_ids?: string[];
 }
 
 export interface ListDescriptor {

@@ -239,9 +239,18 @@ export function parseUsCongressPep(
     const role = congressRole(last.type, last.state ?? '', last.district);
     const inOffice = last.start <= referenceDate && referenceDate < last.end;
     const pep: PepDetails = inOffice
-      ? { tier: 1, category: 'legislator', position: `${role} (${year(since)}–present)`, since }
+      ? {
+          tier: 1,
+          current: true,
+          as_of: referenceDate,
+          category: 'legislator',
+          position: `${role} (${year(since)}–present)`,
+          since,
+        }
       : {
           tier: formerTier(last.end, referenceDate),
+          current: false,
+          as_of: referenceDate,
           category: 'legislator',
           position: `Former ${role} (${year(since)}–${year(last.end)})`,
           since,
@@ -277,6 +286,8 @@ export function parseUsCongressPep(
     setBirthday(person, row.birthday);
     person.pep = {
       tier: formerTier(undefined, referenceDate),
+      current: false,
+      as_of: referenceDate,
       category: 'legislator',
       position: `Former ${congressRole(row.type, row.state, row.district)}`,
     };
@@ -331,9 +342,18 @@ export function parseUsExecutivePep(yaml: Buffer | string, options: PepParseOpti
     addNameForms(person, name);
     setBirthday(person, record.bio?.birthday);
     person.pep = inOfficeTerm
-      ? { tier: 1, category: office.category, position: `${office.title} (${year(since)}–present)`, since }
+      ? {
+          tier: 1,
+          current: true,
+          as_of: referenceDate,
+          category: office.category,
+          position: `${office.title} (${year(since)}–present)`,
+          since,
+        }
       : {
           tier: formerTier(last.end, referenceDate),
+          current: false,
+          as_of: referenceDate,
           category: office.category,
           position: `Former ${office.title} (${year(since)}–${year(last.end)})`,
           since,

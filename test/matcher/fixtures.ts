@@ -109,7 +109,12 @@ export const PEOPLE: ListedPerson[] = [
     ],
     dobs: [{ kind: 'date', date: '1941-09-08' }],
     nationalities: ['United States'],
-    pep: { tier: 1, category: 'legislator', position: 'U.S. Senator for Vermont (2007–present)' },
+    pep: {
+      tier: 1,
+      current: true,
+      category: 'legislator',
+      position: 'U.S. Senator for Vermont (2007–present)',
+    },
   }),
   person({
     list_id: 'us_congress_pep',
@@ -117,7 +122,7 @@ export const PEOPLE: ListedPerson[] = [
     primary_name: 'Theodore Edward Harwood',
     dobs: [{ kind: 'date', date: '1950-02-11' }],
     nationalities: ['United States'],
-    pep: { tier: 3, category: 'legislator', position: 'U.S. Representative (1991–1997)' },
+    pep: { tier: 3, current: false, category: 'legislator', position: 'U.S. Representative (1991–1997)' },
   }),
   person({
     list_id: 'fbi_wanted',

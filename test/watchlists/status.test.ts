@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeDatabase } from '../../lib/watchlists/status.ts';
 import type { ListSummary } from '../../lib/watchlists/types.ts';
+import { UK_FCDO_LIST } from '../../lib/watchlists/uk-fcdo.ts';
 
 const list = (overrides: Partial<ListSummary>): ListSummary => ({
   id: 'un_sc',
@@ -45,5 +46,15 @@ describe('database status', () => {
     expect(status.lists[0].stale).toBe(false);
     expect(status.lists[1].stale_reasons).toEqual(['last synced 26 hours ago (limit 24)']);
     expect(status.totals).toEqual({ lists: 2, entities: 2006, individuals: 1460 });
+  });
+
+  it('shows each list its caveats and attribution, e.g. that the UK list carries no dates of birth', () => {
+    const status = describeDatabase(
+      [list({ ...UK_FCDO_LIST, entity_count: 6349, individual_count: 4036 })],
+      now,
+    );
+
+    expect(status.lists[0].notes.join(' ')).toMatch(/no dates of birth/);
+    expect(status.lists[0].attribution).toMatch(/Open Government Licence v3\.0/);
   });
 });

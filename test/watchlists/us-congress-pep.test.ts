@@ -34,6 +34,8 @@ describe('US Congress PEPs', () => {
     expect(sanders?.names.map((n) => n.name)).toContain('Bernie Sanders');
     expect(sanders?.pep).toEqual({
       tier: 1,
+      current: true,
+      as_of: '2026-06-15',
       category: 'legislator',
       position: 'U.S. Senator for Vermont (2007–present)',
       since: '2007-01-04',
@@ -62,7 +64,11 @@ describe('US Presidents and Vice Presidents', () => {
   });
 
   it('makes those who left within five years tier 2 and earlier ones tier 3', () => {
-    expect(officeHolder('Joseph Robinette Biden Jr.')?.pep).toMatchObject({ tier: 2, until: '2025-01-20' });
+    expect(officeHolder('Joseph Robinette Biden Jr.')?.pep).toMatchObject({
+      tier: 2,
+      current: false,
+      until: '2025-01-20',
+    });
     expect(officeHolder('Kamala D. Harris')?.pep?.tier).toBe(2);
     expect(officeHolder('Barack Hussein Obama')?.pep).toMatchObject({ tier: 3, category: 'head_of_state' });
   });
