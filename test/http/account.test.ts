@@ -122,12 +122,54 @@ describe('GET /dbstatus', () => {
         'fbi_wanted',
         'interpol_red',
         'ofac_sdn',
+        'ofac_cons',
+        'eu_fsf',
+        'uk_fcdo',
         'uk_ofsi',
+        'ca_sema',
+        'au_dfat',
+        'nz_russia',
         'un_sc',
         'us_congress_pep',
         'us_executive_pep',
+        'world_leaders_pep',
+        'intl_bodies_pep',
       ].sort(),
     );
+    expect(byId.eu_fsf).toMatchObject({
+      entity_count: 5860,
+      individual_count: 4341,
+      source_date: '2026-05-01',
+    });
+    expect(byId.uk_fcdo).toMatchObject({
+      entity_count: 6349,
+      individual_count: 4036,
+      source_date: '2026-08-22',
+    });
+    expect(byId.uk_fcdo.notes.join(' ')).toMatch(/no dates of birth/);
+    expect(byId.uk_fcdo.attribution).toMatch(/Open Government Licence v3\.0/);
+    expect(byId.ofac_cons).toMatchObject({ individual_count: 79, source_date: '2026-01-08' });
+    expect(byId.ca_sema).toMatchObject({
+      entity_count: 4759,
+      individual_count: 3328,
+      source_date: '2025-03-20',
+    });
+    expect(byId.au_dfat).toMatchObject({
+      entity_count: 3811,
+      individual_count: 2518,
+      source_date: '2026-02-24',
+    });
+    expect(byId.nz_russia).toMatchObject({ individual_count: 1357, source_date: '2026-02-20' });
+    expect(byId.world_leaders_pep).toMatchObject({
+      category: 'pep',
+      individual_count: 5348,
+      source_date: '2019-06-04',
+    });
+    expect(byId.intl_bodies_pep).toMatchObject({
+      category: 'pep',
+      individual_count: 3424,
+      source_date: '2023-01-10',
+    });
     expect(byId.un_sc).toMatchObject({
       category: 'sanctions',
       individual_count: 730,
