@@ -17,6 +17,7 @@ import {
   parseItem,
   queryAll,
   type Table,
+  writeIf,
 } from '../store/table.ts';
 import { PLAN_IDS, type PlanId } from '../tenancy/plans.ts';
 import { ROLES, type Role } from '../tenancy/tenants.ts';
@@ -263,14 +264,8 @@ function finishedInOrder(ref: BatchRef, seq: number, at: Date) {
 }
 
 /** Runs a conditional update; false when its condition did not hold. */
-async function updateIf(table: Table, input: Omit<UpdateCommandInput, 'TableName'>): Promise<boolean> {
-  try {
-    await table.doc.send(new UpdateCommand({ ...input, TableName: table.name }));
-    return true;
-  } catch (error) {
-    if (isConditionalCheckFailed(error)) return false;
-    throw error;
-  }
+function updateIf(table: Table, input: Omit<UpdateCommandInput, 'TableName'>): Promise<boolean> {
+  return writeIf(table, new UpdateCommand({ ...input, TableName: table.name }));
 }
 
 /**

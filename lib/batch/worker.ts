@@ -4,7 +4,7 @@ import type { Logger } from '../log.ts';
 import type { JobHandler } from '../queue/jobs.ts';
 import { DEAD_LETTER, type Delivery, DONE, type JobOutcome } from '../queue/partial-batch.ts';
 import type { Services } from '../runtime/services.ts';
-import type { screenSubject } from '../screening/screen-subject.ts';
+import type { ScreenResult, screenSubject } from '../screening/screen-subject.ts';
 import type { Table } from '../store/table.ts';
 import { PLANS } from '../tenancy/plans.ts';
 import { refundScreens } from '../tenancy/quota.ts';
@@ -33,6 +33,11 @@ export interface BatchSubjectDependencies {
   /** Screens one subject: the single-subject use case of POST /screen. */
   screen: typeof screenSubject;
   log: Logger;
+}
+
+/** The job reference stored on a batch subject's screen, so a retry of it knows its own screen. */
+export function batchJobRef(ref: BatchRef, index: number): string {
+  return `batch:${ref.batchId}:${index}`;
 }
 
 export function failedDetail(attempts: number): string {
@@ -94,8 +99,9 @@ export function batchSubjectHandler(deps: BatchSubjectDependencies): JobHandler<
       return { status: 'retry', afterSeconds: Math.max(1, Math.min(leaseLeft, 60)) };
     }
 
+    let screen: ScreenResult;
     try {
-      const screen = await deps.screen(
+      screen = await deps.screen(
         services,
         {
           tenantId: ref.tenantId,
@@ -104,16 +110,8 @@ export function batchSubjectHandler(deps: BatchSubjectDependencies): JobHandler<
           plan: PLANS[record.plan],
         },
         { ...claim.subject, types: record.types },
-        { charge: false },
+        { charge: false, jobRef: batchJobRef(ref, job.index) },
       );
-      const seq = await nextFinishSequence(table, ref);
-      const finished = await finishBatchItem(table, ref, job.index, token, seq, screen, new Date());
-      if (finished && screen.skipped) await refundScreens(table, ref.tenantId, 1, chargedAt);
-      deps.log.info(
-        { ...where, screenId: screen.screen_id, skipped: screen.skipped, finished },
-        'batch subject screened',
-      );
-      return DONE;
     } catch (error) {
       const permanent = error instanceof DomainError;
       if (!permanent && receiveCount < delivery.maxReceiveCount) {
@@ -129,6 +127,27 @@ export function batchSubjectHandler(deps: BatchSubjectDependencies): JobHandler<
         chargedAt,
       );
       return DEAD_LETTER;
+    }
+
+    try {
+      const seq = await nextFinishSequence(table, ref);
+      const finished = await finishBatchItem(table, ref, job.index, token, seq, screen, new Date());
+      if (finished && screen.skipped) await refundScreens(table, ref.tenantId, 1, chargedAt);
+      deps.log.info(
+        { ...where, screenId: screen.screen_id, skipped: screen.skipped, finished },
+        'batch subject screened',
+      );
+      return DONE;
+    } catch (error) {
+      // The screen is stored and charged: never refund it or report it failed. A retry finds it
+      // as this job's own screen and finishes; after the last attempt the message waits in the
+      // dead-letter queue, and redriving it does the same.
+      deps.log.error(
+        { ...where, err: error, screenId: screen.screen_id },
+        'batch subject screened, not recorded',
+      );
+      await releaseBatchItem(table, ref, job.index, token).catch(() => undefined);
+      return { status: 'retry' };
     }
   }
 

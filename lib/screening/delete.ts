@@ -4,6 +4,7 @@ import { logger } from '../log.ts';
 import { forgetSubjectScreen } from '../monitoring/screened-subjects.ts';
 import { isConditionalCheckFailed, itemOfConditionFailure, keys, type Table } from '../store/table.ts';
 import type { Principal } from '../tenancy/auth.ts';
+import { releaseWindow } from './rescreen-window.ts';
 import { isScreenId } from './screen-id.ts';
 import type { ScreenItem } from './screen-record.ts';
 
@@ -52,5 +53,8 @@ export async function deleteScreen(
       logger.error({ err: error, tenant: caller.tenantId, screenId }, 'subject row not updated'),
     );
   }
+  // A deleted screen no longer holds its subject's rescreen window: the next screen is fresh.
+  if (typeof deleted?.subject_hash === 'string')
+    await releaseWindow(table, caller.tenantId, deleted.subject_hash, screenId);
   return { screen_id: screenId, deleted: true };
 }

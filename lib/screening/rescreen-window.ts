@@ -1,16 +1,37 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { INDEXES, keys, type Table } from '../store/table.ts';
-import { parseScreenItem, type ScreenItem } from './screen-record.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  INDEXES,
+  isConditionalCheckFailed,
+  itemOfConditionFailure,
+  keys,
+  type Table,
+  writeIf,
+} from '../store/table.ts';
+import { isoSeconds, parseScreenItem, type ScreenItem } from './screen-record.ts';
 
 /**
- * The rescreen window (DESIGN §4). Every screen item carries its subject hash as a subject-screens index key, so
- * the subject's latest screen is one query away; no separate cache item has to be kept in step
- * when a screen is forced or deleted. The window is judged on read from the screen time and the
- * window configured now, so changing RESCREEN_WINDOW_HOURS takes effect at once.
+ * The rescreen window (DESIGN §4): at most one fresh screen of a subject per tenant per window.
+ *
+ * Two pieces. Every screen item carries its subject hash as a subject-screens index key, so the
+ * subject's latest screen is one query away (the common repeat: nothing written). And one
+ * window item per subject (`WINDOW#<hash>`) names the screen that holds the window: a fresh
+ * screen takes it with one conditional write, which only succeeds when the window holds no
+ * screen or its screen has left the window. Of concurrent identical screens exactly one wins;
+ * the others wait for the winner's screen (stored right after its claim) and return it as
+ * `skipped`. The window is judged from the screen time and the window configured now, so
+ * changing RESCREEN_WINDOW_HOURS takes effect at once.
  */
 export function windowEnds(screenedAt: string, windowHours: number): number {
   return Date.parse(screenedAt) + windowHours * 3600 * 1000;
 }
+
+/**
+ * How long a claim whose screen does not exist is believed to be in flight: the winner stores
+ * its screen one write after its claim. Past this, the screen was never stored (its writer
+ * failed or died) or was deleted, and the next fresh screen takes the window over.
+ */
+export const WINDOW_CLAIM_PATIENCE_MS = 2_000;
 
 /** The subject's latest screen if it is still inside the window (deleted screens are gone from the index). */
 export async function findRecentScreen(
@@ -34,4 +55,172 @@ export async function findRecentScreen(
   const latest = Items[0] ? parseScreenItem(Items[0]) : undefined;
   if (!latest || windowEnds(latest.screened_at, windowHours) <= at.getTime()) return undefined;
   return latest;
+}
+
+interface WindowHolder {
+  screen_id: string;
+  /** Wall-clock time of the claim (not the screen time, which tests may set). */
+  claimed_at_ms: number;
+}
+
+/** The screen taking the window: its id and time. */
+export interface WindowScreen {
+  screenId: string;
+  at: Date;
+}
+
+function windowValues(screen: WindowScreen) {
+  return {
+    ':entity': 'rescreen-window',
+    ':screen': screen.screenId,
+    ':at': isoSeconds(screen.at),
+    ':claimed': Date.now(),
+  };
+}
+const SET_WINDOW = 'SET entity = :entity, screen_id = :screen, screened_at = :at, claimed_at_ms = :claimed';
+
+/**
+ * Takes the subject's window for a fresh screen, before the screen is stored. Resolves to
+ * undefined when this screen holds the window (store it now), or to the screen that holds it
+ * (return that one as `skipped`). A holder whose screen never appears within
+ * WINDOW_CLAIM_PATIENCE_MS of its claim is taken over.
+ */
+export async function takeWindow(
+  table: Table,
+  tenantId: string,
+  hash: string,
+  screen: WindowScreen,
+  windowHours: number,
+): Promise<ScreenItem | undefined> {
+  const key = keys.rescreenWindow(tenantId, hash);
+  const cutoff = isoSeconds(new Date(screen.at.getTime() - windowHours * 3600 * 1000));
+  for (let attempt = 0; attempt < 3; attempt++) {
+    let holder: WindowHolder;
+    try {
+      await table.doc.send(
+        new UpdateCommand({
+          TableName: table.name,
+          Key: key,
+          UpdateExpression: SET_WINDOW,
+          // Free, or its screen has left the window (screened_at + window <= now).
+          ConditionExpression: 'attribute_not_exists(pk) OR screened_at <= :cutoff',
+          ExpressionAttributeValues: { ...windowValues(screen), ':cutoff': cutoff },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+      return undefined;
+    } catch (error) {
+      if (!isConditionalCheckFailed(error)) throw error;
+      const found = await itemOfConditionFailure(table, error, key);
+      if (!found) continue; // released meanwhile: claim again
+      holder = found as unknown as WindowHolder;
+    }
+    const held = await awaitScreen(table, tenantId, holder);
+    if (held) return held;
+    // The holder's screen does not exist and is not coming: take over from exactly that holder.
+    const tookOver = await writeIf(
+      table,
+      new UpdateCommand({
+        TableName: table.name,
+        Key: key,
+        UpdateExpression: SET_WINDOW,
+        ConditionExpression: 'screen_id = :holder',
+        ExpressionAttributeValues: { ...windowValues(screen), ':holder': holder.screen_id },
+      }),
+    );
+    if (tookOver) return undefined;
+  }
+  throw new Error('rescreen window contended: no holder after 3 attempts');
+}
+
+/** The holder's screen, waiting while its claim is young enough for the screen to be in flight. */
+async function awaitScreen(
+  table: Table,
+  tenantId: string,
+  holder: WindowHolder,
+): Promise<ScreenItem | undefined> {
+  for (let delay = 10; ; delay = Math.min(delay * 2, 200)) {
+    const { Item } = await table.doc.send(
+      new GetCommand({
+        TableName: table.name,
+        Key: keys.screen(tenantId, holder.screen_id),
+        ConsistentRead: true,
+      }),
+    );
+    if (Item) return parseScreenItem(Item);
+    const waited = Date.now() - holder.claimed_at_ms;
+    if (waited >= WINDOW_CLAIM_PATIENCE_MS) return undefined;
+    await sleep(Math.min(delay, WINDOW_CLAIM_PATIENCE_MS - waited));
+  }
+}
+
+/**
+ * The screen holding the subject's window, if any, waiting for it while its claim is young (a
+ * concurrent identical screen being stored). A screen numbered just before this call takes the
+ * window one write later, so an empty window is looked at a few times over `settleMs`.
+ */
+export async function windowScreen(
+  table: Table,
+  tenantId: string,
+  hash: string,
+  windowHours: number,
+  at: Date,
+  settleMs = 100,
+): Promise<ScreenItem | undefined> {
+  for (const started = Date.now(); ; await sleep(20)) {
+    const { Item } = await table.doc.send(
+      new GetCommand({
+        TableName: table.name,
+        Key: keys.rescreenWindow(tenantId, hash),
+        ConsistentRead: true,
+      }),
+    );
+    if (Item && windowEnds(Item.screened_at as string, windowHours) > at.getTime())
+      return awaitScreen(table, tenantId, Item as unknown as WindowHolder);
+    if (Date.now() - started >= settleMs) return undefined;
+  }
+}
+
+/**
+ * Points the window at a forced screen (already stored), unless it holds a later one: a forced
+ * screen is what a repeat returns from then on.
+ */
+export async function pointWindowAt(
+  table: Table,
+  tenantId: string,
+  hash: string,
+  screen: WindowScreen,
+): Promise<void> {
+  // Refused when the window already holds a later screen, which stays.
+  await writeIf(
+    table,
+    new UpdateCommand({
+      TableName: table.name,
+      Key: keys.rescreenWindow(tenantId, hash),
+      UpdateExpression: SET_WINDOW,
+      ConditionExpression: 'attribute_not_exists(pk) OR screened_at <= :at',
+      ExpressionAttributeValues: windowValues(screen),
+    }),
+  );
+}
+
+/**
+ * Frees the window held by this screen (it was deleted, or never stored), so the next screen of
+ * the subject is fresh at once. A window held by another screen is left alone.
+ */
+export async function releaseWindow(
+  table: Table,
+  tenantId: string,
+  hash: string,
+  screenId: string,
+): Promise<void> {
+  await writeIf(
+    table,
+    new DeleteCommand({
+      TableName: table.name,
+      Key: keys.rescreenWindow(tenantId, hash),
+      ConditionExpression: 'screen_id = :screen',
+      ExpressionAttributeValues: { ':screen': screenId },
+    }),
+  );
 }

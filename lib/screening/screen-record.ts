@@ -88,6 +88,8 @@ export interface ScreenItem {
   alert?: ScreenAlert;
   /** A newer screen of the same client took this one's place in the pending queue. */
   superseded_by?: string;
+  /** The queued job the screen was made for (screenSubject's `jobRef`); absent for direct screens. */
+  job_ref?: string;
 }
 
 export const SCREEN_ORIGINS = ['api', 'batch', 'client_registration', 'rescreen'] as const;
@@ -333,6 +335,7 @@ export const ScreenItemSchema = v.object({
   client_id: v.optional(v.string()),
   alert: v.optional(objectOf<ScreenAlert>()),
   superseded_by: v.optional(v.string()),
+  job_ref: v.optional(v.string()),
   ...screenSummaryEntries,
 });
 

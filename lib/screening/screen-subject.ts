@@ -1,4 +1,5 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { QuotaExceededError } from '../errors.ts';
 import { logger } from '../log.ts';
 import { recordSubjectScreen } from '../monitoring/screened-subjects.ts';
 import type { Services } from '../runtime/services.ts';
@@ -6,7 +7,13 @@ import { indexKeys, keys } from '../store/table.ts';
 import type { Principal } from '../tenancy/auth.ts';
 import { refundScreens } from '../tenancy/quota.ts';
 import { CHECK_TYPES, type CheckType } from '../watchlists/types.ts';
-import { findRecentScreen } from './rescreen-window.ts';
+import {
+  findRecentScreen,
+  pointWindowAt,
+  releaseWindow,
+  takeWindow,
+  windowScreen,
+} from './rescreen-window.ts';
 import { numberScreen } from './screen-id.ts';
 import {
   type Actor,
@@ -44,6 +51,13 @@ export interface ScreenSubjectOptions {
    * adds its alert, or carries an earlier decision forward (and so leaves the pending queue).
    */
   review?: (item: ScreenItem) => ScreenItem | Promise<ScreenItem>;
+  /**
+   * The queued job this screen is made for (e.g. `batch:<batch id>:<index>`), stored on the
+   * screen. A retry of the same job that finds this screen in the window gets it back as its own
+   * (`skipped: false`): a failure after the screen was stored must neither refund it nor report
+   * it failed.
+   */
+  jobRef?: string;
 }
 
 /** The Screen of SPEC §2.1 with `skipped`: true when the earlier screen was returned unchanged. */
@@ -83,19 +97,56 @@ export async function screenSubject(
   const hash = subjectHash(subject, types);
   const windowHours = config.RESCREEN_WINDOW_HOURS;
 
+  // A screen found in the window is returned as it stands; it is this job's own when it was made
+  // for the same job (a retry after a failure that followed the store).
+  const found = (screen: ScreenItem): ScreenResult => ({
+    ...toScreen(screen),
+    skipped: !(options.jobRef !== undefined && screen.job_ref === options.jobRef),
+  });
+  const windowed = windowHours > 0;
+
   if (!input.force) {
     const recent = await findRecentScreen(table, principal.tenantId, hash, windowHours, at);
-    if (recent) return { ...toScreen(recent), skipped: true };
+    if (recent) return found(recent);
   }
 
   const checks = services.matcher().screen(subject, types);
 
-  const screenId = await numberScreen(
-    table,
-    principal.tenantId,
-    at,
-    charge ? { limit: principal.plan.monthly_screens } : undefined,
-  );
+  let screenId: string;
+  try {
+    screenId = await numberScreen(
+      table,
+      principal.tenantId,
+      at,
+      charge ? { limit: principal.plan.monthly_screens } : undefined,
+    );
+  } catch (error) {
+    // At the limit, a subject another request is screening right now is still a cached answer.
+    if (!(error instanceof QuotaExceededError) || !windowed || input.force) throw error;
+    const holder = await windowScreen(table, principal.tenantId, hash, windowHours, at);
+    if (holder) return found(holder);
+    throw error;
+  }
+  const refund = async () => {
+    if (charge) await refundScreens(table, principal.tenantId, 1, at);
+  };
+
+  if (windowed && !input.force) {
+    // One fresh screen per subject per window: of concurrent identical screens, the one that
+    // takes the window is stored; the others return it (the number they drew stays unused).
+    let holder: ScreenItem | undefined;
+    try {
+      holder = await takeWindow(table, principal.tenantId, hash, { screenId, at }, windowHours);
+    } catch (error) {
+      await refund();
+      throw error;
+    }
+    if (holder) {
+      await refund();
+      return found(holder);
+    }
+  }
+
   const fresh: ScreenItem = {
     ...keys.screen(principal.tenantId, screenId),
     // Sparse pending index: these two attributes leave the item with its first disposition.
@@ -126,6 +177,7 @@ export async function screenSubject(
           ),
         }
       : {}),
+    ...(options.jobRef !== undefined ? { job_ref: options.jobRef } : {}),
   };
 
   let item = fresh;
@@ -135,13 +187,15 @@ export async function screenSubject(
       new PutCommand({ TableName: table.name, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }),
     );
   } catch (error) {
-    // A screen that was not stored is not billed.
-    if (charge) await refundScreens(table, principal.tenantId, 1, at);
+    // A screen that was not stored is not billed, and does not hold the window.
+    await refund();
+    if (windowed) await releaseWindow(table, principal.tenantId, hash, screenId).catch(() => undefined);
     throw error;
   }
   // The per-subject row of GET /clients/screened follows the screen (derived data: a failure
   // here must not turn a stored, charged screen into an error).
   await recordSubjectScreen(table, item, at).catch((error) => subjectRowLog(error, item));
+  if (windowed && input.force) await pointWindowAt(table, principal.tenantId, hash, { screenId, at });
   return { ...toScreen(item), skipped: false };
 }
 

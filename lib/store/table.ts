@@ -3,10 +3,13 @@ import { Agent as HttpsAgent } from 'node:https';
 import type { AttributeValue, CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
+  type DeleteCommand,
   DynamoDBDocumentClient,
   GetCommand,
+  type PutCommand,
   QueryCommand,
   type QueryCommandInput,
+  type UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import * as v from 'valibot';
@@ -44,6 +47,7 @@ import * as v from 'valibot';
  * |                |                    |                                 |   (only while a screen of the subject has a decision)   |
  * | rescreen-run   | TENANT#<tid>       | RUN#<run_id>                    |                                                         |
  * | audit          | TENANT#<tid>       | AUDIT#<ISO time>.<6 hex>        |   (account administration, one item per action)         |
+ * | rescreen-window| TENANT#<tid>       | WINDOW#<hash>                   |   (the screen holding the subject's rescreen window)    |
  *
  * Access patterns:
  * - authenticate a key: BatchGetItem user + tenant, consistent (the key names both; the hash is
@@ -73,7 +77,10 @@ import * as v from 'valibot';
  * - read one screen / its history: GetItem screen (consistent)
  * - rescreen window: Query subject-screens pk = TENANT#<tid>#SUBJECT#<subject hash>, descending,
  *   Limit 1 (the subject's latest screen, whole item); outside the window when screened_at +
- *   RESCREEN_WINDOW_HOURS has passed.
+ *   RESCREEN_WINDOW_HOURS has passed. A fresh screen first takes the window: UpdateItem
+ *   rescreen-window, condition attribute_not_exists or screened_at <= now - window (one fresh
+ *   screen per subject per window, whatever runs concurrently); a forced screen moves it
+ *   forward; deleting the screen that holds it deletes it (condition screen_id = that screen).
  * - list cursors: base64url of {list, tenant, last key}; the start key is rebuilt from the
  *   caller's tenant, so a cursor can never address another tenant's partition
  * - list tenants (ops): Query tenants pk = TENANTS
@@ -137,7 +144,8 @@ export type Entity =
   | 'client-ref'
   | 'subject'
   | 'rescreen-run'
-  | 'audit';
+  | 'audit'
+  | 'rescreen-window';
 
 /** `{ <index pk attribute>: pk, <index sk attribute>: sk }`: an item's entry in one index. */
 export function indexKeys(index: IndexName, pk: string, sk: string): Record<string, string> {
@@ -188,6 +196,11 @@ export const keys = {
     sk: `SUBJECT#${subjectHash}`,
   }),
   rescreenRun: (tenantId: string, runId: string) => ({ pk: `TENANT#${tenantId}`, sk: `RUN#${runId}` }),
+  /** The screen holding a subject's rescreen window (lib/screening/rescreen-window.ts). */
+  rescreenWindow: (tenantId: string, subjectHash: string) => ({
+    pk: `TENANT#${tenantId}`,
+    sk: `WINDOW#${subjectHash}`,
+  }),
   /** batch-progress partition of a batch's finished subjects, sorted by finish sequence. */
   batchProgressIndex: (tenantId: string, batchId: string) => `TENANT#${tenantId}#BATCH#${batchId}`,
   tenantPartition: (tenantId: string) => `TENANT#${tenantId}`,
@@ -287,6 +300,23 @@ export async function itemOfConditionFailure(
     new GetCommand({ TableName: table.name, Key: key, ConsistentRead: true }),
   );
   return Item;
+}
+
+/**
+ * Sends a conditional write (Put, Update or Delete); false when its condition did not hold, so
+ * the caller decides what a refused write means.
+ */
+export async function writeIf(
+  table: Table,
+  command: PutCommand | UpdateCommand | DeleteCommand,
+): Promise<boolean> {
+  try {
+    await table.doc.send(command as UpdateCommand);
+    return true;
+  } catch (error) {
+    if (isConditionalCheckFailed(error)) return false;
+    throw error;
+  }
 }
 
 /** Every item a query matches, following LastEvaluatedKey across pages. */

@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type StartedBatch, startBatch } from '../../lib/batch/start-batch.ts';
@@ -189,6 +189,91 @@ describe('batch worker', () => {
     expect(result.batchItemFailures).toEqual([{ itemIdentifier: 'message-1' }]);
     expect(await batchItem(batch, 0)).toMatchObject({ status: 'failed' });
     expect(await getMonthlyUsage(store.table, principal.tenantId)).toBe(0);
+  });
+});
+
+/** The test services with a table whose first `failures` finish-numbering writes fail, as a store outage would. */
+function servicesFailingFinish(failures: number): typeof services {
+  let left = failures;
+  const doc = new Proxy(store.table.doc, {
+    get(target, property, receiver) {
+      if (property !== 'send') return Reflect.get(target, property, receiver);
+      return (command: unknown) => {
+        if (
+          command instanceof UpdateCommand &&
+          command.input.UpdateExpression === 'ADD finished :one' &&
+          left > 0
+        ) {
+          left -= 1;
+          return Promise.reject(new Error('store unavailable'));
+        }
+        return target.send(command as never);
+      };
+    },
+  });
+  return { ...services, table: { name: store.table.name, doc } };
+}
+
+describe('batch worker, when the store fails after the screen was stored', () => {
+  it('finishes the retry with that screen: not skipped, not refunded, not screened twice', async () => {
+    const principal = await growthPrincipal();
+    const { batch, body } = await startOne(principal, 'Interrupted Person');
+    const flaky = servicesFailingFinish(1);
+    const worker = createQueueWorker({ services: () => flaky });
+
+    const first = await worker({ Records: [record(body, 1)] });
+    const retry = await worker({ Records: [record(body, 2)] });
+
+    expect(first.batchItemFailures).toHaveLength(1);
+    expect(retry.batchItemFailures).toEqual([]);
+    expect(await batchItem(batch, 0)).toMatchObject({ status: 'done', skipped: false });
+    expect(await screenCount(principal.tenantId)).toBe(1);
+    expect(await getMonthlyUsage(store.table, principal.tenantId)).toBe(1);
+  });
+
+  it('on the last attempt neither reports the stored screen failed nor refunds it', async () => {
+    const principal = await growthPrincipal();
+    const { batch, body } = await startOne(principal, 'Last Chance Person');
+    const flaky = servicesFailingFinish(1);
+    const worker = createQueueWorker({ services: () => flaky });
+
+    const last = await worker({ Records: [record(body, 3)] });
+
+    expect(last.batchItemFailures).toHaveLength(1);
+    expect((await batchItem(batch, 0))?.status).not.toBe('failed');
+    expect(await screenCount(principal.tenantId)).toBe(1);
+    expect(await getMonthlyUsage(store.table, principal.tenantId)).toBe(1);
+    // Redriven from the dead-letter queue, the job finds its screen and finishes.
+    const redriven = await createQueueWorker({ services: () => services })({ Records: [record(body, 1)] });
+    expect(redriven.batchItemFailures).toEqual([]);
+    expect(await batchItem(batch, 0)).toMatchObject({ status: 'done', skipped: false });
+    expect(await getMonthlyUsage(store.table, principal.tenantId)).toBe(1);
+  });
+});
+
+describe('batch worker, given the same person several times', () => {
+  it('screens and charges a batch holding the same person five times once', async () => {
+    const principal = await growthPrincipal();
+    queue.sent = [];
+    const batch = await startBatch(
+      services,
+      principal,
+      { subjects: Array.from({ length: 5 }, () => ({ name: 'Repeated Person' })), types: ['sanctions'] },
+      logger,
+    );
+    const worker = createQueueWorker({ services: () => services });
+
+    const results = await Promise.all(
+      queue.sent.map((body, i) => worker({ Records: [record(body, 1, `message-${i}`)] })),
+    );
+
+    expect(results.flatMap((r) => r.batchItemFailures)).toEqual([]);
+    expect(await screenCount(principal.tenantId)).toBe(1);
+    expect(await getMonthlyUsage(store.table, principal.tenantId)).toBe(1);
+    const items = await Promise.all([0, 1, 2, 3, 4].map((i) => batchItem(batch, i)));
+    expect(items.map((item) => item?.status)).toEqual(['done', 'done', 'done', 'done', 'done']);
+    expect(new Set(items.map((item) => item?.screen_id)).size).toBe(1);
+    expect(items.filter((item) => item?.skipped === false)).toHaveLength(1);
   });
 });
 

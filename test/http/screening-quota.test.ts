@@ -92,6 +92,30 @@ describe('monthly quota', () => {
     expect(forced.status).toBe(429);
   });
 
+  it('charges five identical screens sent at once one screen; the other four return it as skipped', async () => {
+    const key = await starterTenantWithUsage(0);
+    const name = madeUpName();
+
+    const results = await Promise.all(Array.from({ length: 5 }, () => api.post('/screen', key, { name })));
+
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(results.filter((r) => r.body.skipped === false)).toHaveLength(1);
+    expect(new Set(results.map((r) => r.body.screen_id)).size).toBe(1);
+    expect((await api.get('/me', key)).body.usage.screens_used).toBe(1);
+    expect((await api.get('/screens', key)).body.screens).toHaveLength(1);
+  });
+
+  it('at the limit, identical screens sent at once still get the one fresh screen, not a 429', async () => {
+    const key = await starterTenantWithUsage(999);
+    const name = madeUpName();
+
+    const results = await Promise.all(Array.from({ length: 4 }, () => api.post('/screen', key, { name })));
+
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    expect(new Set(results.map((r) => r.body.screen_id)).size).toBe(1);
+    expect((await api.get('/me', key)).body.usage.screens_used).toBe(1000);
+  });
+
   it('never limits Enterprise', async () => {
     const key = demoKey(stack, 'tdemoenterprise', 'analyst').api_key;
     await chargeScreens(getServices().table, 'tdemoenterprise', 1_000_000, null);

@@ -2,6 +2,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMatcher, type Matcher } from '../../lib/matcher/screen.ts';
 import { readConfig } from '../../lib/runtime/config.ts';
+import { deleteScreen } from '../../lib/screening/delete.ts';
 import { screenSubject } from '../../lib/screening/screen-subject.ts';
 import { listScreens } from '../../lib/screening/screens-read.ts';
 import type { Table } from '../../lib/store/table.ts';
@@ -97,5 +98,43 @@ describe('screenSubject', () => {
 
     expect(await getMonthlyUsage(store.table, 'tfailing')).toBe(0);
     expect((await listScreens(store.table, 'tfailing', 10)).screens).toEqual([]);
+  });
+
+  it('screens a subject sent five times at once exactly once: one charge, the others return it as skipped', async () => {
+    const services = servicesWith('24');
+
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        screenSubject(services, caller('tconcurrent'), { name: 'Ada Brennholt' }),
+      ),
+    );
+
+    expect(results.filter((r) => !r.skipped)).toHaveLength(1);
+    expect(new Set(results.map((r) => r.screen_id)).size).toBe(1);
+    expect(await getMonthlyUsage(store.table, 'tconcurrent')).toBe(1);
+    expect((await listScreens(store.table, 'tconcurrent', 10)).screens).toHaveLength(1);
+  });
+
+  it('screens afresh after the window screen was deleted, at once', async () => {
+    const services = servicesWith('24');
+    const first = await screenSubject(services, caller('tdeleted'), { name: 'Ada Brennholt' });
+    await deleteScreen(store.table, { ...caller('tdeleted'), role: 'admin' }, first.screen_id);
+
+    const started = Date.now();
+    const again = await screenSubject(services, caller('tdeleted'), { name: 'Ada Brennholt' });
+
+    expect(again.skipped).toBe(false);
+    expect(again.screen_id).not.toBe(first.screen_id);
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it('a forced screen becomes the one the window returns', async () => {
+    const services = servicesWith('24');
+    await screenSubject(services, caller('tforced'), { name: 'Ada Brennholt' });
+    const forced = await screenSubject(services, caller('tforced'), { name: 'Ada Brennholt', force: true });
+
+    const repeat = await screenSubject(services, caller('tforced'), { name: 'Ada Brennholt' });
+
+    expect(repeat).toMatchObject({ skipped: true, screen_id: forced.screen_id });
   });
 });
