@@ -110,7 +110,7 @@ export function batchSubjectHandler(deps: BatchSubjectDependencies): JobHandler<
           plan: PLANS[record.plan],
         },
         { ...claim.subject, types: record.types },
-        { charge: false, jobRef: batchJobRef(ref, job.index) },
+        { charge: false, jobRef: batchJobRef(ref, job.index), origin: 'batch' },
       );
     } catch (error) {
       const permanent = error instanceof DomainError;
