@@ -19,7 +19,8 @@ import * as v from 'valibot';
  * partition key. Tenant scoping is structural: no tenant-facing access pattern can reach another
  * tenant's items without naming that tenant's partition. The two exceptions are operator paths
  * that never answer a tenant: the list of tenants (ops CLI) and the due-client shards the
- * auto-rescreen scheduler reads for every tenant at once.
+ * auto-rescreen scheduler reads for every tenant at once. The watchlists' sync status rows
+ * (list-sync) belong to no tenant: they describe the lists everyone is screened against.
  *
  * Every item carries `entity` (its kind, below); readers parse items with the entity's schema
  * (`parseItem`) instead of casting them. Each secondary index serves one access pattern and is
@@ -48,6 +49,8 @@ import * as v from 'valibot';
  * | rescreen-run   | TENANT#<tid>       | RUN#<run_id>                    |                                                         |
  * | audit          | TENANT#<tid>       | AUDIT#<ISO time>.<6 hex>        |   (account administration, one item per action)         |
  * | rescreen-window| TENANT#<tid>       | WINDOW#<hash>                   |   (the screen holding the subject's rescreen window)    |
+ * | list-sync      | LISTS              | LIST#<list id>                  |   (no tenant: one row per synced watchlist;             |
+ * |                |                    |                                 |   lib/sync/list-status.ts `listSyncKeys`)               |
  *
  * Access patterns:
  * - authenticate a key: BatchGetItem user + tenant, consistent (the key names both; the hash is
@@ -104,6 +107,9 @@ import * as v from 'valibot';
  *   sk <= now: the items read are the clients due, never the clients registered
  * - claim a due client: UpdateItem client, condition next_due_at = the due time the run saw
  *   (two runs, or a run and a manual trigger, screen a client at most once per due window)
+ * - list sync status (the list sync writes, /dbstatus reads): UpdateItem list-sync, condition
+ *   last_attempt_at <= this run's start (an older run never overwrites a newer one's record);
+ *   Query pk = LISTS for every list's row
  * - one row per screened subject: UpdateItem subject on every screen, disposition and delete;
  *   GET /clients/screened = Query subjects-by-activity descending; GET /clients/reviewed =
  *   Query reviewed-subjects descending (sparse)
@@ -145,7 +151,8 @@ export type Entity =
   | 'subject'
   | 'rescreen-run'
   | 'audit'
-  | 'rescreen-window';
+  | 'rescreen-window'
+  | 'list-sync';
 
 /** `{ <index pk attribute>: pk, <index sk attribute>: sk }`: an item's entry in one index. */
 export function indexKeys(index: IndexName, pk: string, sk: string): Record<string, string> {

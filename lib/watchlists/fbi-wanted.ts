@@ -238,14 +238,34 @@ export function parseFbiWanted(files: { csv: Buffer | string; apiPage?: Buffer |
   const titleKey = (p: FbiPoster) => posterName(p.title).toLowerCase();
   const apiTitles = new Set(fromApi.map(titleKey));
   const posters = [...fromApi, ...fromCsv.filter((p) => !apiTitles.has(titleKey(p)))];
-  const newest =
-    fromCsv
-      .map((p) => p.publication)
-      .sort()
-      .at(-1) ?? '';
   return {
     people: posters.filter(isWantedPersonPoster).map(toPerson),
     entityCount: posters.length,
-    sourceDate: /^\d{4}-\d{2}-\d{2}/.test(newest) ? newest.slice(0, 10) : undefined,
+    sourceDate: newestPublication(fromCsv),
+  };
+}
+
+/** The newest poster publication date (YYYY-MM-DD), the list's own date. */
+function newestPublication(posters: readonly FbiPoster[]): string | undefined {
+  const newest =
+    posters
+      .map((p) => p.publication)
+      .sort()
+      .at(-1) ?? '';
+  return /^\d{4}-\d{2}-\d{2}/.test(newest) ? newest.slice(0, 10) : undefined;
+}
+
+/**
+ * Parses the live API's pages alone (what a sync downloads): the list's date is the newest
+ * poster publication they carry.
+ */
+export function parseFbiWantedApi(pages: readonly (Buffer | string)[]): ParsedList {
+  const posters = pages.flatMap((page) =>
+    apiPosters(typeof page === 'string' ? page : page.toString('utf8')),
+  );
+  return {
+    people: posters.filter(isWantedPersonPoster).map(toPerson),
+    entityCount: posters.length,
+    sourceDate: newestPublication(posters),
   };
 }

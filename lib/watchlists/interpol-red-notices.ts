@@ -37,6 +37,17 @@ interface NoticeRow {
 }
 
 /**
+ * The notices of one file: the scrape stored bare arrays, the live web service answers
+ * `{ total, _embedded: { notices: [...] } }` (what a sync downloads).
+ */
+function noticeRows(body: unknown): NoticeRow[] {
+  if (Array.isArray(body)) return body as NoticeRow[];
+  const notices = (body as { _embedded?: { notices?: unknown } } | null)?._embedded?.notices;
+  if (Array.isArray(notices)) return notices as NoticeRow[];
+  throw new Error('INTERPOL file is neither a notice array nor a notices web service answer');
+}
+
+/**
  * Parses the per-nationality JSON files. Notices repeat across files (several nationalities,
  * overlapping age bands), so they are merged by `entity_id` with their nationalities combined;
  * `entityCount` counts unique notices. Name = forename + family name (a notice published without
@@ -45,8 +56,7 @@ interface NoticeRow {
 export function parseInterpolRedNotices(files: (Buffer | string)[]): ParsedList {
   const byId = new Map<string, ListedPerson>();
   for (const file of files) {
-    const rows = JSON.parse(typeof file === 'string' ? file : file.toString('utf8')) as NoticeRow[];
-    if (!Array.isArray(rows)) continue;
+    const rows = noticeRows(JSON.parse(typeof file === 'string' ? file : file.toString('utf8')));
     for (const row of rows) {
       const id = row.entity_id?.trim();
       if (!id) continue;

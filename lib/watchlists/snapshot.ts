@@ -76,7 +76,7 @@ const PERSON_ARRAYS = ['names', 'dobs', 'nationalities', 'locations', 'programme
 export const REMARKS_MAX_CHARS = 600;
 
 /** Drops empty arrays and absent fields (about a third of the people have no DOB or place). */
-function compactPerson(person: ListedPerson): Partial<ListedPerson> {
+export function compactPerson(person: ListedPerson): Partial<ListedPerson> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(person)) {
     if (value === undefined || value === null || value === '') continue;
@@ -103,6 +103,13 @@ interface SnapshotFile extends WatchlistSnapshot {
  */
 export function writeSnapshot(snapshot: WatchlistSnapshot, path: string = defaultSnapshotPath()): void {
   mkdirSync(dirname(path), { recursive: true });
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, serialiseSnapshot(snapshot));
+  renameSync(temporary, path);
+}
+
+/** The snapshot file's text (what `writeSnapshot` writes and a sync uploads). */
+export function serialiseSnapshot(snapshot: WatchlistSnapshot): string {
   const file: SnapshotFile = {
     ...snapshot,
     people: snapshot.people.map(compactPerson) as ListedPerson[],
@@ -110,10 +117,7 @@ export function writeSnapshot(snapshot: WatchlistSnapshot, path: string = defaul
   };
   // Non-ASCII characters are written as JSON escapes: an all-ASCII file is read as latin1, several
   // times faster at cold start than decoding UTF-8, and parses into compact one-byte strings.
-  const body = JSON.stringify(file).replace(NON_ASCII_RE, escapeChar);
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, body);
-  renameSync(temporary, path);
+  return JSON.stringify(file).replace(NON_ASCII_RE, escapeChar);
 }
 
 /**
@@ -121,7 +125,11 @@ export function writeSnapshot(snapshot: WatchlistSnapshot, path: string = defaul
  * kept beside the returned snapshot (see `createMatcher`), not on it.
  */
 export function readSnapshot(path: string): WatchlistSnapshot {
-  const bytes = readFileSync(path);
+  return parseSnapshot(readFileSync(path));
+}
+
+/** Parses a snapshot file's bytes (from disk or from the snapshot store). */
+export function parseSnapshot(bytes: Buffer): WatchlistSnapshot {
   const text = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
   const { index, ...snapshot } = JSON.parse(text) as SnapshotFile;
   for (const person of snapshot.people) {

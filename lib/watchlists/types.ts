@@ -134,6 +134,11 @@ export interface ListSummary extends ListDescriptor {
   individual_count: number;
   /** When this snapshot was built from the files (ISO 8601 UTC). */
   synced_at: string;
+  /**
+   * SHA-256 of the files a list sync downloaded (lib/sync/feeds.ts `contentHash`); the next sync
+   * skips the parse when the publisher's files hash the same. Absent for bundled data.
+   */
+  content_hash?: string;
 }
 
 /** The compiled snapshot: every list's people, ready for the matcher to index. */

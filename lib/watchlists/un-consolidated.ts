@@ -1,7 +1,7 @@
 /**
  * UN Security Council Consolidated List (XML as published by the UN).
  */
-import { XMLParser } from 'fast-xml-parser';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { addDobs, calendarDob, parseNumericDob, rangeDob, yearDob } from './listed-dates.ts';
 import { addName, addUnique, cleanText, newPerson } from './listed-person.ts';
 import type { ListDescriptor, ListedDob, ListedName, ListedPerson, ParsedList } from './types.ts';
@@ -115,7 +115,15 @@ export function parseUnConsolidated(xml: Buffer | string): ParsedList {
     parseTagValue: false,
     isArray: (name) => REPEATED.has(name),
   });
-  const doc = parser.parse(typeof xml === 'string' ? xml : xml.toString('utf8')) as XmlNode;
+  const text = typeof xml === 'string' ? xml : xml.toString('utf8');
+  // The parser is lenient (it closes what a cut file left open); a downloaded file must be whole.
+  const wellFormed = XMLValidator.validate(text);
+  if (wellFormed !== true) {
+    throw new Error(
+      `UN consolidated list: not well-formed XML (${wellFormed.err.msg}, line ${wellFormed.err.line})`,
+    );
+  }
+  const doc = parser.parse(text) as XmlNode;
   const root = child(doc, 'CONSOLIDATED_LIST');
   if (!root) throw new Error('UN consolidated list: CONSOLIDATED_LIST root element missing');
   const individuals = childNodes(child(root, 'INDIVIDUALS'), 'INDIVIDUAL');

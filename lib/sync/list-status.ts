@@ -1,0 +1,117 @@
+/**
+ * One row per synced list in the single table: what the last successful sync brought (source date,
+ * when it was fetched, counts, content hash) and how the last attempt went (when, and its error).
+ * /dbstatus reads them; the sync writes them. These rows belong to no tenant and no tenant-facing
+ * route reads them by key (the partition is a constant), like the operators' list of tenants.
+ *
+ * | entity    | pk    | sk              |
+ * |-----------|-------|-----------------|
+ * | list-sync | LISTS | LIST#<list id>  |
+ */
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
+import { isConditionalCheckFailed, parseItem, queryAll, type Table } from '../store/table.ts';
+
+export const listSyncKeys = {
+  partition: 'LISTS',
+  row: (listId: string) => ({ pk: 'LISTS', sk: `LIST#${listId}` }),
+} as const;
+
+const ListSyncRowSchema = v.object({
+  entity: v.literal('list-sync'),
+  list_id: v.string(),
+  last_attempt_at: v.string(),
+  /** Absent until a sync of the list first succeeded. */
+  last_success_at: v.optional(v.string()),
+  /** When the data now in force was downloaded (the last success that changed or confirmed it). */
+  fetched_at: v.optional(v.string()),
+  source_date: v.optional(v.string()),
+  entity_count: v.optional(v.number()),
+  individual_count: v.optional(v.number()),
+  content_hash: v.optional(v.string()),
+  /** Where the data came from (official URLs or a mirror). */
+  origin: v.optional(v.string()),
+  /** Why the last attempt was refused; absent when it succeeded. */
+  error: v.optional(v.string()),
+});
+
+export type ListSyncRow = v.InferOutput<typeof ListSyncRowSchema>;
+
+export interface SyncSuccess {
+  listId: string;
+  at: string;
+  sourceDate: string;
+  entityCount: number;
+  individualCount: number;
+  contentHash: string;
+  origin: string;
+}
+
+/**
+ * Both writes are conditional on not going back in time: a slow run that finishes after a newer
+ * one (a retried schedule, a manual run) does not overwrite what the newer one recorded.
+ */
+const NOT_OLDER = 'attribute_not_exists(last_attempt_at) OR last_attempt_at <= :at';
+
+async function conditionalUpdate(
+  table: Table,
+  input: Omit<ConstructorParameters<typeof UpdateCommand>[0], 'TableName'>,
+) {
+  try {
+    await table.doc.send(new UpdateCommand({ ...input, TableName: table.name }));
+  } catch (error) {
+    if (!isConditionalCheckFailed(error)) throw error;
+  }
+}
+
+export async function recordSyncSuccess(table: Table, success: SyncSuccess): Promise<void> {
+  await conditionalUpdate(table, {
+    Key: listSyncKeys.row(success.listId),
+    UpdateExpression:
+      'SET entity = :entity, list_id = :id, last_attempt_at = :at, last_success_at = :at, fetched_at = :at, ' +
+      'source_date = :date, entity_count = :entities, individual_count = :individuals, content_hash = :hash, ' +
+      'origin = :origin REMOVE #error',
+    ConditionExpression: NOT_OLDER,
+    ExpressionAttributeNames: { '#error': 'error' },
+    ExpressionAttributeValues: {
+      ':entity': 'list-sync',
+      ':id': success.listId,
+      ':at': success.at,
+      ':date': success.sourceDate,
+      ':entities': success.entityCount,
+      ':individuals': success.individualCount,
+      ':hash': success.contentHash,
+      ':origin': success.origin,
+    },
+  });
+}
+
+/** Records a refused attempt; what the last success recorded stays as it was. */
+export async function recordSyncFailure(
+  table: Table,
+  listId: string,
+  at: string,
+  error: string,
+): Promise<void> {
+  await conditionalUpdate(table, {
+    Key: listSyncKeys.row(listId),
+    UpdateExpression: 'SET entity = :entity, list_id = :id, last_attempt_at = :at, #error = :error',
+    ConditionExpression: NOT_OLDER,
+    ExpressionAttributeNames: { '#error': 'error' },
+    ExpressionAttributeValues: { ':entity': 'list-sync', ':id': listId, ':at': at, ':error': error },
+  });
+}
+
+/** Every list's row, by list id (one query of one small partition). */
+export async function readSyncStatus(table: Table): Promise<Map<string, ListSyncRow>> {
+  const items = await queryAll(table, {
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': listSyncKeys.partition },
+  });
+  return new Map(
+    items.map((item) => {
+      const row = parseItem(ListSyncRowSchema, item);
+      return [row.list_id, row];
+    }),
+  );
+}

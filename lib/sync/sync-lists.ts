@@ -1,0 +1,273 @@
+/**
+ * The list sync: download every list from its publisher (or a mirror), parse it with the same
+ * parsers as the bundled data, and publish one new snapshot holding every list's latest good data.
+ *
+ * Each list stands alone. A list whose download or parse fails, or whose individuals fall by more
+ * than `MAX_INDIVIDUAL_DROP` at once, keeps its last good data in the new snapshot and its status
+ * row records the error (so /dbstatus shows it stale with the reason); the other lists go ahead.
+ */
+import { logger } from '../log.ts';
+import type { Table } from '../store/table.ts';
+import { parseSnapshot, SNAPSHOT_FORMAT_VERSION, serialiseSnapshot } from '../watchlists/snapshot.ts';
+import { LIST_SOURCES } from '../watchlists/sources.ts';
+import type {
+  ListedPerson,
+  ListId,
+  ListSummary,
+  ParsedList,
+  WatchlistSnapshot,
+} from '../watchlists/types.ts';
+import { diffList, type ListDiff } from './diff.ts';
+import { contentHash, type GetFile, LIST_FEEDS, type ListFeed } from './feeds.ts';
+import { recordSyncFailure, recordSyncSuccess } from './list-status.ts';
+import type { SnapshotStore } from './snapshot-store.ts';
+
+/**
+ * The largest share of a list's individuals one sync may remove. Publishers amend their lists by
+ * a handful of entries a day (well under 1% of a list), so losing more than a tenth at once is far
+ * more likely a cut or partial file than real delistings. A real mass delisting, once an operator
+ * has confirmed it on the publisher's site, is accepted with `acceptDrops` (`--accept-drop <list>`).
+ */
+export const MAX_INDIVIDUAL_DROP = 0.1;
+
+export interface SyncListsInput {
+  store: SnapshotStore;
+  table: Table;
+  getFile: GetFile;
+  /** Where the files come from, recorded in each status row ("official publisher URLs", a mirror). */
+  origin: string;
+  /** The snapshot bundled with the code: the last good data of any list the store does not hold yet. */
+  bundled: () => WatchlistSnapshot;
+  /** Lists to sync; default every list with a feed. */
+  feeds?: readonly ListFeed[];
+  /** The lists the snapshot holds; default every shipped list (tests use a few). */
+  shippedLists?: readonly ListId[];
+  /** Lists whose fall in individuals an operator has confirmed as real. */
+  acceptDrops?: readonly string[];
+  now?: Date;
+}
+
+export type ListOutcome =
+  | {
+      listId: ListId;
+      status: 'updated';
+      individuals: number;
+      previousIndividuals: number;
+      sourceDate: string;
+    }
+  | { listId: ListId; status: 'unchanged'; individuals: number }
+  | { listId: ListId; status: 'failed'; error: string; individuals: number };
+
+export interface SyncReport {
+  startedAt: string;
+  /** The new snapshot's version; undefined when no list changed (nothing was written). */
+  snapshotVersion?: string;
+  outcomes: ListOutcome[];
+  /** Per updated list, the people added, changed and removed (the input of delta rescreens). */
+  diffs: ListDiff[];
+}
+
+function isoSeconds(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+function errorText(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).slice(0, 500);
+}
+
+/** The lists the code ships, in snapshot order. */
+export const SHIPPED_LISTS: readonly ListId[] = LIST_SOURCES.map((source) => source.descriptor.id);
+
+/**
+ * The snapshot in force: every list the code ships, each with the stored (synced) data when the
+ * store has it and the bundled data otherwise, so a list added by a deploy appears before its
+ * first sync and a list the code dropped disappears. The stored snapshot itself is returned when
+ * it already has exactly those lists (its compiled index is then reused).
+ */
+export function effectiveSnapshot(
+  stored: WatchlistSnapshot | undefined,
+  bundled: () => WatchlistSnapshot,
+  shipped: readonly ListId[] = SHIPPED_LISTS,
+): WatchlistSnapshot {
+  if (!stored || stored.format_version !== SNAPSHOT_FORMAT_VERSION) return bundled();
+  const storedIds = stored.lists.map((list) => list.id);
+  if (storedIds.length === shipped.length && shipped.every((id) => storedIds.includes(id))) return stored;
+  const base = bundled();
+  const lists: { summary: ListSummary; people: ListedPerson[] }[] = [];
+  for (const id of shipped) {
+    const from = storedIds.includes(id) ? stored : base;
+    const summary = from.lists.find((list) => list.id === id);
+    if (summary) lists.push({ summary, people: peopleOf(from, id) });
+  }
+  return composeSnapshot(lists, stored.built_at);
+}
+
+function peopleOf(snapshot: WatchlistSnapshot, listId: ListId): ListedPerson[] {
+  return snapshot.people.filter((person) => person.list_id === listId);
+}
+
+function composeSnapshot(
+  lists: readonly { summary: ListSummary; people: readonly ListedPerson[] }[],
+  builtAt: string,
+): WatchlistSnapshot {
+  return {
+    format_version: SNAPSHOT_FORMAT_VERSION,
+    built_at: builtAt,
+    lists: lists.map((l) => l.summary),
+    people: lists.flatMap((l) => l.people),
+  };
+}
+
+/** Reads the newest stored snapshot; an unreadable one is reported and treated as absent. */
+export async function readStoredSnapshot(store: SnapshotStore): Promise<WatchlistSnapshot | undefined> {
+  const latest = await store.readLatest();
+  if (!latest) return undefined;
+  try {
+    return parseSnapshot(latest.body);
+  } catch (error) {
+    logger.error(
+      { version: latest.version, err: error },
+      'stored watchlist snapshot unreadable; using the bundled one',
+    );
+    return undefined;
+  }
+}
+
+export async function syncLists(input: SyncListsInput): Promise<SyncReport> {
+  const now = input.now ?? new Date();
+  const at = isoSeconds(now);
+  const fetchedOn = at.slice(0, 10);
+  const base = effectiveSnapshot(await readStoredSnapshot(input.store), input.bundled, input.shippedLists);
+  const feeds = input.feeds ?? LIST_FEEDS;
+  const accepted = new Set(input.acceptDrops ?? []);
+
+  const results = await Promise.all(
+    feeds.map(async (feed) => {
+      const previous = base.lists.find((list) => list.id === feed.listId);
+      const previousPeople = peopleOf(base, feed.listId);
+      try {
+        const files = await feed.download(input.getFile);
+        const hash = contentHash(files);
+        if (previous?.content_hash === hash) {
+          return {
+            feed,
+            hash,
+            outcome: { listId: feed.listId, status: 'unchanged', individuals: previousPeople.length },
+          };
+        }
+        let parsed: ParsedList;
+        try {
+          parsed = feed.parse(files, { fetchedOn });
+        } catch (error) {
+          throw new Error(`malformed file: ${errorText(error)}`);
+        }
+        checkCounts(feed.listId, parsed, previousPeople.length, accepted.has(feed.listId));
+        return { feed, hash, parsed, previous, previousPeople };
+      } catch (error) {
+        const message = errorText(error);
+        logger.warn({ list: feed.listId, error: message }, 'list sync failed; keeping the last good data');
+        return {
+          feed,
+          outcome: {
+            listId: feed.listId,
+            status: 'failed',
+            error: message,
+            individuals: previousPeople.length,
+          },
+        };
+      }
+    }),
+  );
+
+  const outcomes: ListOutcome[] = [];
+  const diffs: ListDiff[] = [];
+  const replaced = new Map<ListId, { summary: ListSummary; people: ListedPerson[] }>();
+  for (const result of results) {
+    if ('outcome' in result) {
+      outcomes.push(result.outcome as ListOutcome);
+      continue;
+    }
+    const { feed, hash, parsed, previous, previousPeople } = result;
+    const descriptor =
+      previous ?? LIST_SOURCES.find((source) => source.descriptor.id === feed.listId)?.descriptor;
+    if (!descriptor) throw new Error(`list ${feed.listId} has a feed but is not a shipped list`);
+    const sourceDate = parsed.sourceDate ?? fetchedOn;
+    replaced.set(feed.listId, {
+      summary: {
+        ...descriptor,
+        source_date: sourceDate,
+        source_date_basis: parsed.sourceDate
+          ? `Stated in the file downloaded on ${fetchedOn} from ${input.origin}.`
+          : `Download date: the file states no date of its own (downloaded on ${fetchedOn} from ${input.origin}).`,
+        entity_count: parsed.entityCount,
+        individual_count: parsed.people.length,
+        synced_at: at,
+        content_hash: hash,
+      },
+      people: parsed.people,
+    });
+    diffs.push(diffList(feed.listId, previousPeople, parsed.people));
+    outcomes.push({
+      listId: feed.listId,
+      status: 'updated',
+      individuals: parsed.people.length,
+      previousIndividuals: previousPeople.length,
+      sourceDate,
+    });
+  }
+
+  let snapshotVersion: string | undefined;
+  if (replaced.size > 0) {
+    const next = composeSnapshot(
+      base.lists.map(
+        (summary) => replaced.get(summary.id) ?? { summary, people: peopleOf(base, summary.id) },
+      ),
+      at,
+    );
+    snapshotVersion = await input.store.write(serialiseSnapshot(next));
+  }
+
+  // Status rows after the snapshot: a row never claims data the store does not hold yet.
+  for (const result of results) {
+    const outcome = 'outcome' in result ? (result.outcome as ListOutcome) : undefined;
+    if (outcome?.status === 'failed') {
+      await recordSyncFailure(input.table, outcome.listId, at, outcome.error);
+      continue;
+    }
+    const summary =
+      replaced.get(result.feed.listId)?.summary ?? base.lists.find((l) => l.id === result.feed.listId);
+    if (!summary) continue;
+    await recordSyncSuccess(input.table, {
+      listId: result.feed.listId,
+      at,
+      sourceDate: summary.source_date,
+      entityCount: summary.entity_count,
+      individualCount: summary.individual_count,
+      contentHash: ('hash' in result && result.hash) || summary.content_hash || '',
+      origin: input.origin,
+    });
+  }
+
+  logger.info(
+    {
+      version: snapshotVersion,
+      updated: outcomes.filter((o) => o.status === 'updated').map((o) => o.listId),
+      failed: outcomes.filter((o) => o.status === 'failed').map((o) => o.listId),
+    },
+    'list sync finished',
+  );
+  return { startedAt: at, snapshotVersion, outcomes, diffs };
+}
+
+/** Refuses a parse that lost more individuals than a day's amendments can explain. */
+function checkCounts(listId: ListId, parsed: ParsedList, previous: number, dropAccepted: boolean): void {
+  const now = parsed.people.length;
+  if (now === 0) throw new Error('no individuals in the downloaded file');
+  if (dropAccepted || previous === 0) return;
+  if (now < previous * (1 - MAX_INDIVIDUAL_DROP)) {
+    throw new Error(
+      `individuals fell from ${previous} to ${now} (more than ${MAX_INDIVIDUAL_DROP * 100}% at once): ` +
+        `likely a truncated or partial file; kept the last good list (${listId})`,
+    );
+  }
+}
