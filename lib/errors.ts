@@ -52,6 +52,11 @@ export class ConflictError extends DomainError {
   }
 }
 
+/** The request is well-formed but cannot be honoured as sent (an Idempotency-Key reused with another body). */
+export class UnprocessableError extends DomainError {
+  readonly status = 422;
+}
+
 export class PayloadTooLargeError extends DomainError {
   readonly status = 413;
 }

@@ -1,5 +1,6 @@
 import type { Context } from 'aws-lambda';
 import type { HttpRequest, StreamResult } from '../http/handler.ts';
+import { idempotencyKeyOf, idempotent } from '../http/idempotency.ts';
 import type { Principal } from '../tenancy/auth.ts';
 import { batchEvents, type ProgressStreamOptions } from './progress-stream.ts';
 import type { BatchRequest } from './request.ts';
@@ -17,7 +18,17 @@ export async function streamBatch(
   streamOptions: ProgressStreamOptions = {},
 ): Promise<StreamResult> {
   const { services, principal, log } = request;
-  const batch = await startBatch(services, principal, request.body, log);
+  // A repeat with the same Idempotency-Key and body starts nothing: it streams the first
+  // request's batch again, from its first event.
+  const scope = {
+    tenantId: principal.tenantId,
+    route: 'batch-stream',
+    key: idempotencyKeyOf(request.event.headers),
+    body: request.body,
+  };
+  const { result: batch } = await idempotent(services.table, scope, () =>
+    startBatch(services, principal, request.body, log),
+  );
   const started = Date.now();
 
   async function* logged() {

@@ -51,6 +51,7 @@ import * as v from 'valibot';
  * | rescreen-window| TENANT#<tid>       | WINDOW#<hash>                   |   (the screen holding the subject's rescreen window)    |
  * | list-sync      | LISTS              | LIST#<list id>                  |   (no tenant: one row per synced watchlist;             |
  * |                |                    |                                 |   lib/sync/list-status.ts `listSyncKeys`)               |
+ * | idempotency-key| TENANT#<tid>       | IDEMPOTENCY#<route>#<key>       |   (first response to an Idempotency-Key, kept 24 h)     |
  *
  * Access patterns:
  * - authenticate a key: BatchGetItem user + tenant, consistent (the key names both; the hash is
@@ -78,6 +79,9 @@ import * as v from 'valibot';
  * - delete a screen: DeleteItem screen, analysts with condition created_by.user_id = caller
  *   (history, notes and its index entries go with the item)
  * - read one screen / its history: GetItem screen (consistent)
+ * - Idempotency-Key: PutItem idempotency-key, condition attribute_not_exists (or expired, or a
+ *   dead first request), before the use case; UpdateItem with its result after; a repeat reads
+ *   the stored result from the refused put
  * - rescreen window: Query subject-screens pk = TENANT#<tid>#SUBJECT#<subject hash>, descending,
  *   Limit 1 (the subject's latest screen, whole item); outside the window when screened_at +
  *   RESCREEN_WINDOW_HOURS has passed. A fresh screen first takes the window: UpdateItem
@@ -152,7 +156,8 @@ export type Entity =
   | 'rescreen-run'
   | 'audit'
   | 'rescreen-window'
-  | 'list-sync';
+  | 'list-sync'
+  | 'idempotency-key';
 
 /** `{ <index pk attribute>: pk, <index sk attribute>: sk }`: an item's entry in one index. */
 export function indexKeys(index: IndexName, pk: string, sk: string): Record<string, string> {
@@ -203,6 +208,11 @@ export const keys = {
     sk: `SUBJECT#${subjectHash}`,
   }),
   rescreenRun: (tenantId: string, runId: string) => ({ pk: `TENANT#${tenantId}`, sk: `RUN#${runId}` }),
+  /** A request's Idempotency-Key, per tenant and route (lib/http/idempotency.ts). */
+  idempotencyKey: (tenantId: string, route: string, key: string) => ({
+    pk: `TENANT#${tenantId}`,
+    sk: `IDEMPOTENCY#${route}#${key}`,
+  }),
   /** The screen holding a subject's rescreen window (lib/screening/rescreen-window.ts). */
   rescreenWindow: (tenantId: string, subjectHash: string) => ({
     pk: `TENANT#${tenantId}`,

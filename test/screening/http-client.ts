@@ -15,10 +15,11 @@ export function apiClient(stack: LocalStack) {
     path: string,
     key: string | undefined,
     body?: unknown,
+    headers: Record<string, string> = {},
   ): Promise<ApiResponse> => {
     const response = await fetch(`${stack.url}${path}`, {
       method,
-      headers: { ...(key ? { 'x-api-key': key } : {}), 'content-type': 'application/json' },
+      headers: { ...(key ? { 'x-api-key': key } : {}), 'content-type': 'application/json', ...headers },
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
     const text = await response.text();
@@ -26,7 +27,8 @@ export function apiClient(stack: LocalStack) {
   };
   return {
     get: (path: string, key?: string) => call('GET', path, key),
-    post: (path: string, key: string | undefined, body?: unknown) => call('POST', path, key, body),
+    post: (path: string, key: string | undefined, body?: unknown, headers?: Record<string, string>) =>
+      call('POST', path, key, body, headers),
     delete: (path: string, key?: string) => call('DELETE', path, key),
   };
 }

@@ -1,0 +1,162 @@
+import { createHash } from 'node:crypto';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConflictError, InvalidRequestError, UnprocessableError } from '../errors.ts';
+import {
+  isConditionalCheckFailed,
+  itemOfConditionFailure,
+  keys,
+  type Table,
+  writeIf,
+} from '../store/table.ts';
+
+/**
+ * `Idempotency-Key` (the IETF httpapi idempotency-key header, as Stripe and others use it): a
+ * client that is not sure a request went through sends it again with the same key and gets the
+ * first response, without a second screen or a second charge.
+ *
+ * - The key is scoped to the tenant and the route; it is remembered for 24 hours.
+ * - The same key with the same body (compared as parsed JSON: spacing and key order do not
+ *   matter) returns the first response. With another body: 422, nothing done.
+ * - While the first request is still running, a repeat is 409 (retry it shortly). A first
+ *   request that failed (any error, including 429) is forgotten, so the key can be retried.
+ *
+ * Usable by any route: wrap the use case in `idempotent` with the route id, the tenant and the
+ * validated body; what the use case returns must be JSON (it is stored and replayed as is).
+ */
+export const IDEMPOTENCY_RETENTION_SECONDS = 24 * 3600;
+
+/** A first request running longer than this is presumed dead (its function timed out). */
+const IN_PROGRESS_LEASE_MS = 15 * 60_000;
+
+/** Printable ASCII, 1 to 255 characters: what a UUID, a ULID or a client's own id looks like. */
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+
+/** The request's Idempotency-Key, undefined without one; 400 when it is malformed. */
+export function idempotencyKeyOf(
+  headers: Record<string, string | undefined> | undefined,
+): string | undefined {
+  const key = headers?.[IDEMPOTENCY_HEADER];
+  if (key === undefined) return undefined;
+  if (!KEY_PATTERN.test(key)) {
+    throw new InvalidRequestError(
+      'Idempotency-Key: must be 1 to 255 printable ASCII characters without spaces (e.g. a UUID)',
+    );
+  }
+  return key;
+}
+
+/** JSON with object keys sorted, so two equal bodies give one fingerprint however they were written. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, item]) => item !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([name, item]) => `${JSON.stringify(name)}:${canonicalJson(item)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+export function bodyFingerprint(body: unknown): string {
+  return createHash('sha256').update(canonicalJson(body)).digest('base64url');
+}
+
+export interface IdempotencyScope {
+  tenantId: string;
+  /** The route the key was sent to (a key means one request on one route). */
+  route: string;
+  /** The Idempotency-Key header; without one the use case simply runs. */
+  key: string | undefined;
+  /** The validated request body. */
+  body: unknown;
+}
+
+/**
+ * Runs `useCase` at most once per tenant, route and key within 24 hours, and returns its first
+ * result to every repeat with the same body (`replayed: true`). One conditional write claims
+ * the key before the use case runs, so concurrent repeats cannot both run it.
+ */
+export async function idempotent<T>(
+  table: Table,
+  scope: IdempotencyScope,
+  useCase: () => Promise<T>,
+  now: () => Date = () => new Date(),
+): Promise<{ result: T; replayed: boolean }> {
+  if (scope.key === undefined) return { result: await useCase(), replayed: false };
+  const key = keys.idempotencyKey(scope.tenantId, scope.route, scope.key);
+  const fingerprint = bodyFingerprint(scope.body);
+  const at = now();
+  const token = `${at.getTime()}.${Math.random().toString(36).slice(2)}`;
+  try {
+    await table.doc.send(
+      new PutCommand({
+        TableName: table.name,
+        Item: {
+          ...key,
+          entity: 'idempotency-key',
+          fingerprint,
+          state: 'in-progress',
+          token,
+          lease_until: at.getTime() + IN_PROGRESS_LEASE_MS,
+          created_at: at.toISOString(),
+          expires_at: Math.floor(at.getTime() / 1000) + IDEMPOTENCY_RETENTION_SECONDS,
+        },
+        // Free, forgotten after 24 h (TTL deletes lazily), or a first request that died.
+        ConditionExpression:
+          'attribute_not_exists(pk) OR expires_at < :nowSeconds OR (#state = :inProgress AND lease_until < :nowMs)',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: {
+          ':nowSeconds': Math.floor(at.getTime() / 1000),
+          ':nowMs': at.getTime(),
+          ':inProgress': 'in-progress',
+        },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+  } catch (error) {
+    if (!isConditionalCheckFailed(error)) throw error;
+    const first = await itemOfConditionFailure(table, error, key);
+    if (!first) return idempotent(table, scope, useCase, now); // forgotten meanwhile: claim again
+    if (first.fingerprint !== fingerprint) {
+      throw new UnprocessableError(
+        'Idempotency-Key was already used with a different request body; send a new key for a new request',
+      );
+    }
+    if (first.state !== 'done') {
+      throw new ConflictError(
+        'A request with this Idempotency-Key is still being processed; retry it shortly',
+      );
+    }
+    return { result: first.result as T, replayed: true };
+  }
+
+  let result: T;
+  try {
+    result = await useCase();
+  } catch (error) {
+    // A failed first request is not remembered: the client may fix the cause and retry the key.
+    await writeIf(
+      table,
+      new DeleteCommand({
+        TableName: table.name,
+        Key: key,
+        ConditionExpression: '#token = :token',
+        ExpressionAttributeNames: { '#token': 'token' },
+        ExpressionAttributeValues: { ':token': token },
+      }),
+    ).catch(() => undefined);
+    throw error;
+  }
+  await table.doc.send(
+    new UpdateCommand({
+      TableName: table.name,
+      Key: key,
+      UpdateExpression: 'SET #state = :done, #result = :result REMOVE lease_until',
+      ExpressionAttributeNames: { '#state': 'state', '#result': 'result' },
+      ExpressionAttributeValues: { ':done': 'done', ':result': result },
+    }),
+  );
+  return { result, replayed: false };
+}

@@ -1,0 +1,150 @@
+import { randomUUID } from 'node:crypto';
+import { createParser } from 'eventsource-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
+import { getServices } from '../../lib/runtime/services.ts';
+import { getMonthlyUsage } from '../../lib/tenancy/quota.ts';
+import { createTenant } from '../../lib/tenancy/tenants.ts';
+import { apiClient, madeUpName } from '../screening/http-client.ts';
+
+let stack: LocalStack;
+let api: ReturnType<typeof apiClient>;
+beforeAll(async () => {
+  stack = await startLocalStack({ dataDir: null });
+  api = apiClient(stack);
+}, 60_000);
+afterAll(async () => stack?.close());
+
+async function freshTenant(plan: 'growth' | 'starter' = 'growth') {
+  const { tenant, admin } = await createTenant(getServices().table, { name: 'Idempotency Bank', plan });
+  return { tenantId: tenant.tenant_id, key: admin.api_key };
+}
+const usage = (tenantId: string) => getMonthlyUsage(getServices().table, tenantId);
+
+describe('Idempotency-Key on POST /screen', () => {
+  it('returns the first response to a repeat with the same key and body, charging once', async () => {
+    const { tenantId, key } = await freshTenant();
+    const idempotencyKey = randomUUID();
+    const body = { name: madeUpName(), force: true };
+
+    const first = await api.post('/screen', key, body, { 'idempotency-key': idempotencyKey });
+    const repeat = await api.post(
+      '/screen',
+      key,
+      { force: true, name: body.name },
+      { 'idempotency-key': idempotencyKey },
+    );
+
+    expect(first.status).toBe(200);
+    expect(repeat.status).toBe(200);
+    expect(repeat.body).toEqual(first.body);
+    expect(await usage(tenantId)).toBe(1);
+    expect((await api.get('/screens', key)).body.screens).toHaveLength(1);
+  });
+
+  it('refuses the same key with another body with 422, doing nothing', async () => {
+    const { tenantId, key } = await freshTenant();
+    const idempotencyKey = randomUUID();
+    await api.post('/screen', key, { name: madeUpName() }, { 'idempotency-key': idempotencyKey });
+
+    const other = await api.post(
+      '/screen',
+      key,
+      { name: madeUpName() },
+      { 'idempotency-key': idempotencyKey },
+    );
+
+    expect(other.status).toBe(422);
+    expect(other.body.detail).toMatch(/Idempotency-Key was already used with a different request body/);
+    expect(await usage(tenantId)).toBe(1);
+  });
+
+  it('runs concurrent repeats once: the others get the first response or a 409 to retry', async () => {
+    const { tenantId, key } = await freshTenant();
+    const idempotencyKey = randomUUID();
+    const body = { name: madeUpName(), force: true };
+
+    const results = await Promise.all(
+      Array.from({ length: 4 }, () => api.post('/screen', key, body, { 'idempotency-key': idempotencyKey })),
+    );
+
+    expect(results.every((r) => r.status === 200 || r.status === 409)).toBe(true);
+    expect(new Set(results.filter((r) => r.status === 200).map((r) => r.body.screen_id)).size).toBe(1);
+    expect(await usage(tenantId)).toBe(1);
+  });
+
+  it('forgets a first request that failed, so the key can be retried', async () => {
+    const { key } = await freshTenant();
+    const idempotencyKey = randomUUID();
+
+    const refused = await api.post('/screen', key, { name: 'x' }, { 'idempotency-key': idempotencyKey });
+    const retried = await api.post('/screen', key, { name: 'x' }, { 'idempotency-key': idempotencyKey });
+
+    expect(refused.status).toBe(400);
+    expect(retried.status).toBe(400);
+    expect(retried.body.detail).toMatch(/^name:/);
+  });
+
+  it('keeps keys per tenant: the same key elsewhere is another request', async () => {
+    const a = await freshTenant();
+    const b = await freshTenant();
+    const idempotencyKey = randomUUID();
+
+    await api.post('/screen', a.key, { name: madeUpName() }, { 'idempotency-key': idempotencyKey });
+    const name = madeUpName();
+    const elsewhere = await api.post('/screen', b.key, { name }, { 'idempotency-key': idempotencyKey });
+
+    expect(elsewhere.status).toBe(200);
+    expect(elsewhere.body.subject.name).toBe(name);
+    expect(await usage(b.tenantId)).toBe(1);
+  });
+
+  it('refuses a malformed key with 400 naming the header', async () => {
+    const { key } = await freshTenant();
+
+    const response = await api.post(
+      '/screen',
+      key,
+      { name: madeUpName() },
+      { 'idempotency-key': 'has spaces in it' },
+    );
+
+    expect(response.status).toBe(400);
+    expect(response.body.detail).toMatch(/^Idempotency-Key:/);
+  });
+});
+
+describe('Idempotency-Key on POST /batch/stream', () => {
+  async function streamEvents(key: string, body: unknown, idempotencyKey: string) {
+    const response = await fetch(`${stack.url}/batch/stream`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
+      body: JSON.stringify(body),
+    });
+    expect(response.status).toBe(200);
+    const events: { event: string; data: Record<string, unknown> }[] = [];
+    const parser = createParser({
+      onEvent: (message) =>
+        events.push({ event: message.event ?? 'message', data: JSON.parse(message.data) }),
+    });
+    const decoder = new TextDecoder();
+    for await (const chunk of response.body!)
+      parser.feed(decoder.decode(chunk as Uint8Array, { stream: true }));
+    return events;
+  }
+
+  it('streams the first batch again to a repeat, charging and screening it once', async () => {
+    const { tenantId, key } = await freshTenant();
+    const idempotencyKey = randomUUID();
+    const body = { subjects: [{ name: madeUpName() }, { name: madeUpName() }] };
+
+    const first = await streamEvents(key, body, idempotencyKey);
+    const repeat = await streamEvents(key, body, idempotencyKey);
+
+    expect(repeat[0].data.batch_id).toBe(first[0].data.batch_id);
+    expect(repeat.filter((e) => e.event === 'progress')).toHaveLength(2);
+    expect(repeat.at(-1)).toMatchObject({ event: 'complete', data: { total: 2, completed: 2, failed: 0 } });
+    expect(await usage(tenantId)).toBe(2);
+    expect((await api.get('/screens', key)).body.screens).toHaveLength(2);
+  });
+});
