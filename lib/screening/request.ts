@@ -1,5 +1,13 @@
 import * as v from 'valibot';
 import { CHECK_TYPES, type CheckType } from '../watchlists/types.ts';
+import {
+  isWellFormedText,
+  MALFORMED_TEXT_MESSAGE,
+  MIN_READABLE_LETTERS,
+  readableLetterCount,
+  stripControls,
+  UNREADABLE_NAME_MESSAGE,
+} from './text-input.ts';
 
 /**
  * Request schemas of the screening endpoints. Each failure message reads well after
@@ -38,10 +46,16 @@ export function objectMessage(issue: v.BaseIssue<unknown>): string {
   return 'must be a JSON object';
 }
 
-const trimmed = (max: number, what: string) =>
+/**
+ * A one-line text field: control characters stripped, runs of spaces collapsed, trimmed, refused
+ * when not well-formed Unicode (lib/screening/text-input.ts); exported for every body that takes
+ * names (users, clients).
+ */
+export const trimmed = (max: number, what: string) =>
   v.pipe(
     v.string(`must be a string (${what})`),
-    v.trim(),
+    v.check(isWellFormedText, MALFORMED_TEXT_MESSAGE),
+    v.transform((text) => stripControls(text).replace(/\s+/g, ' ').trim()),
     v.maxLength(max, `must be at most ${max} characters`),
   );
 
@@ -120,10 +134,9 @@ const booleanFlag = v.nullish(v.boolean('must be true or false'), false);
  */
 export const subjectFields = {
   name: v.pipe(
-    v.string('must be a string (the full name)'),
-    v.trim(),
+    trimmed(NAME_MAX_LENGTH, 'the full name'),
     v.minLength(2, 'must be at least 2 characters'),
-    v.maxLength(NAME_MAX_LENGTH, `must be at most ${NAME_MAX_LENGTH} characters`),
+    v.check((name) => readableLetterCount(name) >= MIN_READABLE_LETTERS, UNREADABLE_NAME_MESSAGE),
   ),
   dob: dobSchema,
   nationality: optionalText(PLACE_MAX_LENGTH, 'a nationality'),
@@ -151,7 +164,17 @@ export type DispositionValue = (typeof DISPOSITIONS)[number];
 /** Body of POST /screens/{screen_id}/dispose (SPEC §4.2). */
 export const DisposeRequestSchema = strictBody({
   disposition: v.picklist(DISPOSITIONS, `must be one of ${DISPOSITIONS.join(', ')}`),
-  note: optionalText(NOTE_MAX_LENGTH, 'analyst notes'),
+  note: v.pipe(
+    v.nullish(
+      v.pipe(
+        v.string('must be a string (analyst notes)'),
+        v.check(isWellFormedText, MALFORMED_TEXT_MESSAGE),
+        v.transform((text) => stripControls(text, true).trim()),
+        v.maxLength(NOTE_MAX_LENGTH, `must be at most ${NOTE_MAX_LENGTH} characters`),
+      ),
+    ),
+    v.transform((value) => (value ? value : undefined)),
+  ),
   override: booleanFlag,
   approval_requested: booleanFlag,
   /**

@@ -1,11 +1,11 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { createParser } from 'eventsource-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
 import { getServices } from '../../lib/runtime/services.ts';
 import { keys } from '../../lib/store/table.ts';
 import { chargeScreens, getMonthlyUsage } from '../../lib/tenancy/quota.ts';
 import { createTenant } from '../../lib/tenancy/tenants.ts';
+import { readEvents, type SseEvent } from '../support/sse.ts';
 import { UNSCREENABLE } from '../support/unscreenable-batch-worker.ts';
 
 let stack: LocalStack;
@@ -25,11 +25,6 @@ beforeAll(async () => {
 }, 30_000);
 afterAll(async () => stack?.close());
 
-interface SseEvent {
-  event: string;
-  data: Record<string, unknown>;
-}
-
 function postBatch(key: string | undefined, body: unknown, signal?: AbortSignal) {
   return fetch(`${stack.url}/batch/stream`, {
     method: 'POST',
@@ -37,18 +32,6 @@ function postBatch(key: string | undefined, body: unknown, signal?: AbortSignal)
     body: JSON.stringify(body),
     signal,
   });
-}
-
-/** Reads the whole stream with a real SSE parser; comments (heartbeats) are counted apart. */
-async function readEvents(response: Response): Promise<SseEvent[]> {
-  const events: SseEvent[] = [];
-  const parser = createParser({
-    onEvent: (message) => events.push({ event: message.event ?? 'message', data: JSON.parse(message.data) }),
-  });
-  const decoder = new TextDecoder();
-  for await (const chunk of response.body!)
-    parser.feed(decoder.decode(chunk as Uint8Array, { stream: true }));
-  return events;
 }
 
 async function countScreens(tenantId: string): Promise<number> {
