@@ -37,6 +37,8 @@ export interface BatchCompleteEvent {
   failed: number;
   /** Screens per risk level, every level present. */
   risk_counts: Record<RiskLevel, number>;
+  /** Why the stream ended before every subject was reported (the subjects are still screened). */
+  detail?: string;
 }
 
 export function sseEvent(name: string, data: unknown): string {
@@ -58,10 +60,25 @@ export interface ProgressStreamOptions {
    */
   remainingMs?: () => number;
   stopMarginMs?: number;
+  /**
+   * A gap in the finish sequence this old is taken for a number drawn and never used (a lost
+   * claim), and reading moves past it (default 10 s).
+   */
+  gapPatienceMs?: number;
+  /**
+   * After this long without news, every finished subject of the batch is read again (default
+   * 5 s), so a progress item written late, below the point reading had moved past, is still
+   * reported.
+   */
+  sweepMs?: number;
+  /** Consecutive failed reads of the store before the stream gives up with `complete` (default 5). */
+  readAttempts?: number;
 }
 
-/** A gap in the finish sequence this old is a number that was drawn and never used (a lost claim). */
-const SEQUENCE_GAP_PATIENCE_MS = 10_000;
+/** Where a stream that had to stop early sends the client: the batch goes on. */
+export function reattachDetail(batchId: string): string {
+  return `Re-attach with GET /batch/${batchId}/stream to follow the rest; every subject is still screened.`;
+}
 
 /**
  * Yields the SSE text of a started batch until every subject is reported. Each poll reads only
@@ -78,6 +95,9 @@ export async function* batchEvents(
   const maxPollMs = options.maxPollMs ?? 1_000;
   const remainingMs = options.remainingMs ?? (() => Number.POSITIVE_INFINITY);
   const stopMarginMs = options.stopMarginMs ?? 5_000;
+  const gapPatienceMs = options.gapPatienceMs ?? 10_000;
+  const sweepMs = options.sweepMs ?? 5_000;
+  const readAttempts = options.readAttempts ?? 5;
 
   const reported = new Set<number>();
   const seenSequences = new Set<number>();
@@ -85,6 +105,8 @@ export async function* batchEvents(
   let gapSince: number | undefined;
   let screened = 0;
   let failed = 0;
+  let failedReads = 0;
+  let detail: string | undefined;
   const riskCounts = Object.fromEntries([...RISK_ORDER].reverse().map((level) => [level, 0])) as Record<
     RiskLevel,
     number
@@ -92,11 +114,30 @@ export async function* batchEvents(
 
   yield sseEvent('start', { batch_id: batch.batchId, total: batch.total } satisfies BatchStartEvent);
   let lastWrite = Date.now();
+  let lastNews = Date.now();
+  let lastSweep = Date.now();
   let pollMs = minPollMs;
 
   while (reported.size < batch.total) {
-    if (remainingMs() < stopMarginMs) break;
-    const finished: FinishedItem[] = await readFinishedItems(table, batch, contiguous);
+    if (remainingMs() < stopMarginMs) {
+      detail = `The stream reached its time limit. ${reattachDetail(batch.batchId)}`;
+      break;
+    }
+    const sweep = Date.now() - lastNews >= sweepMs && Date.now() - lastSweep >= sweepMs;
+    let finished: FinishedItem[];
+    try {
+      finished = await readFinishedItems(table, batch, sweep ? 0 : contiguous);
+      failedReads = 0;
+      if (sweep) lastSweep = Date.now();
+    } catch {
+      // The events so far stand; a store that stays unreadable ends the stream properly.
+      if (++failedReads >= readAttempts) {
+        detail = `Batch progress could not be read. ${reattachDetail(batch.batchId)}`;
+        break;
+      }
+      await sleep(Math.min(minPollMs * 2 ** failedReads, maxPollMs));
+      continue;
+    }
     const fresh: string[] = [];
     for (const item of finished) {
       seenSequences.add(item.seq);
@@ -127,10 +168,11 @@ export async function* batchEvents(
         );
       }
     }
+    for (const seq of seenSequences) if (seq <= contiguous) seenSequences.delete(seq);
     while (seenSequences.has(contiguous + 1)) seenSequences.delete(++contiguous);
     if (seenSequences.size > 0) {
       gapSince ??= Date.now();
-      if (Date.now() - gapSince > SEQUENCE_GAP_PATIENCE_MS) {
+      if (Date.now() - gapSince > gapPatienceMs) {
         contiguous = Math.min(...seenSequences) - 1;
         while (seenSequences.has(contiguous + 1)) seenSequences.delete(++contiguous);
         gapSince = undefined;
@@ -143,6 +185,7 @@ export async function* batchEvents(
       // One write per poll: many events in one chunk, not hundreds of tiny writes.
       yield fresh.join('');
       lastWrite = Date.now();
+      lastNews = lastWrite;
       pollMs = minPollMs;
       if (reported.size < batch.total) await sleep(minPollMs);
       continue;
@@ -161,5 +204,6 @@ export async function* batchEvents(
     completed: screened,
     failed,
     risk_counts: riskCounts,
+    ...(detail ? { detail } : {}),
   } satisfies BatchCompleteEvent);
 }

@@ -1,3 +1,4 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { createParser } from 'eventsource-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -123,5 +124,70 @@ describe('batch progress stream', () => {
 
     const last = parse(text).events.at(-1);
     expect(last).toMatchObject({ event: 'complete', data: { total: 2, completed: 1, failed: 0 } });
+  });
+
+  it('reports a subject whose progress was written long after its finish number was drawn', async () => {
+    const batch = await newBatch(2);
+    // Subject 1 draws finish number 1 and is slow to record it; subject 0 finishes as number 2.
+    await claimBatchItem(store.table, batch, 1, 'token-1', new Date());
+    const lateSeq = await nextFinishSequence(store.table, batch);
+    await finish(batch, 0, 'HIGH');
+    const deadline = Date.now() + 5_000;
+    const stream = batchEvents(store.table, batch, {
+      pollMs: 5,
+      maxPollMs: 20,
+      gapPatienceMs: 50,
+      sweepMs: 100,
+      remainingMs: () => deadline - Date.now(),
+      stopMarginMs: 0,
+    });
+    setTimeout(
+      () =>
+        void finishBatchItem(
+          store.table,
+          batch,
+          1,
+          'token-1',
+          lateSeq,
+          { screen_id: 'SCR-20250101-000001', risk_level: 'CLEAR', skipped: false },
+          new Date(),
+        ),
+      300,
+    );
+
+    let text = '';
+    for await (const chunk of stream) text += chunk;
+
+    const { events } = parse(text);
+    expect(events.filter((e) => e.event === 'progress').map((e) => e.data.index)).toEqual([0, 1]);
+    expect(events.at(-1)).toMatchObject({ event: 'complete', data: { total: 2, completed: 2 } });
+    expect(Date.now()).toBeLessThan(deadline - 3_000);
+  });
+
+  it('ends with a complete event naming the problem when progress can no longer be read', async () => {
+    const batch = await newBatch(2);
+    await finish(batch, 0, 'HIGH');
+    let reads = 0;
+    const failing = {
+      name: store.table.name,
+      doc: new Proxy(store.table.doc, {
+        get(target, property, receiver) {
+          if (property !== 'send') return Reflect.get(target, property, receiver);
+          return (command: unknown) => {
+            if (command instanceof QueryCommand && ++reads > 1)
+              return Promise.reject(new Error('store unavailable'));
+            return target.send(command as never);
+          };
+        },
+      }),
+    };
+
+    let text = '';
+    for await (const chunk of batchEvents(failing, batch, { pollMs: 5, maxPollMs: 10 })) text += chunk;
+
+    const { events } = parse(text);
+    expect(events.map((e) => e.event)).toEqual(['start', 'progress', 'complete']);
+    expect(events[2].data).toMatchObject({ total: 2, completed: 1, failed: 0 });
+    expect(String(events[2].data.detail)).toMatch(/progress could not be read/);
   });
 });
