@@ -17,7 +17,7 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 process.env.LOG_LEVEL ??= 'silent';
 const { startLocalStack } = await import('../infra/local/stack.ts');
 const { getServices } = await import('../lib/runtime/services.ts');
-const { loadSnapshot } = await import('../lib/watchlists/snapshot.ts');
+const { loadSnapshot } = await import('../lib/matcher/snapshot-file.ts');
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);

@@ -11,8 +11,8 @@
 
 import Fuse from 'fuse.js';
 import { createMatcher } from '../lib/matcher/screen.ts';
+import { loadSnapshot } from '../lib/matcher/snapshot-file.ts';
 import type { SubjectInput } from '../lib/matcher/types.ts';
-import { loadSnapshot } from '../lib/watchlists/snapshot.ts';
 import { CHECK_TYPES } from '../lib/watchlists/types.ts';
 
 const QUERY_COUNT = 3000;

@@ -19,11 +19,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
+import { compareNames, NAME_ALERT_THRESHOLD } from '../lib/matcher/name-score.ts';
 import { tokeniseName } from '../lib/matcher/normalise.ts';
-import { compareNames, NAME_ALERT_THRESHOLD } from '../lib/matcher/score.ts';
 import { createMatcher, type Matcher } from '../lib/matcher/screen.ts';
+import { loadSnapshot } from '../lib/matcher/snapshot-file.ts';
 import { riskRank } from '../lib/matcher/types.ts';
-import { loadSnapshot } from '../lib/watchlists/snapshot.ts';
 import type { WatchlistSnapshot } from '../lib/watchlists/types.ts';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { App } from 'aws-cdk-lib';
+import { loadSnapshot } from '../lib/matcher/snapshot-file.ts';
 import { routes } from '../lib/routes.ts';
-import { loadSnapshot } from '../lib/watchlists/snapshot.ts';
 import { WATCHLIST_SNAPSHOT_SOURCE } from './constructs/service-function.ts';
 import { ScreeningServiceStack } from './stack.ts';
 

@@ -3,13 +3,8 @@
  * contributed. Usage: npm run build:snapshot [-- <output path>]
  */
 import { statSync } from 'node:fs';
-import {
-  buildSnapshot,
-  defaultDataDir,
-  defaultSnapshotPath,
-  readSnapshot,
-  writeSnapshot,
-} from '../lib/watchlists/snapshot.ts';
+import { readSnapshot, writeSnapshot } from '../lib/matcher/snapshot-file.ts';
+import { buildSnapshot, defaultDataDir, defaultSnapshotPath } from '../lib/watchlists/snapshot.ts';
 
 const output = process.argv[2] ?? defaultSnapshotPath();
 const started = Date.now();

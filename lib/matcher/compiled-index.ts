@@ -279,7 +279,7 @@ export function deserialiseCompiledIndex(data: CompiledIndexData): CompiledIndex
 const IMPORT_RE = /(?:from|import)\s+'(\.{1,2}\/[^']+\.ts)'/g;
 
 /**
- * SHA-256 over the source of this module and everything it imports, or null. (index.ts derives
+ * SHA-256 over the source of this module and everything it imports, or null. (name-index.ts derives
  * token records and rarity weights from the compilation at load, with the code running then.)
  */
 function sourceFingerprint(): string | null {

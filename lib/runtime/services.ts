@@ -1,7 +1,7 @@
 import { createMatcher, type Matcher } from '../matcher/screen.ts';
+import { loadSnapshot } from '../matcher/snapshot-file.ts';
 import { type BatchQueue, createBatchQueue } from '../queue/batch-queue.ts';
 import { createTable, type Table } from '../store/table.ts';
-import { loadSnapshot } from '../watchlists/snapshot.ts';
 import { type Config, readConfig } from './config.ts';
 
 /**

@@ -7,8 +7,9 @@
  * row records the error (so /dbstatus shows it stale with the reason); the other lists go ahead.
  */
 import { logger } from '../log.ts';
+import { parseSnapshot, serialiseSnapshot } from '../matcher/snapshot-file.ts';
 import type { Table } from '../store/table.ts';
-import { parseSnapshot, SNAPSHOT_FORMAT_VERSION, serialiseSnapshot } from '../watchlists/snapshot.ts';
+import { SNAPSHOT_FORMAT_VERSION } from '../watchlists/snapshot.ts';
 import { LIST_SOURCES } from '../watchlists/sources.ts';
 import type {
   ListedPerson,

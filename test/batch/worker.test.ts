@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type StartedBatch, startBatch } from '../../lib/batch/start-batch.ts';
 import { logger } from '../../lib/log.ts';
 import { createMatcher, type Matcher } from '../../lib/matcher/screen.ts';
+import { loadSnapshot } from '../../lib/matcher/snapshot-file.ts';
 import type { BatchQueue } from '../../lib/queue/batch-queue.ts';
 import { createQueueWorker } from '../../lib/queue/queue-worker.ts';
 import { readConfig } from '../../lib/runtime/config.ts';
@@ -13,7 +14,6 @@ import type { Principal } from '../../lib/tenancy/auth.ts';
 import { PLANS } from '../../lib/tenancy/plans.ts';
 import { getMonthlyUsage } from '../../lib/tenancy/quota.ts';
 import { createTenant } from '../../lib/tenancy/tenants.ts';
-import { loadSnapshot } from '../../lib/watchlists/snapshot.ts';
 import { startTestStore, type TestStore } from '../support/dynamo.ts';
 import { sqsRecord } from '../support/sqs-record.ts';
 

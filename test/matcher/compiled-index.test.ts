@@ -9,13 +9,9 @@ import {
   isCurrent,
 } from '../../lib/matcher/compiled-index.ts';
 import { createMatcher } from '../../lib/matcher/screen.ts';
+import { loadSnapshot, readSnapshot, writeSnapshot } from '../../lib/matcher/snapshot-file.ts';
 import type { SubjectInput } from '../../lib/matcher/types.ts';
-import {
-  loadSnapshot,
-  readSnapshot,
-  SNAPSHOT_FORMAT_VERSION,
-  writeSnapshot,
-} from '../../lib/watchlists/snapshot.ts';
+import { SNAPSHOT_FORMAT_VERSION } from '../../lib/watchlists/snapshot.ts';
 import { CHECK_TYPES } from '../../lib/watchlists/types.ts';
 import { PEOPLE, snapshot } from './fixtures.ts';
 

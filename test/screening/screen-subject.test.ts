@@ -1,6 +1,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMatcher, type Matcher } from '../../lib/matcher/screen.ts';
+import { loadSnapshot } from '../../lib/matcher/snapshot-file.ts';
 import { readConfig } from '../../lib/runtime/config.ts';
 import { deleteScreen } from '../../lib/screening/delete.ts';
 import { screenSubject } from '../../lib/screening/screen-subject.ts';
@@ -8,7 +9,6 @@ import { listScreens } from '../../lib/screening/screens-read.ts';
 import type { Table } from '../../lib/store/table.ts';
 import { PLANS } from '../../lib/tenancy/plans.ts';
 import { getMonthlyUsage } from '../../lib/tenancy/quota.ts';
-import { loadSnapshot } from '../../lib/watchlists/snapshot.ts';
 import { startTestStore, type TestStore } from '../support/dynamo.ts';
 
 let store: TestStore;

@@ -3,14 +3,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { loadSnapshot, readSnapshot, writeSnapshot } from '../../lib/matcher/snapshot-file.ts';
 import {
   buildSnapshot,
   defaultDataDir,
-  loadSnapshot,
   REMARKS_MAX_CHARS,
-  readSnapshot,
   SNAPSHOT_FORMAT_VERSION,
-  writeSnapshot,
 } from '../../lib/watchlists/snapshot.ts';
 import { LIST_SOURCES } from '../../lib/watchlists/sources.ts';
 

@@ -1,15 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
+import { compareDob } from '../../lib/matcher/corroboration.ts';
+import { compareNames, NAME_ALERT_THRESHOLD } from '../../lib/matcher/name-score.ts';
 import { tokeniseName } from '../../lib/matcher/normalise.ts';
-import {
-  ALIGNABLE,
-  alignableSimilarity,
-  compareDob,
-  compareNames,
-  NAME_ALERT_THRESHOLD,
-  tokenSimilarity,
-} from '../../lib/matcher/score.ts';
+import { ALIGNABLE, alignableSimilarity, tokenSimilarity } from '../../lib/matcher/token-similarity.ts';
 
 const alerts = (a: string, b: string) => compareNames(a, b) >= NAME_ALERT_THRESHOLD;
 

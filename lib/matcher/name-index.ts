@@ -20,7 +20,8 @@ import type {
 } from '../watchlists/types.ts';
 import { compiledIndexOf, hashSkipping } from './compiled-index.ts';
 import { makeToken, type NameToken } from './normalise.ts';
-import { isPatronymic } from './score.ts';
+import { isPatronymic } from './token-similarity.ts';
+import { INITIAL_WEIGHT, MIN_TOKEN_WEIGHT, PARTICLE_WEIGHT, PATRONYMIC_WEIGHT } from './weights.ts';
 
 export interface IndexedPerson {
   person: ListedPerson;
@@ -85,10 +86,6 @@ export interface NameIndex {
   lists: ListSummary[];
   listNames: Map<ListId, string>;
 }
-
-const MIN_WEIGHT = 0.15;
-const PARTICLE_WEIGHT = 0.1;
-const PATRONYMIC_WEIGHT = 0.4;
 
 function addKey(keys: Map<string, number[]>, key: string, id: number): void {
   const ids = keys.get(key);
@@ -214,8 +211,8 @@ export function buildIndex(snapshot: WatchlistSnapshot): NameIndex {
 
 function tokenWeight(t: NameToken, df: number, n: number, rarityScale: number): number {
   if (t.particle) return PARTICLE_WEIGHT;
-  if (t.initial) return 0.35;
-  const rarity = Math.min(1, Math.max(MIN_WEIGHT, Math.log(n / Math.max(df, 1)) / rarityScale));
+  if (t.initial) return INITIAL_WEIGHT;
+  const rarity = Math.min(1, Math.max(MIN_TOKEN_WEIGHT, Math.log(n / Math.max(df, 1)) / rarityScale));
   return isPatronymic(t) ? Math.min(rarity, PATRONYMIC_WEIGHT) : rarity;
 }
 

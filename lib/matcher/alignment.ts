@@ -1,0 +1,175 @@
+/**
+ * Token alignment of a query name with a listed name, order-insensitive (lists and customers
+ * disagree on name order): every pair of tokens at least `ALIGNABLE`-similar is a candidate; the
+ * best candidates are taken greedily, each token used once; then, on what is left over, one token
+ * against two adjacent tokens of the other side written as one ("Ramimakhlouf" / "Rami
+ * Makhlouf").
+ *
+ * The result is left in `alignment` (parallel typed arrays reused across calls, so that scoring a
+ * shortlist creates little garbage): valid until the next `alignTokens` call.
+ */
+
+import type { NameToken } from './normalise.ts';
+import { ALIGNABLE, alignableSimilarity } from './token-similarity.ts';
+
+/** Least similarity of a token to two adjacent tokens written as one for them to align. */
+export const MERGED_PAIR_MIN = 0.88;
+/** Shortest token compared with two adjacent tokens of the other side written as one. */
+const MERGED_MIN_LENGTH = 5;
+
+/**
+ * The chosen pairs: pair `c` aligns query token `q[c]` (and `q2[c]`, -1 when the part is a single
+ * token) with listed token `l[c]` (and `l2[c]`), with similarity `s[c]`; in descending
+ * similarity, ties in the order found. `usedQ` / `usedL` flag the aligned tokens per side.
+ */
+export const alignment = {
+  count: 0,
+  q: new Int32Array(0),
+  q2: new Int32Array(0),
+  l: new Int32Array(0),
+  l2: new Int32Array(0),
+  s: new Float64Array(0),
+  usedQ: new Uint8Array(0),
+  usedL: new Uint8Array(0),
+};
+
+// Candidate alignments, in the same layout, in descending similarity with ties in the order found.
+let scratchCapacity = 0;
+let candQ = new Int32Array(0);
+let candQ2 = new Int32Array(0);
+let candL = new Int32Array(0);
+let candL2 = new Int32Array(0);
+let candS = new Float64Array(0);
+
+function ensureScratch(nq: number, nl: number): void {
+  // Single-token candidates (nq·nl), merged ones (fewer than 2·nq·nl) and the chosen ones.
+  const needed = 2 * nq * nl + nq + nl;
+  if (needed <= scratchCapacity) return;
+  const size = Math.max(64, needed * 2);
+  candQ = new Int32Array(size);
+  candQ2 = new Int32Array(size);
+  candL = new Int32Array(size);
+  candL2 = new Int32Array(size);
+  candS = new Float64Array(size);
+  alignment.q = new Int32Array(size);
+  alignment.q2 = new Int32Array(size);
+  alignment.l = new Int32Array(size);
+  alignment.l2 = new Int32Array(size);
+  alignment.s = new Float64Array(size);
+  alignment.usedQ = new Uint8Array(size);
+  alignment.usedL = new Uint8Array(size);
+  scratchCapacity = size;
+}
+
+/**
+ * Adds a candidate to the `count` already held, keeping descending similarity with ties in the
+ * order added (what a stable sort by similarity gives); returns the new count.
+ */
+function addCandidate(count: number, q: number, q2: number, l: number, l2: number, s: number): number {
+  let k = count;
+  while (k > 0 && candS[k - 1] < s) {
+    candQ[k] = candQ[k - 1];
+    candQ2[k] = candQ2[k - 1];
+    candL[k] = candL[k - 1];
+    candL2[k] = candL2[k - 1];
+    candS[k] = candS[k - 1];
+    k--;
+  }
+  candQ[k] = q;
+  candQ2[k] = q2;
+  candL[k] = l;
+  candL2[k] = l2;
+  candS[k] = s;
+  return count + 1;
+}
+
+/** Greedy alignment: best candidates first, each token used once. */
+function assignCandidates(count: number): void {
+  const { q: chosenQ, q2: chosenQ2, l: chosenL, l2: chosenL2, s: chosenS, usedQ, usedL } = alignment;
+  let chosenCount = alignment.count;
+  for (let k = 0; k < count; k++) {
+    const q = candQ[k];
+    const q2 = candQ2[k];
+    const l = candL[k];
+    const l2 = candL2[k];
+    if (usedQ[q] || (q2 >= 0 && usedQ[q2]) || usedL[l] || (l2 >= 0 && usedL[l2])) continue;
+    usedQ[q] = 1;
+    if (q2 >= 0) usedQ[q2] = 1;
+    usedL[l] = 1;
+    if (l2 >= 0) usedL[l2] = 1;
+    chosenQ[chosenCount] = q;
+    chosenQ2[chosenCount] = q2;
+    chosenL[chosenCount] = l;
+    chosenL2[chosenCount] = l2;
+    chosenS[chosenCount] = candS[k];
+    chosenCount++;
+  }
+  alignment.count = chosenCount;
+}
+
+/**
+ * Two adjacent tokens written as one, compared by spelling only (no phonetic key). One record is
+ * refilled per comparison: the comparison keeps no reference to it.
+ */
+const joined: NameToken = {
+  text: '',
+  variantKeys: [],
+  phonetic: '',
+  particle: false,
+  initial: false,
+  vowelPoor: false,
+  transliterated: false,
+};
+
+function joinedToken(a: NameToken, b: NameToken): NameToken {
+  joined.text = a.text + b.text;
+  joined.transliterated = a.transliterated;
+  return joined;
+}
+
+/**
+ * Aligns `query` with `listed` into `alignment`. `similarity(i, j)` compares query token `i` with
+ * listed token `j`; only its values from `ALIGNABLE` up are used.
+ */
+export function alignTokens(
+  query: readonly NameToken[],
+  listed: readonly NameToken[],
+  similarity: (i: number, j: number) => number,
+): void {
+  const nq = query.length;
+  const nl = listed.length;
+  ensureScratch(nq, nl);
+  let count = 0;
+  for (let i = 0; i < nq; i++) {
+    for (let j = 0; j < nl; j++) {
+      const s = similarity(i, j);
+      if (s >= ALIGNABLE) count = addCandidate(count, i, -1, j, -1, s);
+    }
+  }
+  const { usedQ, usedL } = alignment;
+  usedQ.fill(0, 0, nq);
+  usedL.fill(0, 0, nl);
+  alignment.count = 0;
+  assignCandidates(count);
+  // Merged or split tokens ("Ramimakhlouf" / "Rami Makhlouf"), tried only on what is left over.
+  if (alignment.count < Math.max(nq, nl)) {
+    count = 0;
+    for (let i = 0; i < nq; i++) {
+      if (usedQ[i] || query[i].text.length < MERGED_MIN_LENGTH) continue;
+      for (let j = 0; j + 1 < nl; j++) {
+        if (usedL[j] || usedL[j + 1]) continue;
+        const s = alignableSimilarity(query[i], joinedToken(listed[j], listed[j + 1]));
+        if (s >= MERGED_PAIR_MIN) count = addCandidate(count, i, -1, j, j + 1, s);
+      }
+    }
+    for (let j = 0; j < nl; j++) {
+      if (usedL[j] || listed[j].text.length < MERGED_MIN_LENGTH) continue;
+      for (let i = 0; i + 1 < nq; i++) {
+        if (usedQ[i] || usedQ[i + 1]) continue;
+        const s = alignableSimilarity(joinedToken(query[i], query[i + 1]), listed[j]);
+        if (s >= MERGED_PAIR_MIN) count = addCandidate(count, i, i + 1, j, -1, s);
+      }
+    }
+    assignCandidates(count);
+  }
+}

@@ -1,0 +1,359 @@
+/**
+ * Candidate selection: which listed names are worth scoring in full for a query name, and their
+ * scores. Each query token looks up the index for plausible listed tokens (same text, variant,
+ * phonetic key, within one edit, or a run-together pair); every listed name containing one is
+ * credited with the query token's rarity weight times the similarity. Names whose evidence covers
+ * too little of the query are dropped, a short list of the best per check type is scored in full
+ * (name-score.ts), and the best-scoring name of each listed person is kept.
+ */
+
+import type { CheckType } from '../watchlists/types.ts';
+import { lookupToken, type NameIndex, VocabIdSet } from './name-index.ts';
+import { type NameScore, scoreTokens } from './name-score.ts';
+import { makeToken, type NameToken, tokeniseName } from './normalise.ts';
+import { ALIGNABLE, alignableSimilarity } from './token-similarity.ts';
+import { INITIAL_WEIGHT, PARTICLE_WEIGHT, UNSEEN_TOKEN_WEIGHT } from './weights.ts';
+
+/** At most this many matches are returned per check, best first. */
+export const MAX_MATCHES = 10;
+/** Candidate names scored in full per check type, picked by cheap token evidence. */
+const SHORTLIST = 20;
+/**
+ * Candidates whose token evidence covers less than this share of the query's weight cannot reach
+ * the reporting floor, so they are not scored in full.
+ */
+const MIN_EVIDENCE_SHARE = 0.3;
+/** Query tokens rarer than this open new candidates; commoner ones only add evidence. */
+const OPENING_WEIGHT = 0.5;
+/**
+ * Vocabulary tokens less similar than this to a query token add no candidate evidence. It is the
+ * scorer's own alignment floor, never lower: similarities come from `alignableSimilarity`, which
+ * is exact only from `ALIGNABLE` up.
+ */
+const CANDIDATE_MIN_SIMILARITY = ALIGNABLE;
+/**
+ * Per listed token, subtracted once from a candidate's evidence: among names sharing the same
+ * query tokens, those with fewer unexplained parts are scored first (family members listed
+ * together share most name parts).
+ */
+const LENGTH_TIE_BREAK = 0.001;
+/** Distinct query tokens whose index evidence is kept between screens (about 1 MB). */
+const EVIDENCE_CACHE_SIZE = 4096;
+/** Token-pair similarities kept between screens: 2^18 slots of 16 bytes, 4 MB. */
+const SIM_CACHE_BITS = 18;
+const SIM_CACHE_SIZE = 1 << SIM_CACHE_BITS;
+
+/** Every field of a token, so that equal keys mean equal tokens for comparison. */
+function tokenKey(token: NameToken): string {
+  let key = '';
+  for (const value of Object.values(token)) key += `${Array.isArray(value) ? value.join(',') : value}\u0001`;
+  return key;
+}
+
+export interface QueryName {
+  input: 'name' | 'alias';
+  tokens: NameToken[];
+  /** Rarity weight per token. */
+  weights: number[];
+}
+
+/** The best-scoring listed name of one listed person. */
+export interface Scored {
+  person: number;
+  nameId: number;
+  query: QueryName;
+  name: NameScore;
+}
+
+export interface CandidateSelector {
+  /** Tokenises and weighs a query name; undefined when nothing of it takes part in matching. */
+  queryName(text: string, input: 'name' | 'alias'): QueryName | undefined;
+  /**
+   * Scores the shortlisted candidates of `q` in the requested check types into `best` (per
+   * person, the best name over every query name given).
+   */
+  scoreCandidates(q: QueryName, categories: Iterable<CheckType>, best: Map<number, Scored>): void;
+}
+
+/**
+ * The candidate selector over `index`, with its caches and scratch buffers. Not re-entrant:
+ * screening is synchronous, so calls never interleave.
+ */
+export function createCandidateSelector(index: NameIndex): CandidateSelector {
+  // Token records of the names scored so far (a small share of all names).
+  const nameTokens: (NameToken[] | undefined)[] = new Array(index.nameCount);
+  const tokensOfName = (nameId: number): NameToken[] => {
+    let tokens = nameTokens[nameId];
+    if (tokens === undefined) {
+      const start = index.nameTokenStart[nameId];
+      tokens = new Array<NameToken>(index.nameLengths[nameId]);
+      for (let k = 0; k < tokens.length; k++) tokens[k] = index.vocab[index.nameTokenIds[start + k]];
+      nameTokens[nameId] = tokens;
+    }
+    return tokens;
+  };
+  const nameCategory: CheckType[] = Array.from(index.namePerson, (p) => index.people[p].category);
+  const { nameLengths } = index;
+
+  // Scratch buffers reused across calls; `screen` is synchronous, so calls never interleave.
+  const acc = new Float64Array(index.nameCount);
+  const stamp = new Int32Array(index.nameCount).fill(-1);
+  const credits = new Uint8Array(index.nameCount);
+  const touched: number[] = [];
+  let stampCounter = 0;
+
+  function queryName(text: string, input: 'name' | 'alias'): QueryName | undefined {
+    const tokens = tokeniseName(text);
+    if (tokens.length === 0) return undefined;
+    const weights = tokens.map((t) => queryWeight(index, t));
+    return { input, tokens, weights };
+  }
+
+  /**
+   * The vocabulary tokens plausibly matching a query token, with their similarity to it, kept
+   * across screens: customers' names repeat ("Mohammed", "Smith") and the lookup plus the
+   * Jaro-Winkler and edit-distance work is much of a screen's cost. Keyed by every field of the
+   * token, so two tokens with one key compare identically; `serial` names the token in the
+   * similarity cache.
+   */
+  interface TokenEvidence {
+    serial: number;
+    ids: Int32Array;
+    sims: Float64Array;
+  }
+  const evidenceCache = new Map<string, TokenEvidence>();
+  const lookup = new VocabIdSet(index.vocab.length);
+  let serials = 0;
+
+  // Similarity of a query token (by serial) to a vocabulary token, exact from `ALIGNABLE` up (all
+  // that candidate selection and scoring read): a direct-mapped cache in flat typed arrays (a
+  // colliding entry is simply recomputed), so it creates no garbage to collect.
+  const simSerial = new Int32Array(SIM_CACHE_SIZE).fill(-1);
+  const simVocab = new Int32Array(SIM_CACHE_SIZE);
+  const simValue = new Float64Array(SIM_CACHE_SIZE);
+
+  function similarity(token: NameToken, serial: number, id: number): number {
+    const slot = (Math.imul(serial, 0x9e3779b1) ^ Math.imul(id + 1, 0x85ebca6b)) >>> (32 - SIM_CACHE_BITS);
+    if (simSerial[slot] === serial && simVocab[slot] === id) return simValue[slot];
+    const s = alignableSimilarity(token, index.vocab[id]);
+    simSerial[slot] = serial;
+    simVocab[slot] = id;
+    simValue[slot] = s;
+    return s;
+  }
+
+  function evidenceOf(token: NameToken): TokenEvidence {
+    const key = tokenKey(token);
+    const cached = evidenceCache.get(key);
+    if (cached !== undefined) {
+      // Least recently used first: re-inserting moves the entry to the end.
+      evidenceCache.delete(key);
+      evidenceCache.set(key, cached);
+      return cached;
+    }
+    if (serials === 0x7fffffff) {
+      serials = 0;
+      simSerial.fill(-1);
+      evidenceCache.clear();
+    }
+    const serial = serials++;
+    lookup.clear();
+    lookupToken(index, token, lookup);
+    const ids = lookup.ids.slice(0, lookup.size);
+    const sims = new Float64Array(ids.length);
+    for (let k = 0; k < ids.length; k++) sims[k] = similarity(token, serial, ids[k]);
+    const evidence = { serial, ids, sims };
+    if (evidenceCache.size >= EVIDENCE_CACHE_SIZE) {
+      const oldest = evidenceCache.keys().next();
+      if (!oldest.done) evidenceCache.delete(oldest.value);
+    }
+    evidenceCache.set(key, evidence);
+    return evidence;
+  }
+
+  // Per query part: the qualifying vocabulary ids and their evidence weights.
+  const qualifyingIds = new Int32Array(index.vocab.length);
+  const qualifyingWeight = new Float64Array(index.vocab.length);
+  const qualifyingMark = new Int32Array(index.vocab.length).fill(-1);
+  let qualifyingCount = 0;
+  let qualifyingGeneration = 0;
+  let opened = false;
+
+  /**
+   * Credits each candidate name containing a qualifying vocabulary token with the query part's
+   * evidence (once per name and part; the first qualifying spelling in lookup order counts).
+   */
+  function credit(evidence: TokenEvidence, weight: number, opening: boolean): void {
+    const generation = ++qualifyingGeneration;
+    qualifyingCount = 0;
+    let postingsTotal = 0;
+    const { ids, sims } = evidence;
+    for (let k = 0; k < ids.length; k++) {
+      const sim = sims[k];
+      if (sim < CANDIDATE_MIN_SIMILARITY) continue;
+      const v = ids[k];
+      // Evidence is bounded by the query part's own rarity: a common query name meeting a rare
+      // listed spelling ("Hamid" vs "Hamud") is still weak evidence.
+      qualifyingIds[qualifyingCount++] = v;
+      qualifyingWeight[v] = Math.min(index.weights[v], weight) * sim;
+      qualifyingMark[v] = generation;
+      postingsTotal += index.postingStart[v + 1] - index.postingStart[v];
+    }
+    if (qualifyingCount === 0) return;
+    opened = true;
+    const s = stampCounter++;
+    if (!opening && postingsTotal > touched.length * 4) {
+      // A common part that may not open candidates: visit the few candidates instead of its
+      // long posting lists.
+      for (let t = 0; t < touched.length; t++) {
+        const nameId = touched[t];
+        if (credits[nameId] >= nameLengths[nameId]) continue;
+        const start = index.nameTokenStart[nameId];
+        const end = start + nameLengths[nameId];
+        let best = 0;
+        for (let k = start; k < end; k++) {
+          const v = index.nameTokenIds[k];
+          if (qualifyingMark[v] === generation && qualifyingWeight[v] > best) best = qualifyingWeight[v];
+        }
+        if (best > 0) {
+          credits[nameId]++;
+          acc[nameId] += best;
+        }
+      }
+      return;
+    }
+    for (let q = 0; q < qualifyingCount; q++) {
+      const v = qualifyingIds[q];
+      const w = qualifyingWeight[v];
+      const postings = index.postingIds;
+      const end = index.postingStart[v + 1];
+      for (let k = index.postingStart[v]; k < end; k++) {
+        const nameId = postings[k];
+        if (stamp[nameId] === s) continue;
+        if (acc[nameId] === 0) {
+          if (!opening) continue;
+          touched.push(nameId);
+        } else if (credits[nameId] >= nameLengths[nameId]) {
+          // Every listed part already credited: further query parts can only be extras.
+          continue;
+        }
+        stamp[nameId] = s;
+        credits[nameId]++;
+        acc[nameId] += w - (acc[nameId] === 0 ? LENGTH_TIE_BREAK * nameLengths[nameId] : 0);
+      }
+    }
+  }
+
+  /**
+   * Accumulates token evidence per candidate name into `acc`: for each query token, the rarity
+   * weight times the similarity of each plausible vocabulary token. Returns each query token's
+   * serial in the similarity cache, for scoring.
+   */
+  function collectCandidates(q: QueryName): number[] {
+    const order = q.tokens.map((_, i) => i).sort((a, b) => q.weights[b] - q.weights[a]);
+    const tokenSerials: number[] = new Array(q.tokens.length);
+    opened = false;
+    const seenTexts = new Set<string>();
+    for (const i of order) {
+      const token = q.tokens[i];
+      const evidence = evidenceOf(token);
+      tokenSerials[i] = evidence.serial;
+      if (seenTexts.has(token.text)) continue;
+      seenTexts.add(token.text);
+      const opening = !opened || q.weights[i] >= OPENING_WEIGHT;
+      credit(evidence, q.weights[i], opening);
+      // The query may split what the list writes as one word ("Adbul Bari" / "Abdulbari").
+      const next = q.tokens[i + 1];
+      if (next && !token.particle && !next.particle && !token.initial && !next.initial) {
+        credit(evidenceOf(makeToken(token.text + next.text)), q.weights[i] + q.weights[i + 1], opening);
+      }
+    }
+    return tokenSerials;
+  }
+
+  /** The candidates with enough evidence to be scored at all, in the order they were found. */
+  const eligible: number[] = [];
+
+  function shortlist(category: CheckType): number[] {
+    const top: number[] = [];
+    for (const nameId of eligible) {
+      const a = acc[nameId];
+      if (nameCategory[nameId] !== category) continue;
+      if (top.length === SHORTLIST && a <= acc[top[SHORTLIST - 1]]) continue;
+      let k = top.length < SHORTLIST ? top.length : SHORTLIST - 1;
+      while (k > 0 && acc[top[k - 1]] < a) {
+        top[k] = top[k - 1];
+        k--;
+      }
+      top[k] = nameId;
+    }
+    return top;
+  }
+
+  // The name being scored, read by the two callbacks below (made once, not per name).
+  let scoringQuery: QueryName | undefined;
+  let scoringListed: NameToken[] = [];
+  let scoringStart = 0;
+  let scoringSerials: number[] = [];
+  /** Rarity weight of a listed token (its vocabulary id's) or of a query token (the query's). */
+  const weightOf = (t: NameToken): number => {
+    for (let j = 0; j < scoringListed.length; j++)
+      if (scoringListed[j] === t) return index.weights[index.nameTokenIds[scoringStart + j]];
+    const q = scoringQuery as QueryName;
+    for (let i = 0; i < q.tokens.length; i++) if (q.tokens[i] === t) return q.weights[i];
+    return 1;
+  };
+  const similarityOf = (i: number, j: number): number =>
+    similarity(
+      (scoringQuery as QueryName).tokens[i],
+      scoringSerials[i],
+      index.nameTokenIds[scoringStart + j],
+    );
+
+  function scoreName(q: QueryName, nameId: number, tokenSerials: number[]): NameScore {
+    scoringQuery = q;
+    scoringListed = tokensOfName(nameId);
+    scoringStart = index.nameTokenStart[nameId];
+    scoringSerials = tokenSerials;
+    return scoreTokens(q.tokens, scoringListed, weightOf, similarityOf);
+  }
+
+  function scoreCandidates(q: QueryName, categories: Iterable<CheckType>, best: Map<number, Scored>): void {
+    touched.length = 0;
+    const tokenSerials = collectCandidates(q);
+    let queryWeight = 0;
+    for (const w of q.weights) queryWeight += w;
+    const minEvidence = queryWeight * MIN_EVIDENCE_SHARE;
+    eligible.length = 0;
+    for (const nameId of touched) if (acc[nameId] >= minEvidence) eligible.push(nameId);
+    for (const category of categories) {
+      for (const nameId of shortlist(category)) {
+        const scored = scoreName(q, nameId, tokenSerials);
+        const person = index.namePerson[nameId];
+        const previous = best.get(person);
+        if (!previous || scored.score > previous.name.score)
+          best.set(person, { person, nameId, query: q, name: scored });
+      }
+    }
+    for (const nameId of touched) {
+      acc[nameId] = 0;
+      credits[nameId] = 0;
+    }
+    touched.length = 0;
+  }
+
+  return { queryName, scoreCandidates };
+}
+
+/** Rarity weight of a query token: its listed spelling's, a variant's, or unseen. */
+function queryWeight(index: NameIndex, token: NameToken): number {
+  if (token.particle) return PARTICLE_WEIGHT;
+  if (token.initial) return INITIAL_WEIGHT;
+  const exact = index.byText.get(token.text);
+  if (exact !== undefined) return Math.max(...exact.map((id) => index.weights[id]));
+  for (const v of token.variantKeys) {
+    const ids = index.byVariant.get(v);
+    if (ids && ids.length > 0) return index.weights[ids[0]];
+  }
+  return UNSEEN_TOKEN_WEIGHT;
+}

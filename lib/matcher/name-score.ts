@@ -1,0 +1,310 @@
+/**
+ * Scoring of one query name against one listed name, on the alignment of their tokens
+ * (alignment.ts). Each token is weighed by rarity so a shared common token ("Mohammed", "John")
+ * carries little evidence. A query part facing an unexplained listed part is a conflict (a
+ * different given name, patronymic or father's name) and keeps the pair below the alert
+ * threshold; a part present on one side only is an omission and costs a fraction of its weight.
+ * Arabic name structure is respected: "Abd al-X" names are compared on X, and the person's own
+ * name before "bin" is not confused with the father's name after it.
+ */
+
+import { alignment, alignTokens } from './alignment.ts';
+import { COMMON_GIVEN_NAMES } from './name-variants.ts';
+import { type NameToken, tokeniseName } from './normalise.ts';
+import { MATCH_FLOOR } from './risk.ts';
+import { editDistance } from './string-similarity.ts';
+import { ABD_PREFIX, alignableSimilarity, isPatronymic } from './token-similarity.ts';
+import {
+  COMMON_GIVEN_WEIGHT,
+  INITIAL_WEIGHT,
+  PARTICLE_WEIGHT,
+  PATRONYMIC_WEIGHT,
+  UNSEEN_TOKEN_WEIGHT,
+} from './weights.ts';
+
+/** Weight of the "Abd al-" part left unexplained when "Abdul X" aligns with a bare "X". */
+const ABD_PART_WEIGHT = 0.5;
+/** Particles introducing the father's name in an Arabic name chain. */
+const NASAB: ReadonlySet<string> = new Set(['bin', 'ibn', 'ben', 'bint', 'binti', 'bte']);
+/** Above this a token pair counts at face value; below, it is discounted steeply. */
+const CLEAN_PAIR = 0.92;
+/** How steeply: each point of similarity below `CLEAN_PAIR` costs this many more. */
+const UNCLEAN_DISCOUNT = 0.8;
+/** Share of its weight an extra listed token (middle name, patronymic) costs. */
+const LIST_EXTRA_COST = 0.2;
+/** Share of its weight an unmatched query token costs when the listed name has parts left over too. */
+const CONFLICT_COST = 1;
+/** Share of its weight an unmatched query token costs when every listed part is accounted for. */
+const QUERY_EXTRA_COST = 0.35;
+/** Score ceiling of names with a conflicting part: below the alert threshold. */
+const CONFLICT_CAP = 0.66;
+/** At most this score when only one name part is shared by names with more parts. */
+const SINGLE_PART_CAP = 0.72;
+/** At most this score when one name part and only initials are shared. */
+const INITIALS_CAP = 0.85;
+/** At most this score when no name part (only particles or initials) is shared. */
+const NO_PART_CAP = 0.5;
+/** Matched weight below which the evidence is too thin for a confident score... */
+const EVIDENCE_MIN = 0.6;
+/** ...and the factor applied with no evidence at all (rising linearly to 1 at `EVIDENCE_MIN`). */
+const NO_EVIDENCE_FACTOR = 0.75;
+
+/**
+ * Pairwise alert threshold of `compareNames`: a pair scoring at or above it is a name match
+ * worth an analyst's attention. Chosen on the dev half of the name benchmark's Person pairs
+ * (eval/run.ts, `EVAL_VERBOSE=1` prints the sweep); it is the matcher's reporting floor, so every
+ * pair that alerts here is shown as a match.
+ */
+export const NAME_ALERT_THRESHOLD = MATCH_FLOOR;
+
+/** Weight of a token: how much evidence sharing it carries. */
+export type TokenWeigher = (token: NameToken) => number;
+
+/** Rarity model used when no list index is at hand: common given names weigh half. */
+export const defaultWeigher: TokenWeigher = (token) => {
+  if (token.particle) return PARTICLE_WEIGHT;
+  if (token.initial) return INITIAL_WEIGHT;
+  if (isPatronymic(token)) return PATRONYMIC_WEIGHT;
+  if (COMMON_GIVEN_NAMES.has(token.text)) return COMMON_GIVEN_WEIGHT;
+  for (const k of token.variantKeys) if (COMMON_GIVEN_NAMES.has(k)) return COMMON_GIVEN_WEIGHT;
+  return UNSEEN_TOKEN_WEIGHT;
+};
+
+export interface AlignedPair {
+  query: string;
+  listed: string;
+  similarity: number;
+}
+
+export interface NameScore {
+  /** 0..1 */
+  score: number;
+  /** Aligned token pairs, best first. */
+  pairs: AlignedPair[];
+  /** Query tokens (not particles) with no counterpart on the listed name. */
+  unmatchedQuery: string[];
+  /** Listed tokens (not particles) with no counterpart in the query. */
+  unmatchedListed: string[];
+}
+
+function contribution(s: number): number {
+  return s >= CLEAN_PAIR ? s : Math.max(0, s - (CLEAN_PAIR - s) * UNCLEAN_DISCOUNT);
+}
+
+const bySimilarity = (x: AlignedPair, y: AlignedPair): number => y.similarity - x.similarity;
+
+/**
+ * Removes the first of `count` weights equal to `value` (the last one when none is, as
+ * `splice(indexOf(value), 1)` does); returns the new count.
+ */
+function removeWeight(list: Float64Array, count: number, value: number): number {
+  if (count === 0) return 0;
+  let at = count - 1;
+  for (let k = 0; k < count; k++) {
+    if (list[k] === value) {
+      at = k;
+      break;
+    }
+  }
+  list.copyWithin(at, at + 1, count);
+  return count - 1;
+}
+
+/** Weights of the parts left unaligned, per side (scratch reused across calls). */
+let leftQuery = new Float64Array(64);
+let leftListed = new Float64Array(64);
+
+/** Sorts the first `count` weights in descending order (stable, as `Array.prototype.sort`). */
+function sortDescending(list: Float64Array, count: number): void {
+  for (let k = 1; k < count; k++) {
+    const v = list[k];
+    let x = k;
+    while (x > 0 && list[x - 1] < v) {
+      list[x] = list[x - 1];
+      x--;
+    }
+    list[x] = v;
+  }
+}
+
+/**
+ * Scores a tokenised query against a tokenised listed name. `similarity(i, j)` may be supplied to
+ * memoise token comparisons across many listed names sharing tokens; only its values from
+ * `ALIGNABLE` up are used, so it may return `alignableSimilarity`. The callbacks must not call
+ * `scoreTokens`.
+ */
+export function scoreTokens(
+  query: readonly NameToken[],
+  listed: readonly NameToken[],
+  weigh: TokenWeigher = defaultWeigher,
+  similarity: (i: number, j: number) => number = (i, j) => alignableSimilarity(query[i], listed[j]),
+): NameScore {
+  const nq = query.length;
+  const nl = listed.length;
+  if (nq === 0 || nl === 0) return { score: 0, pairs: [], unmatchedQuery: [], unmatchedListed: [] };
+  alignTokens(query, listed, similarity);
+  const { q: chosenQ, q2: chosenQ2, l: chosenL, l2: chosenL2, s: chosenS, usedQ, usedL } = alignment;
+  const chosenCount = alignment.count;
+  if (leftQuery.length < nq + nl) {
+    leftQuery = new Float64Array(2 * (nq + nl));
+    leftListed = new Float64Array(2 * (nq + nl));
+  }
+
+  let num = 0;
+  let den = 0;
+  let evidence = 0;
+  let matchedParts = 0;
+  let matchedInitials = 0;
+  const pairs: AlignedPair[] = [];
+  let abdShortForms = 0;
+  let abdOnQuery = 0;
+  for (let c = 0; c < chosenCount; c++) {
+    const q = chosenQ[c];
+    const q2 = chosenQ2[c];
+    const l = chosenL[c];
+    const l2 = chosenL2[c];
+    const s = chosenS[c];
+    if (q2 < 0 && l2 < 0) {
+      const qAbd = query[q].text.startsWith(ABD_PREFIX);
+      if (qAbd !== listed[l].text.startsWith(ABD_PREFIX)) {
+        abdShortForms++;
+        if (qAbd) abdOnQuery++;
+      }
+    }
+    let wq = 0;
+    let wl = 0;
+    wq += weigh(query[q]);
+    if (q2 >= 0) wq += weigh(query[q2]);
+    wl += weigh(listed[l]);
+    if (l2 >= 0) wl += weigh(listed[l2]);
+    const initialPair =
+      query[q].initial ||
+      (q2 >= 0 && query[q2].initial) ||
+      listed[l].initial ||
+      (l2 >= 0 && listed[l2].initial);
+    const particlePair = query[q].particle && (q2 < 0 || query[q2].particle);
+    const w = initialPair ? INITIAL_WEIGHT : (wq + wl) / 2;
+    num += w * contribution(s);
+    den += w;
+    if (!particlePair && !initialPair) {
+      evidence += w * contribution(s);
+      matchedParts += q2 >= 0 || l2 >= 0 ? 2 : 1;
+    }
+    if (initialPair) matchedInitials++;
+    pairs.push({
+      query: q2 >= 0 ? query[q].text + query[q2].text : query[q].text,
+      listed: l2 >= 0 ? `${listed[l].text} ${listed[l2].text}` : listed[l].text,
+      similarity: s,
+    });
+  }
+  const unmatchedQuery: string[] = [];
+  const unmatchedListed: string[] = [];
+  let queryParts = 0;
+  let listedParts = 0;
+  let leftQueryCount = 0;
+  let leftListedCount = 0;
+  for (let j = 0; j < nl; j++) {
+    if (listed[j].particle) continue;
+    listedParts++;
+    if (usedL[j]) continue;
+    leftListed[leftListedCount++] = weigh(listed[j]);
+    unmatchedListed.push(listed[j].text);
+  }
+  for (let i = 0; i < nq; i++) {
+    if (query[i].particle) continue;
+    queryParts++;
+    if (usedQ[i]) continue;
+    leftQuery[leftQueryCount++] = weigh(query[i]);
+    unmatchedQuery.push(query[i].text);
+  }
+  // A query part facing an unexplained listed part is a conflict ("Barack" vs "Michelle", a
+  // different father's name in an Arabic name chain, a different patronymic): the two names
+  // assert different things about the same slot, which is evidence of a different person and
+  // costs both parts in full. Parts left over on one side only are omissions: a middle name or
+  // patronymic the customer left out costs little, a name part the list lacks a little more.
+  // "Abdul Hanif" aligned with a bare "Hanif" leaves the "Abd al-" part unexplained: harmless on
+  // its own, a conflict when the other name has a part of its own in that place.
+  for (let k = 0; k < abdShortForms; k++) {
+    const onQuery = k < abdOnQuery;
+    // ... unless the other side wrote the prefix apart and misspelt ("Adbul Bari" / "Abdulbari").
+    const other = onQuery ? listed : query;
+    const used = onQuery ? usedL : usedQ;
+    let fragment = -1;
+    for (let x = 0; x < other.length; x++) {
+      if (!used[x] && !other[x].particle && isAbdFragment(other[x].text)) {
+        fragment = x;
+        break;
+      }
+    }
+    if (fragment >= 0) {
+      used[fragment] = 1;
+      if (onQuery) leftListedCount = removeWeight(leftListed, leftListedCount, weigh(other[fragment]));
+      else leftQueryCount = removeWeight(leftQuery, leftQueryCount, weigh(other[fragment]));
+      const unmatched = onQuery ? unmatchedListed : unmatchedQuery;
+      unmatched.splice(unmatched.indexOf(other[fragment].text), 1);
+    } else if (onQuery) leftQuery[leftQueryCount++] = ABD_PART_WEIGHT;
+    else leftListed[leftListedCount++] = ABD_PART_WEIGHT;
+  }
+  sortDescending(leftQuery, leftQueryCount);
+  sortDescending(leftListed, leftListedCount);
+  const conflicts = Math.min(leftQueryCount, leftListedCount);
+  for (let k = 0; k < leftQueryCount; k++)
+    den += leftQuery[k] * (k < conflicts ? CONFLICT_COST : QUERY_EXTRA_COST);
+  for (let k = 0; k < leftListedCount; k++)
+    den += leftListed[k] * (k < conflicts ? CONFLICT_COST : LIST_EXTRA_COST);
+  let score = den > 0 ? num / den : 0;
+  if (conflicts > 0 || lineageCrossed(query, listed)) score = Math.min(score, CONFLICT_CAP);
+  // One shared name part between fuller names is a lead, never a strong match on its own; with
+  // agreeing initials ("V. V. Putin") it is a partial match at most.
+  if (matchedParts <= 1 && Math.max(queryParts, listedParts) >= 2) {
+    score = Math.min(score, matchedInitials > 0 && matchedParts === 1 ? INITIALS_CAP : SINGLE_PART_CAP);
+  }
+  if (matchedParts === 0) score = Math.min(score, NO_PART_CAP);
+  if (evidence < EVIDENCE_MIN)
+    score *= NO_EVIDENCE_FACTOR + ((1 - NO_EVIDENCE_FACTOR) * evidence) / EVIDENCE_MIN;
+  pairs.sort(bySimilarity);
+  return { score: Math.min(1, score), pairs, unmatchedQuery, unmatchedListed };
+}
+
+function isAbdFragment(text: string): boolean {
+  return text.length >= 3 && text.length <= 6 && text[0] === 'a' && editDistance(text, ABD_PREFIX, 2) <= 2;
+}
+
+/** Index of the first nasab particle ("bin", "ibn", "bint"): the person's own name precedes it. */
+function nasabIndex(tokens: readonly NameToken[]): number {
+  for (let i = 1; i < tokens.length; i++) if (tokens[i].particle && NASAB.has(tokens[i].text)) return i;
+  return -1;
+}
+
+/**
+ * In "Ahmad bin Hasan" Ahmad is the person and Hasan his father; "Hasan bin Ahmad" is the father's
+ * name order reversed, i.e. another person (plausibly the son), though every part is shared.
+ */
+function lineageCrossed(query: readonly NameToken[], listed: readonly NameToken[]): boolean {
+  const qn = nasabIndex(query);
+  if (qn < 0) return false;
+  const ln = nasabIndex(listed);
+  if (ln < 0) return false;
+  let ownToLineage = false;
+  let lineageToOwn = false;
+  // The alignment just made by `scoreTokens`.
+  for (let c = 0; c < alignment.count; c++) {
+    const i = alignment.q[c];
+    const j = alignment.l[c];
+    if (query[i].particle) continue;
+    if (i < qn && j > ln) ownToLineage = true;
+    if (i > qn && j < ln) lineageToOwn = true;
+  }
+  return ownToLineage && lineageToOwn;
+}
+
+/**
+ * Pairwise name similarity in 0..1 of two full names, with the built-in rarity model. A pair at
+ * or above `NAME_ALERT_THRESHOLD` is treated as a name match.
+ */
+export function compareNames(a: string, b: string): number {
+  return scoreTokens(tokeniseName(a), tokeniseName(b)).score;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Corroborating fields

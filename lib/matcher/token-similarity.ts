@@ -1,0 +1,157 @@
+/**
+ * Similarity of two name tokens: spelling (Jaro-Winkler blended with edit distance under a typo
+ * budget: at most two edits, three make another name), name-variant keys, phonetic and consonant
+ * skeletons for renderings of other scripts, pinyin/Wade-Giles syllable keys, patronymic stems,
+ * Baltic endings and the Arabic "Abd al-" prefix ("Abd al-X" names are compared on X).
+ */
+
+import { makeToken, type NameToken, siniticKey } from './normalise.ts';
+import { editDistance, jaroWinkler } from './string-similarity.ts';
+
+/** Joined Arabic "Abd al-" prefix, as produced by normalisation. */
+export const ABD_PREFIX = 'abdul';
+/** Similarity of "Abd al-X" to its short form "X". */
+const ABD_SHORT_FORM = 0.95;
+/** Least similarity of two tokens within the typo budget: aligned, but discounted. */
+const TYPO_FLOOR = 0.8;
+/** Most similarity of two same-script tokens beyond the typo budget: never aligned. */
+const BEYOND_BUDGET = 0.72;
+/** Token pairs below this similarity are not aligned at all. */
+const ALIGN_MIN = 0.75;
+/** Two renderings of one pinyin / Wade-Giles syllable sequence. */
+const SINITIC_PAIR = 0.93;
+/** Two spellings in one group of the name-variant dictionary (Mohammed / Muhammad, Bill / William). */
+const VARIANT_PAIR = 0.95;
+/** A stem and the stem with a Baltic nominative ending ("Putin" / "Putinas"). */
+const INFLECTED_PAIR = 0.93;
+/** An initial and a name starting with its letter; also two particles with one phonetic key. */
+const INITIAL_PAIR = 0.9;
+/** Two different particles ("al" / "bin"). */
+const OTHER_PARTICLE_PAIR = 0.5;
+/** Two patronymics on the same given-name stem. */
+const PATRONYMIC_STEM_PAIR = 0.98;
+/** Same phonetic key across scripts, and within the typo budget in one script. */
+const PHONETIC_OTHER_SCRIPT = 0.93;
+const PHONETIC_SAME_SCRIPT = 0.86;
+/** Consonant skeletons of vowel-less renderings one edit apart. */
+const SKELETON_PAIR = 0.85;
+/** Factor for tokens that start with different letters and sounds. */
+const FIRST_LETTER_FACTOR = 0.93;
+const PATRONYMIC_RE =
+  /(?:[oeu][vfw](?:ich|itch|itsh|itsch|itsj|itj|itx|ics|ici|ic|ych|icz|iç)|ovna|evna|ovnaa|oglu|ogly|kyzy|qizi)$/;
+/** Baltic nominative endings ("Putinas", "Vladimirs") added to a stem the other side shows bare. */
+const BALTIC_ENDINGS = ['s', 'as', 'is', 'us', 'ys'];
+
+/** Similarity of two name tokens in 0..1. */
+export function tokenSimilarity(a: NameToken, b: NameToken): number {
+  return compareTokens(a, b, false);
+}
+
+/**
+ * `tokenSimilarity(a, b)` whenever that reaches `ALIGNABLE`; otherwise some value in 0..1 below
+ * it (never above the exact similarity). Scoring and candidate selection only use similarities
+ * from `ALIGNABLE` up, so they can skip the Jaro-Winkler work on pairs already beyond the typo
+ * budget, which is most pairs of different names.
+ */
+export function alignableSimilarity(a: NameToken, b: NameToken): number {
+  return compareTokens(a, b, true);
+}
+
+/** Least similarity that `alignableSimilarity` reports exactly. */
+export const ALIGNABLE = ALIGN_MIN;
+
+/** `cut`: see `alignableSimilarity`. */
+function compareTokens(a: NameToken, b: NameToken, cut: boolean): number {
+  if (a.text === b.text) return 1;
+  if (a.particle || b.particle) {
+    if (a.particle && b.particle)
+      return a.phonetic === b.phonetic && a.phonetic !== '' ? INITIAL_PAIR : OTHER_PARTICLE_PAIR;
+    return 0;
+  }
+  if (a.initial || b.initial) return a.text[0] === b.text[0] ? INITIAL_PAIR : 0;
+  if (a.variantKeys.length > 0 && b.variantKeys.length > 0) {
+    for (const k of a.variantKeys) if (b.variantKeys.includes(k)) return VARIANT_PAIR;
+  }
+  if (hasInflectedEnding(a.text, b.text) || hasInflectedEnding(b.text, a.text)) return INFLECTED_PAIR;
+  if (a.text.length > 6 && b.text.length > 6 && isPatronymic(a) && isPatronymic(b))
+    return patronymicSimilarity(a, b, cut);
+  const aAbd = a.text.startsWith(ABD_PREFIX) && a.text.length >= ABD_PREFIX.length + 3;
+  const bAbd = b.text.startsWith(ABD_PREFIX) && b.text.length >= ABD_PREFIX.length + 3;
+  if (aAbd || bAbd) return abdSimilarity(a, b, aAbd, bAbd, cut);
+  // Pinyin and Wade-Giles spell one Chinese name apart ("Zedong" / "Tse-tung") by more than a typo.
+  const sinitic = siniticKey(a.text);
+  if (sinitic !== '' && sinitic === siniticKey(b.text))
+    return Math.max(SINITIC_PAIR, spellingSimilarity(a, b, cut));
+  return spellingSimilarity(a, b, cut);
+}
+
+/**
+ * Two patronymics are the fathers' given names with a suffix whose spelling follows the language
+ * ("Vladimirovich", "Wladimirowitsch", "Volodymyrovych"): compared on the given-name stems, so the
+ * name-variant dictionary applies and a different father's name remains a conflict.
+ */
+function patronymicSimilarity(a: NameToken, b: NameToken, cut: boolean): number {
+  const stemA = a.text.replace(PATRONYMIC_RE, '');
+  const stemB = b.text.replace(PATRONYMIC_RE, '');
+  if (stemA.length < 3 || stemB.length < 3) return spellingSimilarity(a, b, cut);
+  if (stemA === stemB) return PATRONYMIC_STEM_PAIR;
+  const s = compareTokens(
+    makeToken(stemA, false, a.transliterated),
+    makeToken(stemB, false, b.transliterated),
+    cut,
+  );
+  return Math.max(s, spellingSimilarity(a, b, cut));
+}
+
+/**
+ * "Abd al-X" names share their first five letters whatever X is, so two of them are compared on X
+ * ("Abdul Hamid" / "Abdul Ghani" differ); the bare X is a common short form of the full name
+ * ("Abdul Hanif" / "Hanif") and compares almost as the same name.
+ */
+function abdSimilarity(a: NameToken, b: NameToken, aAbd: boolean, bAbd: boolean, cut: boolean): number {
+  const stemA = aAbd ? makeToken(a.text.slice(ABD_PREFIX.length), false, a.transliterated) : a;
+  const stemB = bAbd ? makeToken(b.text.slice(ABD_PREFIX.length), false, b.transliterated) : b;
+  const s = stemA.text === stemB.text ? 1 : spellingSimilarity(stemA, stemB, cut);
+  // A misspelt prefix ("Abudl Salam" run together) is still compared letter by letter.
+  return aAbd && bAbd ? s : Math.max(s * ABD_SHORT_FORM, spellingSimilarity(a, b, cut));
+}
+
+function spellingSimilarity(a: NameToken, b: NameToken, cut: boolean): number {
+  const maxLen = Math.max(a.text.length, b.text.length);
+  // A typo is one or two keystrokes whatever the length of the name; three or more edits make
+  // another name ("Castro" / "Castillo", "Marcos" / "Marquez"), not a misspelling of this one.
+  const budget = maxLen <= 2 ? 0 : maxLen <= 4 ? 1 : 2;
+  // Renderings of another script disagree mostly on vowels; the consonant skeleton carries the name.
+  const otherScript = a.vowelPoor || b.vowelPoor || a.transliterated !== b.transliterated;
+  // Beyond the budget a same-script pair ends at most at BEYOND_BUDGET, below ALIGNABLE: only the
+  // skeleton comparison of another script's rendering can lift it. The distance is then needed
+  // only up to the budget (it is exact up to its limit), and is at least the length difference.
+  const skip = cut && !otherScript;
+  if (skip && Math.abs(a.text.length - b.text.length) > budget) return 0;
+  const distance = editDistance(a.text, b.text, skip ? budget : budget + 2);
+  if (skip && distance > budget) return 0;
+  let s = 0.5 * jaroWinkler(a.text, b.text) + 0.5 * (1 - Math.min(distance, maxLen) / maxLen);
+  if (distance <= budget) s = Math.max(s, TYPO_FLOOR);
+  else s = Math.min(s, BEYOND_BUDGET);
+  if (a.phonetic === b.phonetic && a.phonetic.length >= 3) {
+    if (otherScript) s = Math.max(s, PHONETIC_OTHER_SCRIPT);
+    else if (distance <= budget) s = Math.max(s, PHONETIC_SAME_SCRIPT);
+  } else if (otherScript && a.phonetic.length >= 2 && b.phonetic.length >= 2) {
+    // Vowel-less renderings of Arabic or Hebrew script: compare the consonant skeletons.
+    const sk = jaroWinkler(a.phonetic, b.phonetic);
+    const skDistance = editDistance(a.phonetic, b.phonetic, 2);
+    if (skDistance <= 1 && sk >= SKELETON_PAIR) s = Math.max(s, SKELETON_PAIR);
+  }
+  if (a.text[0] !== b.text[0] && a.phonetic[0] !== b.phonetic[0]) s *= FIRST_LETTER_FACTOR;
+  return s;
+}
+
+/** Patronymics and Turkic "son of" suffixes carry little identifying weight. */
+export function isPatronymic(token: NameToken): boolean {
+  return token.text.length > 6 && PATRONYMIC_RE.test(token.text);
+}
+
+function hasInflectedEnding(long: string, stem: string): boolean {
+  if (stem.length < 4 || long.length <= stem.length || !long.startsWith(stem)) return false;
+  return BALTIC_ENDINGS.includes(long.slice(stem.length));
+}
