@@ -3,6 +3,7 @@ import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { DomainError, InvalidRequestError } from '../errors.ts';
 import { keys, parseItem, type Table } from '../store/table.ts';
+import { type Principal, requireRole } from './auth.ts';
 import { ROLES } from './tenants.ts';
 
 /**
@@ -180,4 +181,15 @@ function decodeAuditCursor(cursor: string, tenantId: string): string {
   )
     throw invalid;
   return body.id;
+}
+
+/** GET /audit: the caller's tenant's trail, admins only. */
+export function listAuditAsAdmin(
+  table: Table,
+  principal: Principal,
+  limit?: number,
+  cursor?: string,
+): Promise<AuditPage> {
+  requireRole(principal, 'admin', 'Reading the audit trail');
+  return listAudit(table, principal.tenantId, limit, cursor);
 }

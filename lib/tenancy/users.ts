@@ -1,5 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
 import { ConflictError, ForbiddenError, NotFoundError } from '../errors.ts';
+import { strictBody, trimmed } from '../screening/request.ts';
 import {
   isConditionalCheckFailed,
   itemOfConditionFailure,
@@ -9,7 +11,16 @@ import {
 } from '../store/table.ts';
 import { isAccountId, issueApiKey } from './api-keys.ts';
 import { type AuditActor, audited } from './audit.ts';
-import { addUser, parseUser, type Role, releaseAnalystSeat, type User, type UserStatus } from './tenants.ts';
+import { type Principal, requireRole } from './auth.ts';
+import {
+  addUser,
+  parseUser,
+  ROLES,
+  type Role,
+  releaseAnalystSeat,
+  type User,
+  type UserStatus,
+} from './tenants.ts';
 
 /**
  * Account administration: a tenant's admins (through the API) and operations (through the ops
@@ -166,3 +177,52 @@ export async function revokeUserKey(
     };
   });
 }
+
+export const USER_NAME_MAX_LENGTH = 100;
+
+/** Body of POST /users: the new user's name; `role` may only be `analyst` (the default). */
+export const AddUserRequestSchema = strictBody({
+  name: v.pipe(
+    trimmed(USER_NAME_MAX_LENGTH, 'the user’s name'),
+    v.minLength(2, 'must be at least 2 characters'),
+  ),
+  role: v.nullish(v.picklist(ROLES, `must be one of ${ROLES.join(', ')}`), 'analyst'),
+});
+export type AddUserRequest = v.InferOutput<typeof AddUserRequestSchema>;
+
+/** The acting admin as the audit trail names them. */
+const adminActor = (principal: Principal): AuditActor => {
+  requireRole(principal, 'admin', 'Managing users');
+  return { user_id: principal.userId, role: principal.role };
+};
+
+/** POST /users: an admin adds an analyst to their own tenant (admins come from operations). */
+export async function addAnalystAsAdmin(
+  table: Table,
+  principal: Principal,
+  request: AddUserRequest,
+): Promise<{ user: UserView; api_key: string; detail: string }> {
+  const actor = adminActor(principal);
+  if (request.role !== 'analyst') {
+    throw new ForbiddenError(
+      'Admins add analysts only; a new admin is added by operations (four eyes needs admins nobody appointed alone)',
+    );
+  }
+  const created = await addTenantUser(table, actor, principal.tenantId, {
+    name: request.name,
+    role: 'analyst',
+  });
+  return { ...created, detail: 'Hand this key to the user now: it is not shown again.' };
+}
+
+/** GET /users, POST /users/{user_id}/disable and /revoke-key for the caller's own tenant, admins only. */
+export const usersOfCaller = {
+  list: (table: Table, principal: Principal) => {
+    adminActor(principal);
+    return listUsers(table, principal.tenantId);
+  },
+  disable: (table: Table, principal: Principal, userId: string) =>
+    disableUser(table, adminActor(principal), principal.tenantId, userId),
+  revokeKey: (table: Table, principal: Principal, userId: string) =>
+    revokeUserKey(table, adminActor(principal), principal.tenantId, userId),
+};

@@ -1,5 +1,6 @@
+import { afterAll, beforeAll } from 'vitest';
 import type { DemoKey } from '../../infra/local/demo-tenants.ts';
-import type { LocalStack } from '../../infra/local/stack.ts';
+import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
 
 /** What a caller of the API sees: the status and the parsed JSON body. */
 export interface ApiResponse {
@@ -47,4 +48,18 @@ export function madeUpName(): string {
   made += 1;
   const spelled = [...String(made + 1000 * process.pid)].map((digit) => SYLLABLES[Number(digit)]).join('');
   return `Hjordis Zq${spelled} Quillonby`;
+}
+
+/**
+ * A local stack (in-memory store) started before the file's tests and closed after them, with an
+ * API client: `const local = useLocalStack();` then `local.api.get(...)`, `local.stack`.
+ */
+export function useLocalStack(): { stack: LocalStack; api: ReturnType<typeof apiClient> } {
+  const local = {} as { stack: LocalStack; api: ReturnType<typeof apiClient> };
+  beforeAll(async () => {
+    local.stack = await startLocalStack({ dataDir: null });
+    local.api = apiClient(local.stack);
+  }, 60_000);
+  afterAll(async () => local.stack?.close());
+  return local;
 }
