@@ -45,7 +45,7 @@ const subjects = [...listed, ...madeUp].map((name, i) => ({
 subjects.sort((a, b) => ((a.name.length * 7919) % 101) - ((b.name.length * 7919) % 101));
 
 // Warm-up: the matcher's first load and the JIT, outside the measured window.
-getServices().matcher();
+await getServices().matcher();
 const created: string[] = [];
 for (const subject of subjects.slice(0, 50)) {
   const response = await fetch(`${stack.url}/screen`, {

@@ -97,7 +97,7 @@ export const routes = [
     entry: 'functions/http/dbstatus.ts',
     auth: 'api-key',
     kind: 'http',
-    tableAccess: 'none',
+    tableAccess: 'read',
     needsWatchlists: true,
     summary: 'Watchlist statistics: counts per list, source dates, last sync, staleness',
   },

@@ -1,8 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ensureTable, startDynalite } from '../infra/local/dynamo.ts';
-import { createTable } from '../lib/store/table.ts';
+import { openTable } from '../infra/local/open-table.ts';
 import { AUDIT_LIMIT_MAX, audited, listAudit, OPS_ACTOR } from '../lib/tenancy/audit.ts';
 import { isPlanId, PLAN_IDS } from '../lib/tenancy/plans.ts';
 import {
@@ -66,35 +63,8 @@ if (values.help || !command) {
   process.exit(command ? 0 : 2);
 }
 
-/**
- * Where the table is: an explicit endpoint or table (AWS), else the local runtime's store. While
- * `npm start` runs it owns the LevelDB files, so the CLI talks to its dynalite endpoint instead.
- */
-async function openStore() {
-  const dataDir = resolve(process.env.DATA_DIR ?? '.data');
-  const endpointFile = join(dataDir, 'dynamodb-endpoint');
-  const explicitEndpoint = values.endpoint ?? process.env.DYNAMODB_ENDPOINT;
-  const tableName = values.table ?? process.env.TABLE_NAME;
-  if (explicitEndpoint || tableName) {
-    const table = createTable({
-      tableName: tableName ?? 'screening',
-      endpoint: explicitEndpoint,
-      region: values.region ?? process.env.AWS_REGION,
-    });
-    return { table, close: async () => undefined };
-  }
-  if (existsSync(endpointFile)) {
-    const endpoint = readFileSync(endpointFile, 'utf8').trim();
-    const reachable = await fetch(endpoint, { method: 'POST' }).then(
-      () => true,
-      () => false,
-    );
-    if (reachable)
-      return { table: createTable({ tableName: 'screening', endpoint }), close: async () => undefined };
-  }
-  const dynamo = await startDynalite({ path: join(dataDir, 'dynamodb') });
-  await ensureTable(dynamo.endpoint, 'screening');
-  return { table: createTable({ tableName: 'screening', endpoint: dynamo.endpoint }), close: dynamo.close };
+function openStore() {
+  return openTable({ table: values.table, endpoint: values.endpoint, region: values.region });
 }
 
 function planArg(): (typeof PLAN_IDS)[number] {

@@ -10,6 +10,7 @@ import { defaultSnapshotPath } from '../../lib/watchlists/snapshot.ts';
 import { type DemoKey, seedDemoTenants } from './demo-tenants.ts';
 import { ensureTable, startDynalite } from './dynamo.ts';
 import { createHttpServer } from './http-server.ts';
+import { startListSyncSchedule } from './list-sync-schedule.ts';
 import { type LocalQueue, startLocalQueue } from './queue.ts';
 import { createStreamServer } from './stream-server.ts';
 
@@ -82,6 +83,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   });
   process.env.SQS_ENDPOINT = batchQueue.endpoint;
   process.env.BATCH_QUEUE_URL = batchQueue.queueUrl;
+  // Synced snapshots persist beside the table, so a restart screens against the last sync.
+  const defaultedStore =
+    options.dataDir !== null && !process.env.WATCHLIST_STORE_DIR && !process.env.WATCHLIST_BUCKET;
+  if (defaultedStore && options.dataDir)
+    process.env.WATCHLIST_STORE_DIR = join(options.dataDir, 'watchlists');
   resetServices();
   const { table, matcher } = getServices();
   // A fresh checkout has no compiled snapshot: compile it in a child process, so the event loop
@@ -102,14 +108,17 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   await snapshotReady;
   // Index the watchlists before the stack counts as ready, as a provisioned Lambda would: the
   // first screen should not pay for the load.
-  const lists = matcher().lists;
-  logger.info({ url, tableName, lists: lists.length }, 'local stack ready');
+  const { lists } = await matcher();
+  const listSync = startListSyncSchedule(Number(process.env.LIST_SYNC_INTERVAL_SECONDS ?? 0));
+  logger.info({ url, tableName, lists: lists.length, listSync: Boolean(listSync) }, 'local stack ready');
 
   return {
     url,
     demoKeys,
     batchQueue,
     close: async () => {
+      await listSync?.stop();
+      if (defaultedStore) delete process.env.WATCHLIST_STORE_DIR;
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await batchQueue.close();

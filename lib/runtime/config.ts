@@ -21,6 +21,26 @@ const ConfigSchema = v.object({
     v.pipe(v.string(), v.transform(Number), v.number(), v.minValue(0), v.maxValue(24 * 365)),
     '24',
   ),
+  /** The bucket the list sync publishes snapshots to (set by the stack); see lib/sync/snapshot-store.ts. */
+  WATCHLIST_BUCKET: v.optional(v.string()),
+  /** Local alternative to the bucket: a directory (`npm start` uses <DATA_DIR>/watchlists). */
+  WATCHLIST_STORE_DIR: v.optional(v.string()),
+  /** An S3 emulator's endpoint (tests); unset on AWS. */
+  S3_ENDPOINT: v.optional(v.pipe(v.string(), v.url('S3_ENDPOINT must be a URL'))),
+  /** Where the list sync downloads from: a mirror directory or base URL; default the official URLs. */
+  LIST_SYNC_FROM: v.optional(v.string()),
+  /** Comma-separated list ids the list sync covers; default every list with a feed. */
+  LIST_SYNC_LISTS: v.optional(v.string()),
+  /** Per-file download deadline of the list sync, in seconds. */
+  LIST_SYNC_TIMEOUT_SECONDS: v.optional(
+    v.pipe(v.string(), v.transform(Number), v.number(), v.minValue(1), v.maxValue(900)),
+    '60',
+  ),
+  /** Minimum seconds between two checks for a newer synced snapshot. */
+  WATCHLIST_CHECK_SECONDS: v.optional(
+    v.pipe(v.string(), v.transform(Number), v.number(), v.minValue(0), v.maxValue(86_400)),
+    '60',
+  ),
 });
 
 export type Config = v.InferOutput<typeof ConfigSchema>;

@@ -110,7 +110,7 @@ export async function screenSubject(
     if (recent) return found(recent);
   }
 
-  const checks = services.matcher().screen(subject, types);
+  const checks = (await services.matcher()).screen(subject, types);
 
   let screenId: string;
   try {

@@ -9,10 +9,14 @@
  * the bundled copy is the same format as the official file.
  */
 import { createHash } from 'node:crypto';
+import { AU_DFAT_FILE } from '../watchlists/au-dfat.ts';
+import { CA_SEMA_FILE } from '../watchlists/ca-sema.ts';
 import { listCountries } from '../watchlists/countries.ts';
 import { parseFbiWantedApi } from '../watchlists/fbi-wanted.ts';
 import { parseInterpolRedNotices } from '../watchlists/interpol-red-notices.ts';
+import { OFAC_CONS_FILE } from '../watchlists/ofac-enhanced.ts';
 import { parseOfacSdn } from '../watchlists/ofac-sdn.ts';
+import { LIST_SOURCES } from '../watchlists/sources.ts';
 import type { ListId, ParsedList } from '../watchlists/types.ts';
 import { parseUnConsolidated } from '../watchlists/un-consolidated.ts';
 import { parseUsCongressPep, parseUsExecutivePep } from '../watchlists/us-congress-pep.ts';
@@ -66,6 +70,16 @@ function fileFeed<Name extends string>(
       return parse(byName, context);
     },
   };
+}
+
+/**
+ * A list published as one file in the format its `ListSource.parse` reads (lib/watchlists/sources.ts),
+ * the same parser the bundled copy goes through where that copy is the official file.
+ */
+function officialFileFeed(listId: ListId, file: FeedFile): ListFeed {
+  const parse = LIST_SOURCES.find((source) => source.descriptor.id === listId)?.parse;
+  if (!parse) throw new Error(`list ${listId} has no parser for its official file`);
+  return fileFeed(listId, { file }, (files) => parse(files.file));
 }
 
 /** OFAC's Sanctions List Service: the same four legacy CSV files the bundled 2021 set has. */
@@ -141,6 +155,24 @@ export const LIST_FEEDS: readonly ListFeed[] = [
     },
     (files) => parseUnConsolidated(files.xml),
   ),
+  officialFileFeed('ofac_cons', { url: `${OFAC_SLS}/CONS_ENHANCED.XML`, mirror: OFAC_CONS_FILE }),
+  officialFileFeed('eu_fsf', {
+    // The public token the EU's Financial Sanctions Files page itself links with.
+    url: 'https://webgate.ec.europa.eu/fsd/fsf/public/files/xmlFullSanctionsList_1_1/content?token=dG9rZW4tMjAxNw',
+    mirror: 'sanctions/eu_fsf/xmlFullSanctionsList_1_1.xml',
+  }),
+  officialFileFeed('uk_fcdo', {
+    url: 'https://sanctionslist.fcdo.gov.uk/docs/UK-Sanctions-List.xml',
+    mirror: 'sanctions/uk_fcdo/UK-Sanctions-List.xml',
+  }),
+  officialFileFeed('ca_sema', {
+    url: 'https://www.international.gc.ca/world-monde/assets/office_docs/international_relations-relations_internationales/sanctions/sema-lmes.xml',
+    mirror: CA_SEMA_FILE,
+  }),
+  officialFileFeed('au_dfat', {
+    url: 'https://www.dfat.gov.au/sites/default/files/Australian_Sanctions_Consolidated_List.xlsx',
+    mirror: AU_DFAT_FILE,
+  }),
   fileFeed(
     'us_congress_pep',
     {

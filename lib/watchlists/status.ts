@@ -18,7 +18,8 @@ export const MAX_SYNC_AGE_HOURS = 24;
 export const STALENESS_RULE =
   `A list is stale when its own publication date is more than ${MAX_SOURCE_AGE_DAYS.sanctions} days old (sanctions) ` +
   `or ${MAX_SOURCE_AGE_DAYS.pep} days old (PEP, criminal), or when the service last synced it more than ` +
-  `${MAX_SYNC_AGE_HOURS} hours ago. The database is stale when any list is.`;
+  `${MAX_SYNC_AGE_HOURS} hours ago, or when its last sync failed (screening then uses its last good data). ` +
+  'The database is stale when any list is.';
 
 const DAY_MS = 86_400_000;
 
@@ -26,12 +27,35 @@ function wholeDaysBetween(from: string, to: Date): number {
   return Math.floor((to.getTime() - Date.parse(from)) / DAY_MS);
 }
 
-/** GET /dbstatus: per list counts, dates and staleness, and the overall verdict. */
-export function describeDatabase(lists: readonly ListSummary[], now: Date = new Date()) {
+/**
+ * How the list sync last went for one list (lib/sync/list-status.ts rows); `official_urls` is
+ * empty for a list the service does not sync (a retired list, a third party's transcription).
+ */
+export interface ListSyncState {
+  official_urls: readonly string[];
+  last_attempt_at?: string;
+  last_success_at?: string;
+  error?: string;
+}
+
+/** GET /dbstatus: per list counts, dates, sync state and staleness, and the overall verdict. */
+export function describeDatabase(
+  lists: readonly ListSummary[],
+  now: Date = new Date(),
+  sync: ReadonlyMap<string, ListSyncState> = new Map(),
+) {
   const described = lists.map((list) => {
+    const state = sync.get(list.id);
     const sourceAgeDays = wholeDaysBetween(`${list.source_date}T00:00:00Z`, now);
-    const syncAgeHours = Math.floor((now.getTime() - Date.parse(list.synced_at)) / 3_600_000);
+    // A sync that found the publisher's files unchanged confirms the list without rebuilding it.
+    const confirmedAt = [list.synced_at, state?.last_success_at ?? ''].sort().at(-1) as string;
+    const syncAgeHours = Math.floor((now.getTime() - Date.parse(confirmedAt)) / 3_600_000);
     const staleReasons: string[] = [];
+    if (state?.error) {
+      staleReasons.push(
+        `last sync failed: ${state.error} (screening uses the data of ${state.last_success_at ? `the sync of ${state.last_success_at}` : 'the bundled copy'})`,
+      );
+    }
     if (sourceAgeDays > MAX_SOURCE_AGE_DAYS[list.category]) {
       staleReasons.push(`published ${sourceAgeDays} days ago (limit ${MAX_SOURCE_AGE_DAYS[list.category]})`);
     }
@@ -48,6 +72,10 @@ export function describeDatabase(lists: readonly ListSummary[], now: Date = new 
       source_date: list.source_date,
       source_date_basis: list.source_date_basis,
       last_sync: list.synced_at,
+      last_successful_sync: state?.last_success_at ?? null,
+      last_attempted_sync: state?.last_attempt_at ?? null,
+      sync_error: state?.error ?? null,
+      synced_from: state?.official_urls ?? [],
       age_days: sourceAgeDays,
       stale: staleReasons.length > 0,
       stale_reasons: staleReasons,

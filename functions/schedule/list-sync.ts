@@ -1,0 +1,13 @@
+import { getServices } from '../../lib/runtime/services.ts';
+import { runListSync, summariseSync } from '../../lib/sync/run-sync.ts';
+
+/**
+ * The daily list sync (EventBridge schedule): every list from its publisher into a new snapshot
+ * in the bucket, one status row per list. A failing list does not fail the run (it is recorded
+ * and keeps its last good data); only a run that could not publish at all throws, so the
+ * schedule's retry policy tries again.
+ */
+export const handler = async () => {
+  const { config, table } = getServices();
+  return summariseSync(await runListSync({ config, table }));
+};

@@ -1,0 +1,42 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createTable, type Table } from '../../lib/store/table.ts';
+import { ensureTable, startDynalite } from './dynamo.ts';
+
+export interface TableLocation {
+  table?: string;
+  endpoint?: string;
+  region?: string;
+}
+
+/**
+ * Where the ops CLIs find the table: an explicit endpoint or table (AWS), else the local
+ * runtime's store. While `npm start` runs it owns the LevelDB files, so a CLI talks to its
+ * dynalite endpoint instead.
+ */
+export async function openTable(location: TableLocation): Promise<{ table: Table; close(): Promise<void> }> {
+  const dataDir = resolve(process.env.DATA_DIR ?? '.data');
+  const endpointFile = join(dataDir, 'dynamodb-endpoint');
+  const explicitEndpoint = location.endpoint ?? process.env.DYNAMODB_ENDPOINT;
+  const tableName = location.table ?? process.env.TABLE_NAME;
+  if (explicitEndpoint || tableName) {
+    const table = createTable({
+      tableName: tableName ?? 'screening',
+      endpoint: explicitEndpoint,
+      region: location.region ?? process.env.AWS_REGION,
+    });
+    return { table, close: async () => undefined };
+  }
+  if (existsSync(endpointFile)) {
+    const endpoint = readFileSync(endpointFile, 'utf8').trim();
+    const reachable = await fetch(endpoint, { method: 'POST' }).then(
+      () => true,
+      () => false,
+    );
+    if (reachable)
+      return { table: createTable({ tableName: 'screening', endpoint }), close: async () => undefined };
+  }
+  const dynamo = await startDynalite({ path: join(dataDir, 'dynamodb') });
+  await ensureTable(dynamo.endpoint, 'screening');
+  return { table: createTable({ tableName: 'screening', endpoint: dynamo.endpoint }), close: dynamo.close };
+}

@@ -1,0 +1,91 @@
+/**
+ * The watchlists a running process screens against, kept current without a redeploy or restart.
+ *
+ * The first screen loads the newest synced snapshot from the store (the bundled one when the store
+ * is empty or unreachable). Afterwards, at most once per `checkEveryMs`, a request triggers a
+ * version check (an S3 HEAD, a one-line file locally); when the store holds a newer snapshot it is
+ * read and indexed in the background while requests go on with the current matcher, and the
+ * finished matcher replaces it in one assignment. A request takes one matcher and keeps it, so no
+ * screen ever sees a half-loaded index or a mix of two snapshots.
+ */
+import { logger } from '../log.ts';
+import type { Matcher } from '../matcher/screen.ts';
+import type { WatchlistSnapshot } from '../watchlists/types.ts';
+import type { SnapshotStore } from './snapshot-store.ts';
+import { effectiveSnapshot, readStoredSnapshot } from './sync-lists.ts';
+
+export interface LiveWatchlistsOptions {
+  /** Where synced snapshots are published; undefined = the bundled snapshot only. */
+  store?: SnapshotStore;
+  /**
+   * The snapshot bundled with the code: the fallback while the store is empty, and the source of a
+   * list a deploy added before its first sync. Not kept in memory once the matcher is built.
+   */
+  loadBundled: () => WatchlistSnapshot;
+  createMatcher: (snapshot: WatchlistSnapshot) => Matcher;
+  /** Minimum time between two version checks; default 60 s. */
+  checkEveryMs?: number;
+  now?: () => number;
+}
+
+export interface LiveWatchlists {
+  /** The matcher in force (loaded on first call). */
+  matcher(): Promise<Matcher>;
+  /** Checks the store now and swaps in a newer snapshot before resolving (local sync, tests). */
+  refresh(): Promise<void>;
+  /** The store version the matcher in force was built from; undefined for the bundled snapshot. */
+  version(): string | undefined;
+}
+
+export function createLiveWatchlists(options: LiveWatchlistsOptions): LiveWatchlists {
+  const { store, loadBundled } = options;
+  const checkEveryMs = options.checkEveryMs ?? 60_000;
+  const now = options.now ?? Date.now;
+  let current: Matcher | undefined;
+  let loadedVersion: string | undefined;
+  let lastCheck = 0;
+  let loading: Promise<void> | undefined;
+
+  async function load(): Promise<void> {
+    lastCheck = now();
+    if (!store) {
+      current ??= options.createMatcher(loadBundled());
+      return;
+    }
+    try {
+      const latest = await store.latestVersion();
+      if (current && latest === loadedVersion) return;
+      const stored = latest === undefined ? undefined : await readStoredSnapshot(store);
+      const snapshot = effectiveSnapshot(stored, loadBundled);
+      // Built before it is assigned: requests use the previous matcher until this one is whole.
+      const next = options.createMatcher(snapshot);
+      current = next;
+      loadedVersion = latest;
+      logger.info({ version: latest ?? 'bundled', people: snapshot.people.length }, 'watchlists loaded');
+    } catch (error) {
+      // An unreachable store must not stop screening: keep what is loaded (or the bundled lists).
+      logger.error(
+        { store: store.description, err: error },
+        'watchlist store unreadable; keeping the lists in force',
+      );
+      current ??= options.createMatcher(loadBundled());
+    }
+  }
+
+  function loadOnce(): Promise<void> {
+    loading ??= load().finally(() => {
+      loading = undefined;
+    });
+    return loading;
+  }
+
+  return {
+    async matcher() {
+      if (!current) await loadOnce();
+      else if (now() - lastCheck >= checkEveryMs) void loadOnce();
+      return current as Matcher;
+    },
+    refresh: loadOnce,
+    version: () => loadedVersion,
+  };
+}

@@ -1,0 +1,74 @@
+/**
+ * One list sync as the deployed function, the CLI and `npm start`'s schedule run it: the
+ * configured snapshot store and table, the official URLs or a mirror, every list with a feed.
+ */
+
+import { loadSnapshot } from '../matcher/snapshot-file.ts';
+import type { Config } from '../runtime/config.ts';
+import { snapshotStoreOf } from '../runtime/services.ts';
+import type { Table } from '../store/table.ts';
+import { LIST_FEEDS } from './feeds.ts';
+import { createGetFile, describeOrigin, parseOrigin } from './fetch.ts';
+import { type SyncReport, syncLists } from './sync-lists.ts';
+
+export interface RunListSyncOptions {
+  config: Config;
+  table: Table;
+  /** A mirror directory or base URL; default LIST_SYNC_FROM, else the publishers' official URLs. */
+  from?: string;
+  /** Only these lists (default LIST_SYNC_LISTS, else every list with a feed). */
+  lists?: readonly string[];
+  /** Lists whose large fall in individuals an operator confirmed as real delistings. */
+  acceptDrops?: readonly string[];
+  /** Per-file download deadline in ms. */
+  timeoutMs?: number;
+}
+
+export async function runListSync(options: RunListSyncOptions): Promise<SyncReport> {
+  const { config } = options;
+  const store = snapshotStoreOf(config);
+  if (!store) throw new Error('No snapshot store configured: set WATCHLIST_BUCKET or WATCHLIST_STORE_DIR');
+  const only =
+    options.lists ??
+    config.LIST_SYNC_LISTS?.split(',')
+      .map((id) => id.trim())
+      .filter(Boolean);
+  const unknown = (only ?? []).filter((id) => !LIST_FEEDS.some((feed) => feed.listId === id));
+  if (unknown.length > 0) {
+    throw new Error(
+      `Not a synced list: ${unknown.join(', ')} (synced: ${LIST_FEEDS.map((f) => f.listId).join(', ')})`,
+    );
+  }
+  const origin = parseOrigin(options.from ?? config.LIST_SYNC_FROM);
+  return syncLists({
+    store,
+    table: options.table,
+    getFile: createGetFile(origin, {
+      timeoutMs: options.timeoutMs ?? config.LIST_SYNC_TIMEOUT_SECONDS * 1000,
+    }),
+    origin: describeOrigin(origin),
+    bundled: () => loadSnapshot(config.WATCHLIST_SNAPSHOT || undefined),
+    feeds: only ? LIST_FEEDS.filter((feed) => only.includes(feed.listId)) : undefined,
+    acceptDrops: options.acceptDrops,
+  });
+}
+
+/** What a run reports (logs, the CLI, the function's result): counts and errors, no personal data. */
+export function summariseSync(report: SyncReport) {
+  return {
+    started_at: report.startedAt,
+    snapshot_version: report.snapshotVersion ?? null,
+    lists: report.outcomes.map((outcome) => ({
+      list: outcome.listId,
+      status: outcome.status,
+      individuals: outcome.individuals,
+      ...(outcome.status === 'failed' ? { error: outcome.error } : {}),
+    })),
+    changes: report.diffs.map((diff) => ({
+      list: diff.listId,
+      added: diff.added.length,
+      changed: diff.changed.length,
+      removed: diff.removed.length,
+    })),
+  };
+}

@@ -1,0 +1,67 @@
+/**
+ * `npm run sync`: one list sync, by hand. With no --from it downloads from the publishers'
+ * official URLs; --from names a mirror (a directory laid out like data/, or the base URL of a
+ * local HTTP server over one) for a machine with no internet.
+ */
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { openTable } from '../infra/local/open-table.ts';
+import { readConfig } from '../lib/runtime/config.ts';
+import { LIST_FEEDS } from '../lib/sync/feeds.ts';
+import { runListSync, summariseSync } from '../lib/sync/run-sync.ts';
+
+const USAGE = `List sync: npm run sync -- [options]
+
+  --from DIR|URL        a mirror directory or base URL (default: each publisher's official URL)
+  --list ID             only this list (repeatable); lists: ${LIST_FEEDS.map((f) => f.listId).join(', ')}
+  --accept-drop ID      accept a fall of more than 10% in this list's individuals, once you have
+                        confirmed on the publisher's site that they were really delisted (repeatable)
+  --store DIR           the snapshot store (default WATCHLIST_STORE_DIR, else DATA_DIR/watchlists);
+                        with WATCHLIST_BUCKET set, that S3 bucket instead
+  --table NAME, --endpoint URL, --region R   the status table (default: the local runtime's store)
+
+A running \`npm start\` that uses the same store picks the new snapshot up within
+WATCHLIST_CHECK_SECONDS (default 60), without a restart.
+`;
+
+const { values } = parseArgs({
+  options: {
+    from: { type: 'string' },
+    list: { type: 'string', multiple: true },
+    'accept-drop': { type: 'string', multiple: true },
+    store: { type: 'string' },
+    table: { type: 'string' },
+    endpoint: { type: 'string' },
+    region: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  },
+});
+if (values.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
+
+const storeDir =
+  values.store ?? process.env.WATCHLIST_STORE_DIR ?? resolve(process.env.DATA_DIR ?? '.data', 'watchlists');
+const { table, close } = await openTable({
+  table: values.table,
+  endpoint: values.endpoint,
+  region: values.region,
+});
+try {
+  const config = readConfig({ ...process.env, TABLE_NAME: table.name, WATCHLIST_STORE_DIR: storeDir });
+  const report = await runListSync({
+    config,
+    table,
+    from: values.from,
+    lists: values.list,
+    acceptDrops: values['accept-drop'],
+  });
+  process.stdout.write(`${JSON.stringify(summariseSync(report), null, 2)}\n`);
+  process.exitCode = report.outcomes.some((o) => o.status === 'failed') ? 1 : 0;
+} catch (error) {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 2;
+} finally {
+  await close();
+}

@@ -1,0 +1,145 @@
+/**
+ * The list sync end to end on one machine: `npm start`'s stack with its in-process schedule,
+ * syncing from a local HTTP server over real list files, through the real stores. Each failure a
+ * publisher's server can cause leaves the last good list in force and marked stale.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
+import { writeSnapshot } from '../../lib/matcher/snapshot-file.ts';
+import { buildSnapshot, defaultDataDir } from '../../lib/watchlists/snapshot.ts';
+import { LIST_SOURCES } from '../../lib/watchlists/sources.ts';
+import { type ApiResponse, apiClient, demoKey } from '../screening/http-client.ts';
+import {
+  createListMirror,
+  EXECUTIVE_FILE,
+  type ListMirror,
+  type MirrorServer,
+  serveMirror,
+  UN_FILE,
+  unWithoutIndividuals,
+} from '../support/list-mirror.ts';
+
+const LISTS = ['un_sc', 'us_executive_pep'];
+const work = mkdtempSync(join(tmpdir(), 'local-sync-'));
+const ENV = {
+  WATCHLIST_SNAPSHOT: join(work, 'bundled.json'),
+  WATCHLIST_STORE_DIR: join(work, 'store'),
+  WATCHLIST_CHECK_SECONDS: '0',
+  LIST_SYNC_INTERVAL_SECONDS: '1',
+  LIST_SYNC_LISTS: LISTS.join(','),
+  LIST_SYNC_TIMEOUT_SECONDS: '1',
+};
+
+let mirror: ListMirror;
+let server: MirrorServer;
+let stack: LocalStack;
+let api: ReturnType<typeof apiClient>;
+let key: string;
+let original: string;
+
+beforeAll(async () => {
+  // The bundled snapshot: the two small real lists (the whole set takes half a minute to build).
+  const bundled = buildSnapshot(defaultDataDir(), {
+    sources: LIST_SOURCES.filter((s) => LISTS.includes(s.descriptor.id)),
+  });
+  writeSnapshot(bundled, ENV.WATCHLIST_SNAPSHOT);
+  mirror = createListMirror([UN_FILE, EXECUTIVE_FILE]);
+  original = mirror.read(UN_FILE);
+  server = await serveMirror(mirror);
+  Object.assign(process.env, ENV, { LIST_SYNC_FROM: server.url });
+  stack = await startLocalStack({ dataDir: null });
+  api = apiClient(stack);
+  key = demoKey(stack, 'tdemoenterprise', 'analyst').api_key;
+});
+
+afterAll(async () => {
+  await stack?.close();
+  await server?.close();
+  mirror?.close();
+  for (const name of [...Object.keys(ENV), 'LIST_SYNC_FROM']) delete process.env[name];
+  rmSync(work, { recursive: true, force: true });
+});
+
+// biome-ignore lint/suspicious/noExplicitAny: black-box tests read arbitrary JSON bodies
+const unStatus = async (): Promise<any> =>
+  (await api.get('/dbstatus', key)).body.lists.find((l: { id: string }) => l.id === 'un_sc');
+
+/** Polls until `check` passes (the schedule runs every second); fails after 20 s. */
+async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean): Promise<T> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const value = await read();
+    if (check(value)) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met; last value: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+// The UN file's first individual, a real designee: Eric Badege (CDi.001).
+const screenBadege = (): Promise<ApiResponse> =>
+  api.post('/screen', key, { name: 'Eric Badege', types: 'sanctions', force: true });
+const listed = (response: ApiResponse): boolean =>
+  response.body.sanctions_result.matches.some((m: { entity_id: string }) => m.entity_id === '6907993');
+
+describe('list sync on a running server', () => {
+  it('syncs on schedule and reports each list in /dbstatus', async () => {
+    const status = await eventually(unStatus, (s) => s.last_successful_sync !== null);
+    expect(status).toMatchObject({ individual_count: 730, source_date: '2026-02-27', sync_error: null });
+    expect(status.synced_from).toEqual(['https://scsanctions.un.org/resources/xml/en/consolidated.xml']);
+    expect(status.last_attempted_sync).toBe(status.last_successful_sync);
+    expect(listed(await screenBadege())).toBe(true);
+  });
+
+  it('picks up a changed list without a restart', async () => {
+    mirror.write(UN_FILE, unWithoutIndividuals(original, 1));
+    await eventually(unStatus, (s) => s.individual_count === 729);
+    expect(listed(await screenBadege())).toBe(false);
+
+    mirror.write(UN_FILE, original);
+    await eventually(unStatus, (s) => s.individual_count === 730);
+    expect(listed(await screenBadege())).toBe(true);
+  });
+
+  const failures: [string, () => void, RegExp][] = [
+    ['a 404', () => server.fault(UN_FILE, 404), /HTTP 404/],
+    ['a timeout', () => server.fault(UN_FILE, 'hang'), /timed out after 1 s/],
+    ['a connection cut mid-file', () => server.fault(UN_FILE, 'cut'), /after \d+ bytes|truncated download/],
+    [
+      'a truncated file',
+      () => mirror.write(UN_FILE, original.slice(0, original.length / 2)),
+      /malformed file: .*not well-formed XML/,
+    ],
+    [
+      'a malformed file',
+      () => mirror.write(UN_FILE, '<html><body>Service unavailable</body></html>'),
+      /malformed file: .*CONSOLIDATED_LIST/,
+    ],
+    [
+      'a file missing most of its people',
+      () => mirror.write(UN_FILE, unWithoutIndividuals(original, 300)),
+      /individuals fell from 730 to 430/,
+    ],
+  ];
+
+  it.each(failures)('keeps the last good list, marked stale, after %s', async (_name, breakIt, error) => {
+    breakIt();
+    try {
+      const status = await eventually(unStatus, (s) => error.test(s.sync_error ?? ''));
+      expect(status.individual_count).toBe(730);
+      expect(status.stale).toBe(true);
+      expect(status.stale_reasons[0]).toMatch(/^last sync failed: /);
+      expect(status.last_successful_sync < status.last_attempted_sync).toBe(true);
+      expect(listed(await screenBadege())).toBe(true);
+      // The other list is unaffected.
+      const body = (await api.get('/dbstatus', key)).body;
+      expect(body.lists.find((l: { id: string }) => l.id === 'us_executive_pep').sync_error).toBeNull();
+    } finally {
+      server.clear();
+      mirror.write(UN_FILE, original);
+    }
+    await eventually(unStatus, (s) => s.sync_error === null);
+  });
+});
