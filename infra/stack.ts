@@ -12,6 +12,7 @@ import {
   scheduledJobs,
 } from '../lib/routes.ts';
 import { BatchPipeline } from './constructs/batch-pipeline.ts';
+import { ListSync } from './constructs/list-sync.ts';
 import { PublicEndpoint } from './constructs/public-endpoint.ts';
 import { ScreeningTable } from './constructs/screening-table.ts';
 import {
@@ -131,6 +132,18 @@ export class ScreeningServiceStack extends Stack {
       });
     }
 
+    // The daily list sync, and every function that screens reading the snapshot it publishes.
+    const listSync = new ListSync(this, 'ListSync', { settings, table });
+    for (const construct of this.node.findAll()) {
+      if (
+        construct instanceof ServiceFunction &&
+        construct.needsWatchlists &&
+        construct !== listSync.function
+      ) {
+        listSync.grantSnapshotRead(construct.function);
+      }
+    }
+
     new CfnOutput(this, 'ApiUrl', {
       description: 'The base URL tenants call (CloudFront: HTTP API and batch streams)',
       value: `https://${publicEndpoint.distribution.distributionDomainName}`,
@@ -141,5 +154,6 @@ export class ScreeningServiceStack extends Stack {
     });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'BatchQueueUrl', { value: batch.queue.queueUrl });
+    new CfnOutput(this, 'WatchlistBucket', { value: listSync.bucket.bucketName });
   }
 }

@@ -31,6 +31,8 @@ export interface ServiceFunctionProps extends ServiceFunctionSettings {
   needsWatchlists?: boolean;
   /** Defaults to 15 s, below API Gateway's 30 s integration limit. */
   timeout?: Duration;
+  /** Defaults to 1024 MB with the watchlists, else 256 MB. */
+  memorySize?: number;
   environment?: Record<string, string>;
   description?: string;
 }
@@ -43,10 +45,13 @@ export interface ServiceFunctionProps extends ServiceFunctionSettings {
 export class ServiceFunction extends Construct {
   readonly function: NodejsFunction;
   readonly logGroup: LogGroup;
+  /** Whether it screens (and so reads the synced watchlist snapshot). */
+  readonly needsWatchlists: boolean;
 
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
     const needsWatchlists = props.needsWatchlists ?? false;
+    this.needsWatchlists = needsWatchlists;
     if (needsWatchlists) assertSnapshotPresent(this, props.projectRoot);
 
     // Screening logs carry tenant and screen ids only; a month covers incident investigation
@@ -63,7 +68,7 @@ export class ServiceFunction extends Construct {
       architecture: Architecture.ARM_64,
       // The matcher keeps the whole compiled watchlist index in memory (~55 MB heap) and Lambda
       // allocates CPU in proportion to memory, which is what keeps a cold start's index load short.
-      memorySize: needsWatchlists ? 1024 : 256,
+      memorySize: props.memorySize ?? (needsWatchlists ? 1024 : 256),
       timeout: props.timeout ?? Duration.seconds(15),
       logGroup: this.logGroup,
       tracing: Tracing.ACTIVE,

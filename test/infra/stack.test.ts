@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIST_SYNC_ENTRY } from '../../infra/constructs/list-sync.ts';
 import { BATCH_WORKER_ENTRY, ScreeningServiceStack, UNROUTED_REQUEST_ENTRY } from '../../infra/stack.ts';
 import { type RouteDefinition, routes } from '../../lib/routes.ts';
 import { INDEXES } from '../../lib/store/table.ts';
@@ -77,7 +78,12 @@ function actionsOf(fn: Resource): string[] {
 }
 
 beforeAll(() => {
-  root = fixtureRoot([...deployedRoutes.map((r) => r.entry), BATCH_WORKER_ENTRY, UNROUTED_REQUEST_ENTRY]);
+  root = fixtureRoot([
+    ...deployedRoutes.map((r) => r.entry),
+    BATCH_WORKER_ENTRY,
+    UNROUTED_REQUEST_ENTRY,
+    LIST_SYNC_ENTRY,
+  ]);
   template = Template.fromStack(buildStack(deployedRoutes, root));
   resources = template.toJSON().Resources as Record<string, Resource>;
 });
@@ -122,9 +128,12 @@ describe('HTTP API', () => {
   });
 
   it('every entry file the manifest and the stack name exists in the repository', () => {
-    const missing = [...routes.map((r) => r.entry), BATCH_WORKER_ENTRY, UNROUTED_REQUEST_ENTRY].filter(
-      (entry) => !existsSync(path.join(repoRoot, entry)),
-    );
+    const missing = [
+      ...routes.map((r) => r.entry),
+      BATCH_WORKER_ENTRY,
+      UNROUTED_REQUEST_ENTRY,
+      LIST_SYNC_ENTRY,
+    ].filter((entry) => !existsSync(path.join(repoRoot, entry)));
     expect(missing).toEqual([]);
   });
 });
@@ -167,8 +176,8 @@ describe('table', () => {
 describe('functions', () => {
   it('all run nodejs22.x on arm64 with active tracing and the service environment', () => {
     const functions = resourcesOf('AWS::Lambda::Function');
-    // one per route plus the batch worker and the unrouted-request fallback
-    expect(functions).toHaveLength(deployedRoutes.length + 2);
+    // one per route plus the batch worker, the unrouted-request fallback and the list sync
+    expect(functions).toHaveLength(deployedRoutes.length + 3);
     for (const [, fn] of functions) {
       expect(fn.Properties.Runtime).toBe('nodejs22.x');
       expect(fn.Properties.Architectures).toEqual(['arm64']);
@@ -186,7 +195,7 @@ describe('functions', () => {
 
   it('each logs to its own log group kept for one month', () => {
     const groups = resourcesOf('AWS::Logs::LogGroup');
-    expect(groups).toHaveLength(deployedRoutes.length + 2);
+    expect(groups).toHaveLength(deployedRoutes.length + 3);
     for (const [, group] of groups) expect(group.Properties.RetentionInDays).toBe(30);
     const referenced = new Set(
       resourcesOf('AWS::Lambda::Function').map(
@@ -203,8 +212,9 @@ describe('functions', () => {
       const route = deployedRoutes.find((r) =>
         String(fn.Properties.Description).startsWith(`${r.method} ${r.path}:`),
       );
-      const needsWatchlists = screens || route?.needsWatchlists === true;
-      expect(fn.Properties.MemorySize).toBe(needsWatchlists ? 1024 : 256);
+      const syncs = String(fn.Properties.Description).startsWith('Daily list sync');
+      const needsWatchlists = screens || syncs || route?.needsWatchlists === true;
+      expect(fn.Properties.MemorySize).toBe(syncs ? 3008 : needsWatchlists ? 1024 : 256);
       expect(env.WATCHLIST_SNAPSHOT).toBe(needsWatchlists ? '/var/task/watchlists.json' : undefined);
     }
   });
@@ -363,6 +373,106 @@ describe('CloudFront', () => {
       expect(() => buildStack(clash, clashRoot)).toThrow(/would hide the HTTP route GET \/batch\/stream/);
     } finally {
       rmSync(clashRoot, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('list sync', () => {
+  type PolicyStatementJson = {
+    Effect: string;
+    Action: string | string[];
+    Resource: unknown;
+    Condition?: unknown;
+  };
+  const syncFunction = () => {
+    const matches = resourcesOf('AWS::Lambda::Function').filter(([, r]) =>
+      String(r.Properties.Description).startsWith('Daily list sync'),
+    );
+    expect(matches).toHaveLength(1);
+    return matches[0];
+  };
+  const statementsOf = (fn: Resource): PolicyStatementJson[] => {
+    const roleId = (fn.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+    return resourcesOf('AWS::IAM::Policy')
+      .filter(([, p]) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
+      .flatMap(([, p]) => (p.Properties.PolicyDocument as { Statement: PolicyStatementJson[] }).Statement);
+  };
+  const bucketId = () => {
+    const buckets = resourcesOf('AWS::S3::Bucket');
+    expect(buckets).toHaveLength(1);
+    return buckets[0][0];
+  };
+
+  it('keeps snapshots in a versioned, encrypted, private bucket that refuses plain HTTP and outlives the stack', () => {
+    const [id, bucket] = resourcesOf('AWS::S3::Bucket')[0];
+    expect(bucket.Properties).toMatchObject({
+      VersioningConfiguration: { Status: 'Enabled' },
+      BucketEncryption: {
+        ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+      },
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
+    });
+    expect((resources[id] as unknown as { DeletionPolicy: string }).DeletionPolicy).toBe('Retain');
+    template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      Bucket: { Ref: id },
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
+      },
+    });
+  });
+
+  it('runs the sync function once a day from an EventBridge rule', () => {
+    const [fnId, fn] = syncFunction();
+    expect(fn.Properties.Timeout).toBe(900);
+    expect(
+      (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables.WATCHLIST_BUCKET,
+    ).toEqual({
+      Ref: bucketId(),
+    });
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'cron(30 5 * * ? *)',
+      State: 'ENABLED',
+      Targets: [
+        Match.objectLike({ Arn: { 'Fn::GetAtt': [fnId, 'Arn'] }, RetryPolicy: { MaximumRetryAttempts: 2 } }),
+      ],
+    });
+  });
+
+  it('lets the sync write only the snapshot object and only the status rows', () => {
+    const statements = statementsOf(syncFunction()[1]).filter((s) => s.Effect === 'Allow');
+    const actions = statements.flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));
+    expect(actions.filter((a) => a.startsWith('s3:')).sort()).toEqual([
+      's3:GetObject',
+      's3:ListBucket',
+      's3:PutObject',
+    ]);
+    expect(actions.filter((a) => a.startsWith('dynamodb:'))).toEqual(['dynamodb:UpdateItem']);
+    const put = statements.find((s) => s.Action === 's3:PutObject');
+    expect(JSON.stringify(put?.Resource)).toContain('/watchlists/watchlists.json');
+    const update = statements.find((s) => s.Action === 'dynamodb:UpdateItem');
+    expect(update?.Condition).toEqual({ 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': ['LISTS'] } });
+  });
+
+  it('lets every function that screens read the snapshot, and no other function touch the bucket', () => {
+    const [syncId] = syncFunction();
+    for (const [id, fn] of resourcesOf('AWS::Lambda::Function')) {
+      if (id === syncId) continue;
+      const env = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      const screens = env.WATCHLIST_SNAPSHOT !== undefined;
+      const s3 = actionsOf(fn).filter((a) => a.startsWith('s3:'));
+      expect(s3.sort(), String(fn.Properties.Description)).toEqual(
+        screens ? ['s3:GetObject', 's3:ListBucket'] : [],
+      );
+      expect(env.WATCHLIST_BUCKET, String(fn.Properties.Description)).toEqual(
+        screens ? { Ref: bucketId() } : undefined,
+      );
     }
   });
 });
