@@ -284,6 +284,27 @@ export const routes = [
     summary: 'The tenant’s account administration trail, newest first (admins)',
   },
   {
+    id: 'rescreen-trigger',
+    method: 'POST',
+    path: '/clients/rescreen/auto/trigger',
+    entry: 'functions/http/rescreen-trigger.ts',
+    auth: 'api-key',
+    kind: 'http',
+    tableAccess: 'read-write',
+    sendsToQueue: true,
+    summary: 'Re-screen the tenant’s clients past their due date now (202 with the run’s counts)',
+  },
+  {
+    id: 'rescreen-run',
+    method: 'GET',
+    path: '/clients/rescreen/runs/{run_id}',
+    entry: 'functions/http/rescreen-run.ts',
+    auth: 'api-key',
+    kind: 'http',
+    tableAccess: 'read',
+    summary: 'A rescreen run’s counts, progress and the clients whose outcome changed',
+  },
+  {
     id: 'batch-stream',
     method: 'POST',
     path: '/batch/stream',
@@ -294,6 +315,18 @@ export const routes = [
     tableAccess: 'read-write',
     sendsToQueue: true,
     summary: 'Screen up to 500 subjects; progress streams back as Server-Sent Events',
+  },
+  {
+    id: 'batch-clients-stream',
+    method: 'POST',
+    path: '/batch/clients/stream',
+    entry: 'functions/stream/batch-clients-stream.ts',
+    auth: 'api-key',
+    kind: 'stream',
+    planFeature: 'batch',
+    tableAccess: 'read-write',
+    sendsToQueue: true,
+    summary: 'Screen and register up to 500 clients for monitoring; progress streams back as SSE',
   },
 ] as const satisfies readonly RouteDefinition[];
 
@@ -333,7 +366,17 @@ export const batchWorker = {
 export const queueWorkers: readonly QueueWorkerDefinition[] = [batchWorker];
 
 /** Scheduled functions; the stack gives each an EventBridge schedule, `npm start` a timer. */
-export const scheduledJobs: readonly ScheduledJobDefinition[] = [];
+export const scheduledJobs: readonly ScheduledJobDefinition[] = [
+  {
+    id: 'auto-rescreen',
+    entry: 'functions/schedule/auto-rescreen.ts',
+    tableAccess: 'read-write',
+    sendsToQueue: true,
+    everyMinutes: 60,
+    localPeriodVariable: 'AUTO_RESCREEN_PERIOD_SECONDS',
+    summary: 'Hourly: a rescreen run for every tenant with clients past their due date',
+  },
+];
 
 /** The manifest route with this id; a handler names its route once, here. */
 export function routeById(id: RouteId): RouteDefinition {

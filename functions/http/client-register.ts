@@ -3,5 +3,5 @@ import { ClientRequestSchema, registerClient } from '../../lib/monitoring/regist
 
 export const handler = httpHandler('client-register', { body: ClientRequestSchema }, async (request) => ({
   status: 201,
-  body: await registerClient(request.services, request.principal, request.body),
+  body: (await registerClient(request.services, request.principal, request.body)).client,
 }));

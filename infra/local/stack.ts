@@ -12,6 +12,7 @@ import { ensureTable, startDynalite } from './dynamo.ts';
 import { createHttpServer } from './http-server.ts';
 import { startListSyncSchedule } from './list-sync-schedule.ts';
 import { type LocalQueue, startLocalQueue } from './queue.ts';
+import { type LocalScheduler, startLocalScheduler } from './scheduler.ts';
 import { createStreamServer } from './stream-server.ts';
 
 const repoRoot = resolve(import.meta.dirname, '../..');
@@ -53,6 +54,8 @@ export interface LocalStack {
   demoKeys: DemoKey[];
   /** The batch queue (fauxqs) and its dead-letter queue. */
   batchQueue: LocalQueue;
+  /** The scheduled jobs' timers; `tick` runs them all now. */
+  scheduler: LocalScheduler;
   close(): Promise<void>;
 }
 
@@ -99,8 +102,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     options.dataDir ? join(options.dataDir, 'demo-keys.json') : undefined,
   );
 
-  // The scheduler's seam (timers calling the scheduled handlers) starts here, beside the HTTP
-  // server and the batch queue, so `npm start` runs everything.
+  // The scheduled jobs (auto-rescreen) on timers, beside the HTTP server and the batch queue,
+  // so `npm start` runs everything.
+  const scheduler = await startLocalScheduler();
   const server: Server = await createHttpServer({ streamServer: await createStreamServer() });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, LOOPBACK, resolve));
   const { port } = server.address() as AddressInfo;
@@ -116,7 +120,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     url,
     demoKeys,
     batchQueue,
+    scheduler,
     close: async () => {
+      scheduler.close();
       await listSync?.stop();
       if (defaultedStore) delete process.env.WATCHLIST_STORE_DIR;
       server.closeAllConnections();

@@ -44,15 +44,47 @@ export interface BatchRef {
   batchId: string;
 }
 
+/**
+ * What a batch's subjects are screened for: `screen` (POST /batch/stream), `register-clients`
+ * (POST /batch/clients/stream: each subject also becomes a monitored client) and `rescreen` (a
+ * rescreen run: each subject is a registered client past its due date). All three share the
+ * queue, the worker, the claims, the refunds and the progress stream.
+ */
+export const BATCH_PURPOSES = ['screen', 'register-clients', 'rescreen'] as const;
+export type BatchPurpose = (typeof BATCH_PURPOSES)[number];
+
+/** What a rescreen run found when it started (its GET reports them). */
+export const RunCountsSchema = v.object({
+  trigger: v.picklist(['schedule', 'manual']),
+  /** Clients found past their due date. */
+  due: v.number(),
+  /** Due clients another run was already re-screening (claimed): not queued again. */
+  already_running: v.number(),
+  /** Due clients left for a later run because the month's quota was used up. */
+  skipped_quota: v.number(),
+});
+export type RunCounts = v.InferOutput<typeof RunCountsSchema>;
+
+/** One subject as stored in its batch item; client fields only for the client purposes. */
+export interface BatchItemSubject extends Subject {
+  reference?: string;
+  rescreen_interval_days?: number;
+  client_id?: string;
+}
+
 export const BatchRecordSchema = v.object({
+  purpose: v.optional(v.picklist(BATCH_PURPOSES), 'screen'),
+  run: v.optional(RunCountsSchema),
   entity: v.literal('batch'),
   batch_id: v.string(),
   tenant_id: v.string(),
-  total: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  /** Subjects queued; a rescreen run may find none to queue (all claimed, or no quota left). */
+  total: v.pipe(v.number(), v.integer(), v.minValue(0)),
   types: v.array(v.picklist(CHECK_TYPES)),
   /** The plan the batch was charged under. */
   plan: v.picklist(PLAN_IDS),
-  created_by: v.object({ user_id: v.string(), role: v.picklist(ROLES) }),
+  /** The user who asked for it; `system` for a scheduled rescreen run. */
+  created_by: v.object({ user_id: v.string(), role: v.picklist([...ROLES, 'system']) }),
   /** When the batch was charged: a refund goes back to that quota month. */
   created_at: v.string(),
   /** Finish sequence counter: the number of subjects numbered so far (done or failed). */
@@ -65,7 +97,15 @@ export type BatchItemStatus = 'queued' | 'processing' | 'done' | 'failed';
 
 /** A finished subject as the stream reports it. */
 export type FinishedItem =
-  | { status: 'done'; index: number; seq: number; screen_id: string; risk_level: RiskLevel; skipped: boolean }
+  | {
+      status: 'done';
+      index: number;
+      seq: number;
+      screen_id: string;
+      risk_level: RiskLevel;
+      skipped: boolean;
+      client_id?: string;
+    }
   | { status: 'failed'; index: number; seq: number; detail: string };
 
 const expiresAt = (at: Date) => Math.floor(at.getTime() / 1000) + BATCH_PROGRESS_RETENTION_SECONDS;
@@ -86,9 +126,11 @@ export async function createBatch(
   input: BatchRef & {
     types: CheckType[];
     plan: PlanId;
-    createdBy: { user_id: string; role: Role };
+    createdBy: { user_id: string; role: Role | 'system' };
     at: Date;
-    subjects: readonly Subject[];
+    subjects: readonly BatchItemSubject[];
+    purpose?: BatchPurpose;
+    run?: RunCounts;
   },
 ): Promise<void> {
   const expires = expiresAt(input.at);
@@ -104,6 +146,8 @@ export async function createBatch(
   }));
   await putAll(table, items);
   const record: BatchRecord = {
+    purpose: input.purpose ?? 'screen',
+    ...(input.run ? { run: input.run } : {}),
     entity: 'batch',
     batch_id: input.batchId,
     tenant_id: input.tenantId,
@@ -159,7 +203,7 @@ export async function getBatch(table: Table, ref: BatchRef): Promise<BatchRecord
 }
 
 export type ClaimOutcome =
-  | { claimed: true; subject: Subject }
+  | { claimed: true; subject: BatchItemSubject }
   | { claimed: false; status: BatchItemStatus | undefined; leaseUntil: number | undefined };
 
 /**
@@ -199,7 +243,7 @@ export async function claimBatchItem(
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
-    return { claimed: true, subject: Attributes?.subject as Subject };
+    return { claimed: true, subject: Attributes?.subject as BatchItemSubject };
   } catch (error) {
     if (!isConditionalCheckFailed(error)) throw error;
     const found = await itemOfConditionFailure(table, error, key);
@@ -278,7 +322,7 @@ export async function finishBatchItem(
   index: number,
   token: string,
   seq: number,
-  screen: { screen_id: string; risk_level: RiskLevel; skipped: boolean },
+  screen: { screen_id: string; risk_level: RiskLevel; skipped: boolean; client_id?: string },
   at: Date,
 ): Promise<boolean> {
   const ordered = finishedInOrder(ref, seq, at);
@@ -286,7 +330,7 @@ export async function finishBatchItem(
     Key: keys.batchItem(ref.tenantId, ref.batchId, index),
     UpdateExpression:
       'SET #status = :done, screen_id = :screen, risk_level = :risk, skipped = :skipped, ' +
-      `${ordered.set} REMOVE lease_until`,
+      `${screen.client_id ? 'client_id = :client, ' : ''}${ordered.set} REMOVE lease_until`,
     ConditionExpression: '#status = :processing AND claim_token = :token',
     ExpressionAttributeNames: { '#status': 'status' },
     ExpressionAttributeValues: {
@@ -296,6 +340,7 @@ export async function finishBatchItem(
       ':screen': screen.screen_id,
       ':risk': screen.risk_level,
       ':skipped': screen.skipped,
+      ...(screen.client_id ? { ':client': screen.client_id } : {}),
       ...ordered.values,
     },
   });
@@ -354,6 +399,7 @@ export async function readFinishedItems(
             screen_id: item.screen_id as string,
             risk_level: item.risk_level as RiskLevel,
             skipped: item.skipped as boolean,
+            ...(typeof item.client_id === 'string' ? { client_id: item.client_id } : {}),
           }
         : {
             status: 'failed',

@@ -2,6 +2,7 @@ import type { Context } from 'aws-lambda';
 import type { HttpRequest, StreamResult } from '../http/handler.ts';
 import { idempotencyKeyOf, idempotent } from '../http/idempotency.ts';
 import type { Principal } from '../tenancy/auth.ts';
+import type { BatchItemSubject, BatchPurpose } from './batch-record.ts';
 import { batchEvents, type ProgressStreamOptions } from './progress-stream.ts';
 import type { BatchRequest } from './request.ts';
 import { startBatch } from './start-batch.ts';
@@ -13,7 +14,11 @@ import { startBatch } from './start-batch.ts';
  * only the stream: the queued subjects are still screened.
  */
 export async function streamBatch(
-  request: HttpRequest<BatchRequest, undefined, Principal>,
+  request: HttpRequest<
+    BatchRequest & { subjects: readonly BatchItemSubject[]; purpose?: BatchPurpose },
+    undefined,
+    Principal
+  >,
   context: Pick<Context, 'getRemainingTimeInMillis'>,
   streamOptions: ProgressStreamOptions = {},
 ): Promise<StreamResult> {

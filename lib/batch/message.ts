@@ -11,7 +11,8 @@ export const BatchSubjectJobSchema = v.object({
   kind: v.literal('batch-subject'),
   v: v.literal(2),
   tenant_id: v.pipe(v.string(), v.minLength(1), v.maxLength(100)),
-  batch_id: v.pipe(v.string(), v.regex(/^BAT-\d{8}-[0-9a-f]{10}$/)),
+  // Batches (BAT-) and rescreen runs (RUN-, batches of purpose `rescreen`) share the queue.
+  batch_id: v.pipe(v.string(), v.regex(/^(BAT|RUN)-\d{8}-[0-9a-f]{10}$/)),
   index: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(9_999)),
 });
 

@@ -155,6 +155,7 @@ export async function* batchEvents(
             screen_id: item.screen_id,
             risk_level: item.risk_level,
             skipped: item.skipped,
+            ...(item.client_id ? { client_id: item.client_id } : {}),
           } satisfies BatchProgressEvent),
         );
       } else {

@@ -5,7 +5,14 @@ import type { Services } from '../runtime/services.ts';
 import { screenDay } from '../screening/screen-id.ts';
 import type { Principal } from '../tenancy/auth.ts';
 import { chargeScreens, refundScreens } from '../tenancy/quota.ts';
-import { type BatchRef, createBatch, failBatchItem, nextFinishSequence } from './batch-record.ts';
+import {
+  type BatchItemSubject,
+  type BatchPurpose,
+  type BatchRef,
+  createBatch,
+  failBatchItem,
+  nextFinishSequence,
+} from './batch-record.ts';
 import type { BatchRequest } from './request.ts';
 
 export interface StartedBatch extends BatchRef {
@@ -21,47 +28,67 @@ export const NOT_QUEUED_DETAIL =
   'The subject could not be queued for screening; it was not charged. Screen it again.';
 
 /**
- * Starts a batch (SPEC §4.3): charges the quota for every subject in one conditional write
- * before any work (QuotaExceededError → 429 with nothing charged), records the batch, and sends
- * one queue message per subject. The workers refund the subjects that come back cached or fail;
- * a subject SQS would not accept is recorded as failed at once and refunded, so the stream still
- * accounts for every subject.
+ * Starts a batch: charges the quota for every subject in one conditional write before any work
+ * (QuotaExceededError → 429 with nothing charged), then records and queues it (queueBatch).
  */
 export async function startBatch(
   services: Pick<Services, 'table' | 'batchQueue'>,
   principal: Principal,
-  request: BatchRequest,
+  request: BatchRequest & { subjects: readonly BatchItemSubject[]; purpose?: BatchPurpose },
   log: Logger,
   at: Date = new Date(),
 ): Promise<StartedBatch> {
-  const { table } = services;
   const total = request.subjects.length;
-  await chargeScreens(table, principal.tenantId, total, principal.plan.monthly_screens, at);
-
-  const ref: BatchRef = { tenantId: principal.tenantId, batchId: newBatchId(at) };
-  try {
-    await createBatch(table, {
-      ...ref,
+  await chargeScreens(services.table, principal.tenantId, total, principal.plan.monthly_screens, at);
+  return queueBatch(
+    services,
+    {
+      tenantId: principal.tenantId,
+      batchId: newBatchId(at),
       types: request.types,
       plan: principal.plan.id,
       createdBy: { user_id: principal.userId, role: principal.role },
       at,
       subjects: request.subjects,
-    });
+      purpose: request.purpose,
+    },
+    log,
+  );
+}
+
+/**
+ * Records a batch whose subjects were already charged (`at` is the charge's month) and sends one
+ * queue message per subject. The workers refund the subjects that come back cached or fail; a
+ * subject the queue would not accept is recorded as failed at once and refunded, so the stream
+ * still accounts for every subject. If the batch cannot be recorded, the whole charge is refunded.
+ */
+export async function queueBatch(
+  services: Pick<Services, 'table' | 'batchQueue'>,
+  batch: Parameters<typeof createBatch>[1],
+  log: Logger,
+): Promise<StartedBatch> {
+  const { table } = services;
+  const { at } = batch;
+  const total = batch.subjects.length;
+  const ref: BatchRef = { tenantId: batch.tenantId, batchId: batch.batchId };
+  try {
+    await createBatch(table, batch);
   } catch (error) {
-    await refundScreens(table, principal.tenantId, total, at);
+    await refundScreens(table, ref.tenantId, total, at);
     throw error;
   }
 
-  const bodies = request.subjects.map((_, index) =>
+  const bodies = batch.subjects.map((_, index) =>
     encodeJob({ kind: 'batch-subject', v: 2, tenant_id: ref.tenantId, batch_id: ref.batchId, index }),
   );
-  let failed: number[];
-  try {
-    ({ failed } = await services.batchQueue().sendAll(bodies));
-  } catch (error) {
-    log.error({ err: error, batchId: ref.batchId }, 'batch not queued');
-    failed = bodies.map((_, index) => index);
+  let failed: number[] = [];
+  if (bodies.length > 0) {
+    try {
+      ({ failed } = await services.batchQueue().sendAll(bodies));
+    } catch (error) {
+      log.error({ err: error, batchId: ref.batchId }, 'batch not queued');
+      failed = bodies.map((_, index) => index);
+    }
   }
 
   if (failed.length > 0) {
@@ -70,12 +97,15 @@ export async function startBatch(
       const seq = await nextFinishSequence(table, ref);
       if (await failBatchItem(table, ref, index, seq, NOT_QUEUED_DETAIL, new Date())) recorded += 1;
     }
-    await refundScreens(table, principal.tenantId, recorded, at);
+    await refundScreens(table, ref.tenantId, recorded, at);
     log.warn(
       { tenant: ref.tenantId, batchId: ref.batchId, failed: failed.length },
       'batch subjects not queued',
     );
   }
-  log.info({ tenant: ref.tenantId, batchId: ref.batchId, total }, 'batch started');
+  log.info(
+    { tenant: ref.tenantId, batchId: ref.batchId, total, purpose: batch.purpose ?? 'screen' },
+    'batch started',
+  );
   return { ...ref, total };
 }

@@ -1,15 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { DomainError } from '../errors.ts';
 import type { Logger } from '../log.ts';
+import type { RiskLevel } from '../matcher/types.ts';
 import type { JobHandler } from '../queue/jobs.ts';
 import { DEAD_LETTER, type Delivery, DONE, type JobOutcome } from '../queue/partial-batch.ts';
 import type { Services } from '../runtime/services.ts';
-import type { ScreenResult, screenSubject } from '../screening/screen-subject.ts';
+import type { ScreeningPrincipal, screenSubject } from '../screening/screen-subject.ts';
 import type { Table } from '../store/table.ts';
 import { PLANS } from '../tenancy/plans.ts';
 import { refundScreens } from '../tenancy/quota.ts';
 import { getUser } from '../tenancy/tenants.ts';
 import {
+  type BatchItemSubject,
+  type BatchPurpose,
   type BatchRecord,
   type BatchRef,
   claimBatchItem,
@@ -28,16 +31,54 @@ import { type BatchSubjectJob, batchPositionOf } from './message.ts';
  */
 export const BATCH_MAX_RECEIVE_COUNT = 3;
 
+/** What screening one queued subject produced, as its batch item and progress event record it. */
+export interface SubjectOutcome {
+  screen_id: string;
+  risk_level: RiskLevel;
+  skipped: boolean;
+  client_id?: string;
+}
+
+/**
+ * Screens one claimed subject of a batch whose purpose is not a plain screen (registering it as
+ * a client, re-screening a client). The batch was charged up front: screeners never charge.
+ */
+export type SubjectScreener = (
+  services: Pick<Services, 'table' | 'config' | 'matcher'>,
+  principal: ScreeningPrincipal,
+  subject: BatchItemSubject,
+  batch: BatchRecord,
+  /** This job's reference: a retry finds the screen an earlier attempt stored (screenSubject). */
+  jobRef: string,
+) => Promise<SubjectOutcome>;
+
 export interface BatchSubjectDependencies {
   services: () => Pick<Services, 'table' | 'config' | 'matcher'>;
   /** Screens one subject: the single-subject use case of POST /screen. */
   screen: typeof screenSubject;
+  /** The screeners of the client purposes (lib/monitoring), composed in lib/queue/queue-worker.ts. */
+  screeners: Record<Exclude<BatchPurpose, 'screen'>, SubjectScreener>;
   log: Logger;
 }
 
 /** The job reference stored on a batch subject's screen, so a retry of it knows its own screen. */
 export function batchJobRef(ref: BatchRef, index: number): string {
   return `batch:${ref.batchId}:${index}`;
+}
+
+/** The part of a stored screen a batch item records. */
+export function outcomeOf(screen: {
+  screen_id: string;
+  risk_level: RiskLevel;
+  skipped: boolean;
+  client_id?: string | null;
+}): SubjectOutcome {
+  return {
+    screen_id: screen.screen_id,
+    risk_level: screen.risk_level,
+    skipped: screen.skipped,
+    ...(screen.client_id ? { client_id: screen.client_id } : {}),
+  };
 }
 
 export function failedDetail(attempts: number): string {
@@ -99,19 +140,26 @@ export function batchSubjectHandler(deps: BatchSubjectDependencies): JobHandler<
       return { status: 'retry', afterSeconds: Math.max(1, Math.min(leaseLeft, 60)) };
     }
 
-    let screen: ScreenResult;
+    let screen: SubjectOutcome;
     try {
-      screen = await deps.screen(
-        services,
-        {
-          tenantId: ref.tenantId,
-          userId: record.created_by.user_id,
-          role: record.created_by.role,
-          plan: PLANS[record.plan],
-        },
-        { ...claim.subject, types: record.types },
-        { charge: false, jobRef: batchJobRef(ref, job.index), origin: 'batch' },
-      );
+      const principal = {
+        tenantId: ref.tenantId,
+        userId: record.created_by.user_id,
+        role: record.created_by.role,
+        plan: PLANS[record.plan],
+      };
+      const jobRef = batchJobRef(ref, job.index);
+      screen =
+        record.purpose === 'screen'
+          ? outcomeOf(
+              await deps.screen(
+                services,
+                principal,
+                { ...claim.subject, types: record.types },
+                { charge: false, jobRef, origin: 'batch' },
+              ),
+            )
+          : await deps.screeners[record.purpose](services, principal, claim.subject, record, jobRef);
     } catch (error) {
       const permanent = error instanceof DomainError;
       if (!permanent && receiveCount < delivery.maxReceiveCount) {
@@ -123,7 +171,9 @@ export function batchSubjectHandler(deps: BatchSubjectDependencies): JobHandler<
       await recordFailure(
         ref,
         job.index,
-        permanent ? UNPROCESSABLE_DETAIL : failedDetail(receiveCount),
+        // A domain error says why in words meant for the tenant (e.g. a client reference
+        // already registered); anything else says only that it failed.
+        permanent ? `${error.detail}; the subject was not charged.` : failedDetail(receiveCount),
         chargedAt,
       );
       return DEAD_LETTER;
@@ -199,6 +249,7 @@ class BatchCache {
     const record = await getBatch(table, ref);
     if (!record) return undefined;
     const author = await getUser(table, ref.tenantId, record.created_by.user_id);
-    return { record, authorExists: author !== undefined };
+    // A scheduled rescreen run is the service's own work: its author is the system actor.
+    return { record, authorExists: record.created_by.role === 'system' || author !== undefined };
   }
 }

@@ -27,9 +27,10 @@ export const DEFAULT_RESCREEN_DAYS: Record<RiskLevel, number> = {
 };
 
 /**
- * The due index is split over this many partitions by client id, so that one hot partition
- * (DynamoDB allows about 3,000 reads and 1,000 writes a second per partition) cannot cap how
- * many clients fall due or are read back at once; the scheduler reads the shards in parallel.
+ * A tenant's due index is split over this many partitions by client id, so that one hot
+ * partition (DynamoDB allows about 3,000 reads and 1,000 writes a second per partition) cannot
+ * cap how many of a large tenant's clients fall due or are read back at once; a run reads the
+ * shards in parallel.
  */
 export const DUE_SHARDS = 16;
 
@@ -70,7 +71,7 @@ export function clientIndexKeys(tenantId: string, clientId: string, riskLevel: R
 }
 
 export function dueIndexKeys(tenantId: string, clientId: string, dueAt: string) {
-  return indexKeys('clientsDue', keys.dueShard(dueShardOf(clientId)), `${dueAt}#${tenantId}#${clientId}`);
+  return indexKeys('clientsDue', keys.dueShard(tenantId, dueShardOf(clientId)), `${dueAt}#${clientId}`);
 }
 
 export const ClientItemSchema = v.object({
@@ -93,6 +94,8 @@ export const ClientItemSchema = v.object({
   /** While a rescreen run holds the client: which run, and until when (a lease). */
   claim_run_id: v.optional(v.string()),
   claim_until: v.optional(v.string()),
+  /** The rescreen run that recorded `last_screen_id` (a redelivered job then does nothing). */
+  last_run_id: v.optional(v.string()),
   stopped_at: v.optional(v.string()),
   stopped_by: v.optional(ActorSchema),
 });

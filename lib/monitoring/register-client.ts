@@ -1,13 +1,14 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
+import { MAX_BATCH_SUBJECTS } from '../batch/request.ts';
+import { outcomeOf, type SubjectScreener } from '../batch/worker.ts';
 import { ConflictError } from '../errors.ts';
 import type { Services } from '../runtime/services.ts';
-import { checkTypesField, strictBody, subjectFields } from '../screening/request.ts';
+import { checkTypesField, objectMessage, strictBody, subjectFields } from '../screening/request.ts';
 import type { Actor } from '../screening/screen-record.ts';
-import { screenSubject } from '../screening/screen-subject.ts';
+import { type ScreeningPrincipal, type ScreenResult, screenSubject } from '../screening/screen-subject.ts';
 import type { Subject } from '../screening/subject.ts';
 import { conditionHeld, INDEXES, isConditionalCheckFailed, keys, type Table } from '../store/table.ts';
-import type { Principal } from '../tenancy/auth.ts';
 import type { CheckType } from '../watchlists/types.ts';
 import {
   type ClientItem,
@@ -60,6 +61,46 @@ export const ClientRequestSchema = strictBody({ ...clientFields, types: checkTyp
 
 export type ClientRequest = v.InferOutput<typeof ClientRequestSchema>;
 
+/**
+ * Body of POST /batch/clients/stream: POST /batch/stream's, with each subject's client fields.
+ * A reference may appear once per request (a repeat would be refused by the second
+ * registration anyway; saying so up front costs the tenant nothing).
+ */
+export const BatchClientsRequestSchema = v.strictObject(
+  {
+    subjects: v.pipe(
+      v.array(v.strictObject(clientFields, objectMessage), 'must be an array of subject objects'),
+      v.minLength(1, 'must hold at least one subject'),
+      v.maxLength(MAX_BATCH_SUBJECTS, `must hold at most ${MAX_BATCH_SUBJECTS} subjects`),
+      v.rawCheck(({ dataset, addIssue }) => {
+        if (!dataset.typed) return;
+        const seen = new Map<string, number>();
+        dataset.value.forEach((subject, index) => {
+          if (!subject.reference) return;
+          const first = seen.get(subject.reference);
+          if (first === undefined) seen.set(subject.reference, index);
+          else
+            addIssue({
+              message: `repeats the reference of subjects[${first}]`,
+              path: [
+                { type: 'array', origin: 'value', input: dataset.value, key: index, value: subject },
+                {
+                  type: 'object',
+                  origin: 'value',
+                  input: subject,
+                  key: 'reference',
+                  value: subject.reference,
+                },
+              ],
+            });
+        });
+      }),
+    ),
+    types: checkTypesField,
+  },
+  objectMessage,
+);
+
 export interface ClientRegistration extends Subject {
   types?: readonly CheckType[];
   reference?: string;
@@ -69,6 +110,8 @@ export interface ClientRegistration extends Subject {
 export interface RegisterOptions {
   /** Charge the screen (default true); the batch route charged the whole batch up front. */
   charge?: boolean;
+  /** The queued job registering it (batch client registration): see screenSubject. */
+  jobRef?: string;
   at?: Date;
 }
 
@@ -88,17 +131,17 @@ const STALE_REFERENCE_CLAIM_MS = 60_000;
  */
 export async function registerClient(
   services: Pick<Services, 'table' | 'config' | 'matcher'>,
-  principal: Pick<Principal, 'tenantId' | 'userId' | 'role' | 'plan'>,
+  principal: ScreeningPrincipal,
   input: ClientRegistration,
   options: RegisterOptions = {},
-): Promise<ClientProfile> {
+): Promise<{ client: ClientProfile; screen: ScreenResult }> {
   const { table } = services;
   const at = options.at ?? new Date();
   const clientId = newClientId(at);
   const reference = input.reference;
   if (reference) await claimReference(table, principal.tenantId, reference, clientId, at);
 
-  let screen: Awaited<ReturnType<typeof screenSubject>>;
+  let screen: ScreenResult;
   try {
     screen = await screenSubject(
       services,
@@ -111,7 +154,7 @@ export async function registerClient(
         alias: input.alias,
         types: input.types,
       },
-      { charge: options.charge ?? true, at, origin: 'client_registration', clientId },
+      { charge: options.charge ?? true, at, origin: 'client_registration', clientId, jobRef: options.jobRef },
     );
     if (screen.skipped) await adoptScreen(table, principal.tenantId, screen.screen_id, clientId);
   } catch (error) {
@@ -149,8 +192,23 @@ export async function registerClient(
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );
-  return toClientProfile(client);
+  return { client: toClientProfile(client), screen };
 }
+
+/**
+ * A subject of POST /batch/clients/stream (batch purpose `register-clients`): registered like
+ * POST /clients, never charged here (the batch was). A reference already registered is a 409,
+ * which the worker records as the subject's `error` event and refunds.
+ */
+export const registerQueuedClient: SubjectScreener = async (services, principal, subject, batch, jobRef) => {
+  const { client, screen } = await registerClient(
+    services,
+    principal,
+    { ...subject, types: batch.types },
+    { charge: false, jobRef },
+  );
+  return { ...outcomeOf(screen), client_id: client.client_id };
+};
 
 async function claimReference(
   table: Table,

@@ -1,5 +1,7 @@
 import { BATCH_MAX_RECEIVE_COUNT, batchSubjectHandler } from '../batch/worker.ts';
 import { type Logger, logger } from '../log.ts';
+import { registerQueuedClient } from '../monitoring/register-client.ts';
+import { rescreenQueuedClient } from '../monitoring/rescreen-client.ts';
 import { getServices, type Services } from '../runtime/services.ts';
 import { screenSubject } from '../screening/screen-subject.ts';
 import { queueUrlFromArn } from './batch-queue.ts';
@@ -31,7 +33,10 @@ export function createQueueWorker(overrides: Partial<QueueWorkerDependencies> = 
     ...overrides,
   };
   const handlers: JobHandlers = {
-    'batch-subject': batchSubjectHandler(deps),
+    'batch-subject': batchSubjectHandler({
+      ...deps,
+      screeners: { 'register-clients': registerQueuedClient, rescreen: rescreenQueuedClient },
+    }),
   };
   return sqsPartialBatch(jobDispatcher(handlers, deps.log), {
     maxReceiveCount: deps.maxReceiveCount,

@@ -60,6 +60,12 @@ export interface ScreenSubjectOptions {
   jobRef?: string;
 }
 
+/** Who a screen is made for and by: a user of the tenant, or the system (client re-screens). */
+export type ScreeningPrincipal = Pick<Principal, 'tenantId' | 'plan'> & {
+  userId: string;
+  role: Actor['role'];
+};
+
 /** The Screen of SPEC §2.1 with `skipped`: true when the earlier screen was returned unchanged. */
 export type ScreenResult = Screen & { skipped: boolean };
 
@@ -79,7 +85,7 @@ export type ScreenResult = Screen & { skipped: boolean };
  */
 export async function screenSubject(
   services: Pick<Services, 'table' | 'config' | 'matcher'>,
-  principal: Pick<Principal, 'tenantId' | 'plan'> & { userId: string; role: Actor['role'] },
+  principal: ScreeningPrincipal,
   input: ScreenSubjectInput,
   options: ScreenSubjectOptions = {},
 ): Promise<ScreenResult> {

@@ -17,10 +17,10 @@ import * as v from 'valibot';
 /**
  * The single table: every item of every tenant, keyed so that the tenant comes first in every
  * partition key. Tenant scoping is structural: no tenant-facing access pattern can reach another
- * tenant's items without naming that tenant's partition. The two exceptions are operator paths
- * that never answer a tenant: the list of tenants (ops CLI) and the due-client shards the
- * auto-rescreen scheduler reads for every tenant at once. The watchlists' sync status rows
- * (list-sync) belong to no tenant: they describe the lists everyone is screened against.
+ * tenant's items without naming that tenant's partition. The one exception is an operator path
+ * that never answers a tenant: the list of tenants (ops CLI, and the auto-rescreen scheduler,
+ * which then reads each tenant's due shards). The watchlists' sync status rows (list-sync)
+ * belong to no tenant: they describe the lists everyone is screened against.
  *
  * Every item carries `entity` (its kind, below); readers parse items with the entity's schema
  * (`parseItem`) instead of casting them. Each secondary index serves one access pattern and is
@@ -40,13 +40,14 @@ import * as v from 'valibot';
  * | batch-item     | TENANT#<tid>       | BATCH#<batch_id>#ITEM#<idx>     | batch-progress: TENANT#<tid>#BATCH#<bid> / <finish seq> |
  * |                |                    |                                 |   (only once done or failed)                            |
  * | client         | TENANT#<tid>       | CLIENT#<client_id>              | clients-by-risk: TENANT#<tid>#CLIENTS#<risk> / <cid>    |
- * |                |                    |                                 | clients-due: DUE#<shard> / <next_due_at>#<tid>#<cid>    |
+ * |                |                    |                                 | clients-due: TENANT#<tid>#DUE#<shard> / <due>#<cid>     |
  * |                |                    |                                 |   (only while monitored)                                |
  * | client-ref     | TENANT#<tid>       | CLIENTREF#<reference>           |   (uniqueness of the tenant's own customer reference)   |
  * | subject        | TENANT#<tid>       | SUBJECT#<hash>                  | subjects-by-activity: TENANT#<tid>#SUBJECTS / <at>#<h>  |
  * |                |                    |                                 | reviewed-subjects: TENANT#<tid>#REVIEWED / <at>#<h>     |
  * |                |                    |                                 |   (only while a screen of the subject has a decision)   |
- * | rescreen-run   | TENANT#<tid>       | RUN#<run_id>                    |                                                         |
+ * | rescreen-      | TENANT#<tid>       | BATCH#<run_id>#CHANGE#<cid>     |   (a rescreen run is a batch of purpose `rescreen`;     |
+ * |   change       |                    |                                 |    these list the clients whose outcome changed)        |
  * | audit          | TENANT#<tid>       | AUDIT#<ISO time>.<6 hex>        |   (account administration, one item per action)         |
  * | rescreen-window| TENANT#<tid>       | WINDOW#<hash>                   |   (the screen holding the subject's rescreen window)    |
  * | list-sync      | LISTS              | LIST#<list id>                  |   (no tenant: one row per synced watchlist;             |
@@ -107,8 +108,10 @@ import * as v from 'valibot';
  *   unique in the tenant), then PutItem client; list clients newest first: Query pk, begins_with
  *   CLIENT# descending (client ids sort by time); by risk level: Query clients-by-risk
  * - a client's screens: Query client-screens, descending
- * - clients due for rescreen (scheduler, every tenant): Query each clients-due shard with
- *   sk <= now: the items read are the clients due, never the clients registered
+ * - clients due for rescreen (a tenant's trigger; the hourly scheduler does it for each tenant):
+ *   Query each of the tenant's clients-due shards with sk <= now, in parallel: the items read
+ *   are the clients due, never the clients registered; a claimed client's due key moves past
+ *   its lease, so a run that dies leaves it due again, not lost
  * - claim a due client: UpdateItem client, condition next_due_at = the due time the run saw
  *   (two runs, or a run and a manual trigger, screen a client at most once per due window)
  * - list sync status (the list sync writes, /dbstatus reads): UpdateItem list-sync, condition
@@ -153,7 +156,7 @@ export type Entity =
   | 'client'
   | 'client-ref'
   | 'subject'
-  | 'rescreen-run'
+  | 'rescreen-change'
   | 'audit'
   | 'rescreen-window'
   | 'list-sync'
@@ -207,7 +210,11 @@ export const keys = {
     pk: `TENANT#${tenantId}`,
     sk: `SUBJECT#${subjectHash}`,
   }),
-  rescreenRun: (tenantId: string, runId: string) => ({ pk: `TENANT#${tenantId}`, sk: `RUN#${runId}` }),
+  /** A client whose outcome changed in a rescreen run (a run is a batch: its id is the batch id). */
+  rescreenRunChange: (tenantId: string, runId: string, clientId: string) => ({
+    pk: `TENANT#${tenantId}`,
+    sk: `BATCH#${runId}#CHANGE#${clientId}`,
+  }),
   /** A request's Idempotency-Key, per tenant and route (lib/http/idempotency.ts). */
   idempotencyKey: (tenantId: string, route: string, key: string) => ({
     pk: `TENANT#${tenantId}`,
@@ -229,8 +236,8 @@ export const keys = {
   clientsByRiskIndex: (tenantId: string, risk: string) => `TENANT#${tenantId}#CLIENTS#${risk}`,
   subjectsIndex: (tenantId: string) => `TENANT#${tenantId}#SUBJECTS`,
   reviewedIndex: (tenantId: string) => `TENANT#${tenantId}#REVIEWED`,
-  /** clients-due shard: every tenant's clients, spread over the shards by client id. */
-  dueShard: (shard: number) => `DUE#${String(shard).padStart(2, '0')}`,
+  /** clients-due shard of a tenant: its clients spread over the shards by client id. */
+  dueShard: (tenantId: string, shard: number) => `TENANT#${tenantId}#DUE#${String(shard).padStart(2, '0')}`,
   tenantsIndex: 'TENANTS',
 } as const;
 

@@ -7,25 +7,12 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIST_SYNC_ENTRY } from '../../infra/constructs/list-sync.ts';
 import { BATCH_WORKER_ENTRY, ScreeningServiceStack, UNROUTED_REQUEST_ENTRY } from '../../infra/stack.ts';
-import { type RouteDefinition, routes } from '../../lib/routes.ts';
+import { type RouteDefinition, routes, scheduledJobs } from '../../lib/routes.ts';
 import { INDEXES } from '../../lib/store/table.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** The manifest's streaming route: the batch pipeline is built around it. */
-const batchStreamRoute = routes.find((r) => r.kind === 'stream' && r.path === '/batch/stream')!;
-/**
- * SPEC §4.3's second batch stream, not built yet: added here to show that each stream route gets
- * its own streaming function and CloudFront behaviour.
- */
-const clientsStreamRoute: RouteDefinition = {
-  ...batchStreamRoute,
-  id: 'batch-clients-stream',
-  path: '/batch/clients/stream',
-  entry: 'functions/stream/batch-clients-stream.ts',
-  summary: 'Batch screen and register the subjects as monitored clients',
-};
-const deployedRoutes: RouteDefinition[] = [...routes, clientsStreamRoute];
+const deployedRoutes: readonly RouteDefinition[] = routes;
 
 type Resource = { Type: string; Properties: Record<string, unknown> };
 type Statement = { Effect: string; Action: string | string[] };
@@ -80,6 +67,7 @@ function actionsOf(fn: Resource): string[] {
 beforeAll(() => {
   root = fixtureRoot([
     ...deployedRoutes.map((r) => r.entry),
+    ...scheduledJobs.map((job) => job.entry),
     BATCH_WORKER_ENTRY,
     UNROUTED_REQUEST_ENTRY,
     LIST_SYNC_ENTRY,
@@ -130,6 +118,7 @@ describe('HTTP API', () => {
   it('every entry file the manifest and the stack name exists in the repository', () => {
     const missing = [
       ...routes.map((r) => r.entry),
+      ...scheduledJobs.map((job) => job.entry),
       BATCH_WORKER_ENTRY,
       UNROUTED_REQUEST_ENTRY,
       LIST_SYNC_ENTRY,
@@ -176,8 +165,9 @@ describe('table', () => {
 describe('functions', () => {
   it('all run nodejs22.x on arm64 with active tracing and the service environment', () => {
     const functions = resourcesOf('AWS::Lambda::Function');
-    // one per route plus the batch worker, the unrouted-request fallback and the list sync
-    expect(functions).toHaveLength(deployedRoutes.length + 3);
+    // one per route and scheduled job, plus the batch worker, the unrouted-request fallback and
+    // the list sync
+    expect(functions).toHaveLength(deployedRoutes.length + scheduledJobs.length + 3);
     for (const [, fn] of functions) {
       expect(fn.Properties.Runtime).toBe('nodejs22.x');
       expect(fn.Properties.Architectures).toEqual(['arm64']);
@@ -195,7 +185,7 @@ describe('functions', () => {
 
   it('each logs to its own log group kept for one month', () => {
     const groups = resourcesOf('AWS::Logs::LogGroup');
-    expect(groups).toHaveLength(deployedRoutes.length + 3);
+    expect(groups).toHaveLength(deployedRoutes.length + scheduledJobs.length + 3);
     for (const [, group] of groups) expect(group.Properties.RetentionInDays).toBe(30);
     const referenced = new Set(
       resourcesOf('AWS::Lambda::Function').map(
@@ -363,11 +353,13 @@ describe('CloudFront', () => {
 
   it('refuses a stream path that would hide an HTTP route on the same path', () => {
     const clash: RouteDefinition[] = [
-      { ...batchStreamRoute },
+      { ...routes.find((r) => r.path === '/batch/stream')! },
       { ...routes[0], id: 'batch-status', method: 'GET', path: '/batch/stream', entry: routes[0].entry },
     ];
     const clashRoot = fixtureRoot(
-      clash.map((r) => r.entry).concat(BATCH_WORKER_ENTRY, UNROUTED_REQUEST_ENTRY),
+      clash
+        .map((r) => r.entry)
+        .concat(BATCH_WORKER_ENTRY, UNROUTED_REQUEST_ENTRY, ...scheduledJobs.map((job) => job.entry)),
     );
     try {
       expect(() => buildStack(clash, clashRoot)).toThrow(/would hide the HTTP route GET \/batch\/stream/);
@@ -473,6 +465,36 @@ describe('list sync', () => {
       expect(env.WATCHLIST_BUCKET, String(fn.Properties.Description)).toEqual(
         screens ? { Ref: bucketId() } : undefined,
       );
+    }
+  });
+});
+
+describe('scheduled jobs', () => {
+  it('each manifest job has its function, an EventBridge rule at its rate targeting it, and its grants', () => {
+    expect(scheduledJobs.map((job) => job.id)).toContain('auto-rescreen');
+    for (const job of scheduledJobs) {
+      const [functionId, fn] = resourcesOf('AWS::Lambda::Function').find(
+        ([, r]) => r.Properties.Description === job.summary,
+      )!;
+      const rules = resourcesOf('AWS::Events::Rule').filter(([, r]) =>
+        (r.Properties.Targets as { Arn: unknown }[]).some(
+          (target) => JSON.stringify(target.Arn) === JSON.stringify({ 'Fn::GetAtt': [functionId, 'Arn'] }),
+        ),
+      );
+      expect(rules, job.id).toHaveLength(1);
+      expect(rules[0][1].Properties.ScheduleExpression).toBe(
+        job.everyMinutes === 60 ? 'rate(1 hour)' : `rate(${job.everyMinutes} minutes)`,
+      );
+      const actions = actionsOf(fn);
+      expect(actions).toContain('dynamodb:UpdateItem');
+      if (job.sendsToQueue) expect(actions).toContain('sqs:SendMessage');
+      else expect(actions.filter((a) => a.startsWith('sqs:'))).toEqual([]);
+      const permissions = resourcesOf('AWS::Lambda::Permission').filter(
+        ([, r]) =>
+          r.Properties.Principal === 'events.amazonaws.com' &&
+          JSON.stringify(r.Properties.FunctionName) === JSON.stringify({ 'Fn::GetAtt': [functionId, 'Arn'] }),
+      );
+      expect(permissions, job.id).toHaveLength(1);
     }
   });
 });

@@ -1,0 +1,17 @@
+import { httpHandler } from '../../lib/http/handler.ts';
+import { startRescreenRun } from '../../lib/monitoring/rescreen-run.ts';
+
+export const handler = httpHandler('rescreen-trigger', {}, async ({ services, principal, log }) => ({
+  status: 202,
+  body: await startRescreenRun(
+    services,
+    {
+      tenantId: principal.tenantId,
+      plan: principal.plan,
+      trigger: 'manual',
+      startedBy: { user_id: principal.userId, role: principal.role },
+      now: new Date(),
+    },
+    log,
+  ),
+}));

@@ -1,0 +1,216 @@
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { BatchRecord } from '../batch/batch-record.ts';
+import { outcomeOf, type SubjectScreener } from '../batch/worker.ts';
+import { ConflictError } from '../errors.ts';
+import { historyEntryBytes } from '../screening/dispose.ts';
+import {
+  currentDisposition,
+  type HistoryEntry,
+  isoSeconds,
+  parseScreenItem,
+  type ScreenItem,
+} from '../screening/screen-record.ts';
+import { screenSubject } from '../screening/screen-subject.ts';
+import { conditionHeld, indexAttributes, keys, type Table } from '../store/table.ts';
+import { compareScreens } from './change-detection.ts';
+import {
+  type ClientItem,
+  clientIndexKeys,
+  effectiveIntervalDays,
+  nextDueAt,
+  parseClientItem,
+  SYSTEM_ACTOR,
+} from './client-record.ts';
+
+/** Analyst decisions that say what the listed matches are, and so still hold for the same matches. */
+const CARRIED_DECISIONS = new Set(['confirmed_hit', 'false_positive', 'cleared']);
+
+/**
+ * One client of a rescreen run (batch purpose `rescreen`; the run id is the batch id). The run
+ * claimed the client and charged its screen; this forces a fresh screen and compares it with the
+ * client's previous one (change-detection.ts):
+ *
+ * - changed (a new match, a higher risk, an amended listing): the screen is pending with an
+ *   `alert` naming the differences;
+ * - unchanged, and an analyst had decided the previous screen (confirmed hit, false positive,
+ *   cleared, or an approval of one): the decision is carried forward to the new screen by the
+ *   system actor, with a history entry naming the screen it came from, so nobody is asked twice;
+ * - unchanged and the previous screen still undecided: the new screen is pending, no alert.
+ *
+ * A pending new screen supersedes the client's older pending screen (it leaves the pending
+ * list, keeps its history and says `superseded_by`), so the queue holds one screen per client.
+ * The client then records the new screen, risk and next due date, and gives up the claim.
+ */
+export const rescreenQueuedClient: SubjectScreener = async (services, principal, subject, batch) => {
+  const { table } = services;
+  const runId = batch.batch_id;
+  const clientId = subject.client_id ?? '';
+  const client = await readClient(table, principal.tenantId, clientId);
+  if (client?.last_run_id === runId) {
+    // A redelivery after this run already recorded the client's new screen.
+    return {
+      screen_id: client.last_screen_id,
+      risk_level: client.risk_level,
+      skipped: false,
+      client_id: clientId,
+    };
+  }
+  if (client?.status !== 'active' || client.claim_run_id !== runId) {
+    throw new ConflictError(
+      `Client ${clientId} is no longer held by run ${runId} (stopped, or re-screened by another run); it was not charged`,
+    );
+  }
+  const previous = await readScreen(table, principal.tenantId, client.last_screen_id);
+  let alerted = false;
+  const screen = await screenSubject(
+    services,
+    { ...principal, userId: SYSTEM_ACTOR.user_id, role: SYSTEM_ACTOR.role },
+    { ...client.subject, types: client.types, force: true },
+    {
+      charge: false,
+      origin: 'rescreen',
+      clientId,
+      review: (fresh) => {
+        const comparison = compareScreens(previous, fresh);
+        alerted = comparison.changed;
+        if (comparison.changed) return { ...fresh, alert: comparison.alert };
+        return previous ? carryDecisionForward(fresh, previous) : fresh;
+      },
+    },
+  );
+  if (previous && screen.disposition === null) await supersede(table, previous, screen.screen_id);
+  await recordOnClient(table, client, runId, screen);
+  if (alerted) await recordRunChange(table, batch, client, previous, screen);
+  return { ...outcomeOf(screen), client_id: clientId };
+};
+
+function carryDecisionForward(fresh: ScreenItem, previous: ScreenItem): ScreenItem {
+  const inForce = currentDisposition(previous);
+  const decision = inForce?.approved_decision ?? inForce;
+  if (!decision || !CARRIED_DECISIONS.has(decision.disposition)) return fresh;
+  const approval = inForce?.approved_decision ? `, approved by ${inForce.author.user_id}` : '';
+  const entry: HistoryEntry = {
+    disposition: decision.disposition,
+    note:
+      `Carried forward from ${previous.screen_id} (decided by ${decision.author.user_id}${approval}): ` +
+      'the listed entries matched are unchanged.',
+    author: { ...SYSTEM_ACTOR },
+    at: fresh.screened_at,
+    override: false,
+    approval_requested: false,
+  };
+  // Decided, so not pending: the sparse pending keys stay off the item.
+  const decided: Record<string, unknown> = { ...fresh };
+  for (const name of indexAttributes('pendingScreens')) delete decided[name];
+  return {
+    ...(decided as unknown as ScreenItem),
+    disposition: entry,
+    decision_version: 1,
+    history: [entry],
+    history_count: 1,
+    history_bytes: historyEntryBytes(entry),
+  };
+}
+
+async function readClient(table: Table, tenantId: string, clientId: string) {
+  const { Item } = await table.doc.send(
+    new GetCommand({ TableName: table.name, Key: keys.client(tenantId, clientId), ConsistentRead: true }),
+  );
+  return Item ? parseClientItem(Item) : undefined;
+}
+
+async function readScreen(table: Table, tenantId: string, screenId: string) {
+  const { Item } = await table.doc.send(
+    new GetCommand({ TableName: table.name, Key: keys.screen(tenantId, screenId), ConsistentRead: true }),
+  );
+  return Item ? parseScreenItem(Item) : undefined;
+}
+
+/** The older screen leaves the pending list if nobody decided it meanwhile (one conditional write). */
+async function supersede(table: Table, previous: ScreenItem, newerId: string): Promise<void> {
+  const [pendingPk, pendingSk] = indexAttributes('pendingScreens');
+  await conditionHeld(
+    table.doc.send(
+      new UpdateCommand({
+        TableName: table.name,
+        Key: keys.screen(previous.tenant_id, previous.screen_id),
+        UpdateExpression: `SET superseded_by = :newer REMOVE ${pendingPk}, ${pendingSk}`,
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(disposition)',
+        ExpressionAttributeValues: { ':newer': newerId },
+      }),
+    ),
+  );
+}
+
+/** The client's latest outcome and next due date; only while this run still holds it. */
+async function recordOnClient(
+  table: Table,
+  client: ClientItem,
+  runId: string,
+  screen: { screen_id: string; screened_at: string; risk_level: ClientItem['risk_level'] },
+): Promise<void> {
+  const dueAt = nextDueAt(
+    screen.screened_at,
+    effectiveIntervalDays({
+      rescreen_interval_days: client.rescreen_interval_days,
+      risk_level: screen.risk_level,
+    }),
+  );
+  const indexed = clientIndexKeys(client.tenant_id, client.client_id, screen.risk_level, dueAt);
+  const names = Object.keys(indexed);
+  await conditionHeld(
+    table.doc.send(
+      new UpdateCommand({
+        TableName: table.name,
+        Key: keys.client(client.tenant_id, client.client_id),
+        UpdateExpression:
+          'SET last_screen_id = :screen, last_screened_at = :at, risk_level = :risk, next_due_at = :due, ' +
+          `last_run_id = :run, ${names.map((_name, i) => `#k${i} = :k${i}`).join(', ')} ` +
+          'REMOVE claim_run_id, claim_until',
+        ConditionExpression: 'claim_run_id = :run AND #status = :active',
+        ExpressionAttributeNames: {
+          '#status': 'status',
+          ...Object.fromEntries(names.map((name, i) => [`#k${i}`, name])),
+        },
+        ExpressionAttributeValues: {
+          ':screen': screen.screen_id,
+          ':at': screen.screened_at,
+          ':risk': screen.risk_level,
+          ':due': dueAt,
+          ':run': runId,
+          ':active': 'active',
+          ...Object.fromEntries(names.map((name, i) => [`:k${i}`, indexed[name as keyof typeof indexed]])),
+        },
+      }),
+    ),
+  );
+}
+
+/** A client whose outcome changed in this run: listed by GET /clients/rescreen/runs/{run_id}. */
+async function recordRunChange(
+  table: Table,
+  batch: BatchRecord,
+  client: ClientItem,
+  previous: ScreenItem | undefined,
+  screen: { screen_id: string; risk_level: ClientItem['risk_level']; alert: ScreenItem['alert'] | null },
+): Promise<void> {
+  await table.doc.send(
+    new PutCommand({
+      TableName: table.name,
+      Item: {
+        ...keys.rescreenRunChange(batch.tenant_id, batch.batch_id, client.client_id),
+        entity: 'rescreen-change',
+        client_id: client.client_id,
+        reference: client.reference,
+        screen_id: screen.screen_id,
+        previous_screen_id: previous?.screen_id ?? null,
+        risk_before: previous?.risk_level ?? null,
+        risk_after: screen.risk_level,
+        matches_added: screen.alert?.matches_added.length ?? 0,
+        matches_changed: screen.alert?.matches_changed.length ?? 0,
+        at: isoSeconds(new Date()),
+        expires_at: batch.expires_at,
+      },
+    }),
+  );
+}

@@ -1,0 +1,107 @@
+import { createParser } from 'eventsource-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
+import { getServices } from '../../lib/runtime/services.ts';
+import { createTenant } from '../../lib/tenancy/tenants.ts';
+import { apiClient, madeUpName } from '../screening/http-client.ts';
+
+let stack: LocalStack;
+let api: ReturnType<typeof apiClient>;
+beforeAll(async () => {
+  stack = await startLocalStack({ dataDir: null });
+  api = apiClient(stack);
+}, 60_000);
+afterAll(async () => stack.close());
+
+interface SseEvent {
+  event: string;
+  // biome-ignore lint/suspicious/noExplicitAny: black-box tests read arbitrary JSON payloads
+  data: any;
+}
+
+async function postStream(
+  key: string,
+  body: unknown,
+): Promise<{ status: number; events: SseEvent[]; json?: unknown }> {
+  const response = await fetch(`${stack.url}/batch/clients/stream`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': key },
+    body: JSON.stringify(body),
+  });
+  if (!response.headers.get('content-type')?.startsWith('text/event-stream')) {
+    return { status: response.status, events: [], json: await response.json() };
+  }
+  const events: SseEvent[] = [];
+  const parser = createParser({
+    onEvent: (message) => events.push({ event: message.event ?? 'message', data: JSON.parse(message.data) }),
+  });
+  const decoder = new TextDecoder();
+  for await (const chunk of response.body!)
+    parser.feed(decoder.decode(chunk as Uint8Array, { stream: true }));
+  return { status: response.status, events };
+}
+
+async function tenantKey(plan: 'starter' | 'growth') {
+  const { admin } = await createTenant(getServices().table, { name: `Batch clients ${plan}`, plan });
+  return admin.api_key;
+}
+
+describe('POST /batch/clients/stream', () => {
+  it('registers every subject as a client; progress carries client_id; a taken reference is an error event, not charged', async () => {
+    const key = await tenantKey('growth');
+    const existing = (await api.post('/clients', key, { name: madeUpName(), reference: 'TAKEN-1' })).body;
+    const names = [madeUpName(), madeUpName(), madeUpName()];
+
+    const { status, events } = await postStream(key, {
+      subjects: [
+        { name: names[0], reference: 'NEW-1', rescreen_interval_days: 30 },
+        { name: names[1], reference: 'TAKEN-1' },
+        { name: names[2], dob: '1975-05-05' },
+      ],
+      types: 'sanctions',
+    });
+
+    expect(status).toBe(200);
+    const progress = events.filter((e) => e.event === 'progress');
+    const errors = events.filter((e) => e.event === 'error');
+    expect(progress.map((e) => e.data.index).sort()).toEqual([0, 2]);
+    expect(errors).toHaveLength(1);
+    expect(errors[0].data.index).toBe(1);
+    expect(errors[0].data.detail).toContain(existing.client_id);
+    expect(events.at(-1)).toMatchObject({ event: 'complete', data: { total: 3, completed: 2, failed: 1 } });
+
+    const clients = (await api.get('/clients', key)).body.clients;
+    for (const event of progress) {
+      const client = clients.find((c: { client_id: string }) => c.client_id === event.data.client_id);
+      expect(client).toMatchObject({ last_screen_id: event.data.screen_id, types: ['sanctions'] });
+    }
+    expect(clients.find((c: { reference: string }) => c.reference === 'NEW-1').rescreen_interval_days).toBe(
+      30,
+    );
+    // One registration before, two screened in the batch; the refused subject was refunded.
+    expect((await api.get('/me', key)).body.usage.screens_used).toBe(3);
+  });
+
+  it('refuses a repeated reference, a bad field and a plan without batch before any work', async () => {
+    const growth = await tenantKey('growth');
+    const starter = await tenantKey('starter');
+
+    const repeated = await postStream(growth, {
+      subjects: [
+        { name: madeUpName(), reference: 'R' },
+        { name: madeUpName(), reference: 'R' },
+      ],
+    });
+    const badField = await postStream(growth, {
+      subjects: [{ name: madeUpName(), rescreen_interval_days: 0 }],
+    });
+    const noPlan = await postStream(starter, { subjects: [{ name: madeUpName() }] });
+
+    expect(repeated.status).toBe(400);
+    expect(repeated.json).toEqual({ detail: 'subjects[1].reference: repeats the reference of subjects[0]' });
+    expect(badField.status).toBe(400);
+    expect((badField.json as { detail: string }).detail).toContain('subjects[0].rescreen_interval_days');
+    expect(noPlan.status).toBe(403);
+    expect((await api.get('/me', growth)).body.usage.screens_used).toBe(0);
+  });
+});

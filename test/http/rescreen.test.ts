@@ -1,0 +1,257 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { handler as autoRescreen } from '../../functions/schedule/auto-rescreen.ts';
+import { scheduledEvent } from '../../infra/local/scheduler.ts';
+import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
+import { encodeJob } from '../../lib/queue/jobs.ts';
+import { createQueueWorker } from '../../lib/queue/queue-worker.ts';
+import { getServices } from '../../lib/runtime/services.ts';
+import { keys } from '../../lib/store/table.ts';
+import { chargeScreens } from '../../lib/tenancy/quota.ts';
+import { createTenant } from '../../lib/tenancy/tenants.ts';
+import { apiClient, madeUpName } from '../screening/http-client.ts';
+import { sqsRecord } from '../support/sqs-record.ts';
+
+let stack: LocalStack;
+let api: ReturnType<typeof apiClient>;
+beforeAll(async () => {
+  stack = await startLocalStack({ dataDir: null });
+  api = apiClient(stack);
+}, 60_000);
+afterAll(async () => stack.close());
+
+const DAY = 86_400_000;
+/** The hourly rule firing `days` from now: the injectable clock of the scheduled function. */
+const scheduleAt = (days: number) =>
+  autoRescreen(scheduledEvent({ id: 'auto-rescreen' }, new Date(Date.now() + days * DAY)));
+
+async function freshTenant(plan: 'starter' | 'enterprise' = 'enterprise', used = 0) {
+  const { table } = getServices();
+  const { tenant, admin } = await createTenant(table, { name: `Rescreen ${plan}`, plan });
+  if (used > 0) await chargeScreens(table, tenant.tenant_id, used, null);
+  return { tenantId: tenant.tenant_id, key: admin.api_key };
+}
+
+async function runOf(tenantId: string, runs: { runs: { run_id: string }[] }, key: string) {
+  for (const { run_id } of runs.runs) {
+    const run = await api.get(`/clients/rescreen/runs/${run_id}`, key);
+    if (run.status === 200) return run_id;
+  }
+  throw new Error(`no run for ${tenantId}`);
+}
+
+/** Polls the run until every queued client has finished. */
+async function finished(runId: string, key: string) {
+  for (let i = 0; i < 200; i += 1) {
+    const run = (await api.get(`/clients/rescreen/runs/${runId}`, key)).body;
+    if (run.status === 'finished') return run;
+    await sleep(50);
+  }
+  throw new Error(`run ${runId} did not finish`);
+}
+
+const usedOf = async (key: string) => (await api.get('/me', key)).body.usage.screens_used as number;
+const screensOf = async (clientId: string, key: string) =>
+  (await api.get(`/clients/${clientId}`, key)).body.screens as { screen_id: string }[];
+
+/** Makes the client's stored screen say what a screen before the listing would have said. */
+async function screenBeforeListing(tenantId: string, screenId: string) {
+  const { table } = getServices();
+  const { Item } = await table.doc.send(
+    new GetCommand({ TableName: table.name, Key: keys.screen(tenantId, screenId) }),
+  );
+  const empty = { risk_level: 'CLEAR', matches: [], narrative: 'No matches.' };
+  await table.doc.send(
+    new PutCommand({
+      TableName: table.name,
+      Item: {
+        ...Item,
+        risk_level: 'CLEAR',
+        sanctions_result: { ...Item?.sanctions_result, ...empty, is_sanctioned: false },
+        pep_result: Item?.pep_result ? { ...Item.pep_result, ...empty, is_pep: false } : null,
+        criminal_result: Item?.criminal_result
+          ? { ...Item.criminal_result, risk_level: 'CLEAR', interpol_hits: [], fbi_hits: [] }
+          : null,
+      },
+    }),
+  );
+}
+
+describe('auto-rescreen', () => {
+  it('re-screens only the clients past their due date, charging one screen each', async () => {
+    const { tenantId, key } = await freshTenant();
+    const daily = (await api.post('/clients', key, { name: madeUpName(), rescreen_interval_days: 1 })).body;
+    const quarterly = (await api.post('/clients', key, { name: madeUpName() })).body;
+
+    const run = await finished(await runOf(tenantId, await scheduleAt(2), key), key);
+
+    expect(run).toMatchObject({ trigger: 'schedule', due: 1, queued: 1, skipped_quota: 0, finished: 1 });
+    expect(await screensOf(daily.client_id, key)).toHaveLength(2);
+    expect(await screensOf(quarterly.client_id, key)).toHaveLength(1);
+    expect(await usedOf(key)).toBe(3);
+    const profile = (await api.get(`/clients/${daily.client_id}`, key)).body;
+    expect(profile.last_screen_id).not.toBe(daily.last_screen_id);
+    expect(Date.parse(profile.next_due_at)).toBeGreaterThan(Date.parse(daily.next_due_at));
+  });
+
+  it('an unchanged CLEAR does not alert, and its newer screen supersedes the older pending one', async () => {
+    const { tenantId, key } = await freshTenant();
+    const client = (await api.post('/clients', key, { name: madeUpName(), rescreen_interval_days: 1 })).body;
+
+    const run = await finished(await runOf(tenantId, await scheduleAt(2), key), key);
+
+    expect(run.changed).toEqual([]);
+    const [newest, oldest] = await screensOf(client.client_id, key);
+    const fresh = (await api.get(`/screens/${newest.screen_id}`, key)).body;
+    expect(fresh).toMatchObject({
+      origin: 'rescreen',
+      alert: null,
+      disposition: null,
+      client_id: client.client_id,
+    });
+    expect((await api.get(`/screens/${oldest.screen_id}`, key)).body.superseded_by).toBe(newest.screen_id);
+    const pending = (await api.get('/screens/pending', key)).body.screens.map(
+      (s: { screen_id: string }) => s.screen_id,
+    );
+    expect(pending).toEqual([newest.screen_id]);
+  });
+
+  it('a new match alerts: the new screen is pending with the matches added and the risk before and after', async () => {
+    const { tenantId, key } = await freshTenant();
+    const client = (
+      await api.post('/clients', key, {
+        name: 'Vladimir Putin',
+        dob: '1952-10-07',
+        rescreen_interval_days: 1,
+      })
+    ).body;
+    await screenBeforeListing(tenantId, client.last_screen_id);
+
+    const run = await finished(await runOf(tenantId, await scheduleAt(2), key), key);
+
+    expect(run.changed).toHaveLength(1);
+    expect(run.changed[0]).toMatchObject({
+      client_id: client.client_id,
+      previous_screen_id: client.last_screen_id,
+      risk_before: 'CLEAR',
+    });
+    const alerted = (await api.get(`/screens/${run.changed[0].screen_id}`, key)).body;
+    expect(alerted.disposition).toBeNull();
+    expect(alerted.alert.risk_before).toBe('CLEAR');
+    expect(['HIGH', 'CRITICAL']).toContain(alerted.alert.risk_after);
+    expect(alerted.alert.matches_added.map((m: { list_id: string }) => m.list_id)).toContain(
+      alerted.sanctions_result.matches[0].list_id,
+    );
+  });
+
+  it('a false positive on unchanged entries is carried forward by the system, not asked again', async () => {
+    const { tenantId, key } = await freshTenant();
+    const client = (
+      await api.post('/clients', key, {
+        name: 'Vladimir Putin',
+        dob: '1952-10-07',
+        rescreen_interval_days: 1,
+      })
+    ).body;
+    await api.post(`/screens/${client.last_screen_id}/dispose`, key, {
+      disposition: 'false_positive',
+      note: 'Different person: verified passport',
+    });
+
+    const run = await finished(await runOf(tenantId, await scheduleAt(2), key), key);
+
+    expect(run.changed).toEqual([]);
+    const [newest] = await screensOf(client.client_id, key);
+    const history = (await api.get(`/screens/${newest.screen_id}/history`, key)).body;
+    expect(history.disposition).toMatchObject({ disposition: 'false_positive', author: { role: 'system' } });
+    expect(history.history).toHaveLength(1);
+    expect(history.history[0].note).toContain(client.last_screen_id);
+    const pending = (await api.get('/screens/pending', key)).body.screens;
+    expect(pending).toEqual([]);
+  });
+
+  it('at the quota limit the client is skipped, counted, stays due and is not charged', async () => {
+    const { key } = await freshTenant('starter');
+    const clients = [];
+    for (let i = 0; i < 3; i += 1) {
+      clients.push((await api.post('/clients', key, { name: madeUpName(), rescreen_interval_days: 1 })).body);
+    }
+    const { table } = getServices();
+    const tenantId = (await api.get('/me', key)).body.tenant.tenant_id;
+    await chargeScreens(table, tenantId, 1000 - 3 - 1, 1000);
+
+    const run = await finished(await runOf(tenantId, await scheduleAt(2), key), key);
+
+    expect(run).toMatchObject({ due: 3, queued: 1, skipped_quota: 2 });
+    expect(await usedOf(key)).toBe(1000);
+    let skipped = 0;
+    for (const client of clients) {
+      const profile = (await api.get(`/clients/${client.client_id}`, key)).body;
+      if (profile.last_screen_id !== client.last_screen_id) continue;
+      skipped += 1;
+      expect(profile.next_due_at).toBe(client.next_due_at);
+    }
+    expect(skipped).toBe(2);
+    // Still due: the next run finds them (and, with no quota left, skips them again).
+    const again = await finished(await runOf(tenantId, await scheduleAt(3), key), key);
+    expect(again).toMatchObject({ due: 3, queued: 0, skipped_quota: 3 });
+  });
+
+  it('two runs at once screen each due client exactly once', async () => {
+    const { key } = await freshTenant();
+    const clients = [];
+    for (let i = 0; i < 6; i += 1) {
+      clients.push((await api.post('/clients', key, { name: madeUpName(), rescreen_interval_days: 1 })).body);
+    }
+
+    const [first, second] = await Promise.all([scheduleAt(2), scheduleAt(2)]);
+    const runs = [...first.runs, ...second.runs];
+    const mine = [];
+    for (const { run_id } of runs) {
+      const run = await api.get(`/clients/rescreen/runs/${run_id}`, key);
+      if (run.status === 200) mine.push(await finished(run_id, key));
+    }
+
+    // The second run either found the clients claimed (already_running) or already moved out of
+    // the due window by the first run's claims; either way each was queued once.
+    expect(mine.reduce((sum, run) => sum + run.queued, 0)).toBe(6);
+    for (const client of clients) expect(await screensOf(client.client_id, key)).toHaveLength(2);
+    expect(await usedOf(key)).toBe(12);
+  });
+
+  it('POST /clients/rescreen/auto/trigger answers 202 with the counts; another tenant’s run is 404', async () => {
+    const { key } = await freshTenant();
+    const other = await freshTenant();
+    await api.post('/clients', key, { name: madeUpName() });
+
+    const { status, body } = await api.post('/clients/rescreen/auto/trigger', key);
+
+    expect(status).toBe(202);
+    expect(body).toMatchObject({
+      run_id: expect.stringMatching(/^RUN-\d{8}-[0-9a-f]{10}$/),
+      due: 0,
+      queued: 0,
+    });
+    expect((await api.get(`/clients/rescreen/runs/${body.run_id}`, key)).body.status).toBe('finished');
+    expect((await api.get(`/clients/rescreen/runs/${body.run_id}`, other.key)).status).toBe(404);
+    expect((await api.get('/clients/rescreen/runs/RUN-20260101-0123456789', key)).status).toBe(404);
+    expect((await api.get('/clients/rescreen/runs/nonsense', key)).status).toBe(404);
+  });
+
+  it('a redelivered rescreen job screens and charges once', async () => {
+    const { tenantId, key } = await freshTenant();
+    const client = (await api.post('/clients', key, { name: madeUpName(), rescreen_interval_days: 1 })).body;
+    const runId = await runOf(tenantId, await scheduleAt(2), key);
+    await finished(runId, key);
+    const used = await usedOf(key);
+
+    const body = encodeJob({ kind: 'batch-subject', v: 2, tenant_id: tenantId, batch_id: runId, index: 0 });
+    const worker = createQueueWorker();
+    const result = await worker({ Records: [sqsRecord('again', body, 2)] });
+
+    expect(result.batchItemFailures).toEqual([]);
+    expect(await screensOf(client.client_id, key)).toHaveLength(2);
+    expect(await usedOf(key)).toBe(used);
+  });
+});
