@@ -24,9 +24,10 @@ export interface ListDiff {
  * the order a parser set them in; arrays keep their order (a new primary name is a change).
  */
 export function personHash(person: ListedPerson): string {
-  return createHash('sha1')
-    .update(stableJson(compactPerson(person)))
-    .digest('hex');
+  const stored = compactPerson(person);
+  // The date a PEP's tier was judged on moves with every download; the tier itself is content.
+  if (stored.pep?.as_of) stored.pep = { ...stored.pep, as_of: undefined };
+  return createHash('sha1').update(stableJson(stored)).digest('hex');
 }
 
 function stableJson(value: unknown): string {
