@@ -20,11 +20,13 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { compareNames, NAME_ALERT_THRESHOLD } from '../lib/matcher/name-score.ts';
+
 import { tokeniseName } from '../lib/matcher/normalise.ts';
 import { createMatcher, type Matcher } from '../lib/matcher/screen.ts';
 import { loadSnapshot } from '../lib/matcher/snapshot-file.ts';
 import { riskRank } from '../lib/matcher/types.ts';
 import type { WatchlistSnapshot } from '../lib/watchlists/types.ts';
+import { issueClasses, measureClass } from './classes.ts';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const fixtures = join(repoRoot, 'eval', 'fixtures');
@@ -366,6 +368,21 @@ function main(): void {
   putinVariants(matcher);
   unRecall(matcher, snapshot);
   falseAlerts(matcher);
+  classFigures(matcher, snapshot);
+}
+
+/** Per class of matching failure (eval/classes.ts): cases built from listed people, per half. */
+function classFigures(matcher: Matcher, snapshot: WatchlistSnapshot): void {
+  console.log('\n(d) Failure classes, cases generated from listed people (dev / held-out by entity hash)');
+  for (const c of issueClasses(snapshot)) {
+    const f = measureClass(matcher, c);
+    const cell = (h: 'dev' | 'held-out') =>
+      `${pct(f[h].n ? f[h].passed / f[h].n : 1)} (${f[h].passed}/${f[h].n})`.padEnd(20);
+    const what = c.kind === 'recall' ? `reach ≥${c.level}` : `stay below ${c.level}`;
+    console.log(
+      `  ${String(c.id).padStart(2)}. ${c.title.padEnd(44)} ${what.padEnd(18)} dev ${cell('dev')} held-out ${cell('held-out')}`,
+    );
+  }
 }
 
 main();

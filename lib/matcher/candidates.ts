@@ -10,7 +10,7 @@
 import type { CheckType } from '../watchlists/types.ts';
 import { lookupToken, type NameIndex, VocabIdSet } from './name-index.ts';
 import { type NameScore, scoreTokens } from './name-score.ts';
-import { makeToken, type NameToken, tokeniseName } from './normalise.ts';
+import { makeToken, type NameToken, nameWords, tokeniseName } from './normalise.ts';
 import { ALIGNABLE, alignableSimilarity } from './token-similarity.ts';
 import { INITIAL_WEIGHT, PARTICLE_WEIGHT, UNSEEN_TOKEN_WEIGHT } from './weights.ts';
 
@@ -55,6 +55,8 @@ export interface QueryName {
   tokens: NameToken[];
   /** Rarity weight per token. */
   weights: number[];
+  /** Words as typed, titles included: one means the customer gave a single name. */
+  words: number;
 }
 
 /** The best-scoring listed name of one listed person. */
@@ -102,11 +104,18 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
   const touched: number[] = [];
   let stampCounter = 0;
 
+  /** Whether some listed token is within alignment reach of `token` (a spelling of it). */
+  function nearListed(token: NameToken): boolean {
+    const { sims } = evidenceOf(token);
+    for (let k = 0; k < sims.length; k++) if (sims[k] >= CANDIDATE_MIN_SIMILARITY) return true;
+    return false;
+  }
+
   function queryName(text: string, input: 'name' | 'alias'): QueryName | undefined {
-    const tokens = tokeniseName(text);
+    const tokens = splitRunTogether(index, tokeniseName(text), nearListed);
     if (tokens.length === 0) return undefined;
     const weights = tokens.map((t) => queryWeight(index, t));
-    return { input, tokens, weights };
+    return { input, tokens, weights, words: nameWords(text).length };
   }
 
   /**
@@ -343,6 +352,67 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
   }
 
   return { queryName, scoreCandidates };
+}
+
+/** Shortest name part a run-together query token is split into. */
+const MIN_SPLIT_PART = 3;
+/**
+ * Shortest query token that is tried as two or three name parts written as one: shorter unknown
+ * tokens are more often a misspelt name than two names.
+ */
+const MIN_RUN_TOGETHER = 8;
+
+/**
+ * Query tokens that are no listed token nor a spelling of one, but two or three listed name parts
+ * written as one
+ * ("nayifhawatma", "muhammadhusaynfadlallah") are split into those parts, then tokenised again
+ * (so particles and the "Abd al-" prefix are read as in any name). Renderings of other scripts
+ * are not split: without written vowels, too many splits read as names. The split with the fewest
+ * parts wins, then the one whose shortest part is longest.
+ */
+function splitRunTogether(
+  index: NameIndex,
+  tokens: NameToken[],
+  nearListed: (token: NameToken) => boolean,
+): NameToken[] {
+  let out: NameToken[] | undefined;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    const pieces =
+      t.particle ||
+      t.initial ||
+      t.transliterated ||
+      t.text.length < MIN_RUN_TOGETHER ||
+      index.byText.has(t.text) ||
+      nearListed(t)
+        ? undefined
+        : (splitInto(index, t.text, 2) ?? splitInto(index, t.text, 3));
+    if (pieces) {
+      out ??= tokens.slice(0, i);
+      const parts = tokeniseName(pieces.join(' '));
+      for (const p of parts) out.push(t.transliterated ? makeToken(p.text, p.particle, true) : p);
+    } else if (out) out.push(t);
+  }
+  return out ?? tokens;
+}
+
+/** `text` as `count` listed name parts, each at least `MIN_SPLIT_PART` long, or undefined. */
+function splitInto(index: NameIndex, text: string, count: number): string[] | undefined {
+  if (count === 1) return index.byText.has(text) ? [text] : undefined;
+  let best: string[] | undefined;
+  let bestShortest = 0;
+  for (let cut = MIN_SPLIT_PART; cut <= text.length - MIN_SPLIT_PART * (count - 1); cut++) {
+    const head = text.slice(0, cut);
+    if (!index.byText.has(head)) continue;
+    const rest = splitInto(index, text.slice(cut), count - 1);
+    if (!rest) continue;
+    const shortest = Math.min(cut, ...rest.map((r) => r.length));
+    if (shortest > bestShortest) {
+      best = [head, ...rest];
+      bestShortest = shortest;
+    }
+  }
+  return best;
 }
 
 /** Rarity weight of a query token: its listed spelling's, a variant's, or unseen. */

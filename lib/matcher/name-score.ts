@@ -85,6 +85,12 @@ export interface NameScore {
   unmatchedQuery: string[];
   /** Listed tokens (not particles) with no counterpart in the query. */
   unmatchedListed: string[];
+  /**
+   * Rarity weight of the rarest aligned pair of name parts (not particles or initials; a pair
+   * weighs as its commoner side), 0 when none: a name whose aligned parts are all common (a
+   * frequent given and family name) may be many people.
+   */
+  rarestMatched: number;
 }
 
 function contribution(s: number): number {
@@ -141,7 +147,8 @@ export function scoreTokens(
 ): NameScore {
   const nq = query.length;
   const nl = listed.length;
-  if (nq === 0 || nl === 0) return { score: 0, pairs: [], unmatchedQuery: [], unmatchedListed: [] };
+  if (nq === 0 || nl === 0)
+    return { score: 0, pairs: [], unmatchedQuery: [], unmatchedListed: [], rarestMatched: 0 };
   alignTokens(query, listed, similarity);
   const { q: chosenQ, q2: chosenQ2, l: chosenL, l2: chosenL2, s: chosenS, usedQ, usedL } = alignment;
   const chosenCount = alignment.count;
@@ -155,6 +162,7 @@ export function scoreTokens(
   let evidence = 0;
   let matchedParts = 0;
   let matchedInitials = 0;
+  let rarestMatched = 0;
   const pairs: AlignedPair[] = [];
   let abdShortForms = 0;
   let abdOnQuery = 0;
@@ -187,6 +195,9 @@ export function scoreTokens(
     num += w * contribution(s);
     den += w;
     if (!particlePair && !initialPair) {
+      // A pair is as telling as its commoner side: "John" aligned with a rarer "Jack" is common.
+      const rarity = wq < wl ? wq : wl;
+      if (rarity > rarestMatched) rarestMatched = rarity;
       evidence += w * contribution(s);
       matchedParts += q2 >= 0 || l2 >= 0 ? 2 : 1;
     }
@@ -263,7 +274,7 @@ export function scoreTokens(
   if (evidence < EVIDENCE_MIN)
     score *= NO_EVIDENCE_FACTOR + ((1 - NO_EVIDENCE_FACTOR) * evidence) / EVIDENCE_MIN;
   pairs.sort(bySimilarity);
-  return { score: Math.min(1, score), pairs, unmatchedQuery, unmatchedListed };
+  return { score: Math.min(1, score), pairs, unmatchedQuery, unmatchedListed, rarestMatched };
 }
 
 function isAbdFragment(text: string): boolean {

@@ -6,12 +6,12 @@
 
 import { normaliseCountry } from '../watchlists/countries.ts';
 import { PEP_TIER_LABELS } from '../watchlists/pep-tiers.ts';
-import type { CheckType, ListSummary } from '../watchlists/types.ts';
+import type { CheckType, ListedDob, ListSummary } from '../watchlists/types.ts';
 import type { Scored } from './candidates.ts';
 import { compareCountry, compareDob, compareLocation, formatListedDob } from './corroboration.ts';
 import { type IndexedPerson, listedNameOf, type NameIndex } from './name-index.ts';
 import { criminalNarrative, pepNarrative, sanctionsNarrative } from './narrative.ts';
-import { matchRisk, nameBand, PARTIAL_NAME, STRONG_NAME } from './risk.ts';
+import { MATCH_FLOOR, matchRisk, type NameBand, nameBand } from './risk.ts';
 import type {
   CriminalResult,
   FieldExplanation,
@@ -81,7 +81,100 @@ const SCORE_ADJUST: Record<FieldStatus, number> = {
   mismatched: -0.15,
 };
 
-function nameExplanation(s: Scored, displayName: string, weakAlias: boolean): FieldExplanation {
+/** Rarity weight from which a listed name part is rare: on a handful of listed people at most. */
+const RARE_PART_WEIGHT = 0.95;
+/**
+ * Rarity weight below which a name part is common (a frequent given or family name: on about 50
+ * or more listed people): a
+ * name whose aligned parts are all below it may be many people.
+ */
+const COMMON_PART_WEIGHT = 0.7;
+/** Aligned at least this similar, a listed surname counts as present (a variant or transliteration). */
+const SURNAME_PRESENT = 0.93;
+/** Aligned at least this similar, a listed surname counts as spelt exactly. */
+const SURNAME_EXACT = 0.999;
+
+/** The name band after the rules that look past the similarity, with the reasons in words. */
+interface NameVerdict {
+  band: NameBand | undefined;
+  /** The match is at least MEDIUM whatever the band gives (a corroborated rare surname). */
+  atLeastMedium: boolean;
+  notes: string[];
+}
+
+function nameVerdict(
+  index: NameIndex,
+  s: Scored,
+  weakAlias: boolean,
+  dob: FieldStatus,
+  fullDobMatched: boolean,
+): NameVerdict {
+  let band = nameBand(s.name.score, weakAlias);
+  const notes: string[] = [];
+  let atLeastMedium = false;
+  // The listed name's plain parts (no particle or initial); the last one is the surname.
+  const start = index.nameTokenStart[s.nameId];
+  let surname = -1;
+  let plainParts = 0;
+  for (let k = 0; k < index.nameLengths[s.nameId]; k++) {
+    const id = index.nameTokenIds[start + k];
+    const t = index.vocab[id];
+    if (t.particle || t.initial) continue;
+    plainParts++;
+    surname = id;
+  }
+  const surnameText = surname >= 0 ? index.vocab[surname].text : '';
+  const surnamePresent = s.name.pairs.some(
+    (p) => p.similarity >= SURNAME_PRESENT && p.listed.split(' ').includes(surnameText),
+  );
+  // Phonetic and skeleton similarities of other scripts' renderings are too loose for this rule.
+  const rareSurname =
+    surname >= 0 &&
+    index.weights[surname] >= RARE_PART_WEIGHT &&
+    s.name.pairs.some((p) => p.similarity >= SURNAME_EXACT && p.listed === surnameText);
+  if (weakAlias) {
+    // A weak alias of one name part (a nickname, a title and one name) cannot carry a match.
+    if (plainParts <= 1 && band !== undefined) band = 'weak';
+    notes.push('weak alias only');
+  }
+  if (plainParts >= 2 && !surnamePresent && s.name.unmatchedListed.includes(surnameText)) {
+    // A listed surname the query lacks is another family until shown otherwise.
+    if (band === 'strong') band = 'partial';
+    notes.push('surname missing');
+  }
+  if (band === 'strong' && s.name.rarestMatched < COMMON_PART_WEIGHT && dob !== 'matched') {
+    band = 'partial';
+    notes.push('common name');
+  }
+  // Only the date of birth corroborates: a surname rare on the lists may still be common in its
+  // country, so a matching nationality raised innocent people (eval: negatives per 1,000).
+  if (rareSurname && dob !== 'mismatched') {
+    if (fullDobMatched) {
+      atLeastMedium = true;
+      notes.push('rare surname corroborated by the full date of birth');
+    } else if (s.query.words === 1) {
+      atLeastMedium = true;
+      notes.push('rare surname alone');
+    }
+    band ??= atLeastMedium ? 'weak' : undefined;
+  }
+  return { band, atLeastMedium, notes };
+}
+
+/** Whether the subject's full date of birth is one of the listed full dates. */
+function sameFullDate(query: string | undefined, listed: readonly ListedDob[]): boolean {
+  const q = query?.trim();
+  if (!q || !/^\d{4}-\d{2}-\d{2}$/.test(q)) return false;
+  return listed.some((d) => d.kind === 'date' && d.date === q);
+}
+
+function nameExplanation(
+  s: Scored,
+  displayName: string,
+  weakAlias: boolean,
+  band: NameBand,
+  notes: readonly string[],
+): FieldExplanation {
   const score = s.name.score;
   const aligned = s.name.pairs
     .map((p) => (p.similarity >= 0.999 ? p.query : `${p.query}≈${p.listed}`))
@@ -90,9 +183,9 @@ function nameExplanation(s: Scored, displayName: string, weakAlias: boolean): Fi
     s.name.unmatchedQuery.length > 0 ? `; not on the listed name: ${s.name.unmatchedQuery.join(', ')}` : '';
   const input = s.query.input === 'alias' ? 'alias' : 'name';
   const quality = weakAlias ? ' (low-quality alias)' : '';
-  const detail = `${input} matches "${displayName}"${quality} with similarity ${score.toFixed(3)} (${aligned || 'no aligned parts'}${missing})`;
-  const status: FieldStatus =
-    score >= STRONG_NAME && !weakAlias ? 'matched' : score >= PARTIAL_NAME ? 'near' : 'near';
+  const why = notes.length > 0 ? `; ${notes.join('; ')}` : '';
+  const detail = `${input} matches "${displayName}"${quality} with similarity ${score.toFixed(3)} (${aligned || 'no aligned parts'}${missing})${why}`;
+  const status: FieldStatus = band === 'strong' ? 'matched' : 'near';
   return { status, detail };
 }
 
@@ -106,8 +199,8 @@ function toMatch(
   const indexed: IndexedPerson = index.people[s.person];
   const listedName = listedNameOf(index, s.nameId);
   const weakAlias = listedName.strength === 'weak';
-  const band = nameBand(s.name.score, weakAlias);
-  if (!band) return undefined;
+  // Below the floor only an exactly matching rare surname can still make a match (see nameVerdict).
+  if (s.name.score < MATCH_FLOOR && s.name.rarestMatched < RARE_PART_WEIGHT) return undefined;
   const person = indexed.person;
   const dob = compareDob(subject.dob, person.dobs);
   const nationality = compareCountry(
@@ -116,19 +209,23 @@ function toMatch(
     indexed.nationalities,
     'nationality',
   );
+  const verdict = nameVerdict(index, s, weakAlias, dob.status, sameFullDate(subject.dob, person.dobs));
+  const band = verdict.band;
+  if (!band) return undefined;
   const location = compareLocation(
     subject.location,
     locationCountry,
     person.locations,
     indexed.locationCountries,
   );
-  const risk_level: RiskLevel = matchRisk({
+  const computed: RiskLevel = matchRisk({
     check: indexed.category,
     band,
     dob: dob.status,
     nationality: nationality.status,
     tier: person.pep?.tier,
   });
+  const risk_level: RiskLevel = verdict.atLeastMedium ? maxRisk([computed, 'MEDIUM']) : computed;
   const adjusted =
     s.name.score +
     SCORE_ADJUST[dob.status] +
@@ -147,7 +244,12 @@ function toMatch(
     dobs: person.dobs.map(formatListedDob),
     nationalities: person.nationalities,
     programmes: person.programmes,
-    explanation: { name: nameExplanation(s, listedName.name, weakAlias), dob, nationality, location },
+    explanation: {
+      name: nameExplanation(s, listedName.name, weakAlias, band, verdict.notes),
+      dob,
+      nationality,
+      location,
+    },
   };
   if (person.url) match.url = person.url;
   if (person.pep) {

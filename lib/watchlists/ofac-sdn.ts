@@ -127,7 +127,7 @@ interface RemarkFacts {
   dobs: ListedDob[];
   nationalities: string[];
   placesOfBirth: string[];
-  aliases: { name: string; strength: 'strong' }[];
+  aliases: { name: string; strength: 'weak' }[];
   gender?: string;
 }
 
@@ -156,10 +156,12 @@ export function parseOfacRemarks(remarks: string): RemarkFacts {
       facts.gender = m[1];
       continue;
     }
-    // Quotes delimit the alias, which may itself hold apostrophes: a.k.a. 'ABU-'UMAR'.
+    // Quotes delimit the alias, which may itself hold apostrophes: a.k.a. 'ABU-'UMAR'. OFAC
+    // states its strong aliases as name records (alt.csv) and its weak ones (nicknames, noms de
+    // guerre, a title with one name) only in the remarks, so an alias read here is weak.
     m = part.match(/^[afn]\.k\.a\.,?\s+'(.+)'$/);
     const alias = m?.[1].trim();
-    if (alias) facts.aliases.push({ name: alias, strength: 'strong' });
+    if (alias) facts.aliases.push({ name: alias, strength: 'weak' });
   }
   return facts;
 }

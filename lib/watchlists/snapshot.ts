@@ -10,8 +10,11 @@ import { readWatchlistConfig } from '../runtime/config.ts';
 import { LIST_SOURCES, type ListSource } from './sources.ts';
 import type { ListedPerson, ListSummary, WatchlistSnapshot } from './types.ts';
 
-/** Bumped whenever the snapshot's shape changes; an older file is rebuilt rather than misread. */
-export const SNAPSHOT_FORMAT_VERSION = 2;
+/**
+ * Bumped whenever the snapshot's shape or a parser's reading changes (3: OFAC remark aliases are
+ * weak); an older file is rebuilt rather than misread.
+ */
+export const SNAPSHOT_FORMAT_VERSION = 3;
 
 /** The repository's data/ directory, found from this module so it works from any working directory. */
 export function defaultDataDir(): string {

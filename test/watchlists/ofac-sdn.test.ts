@@ -94,6 +94,8 @@ describe('OFAC SDN as shipped (2024-05-03 membership)', () => {
       'Zar Wali',
     ]);
     expect(mehmood?.dobs).toEqual([{ kind: 'date', date: '1980-09-02' }]);
+    // OFAC gives its strong aliases as name records; those in the remarks are its weak ones.
+    expect(mehmood?.names.slice(1).map((n) => n.strength)).toEqual(['weak', 'weak', 'weak']);
   });
 
   it('keeps the 2021 alternate names for people on both lists', () => {
