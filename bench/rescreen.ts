@@ -1,0 +1,152 @@
+/**
+ * `npm run bench:rescreen`, two measurements on the local stack (dynalite, fauxqs, sqs-consumer):
+ *
+ * 1. Fan-out: BENCH_DUE (default 10,000) registered clients past their due date, re-screened end
+ *    to end by one rescreen run (claim, charge, queue, worker, compare, record), timed from the
+ *    trigger until the run reports finished; beside the same number of fresh subjects sent as
+ *    direct POST /screen calls, 8 at a time, in the same run. Prints both times, screens/s and
+ *    the ratio (run / direct).
+ * 2. Due selection: BENCH_REGISTERED (default 100,000) clients in one tenant, BENCH_SELECT
+ *    (default 1,000) of them due: the items the due query reads, against the registered count.
+ *
+ * Clients are written straight into the table (the state registration leaves: profile, due
+ * index keys), so the bench times the rescreen, not 100,000 registrations.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+
+process.env.LOG_LEVEL ??= 'warn';
+const { startLocalStack } = await import('../infra/local/stack.ts');
+const { getServices } = await import('../lib/runtime/services.ts');
+const { clientIndexKeys, newClientId } = await import('../lib/monitoring/client-record.ts');
+const { findDueClients } = await import('../lib/monitoring/rescreen-run.ts');
+const { keys } = await import('../lib/store/table.ts');
+const { createTenant } = await import('../lib/tenancy/tenants.ts');
+const { isoSeconds } = await import('../lib/screening/screen-record.ts');
+
+const due = Number(process.env.BENCH_DUE ?? 10_000);
+const registered = Number(process.env.BENCH_REGISTERED ?? 100_000);
+const select = Number(process.env.BENCH_SELECT ?? 1_000);
+const DIRECT_CONCURRENCY = 8;
+
+type Table = ReturnType<typeof getServices>['table'];
+
+/** Writes `count` client profiles, the first `dueCount` of them due a day ago, the rest in a year. */
+async function seedClients(table: Table, tenantId: string, count: number, dueCount: number, tag: string) {
+  const now = Date.now();
+  const items = Array.from({ length: count }, (_, i) => {
+    const clientId = newClientId(new Date(now - count + i));
+    const dueAt = isoSeconds(new Date(i < dueCount ? now - 86_400_000 : now + 365 * 86_400_000));
+    return {
+      ...keys.client(tenantId, clientId),
+      ...clientIndexKeys(tenantId, clientId, 'CLEAR', dueAt),
+      entity: 'client',
+      tenant_id: tenantId,
+      client_id: clientId,
+      reference: null,
+      subject:
+        i % 10 === 0
+          ? { name: 'Vladimir Putin', location: `Branch ${tag} ${i}` }
+          : { name: `Customer ${tag} ${i} Example`, nationality: 'British' },
+      types: ['sanctions', 'pep', 'criminal'],
+      status: 'active',
+      created_at: isoSeconds(new Date(now - 90 * 86_400_000)),
+      created_by: { user_id: 'bench', role: 'admin' },
+      last_screen_id: 'SCR-20260101-000000',
+      last_screened_at: isoSeconds(new Date(now - 90 * 86_400_000)),
+      risk_level: 'CLEAR',
+      rescreen_interval_days: null,
+      next_due_at: dueAt,
+    };
+  });
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const chunk = items.slice(next, next + 25);
+      next += 25;
+      let requests = chunk.map((Item) => ({ PutRequest: { Item } }));
+      while (requests.length > 0) {
+        const { UnprocessedItems } = await table.doc.send(
+          new BatchWriteCommand({ RequestItems: { [table.name]: requests } }),
+        );
+        requests = (UnprocessedItems?.[table.name] ?? []) as typeof requests;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, lane));
+}
+
+async function runDirect(url: string, apiKey: string, count: number, tag: string): Promise<number> {
+  const started = performance.now();
+  let next = 0;
+  const lane = async () => {
+    while (next < count) {
+      const i = next++;
+      const body =
+        i % 10 === 0
+          ? { name: 'Vladimir Putin', location: `Branch ${tag} ${i}` }
+          : { name: `Customer ${tag} ${i} Example`, nationality: 'British' };
+      const response = await fetch(`${url}/screen`, {
+        method: 'POST',
+        headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      if (response.status !== 200) throw new Error(`HTTP ${response.status}: ${await response.text()}`);
+      await response.arrayBuffer();
+    }
+  };
+  await Promise.all(Array.from({ length: DIRECT_CONCURRENCY }, lane));
+  return (performance.now() - started) / 1000;
+}
+
+async function runRescreen(
+  url: string,
+  apiKey: string,
+): Promise<{ seconds: number; run: Record<string, unknown> }> {
+  const started = performance.now();
+  const response = await fetch(`${url}/clients/rescreen/auto/trigger`, {
+    method: 'POST',
+    headers: { 'x-api-key': apiKey },
+  });
+  const { run_id: runId } = (await response.json()) as { run_id: string };
+  for (;;) {
+    const run = (await (
+      await fetch(`${url}/clients/rescreen/runs/${runId}`, { headers: { 'x-api-key': apiKey } })
+    ).json()) as Record<string, unknown>;
+    if (run.status === 'finished') return { seconds: (performance.now() - started) / 1000, run };
+    await sleep(100);
+  }
+}
+
+const stack = await startLocalStack({ dataDir: null });
+try {
+  const { table } = getServices();
+  const fanOut = await createTenant(table, { name: 'Bench fan-out', plan: 'enterprise' });
+  const key = fanOut.admin.api_key;
+  await runDirect(stack.url, key, 16, 'warm-up');
+
+  await seedClients(table, fanOut.tenant.tenant_id, due, due, 'rescreen');
+  const direct = await runDirect(stack.url, key, due, `direct-${Date.now()}`);
+  const rescreen = await runRescreen(stack.url, key);
+  if (rescreen.run.queued !== due || rescreen.run.finished !== due) {
+    throw new Error(`run did not re-screen every due client: ${JSON.stringify(rescreen.run)}`);
+  }
+
+  const selection = await createTenant(table, { name: 'Bench selection', plan: 'enterprise' });
+  await seedClients(table, selection.tenant.tenant_id, registered, select, 'select');
+  const selectStarted = performance.now();
+  const found = await findDueClients(table, selection.tenant.tenant_id, new Date());
+  const selectMs = performance.now() - selectStarted;
+
+  const lines = [
+    `Fan-out: ${due} due clients on the local stack`,
+    `  direct POST /screen, ${DIRECT_CONCURRENCY} at a time: ${direct.toFixed(2)} s (${(due / direct).toFixed(0)} screens/s)`,
+    `  rescreen run (trigger to finished):  ${rescreen.seconds.toFixed(2)} s (${(due / rescreen.seconds).toFixed(0)} screens/s)`,
+    `  ratio run / direct:                  ${(rescreen.seconds / direct).toFixed(2)}`,
+    `Due selection: ${registered} registered, ${select} due`,
+    `  items read by the due query:         ${found.length} (${((found.length / registered) * 100).toFixed(1)}% of registered) in ${selectMs.toFixed(0)} ms`,
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+} finally {
+  await stack.close();
+}
