@@ -63,12 +63,18 @@ export class PayloadTooLargeError extends DomainError {
 
 export class QuotaExceededError extends DomainError {
   readonly status = 429;
+  /** `batchSize`: a batch is refused whole, so its detail says how many it needed and how many remain. */
   constructor(
     readonly used: number,
     readonly allowed: number,
+    readonly batchSize?: number,
   ) {
+    const batch =
+      batchSize === undefined
+        ? ''
+        : `; this batch of ${batchSize} subject${batchSize === 1 ? '' : 's'} needs ${batchSize} and ${Math.max(0, allowed - used)} remain`;
     super(
-      `Monthly screen limit reached: ${used}/${allowed} screens used this month. Upgrade your plan to screen more.`,
+      `Monthly screen limit reached: ${used}/${allowed} screens used this month${batch}. Upgrade your plan to screen more.`,
     );
   }
 }

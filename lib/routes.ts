@@ -6,7 +6,7 @@
  * never exist in one place and not the other. Declaring is granting.
  */
 
-export type HttpMethod = 'GET' | 'POST' | 'DELETE';
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'DELETE';
 
 /** DynamoDB access a function needs; the stack grants exactly this. */
 export type TableAccess = 'none' | 'read' | 'read-write';
@@ -43,6 +43,7 @@ export interface RouteDefinition extends FunctionDefinition {
 /** The part of a route the request pipeline reads. */
 export type HandlerRoute = Pick<RouteDefinition, 'id' | 'auth' | 'kind' | 'planFeature'> & {
   method?: HttpMethod;
+  path?: string;
 };
 
 /** A function an EventBridge schedule invokes (locally: a timer in `npm start`). */
@@ -69,6 +70,18 @@ export const routes = [
     kind: 'http',
     tableAccess: 'none',
     summary: 'Liveness and interface version',
+  },
+  {
+    // Load balancers and uptime probes ask with HEAD, which API Gateway routes apart from GET; the
+    // same handler answers (the body is dropped on the way out of a HEAD response).
+    id: 'health-head',
+    method: 'HEAD',
+    path: '/health',
+    entry: 'functions/http/health.ts',
+    auth: 'none',
+    kind: 'http',
+    tableAccess: 'none',
+    summary: 'Liveness, headers only',
   },
   {
     id: 'me',

@@ -31,7 +31,7 @@ async function loadHandler(entry: string): Promise<HttpLambda> {
 }
 
 /** Reads the body, refusing more than the 1 MB limit without buffering the rest. */
-function readBody(req: IncomingMessage): Promise<string> {
+function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolveBody, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -44,37 +44,64 @@ function readBody(req: IncomingMessage): Promise<string> {
       }
       chunks.push(chunk);
     });
-    req.on('end', () => resolveBody(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolveBody(Buffer.concat(chunks)));
     req.on('error', reject);
   });
+}
+
+/**
+ * The path and query of a request target, read as written. Not through `new URL(target, base)`:
+ * that reads `//host/path` as another host's `/path` (so `//localhost/me` would be served as
+ * `/me`) and throws on targets such as `//[`. API Gateway takes the path literally; so does this,
+ * and a path no route has is a 404.
+ */
+export function requestTarget(target: string | undefined): { path: string; rawQuery: string } {
+  const raw = target ?? '/';
+  const mark = raw.indexOf('?');
+  return { path: mark < 0 ? raw : raw.slice(0, mark), rawQuery: mark < 0 ? '' : raw.slice(mark + 1) };
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The body as API Gateway hands it on: text when it is UTF-8, otherwise base64 with
+ * `isBase64Encoded` (the request pipeline then refuses it with 400 rather than reading it lossily).
+ */
+function eventBody(body: Buffer | string): { body?: string; isBase64Encoded: boolean } {
+  if (body.length === 0) return { body: undefined, isBase64Encoded: false };
+  if (typeof body === 'string') return { body, isBase64Encoded: false };
+  try {
+    return { body: strictUtf8.decode(body), isBase64Encoded: false };
+  } catch {
+    return { body: body.toString('base64'), isBase64Encoded: true };
+  }
 }
 
 /** Builds the API Gateway HTTP API payload v2 event a deployed handler would receive. */
 export function toApiGatewayEvent(
   req: IncomingMessage,
-  body: string,
+  body: Buffer | string,
   routeKey: string,
   pathParameters: Record<string, string> | undefined,
 ): APIGatewayProxyEventV2 {
-  const url = new URL(req.url ?? '/', 'http://localhost');
+  const { path, rawQuery } = requestTarget(req.url);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
   }
   const query: Record<string, string> = {};
-  for (const [name, value] of url.searchParams)
+  for (const [name, value] of new URLSearchParams(rawQuery))
     query[name] = name in query ? `${query[name]},${value}` : value;
   const now = new Date();
   return {
     version: '2.0',
     routeKey,
-    rawPath: url.pathname,
-    rawQueryString: url.search.slice(1),
+    rawPath: path,
+    rawQueryString: rawQuery,
     headers,
     queryStringParameters: Object.keys(query).length > 0 ? query : undefined,
     pathParameters,
-    body: body === '' ? undefined : body,
-    isBase64Encoded: false,
+    ...eventBody(body),
     requestContext: {
       accountId: 'local',
       apiId: 'local',
@@ -82,7 +109,7 @@ export function toApiGatewayEvent(
       domainPrefix: 'localhost',
       http: {
         method: (req.method ?? 'GET').toUpperCase(),
-        path: url.pathname,
+        path,
         protocol: `HTTP/${req.httpVersion}`,
         sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
         userAgent: headers['user-agent'] ?? '',
@@ -114,9 +141,9 @@ export async function createHttpServer(options: { streamServer?: StreamRouteServ
   return createServer(async (req, res) => {
     try {
       const method = (req.method ?? 'GET').toUpperCase();
-      const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+      const { path } = requestTarget(req.url);
       const lookup = lookupRoute(method, path);
-      let body: string;
+      let body: Buffer;
       try {
         body = await readBody(req);
       } catch (error) {

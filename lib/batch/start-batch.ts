@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { QuotaExceededError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import { encodeJob } from '../queue/jobs.ts';
 import type { Services } from '../runtime/services.ts';
@@ -39,7 +40,12 @@ export async function startBatch(
   at: Date = new Date(),
 ): Promise<StartedBatch> {
   const total = request.subjects.length;
-  await chargeScreens(services.table, principal.tenantId, total, principal.plan.monthly_screens, at);
+  try {
+    await chargeScreens(services.table, principal.tenantId, total, principal.plan.monthly_screens, at);
+  } catch (error) {
+    if (error instanceof QuotaExceededError) throw new QuotaExceededError(error.used, error.allowed, total);
+    throw error;
+  }
   return queueBatch(
     services,
     {

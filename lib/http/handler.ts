@@ -4,7 +4,7 @@ import middy from '@middy/core';
 import { executionModeStreamifyResponse } from '@middy/core/StreamifyResponse';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type * as v from 'valibot';
-import { MethodNotAllowedError } from '../errors.ts';
+import { MethodNotAllowedError, NotFoundError } from '../errors.ts';
 import { type Logger, logger } from '../log.ts';
 import { type HandlerRoute, type RouteAuth, type RouteId, routeById } from '../routes.ts';
 import { getServices, type Services } from '../runtime/services.ts';
@@ -105,12 +105,18 @@ function requestFrame(): MiddlewareObj<ServiceEvent, PipelineResult> {
 }
 
 /**
- * A Function URL takes every method and CloudFront routes by path alone, so a streamed route
- * checks the method itself: anything else is the 405 API Gateway's routes give elsewhere.
+ * A Function URL takes every method and path, and CloudFront routes by a path pattern, so a
+ * streamed route checks both itself: another path (such as a trailing slash) is the 404 and
+ * another method the 405 that API Gateway's exact routes give elsewhere.
  */
 function methodGuard(route: HandlerRoute): MiddlewareObj<ServiceEvent, PipelineResult> {
   return {
     before: ({ event }) => {
+      if (route.path && event.rawPath && event.rawPath !== route.path) {
+        throw new NotFoundError(
+          `No route ${event.requestContext?.http?.method?.toUpperCase() ?? 'GET'} ${event.rawPath}`,
+        );
+      }
       const method = event.requestContext?.http?.method?.toUpperCase();
       if (method && route.method && method !== route.method) {
         throw new MethodNotAllowedError(

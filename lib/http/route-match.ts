@@ -24,7 +24,8 @@ function compile(route: RouteDefinition): CompiledRoute {
   const literal = segments.filter((s) => !s.startsWith('{')).length;
   return {
     route,
-    pattern: new RegExp(`^${source || '/'}/?$`),
+    // Exact: API Gateway's routes do not match a trailing slash, so neither does the local server.
+    pattern: new RegExp(`^${source || '/'}$`),
     params,
     specificity: literal * 100 - params.length,
   };

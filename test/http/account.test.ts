@@ -91,7 +91,7 @@ describe('routing and protocol errors', () => {
     expect(unknown.status).toBe(404);
     expect((await unknown.json()).detail).toContain('/no-such-thing');
     expect(wrongMethod.status).toBe(405);
-    expect(wrongMethod.headers.get('allow')).toBe('GET');
+    expect(wrongMethod.headers.get('allow')).toBe('GET, HEAD');
     expect((await wrongMethod.json()).detail).toMatch(/not allowed/);
   });
 

@@ -171,7 +171,7 @@ describe('POST /batch/stream', () => {
 
     expect(response.status).toBe(429);
     expect((await response.json()).detail).toBe(
-      'Monthly screen limit reached: 4990/5000 screens used this month. Upgrade your plan to screen more.',
+      'Monthly screen limit reached: 4990/5000 screens used this month; this batch of 11 subjects needs 11 and 10 remain. Upgrade your plan to screen more.',
     );
     expect(await getMonthlyUsage(table, growth.tenant.tenant_id)).toBe(4990);
     expect(await countScreens(growth.tenant.tenant_id)).toBe(0);

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { isStrippedControl } from '../../lib/screening/text-input.ts';
 import { demoKey, madeUpName, useLocalStack } from '../screening/http-client.ts';
@@ -73,5 +74,93 @@ describe('subject names: one rule set for POST /screen and the batch subjects', 
     expect(inBatch.status).toBe(200);
     const complete = inBatch.events.find((e) => e.event === 'complete');
     expect(complete?.data).toMatchObject({ total: 1, completed: 1, failed: 0 });
+  });
+});
+
+/** A raw HTTP/1.1 request, so the request target reaches the server exactly as written. */
+function rawRequest(
+  method: string,
+  target: string,
+  body?: Buffer,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; text: string; headers: Record<string, unknown> }> {
+  const { port } = new URL(local.stack.url);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path: target,
+        headers: { 'x-api-key': key, ...(body ? { 'content-length': body.length } : {}), ...headers },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            text: Buffer.concat(chunks).toString(),
+            headers: res.headers,
+          }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('requests the service cannot route or read: a 4xx with a detail, never a 500', () => {
+  it('answers 404 for screen ids of any length that are not screen ids', async () => {
+    const long = `SCR-20250101-${'9'.repeat(1100)}`;
+    for (const [method, path] of [
+      ['GET', `/screens/${long}`],
+      ['GET', `/screens/${long}/history`],
+      ['POST', `/screens/${long}/dispose`],
+      ['DELETE', `/screens/${long}`],
+    ]) {
+      const response = await rawRequest(method, path, Buffer.from('{"disposition":"cleared"}'));
+      expect(response.status, `${method} ${path.slice(0, 40)}`).toBe(404);
+      expect(JSON.parse(response.text).detail).toMatch(/not found/);
+    }
+  });
+
+  it('answers 404 for request targets starting with // and never serves them as another path', async () => {
+    for (const target of ['//screens', '//localhost/me', '//127.0.0.1/health', '//[', '//', '//%zz']) {
+      const response = await rawRequest('GET', target);
+      expect(response.status, target).toBe(404);
+      expect(JSON.parse(response.text).detail).toMatch(/^No route GET /);
+    }
+  });
+
+  it('refuses a body that is not valid UTF-8 with 400, on buffered and streamed routes alike', async () => {
+    const invalid = Buffer.concat([
+      Buffer.from('{"name":"Hjordis '),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('"}'),
+    ]);
+    for (const path of ['/screen', '/batch/stream']) {
+      const response = await rawRequest('POST', path, invalid, { 'content-type': 'application/json' });
+      expect(response.status, path).toBe(400);
+      expect(JSON.parse(response.text).detail).toBe('Request body is not valid UTF-8');
+    }
+  });
+
+  it('treats a trailing slash as another path, the same way as API Gateway: 404', async () => {
+    expect((await rawRequest('GET', '/me/')).status).toBe(404);
+    const batchSlash = await rawRequest(
+      'POST',
+      '/batch/stream/',
+      Buffer.from('{"subjects":[{"name":"Jo Quillonby"}]}'),
+    );
+    expect(batchSlash.status).toBe(404);
+    expect(batchSlash.headers['content-type']).toMatch(/^application\/json/);
+  });
+
+  it('answers HEAD /health with 200 and no body', async () => {
+    const response = await rawRequest('HEAD', '/health');
+    expect(response.status).toBe(200);
+    expect(response.text).toBe('');
   });
 });
