@@ -1,13 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
 import { type BatchRecord, getBatch, type RunCounts } from '../batch/batch-record.ts';
 import { queueBatch } from '../batch/start-batch.ts';
 import { NotFoundError, QuotaExceededError } from '../errors.ts';
 import type { Logger } from '../log.ts';
+import { RISK_ORDER } from '../matcher/types.ts';
 import type { Services } from '../runtime/services.ts';
 import { screenDay } from '../screening/screen-id.ts';
 import { type Actor, isoSeconds as isoOf } from '../screening/screen-record.ts';
-import { conditionHeld, INDEXES, indexAttributes, keys, queryAll, type Table } from '../store/table.ts';
+import { conditionHeld, INDEXES, indexAttributes, keys, parseItem, queryAll, type Table } from '../store/table.ts';
 import { PLANS, type Plan } from '../tenancy/plans.ts';
 import { chargeScreens, getMonthlyUsage } from '../tenancy/quota.ts';
 import { listTenants } from '../tenancy/tenants.ts';
@@ -245,6 +247,19 @@ export async function runScheduledRescreens(
   return started;
 }
 
+/** A client whose outcome changed in a run, as stored by the rescreen (rescreen-client.ts). */
+const RunChangeSchema = v.object({
+  entity: v.literal('rescreen-change'),
+  client_id: v.string(),
+  reference: v.nullable(v.string()),
+  screen_id: v.string(),
+  previous_screen_id: v.nullable(v.string()),
+  risk_before: v.nullable(v.picklist(RISK_ORDER)),
+  risk_after: v.picklist(RISK_ORDER),
+  matches_added: v.number(),
+  matches_changed: v.number(),
+});
+
 export interface RunReport extends RunStarted {
   started_at: string;
   started_by: Actor;
@@ -252,16 +267,7 @@ export interface RunReport extends RunStarted {
   /** Clients whose re-screen has finished (screened or failed). */
   finished: number;
   /** Once the run has finished (and as they come): the clients whose outcome changed. */
-  changed: {
-    client_id: string;
-    reference: string | null;
-    screen_id: string;
-    previous_screen_id: string | null;
-    risk_before: string | null;
-    risk_after: string;
-    matches_added: number;
-    matches_changed: number;
-  }[];
+  changed: Omit<v.InferOutput<typeof RunChangeSchema>, 'entity'>[];
 }
 
 /** GET /clients/rescreen/runs/{run_id}: the run's counts, progress, and the clients that changed. */
@@ -270,10 +276,15 @@ export async function getRescreenRun(table: Table, tenantId: string, runId: stri
   if (!isRunId(runId)) throw notFound;
   const record: BatchRecord | undefined = await getBatch(table, { tenantId, batchId: runId });
   if (record?.purpose !== 'rescreen' || !record.run) throw notFound;
-  const changes = await queryAll(table, {
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': keys.tenantPartition(tenantId), ':prefix': `BATCH#${runId}#CHANGE#` },
-  });
+  const changes = (
+    await queryAll(table, {
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: {
+        ':pk': keys.tenantPartition(tenantId),
+        ':prefix': `BATCH#${runId}#CHANGE#`,
+      },
+    })
+  ).map((item) => parseItem(RunChangeSchema, item));
   return {
     run_id: runId,
     status: record.finished >= record.total ? 'finished' : 'running',
@@ -285,15 +296,6 @@ export async function getRescreenRun(table: Table, tenantId: string, runId: stri
     skipped_quota: record.run.skipped_quota,
     already_running: record.run.already_running,
     finished: Math.min(record.finished, record.total),
-    changed: changes.map((item) => ({
-      client_id: String(item.client_id),
-      reference: (item.reference as string | null) ?? null,
-      screen_id: String(item.screen_id),
-      previous_screen_id: (item.previous_screen_id as string | null) ?? null,
-      risk_before: (item.risk_before as string | null) ?? null,
-      risk_after: String(item.risk_after),
-      matches_added: Number(item.matches_added),
-      matches_changed: Number(item.matches_changed),
-    })),
+    changed: changes.map(({ entity: _entity, ...change }) => change),
   };
 }

@@ -80,6 +80,11 @@ describe('POST /batch/clients/stream', () => {
     );
     // One registration before, two screened in the batch; the refused subject was refunded.
     expect((await api.get('/me', key)).body.usage.screens_used).toBe(3);
+    // Batch screens keep the per-subject rows too.
+    const screened = (await api.get('/clients/screened', key)).body.subjects.map(
+      (row: { subject: { name: string } }) => row.subject.name,
+    );
+    expect(screened).toEqual(expect.arrayContaining([names[0], names[2]]));
   });
 
   it('refuses a repeated reference, a bad field and a plan without batch before any work', async () => {
