@@ -6,6 +6,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import { PayloadTooLargeError } from '../../lib/errors.ts';
 import { MAX_BODY_BYTES } from '../../lib/http/body-limit.ts';
 import { errorResponse } from '../../lib/http/error-response.ts';
+import { requestIdFor } from '../../lib/http/request-id.ts';
 import { lookupRoute } from '../../lib/http/route-match.ts';
 import { logger } from '../../lib/log.ts';
 import { fallbackRoute, type RouteDefinition, routes } from '../../lib/routes.ts';
@@ -123,6 +124,13 @@ export function toApiGatewayEvent(
   };
 }
 
+/** An answer the local server gives itself, before any handler ran, still names its request. */
+function localError(error: unknown, req: IncomingMessage): APIGatewayProxyStructuredResultV2 {
+  const requestId = requestIdFor(req.headers);
+  const result = errorResponse(error, requestId, logger.child({ requestId }));
+  return { ...result, headers: { ...result.headers, 'x-request-id': requestId } };
+}
+
 function send(res: ServerResponse, result: APIGatewayProxyStructuredResultV2): void {
   res.writeHead(result.statusCode ?? 200, result.headers as Record<string, string>);
   res.end(result.body ?? '');
@@ -148,7 +156,7 @@ export async function createHttpServer(options: { streamServer?: StreamRouteServ
         body = await readBody(req);
       } catch (error) {
         res.setHeader('connection', 'close');
-        send(res, errorResponse(error, randomUUID(), logger));
+        send(res, localError(error, req));
         return;
       }
       // CloudFront sends every method of a `/batch/*` path to its Function URL, which answers
@@ -174,7 +182,7 @@ export async function createHttpServer(options: { streamServer?: StreamRouteServ
       }
       send(res, await handlers.get(route.id)!(event, localContext(route.id)));
     } catch (error) {
-      if (!res.headersSent) send(res, errorResponse(error, randomUUID(), logger));
+      if (!res.headersSent) send(res, localError(error, req));
       else res.end();
     }
   });

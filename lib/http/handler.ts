@@ -9,15 +9,18 @@ import { type Logger, logger } from '../log.ts';
 import { type HandlerRoute, type RouteAuth, type RouteId, routeById } from '../routes.ts';
 import { getServices, type Services } from '../runtime/services.ts';
 import { authenticate, type Principal, requirePlanFeature } from '../tenancy/auth.ts';
+import { recordingUsage, type UsageSeen } from '../tenancy/quota.ts';
 import { bodyLimit } from './body-limit.ts';
 import { errorResponse, jsonResponse } from './error-response.ts';
 import { jsonBody } from './json-body.ts';
+import { quotaHeaders } from './quota-headers.ts';
+import { requestIdFor } from './request-id.ts';
 import { validate } from './validation.ts';
 
 /**
  * The one request pipeline of the service. Every route, buffered (API Gateway) or streamed (a
  * response-streaming Function URL), goes through the same steps, configured by its entry in the
- * route manifest (lib/routes.ts): request id and log line, error mapping, method check (stream
+ * route manifest (lib/routes.ts): request id, quota headers and log line, error mapping, method check (stream
  * routes only: CloudFront routes by path), body size limit, API-key authentication, plan gate,
  * JSON parsing and valibot validation. Only the last step differs: a JSON body, or an SSE stream.
  */
@@ -56,7 +59,13 @@ interface InputSpec<
 
 type Output<S> = S extends v.GenericSchema ? v.InferOutput<S> : undefined;
 
-type ServiceEvent = APIGatewayProxyEventV2 & { principal?: Principal; log?: Logger };
+type ServiceEvent = APIGatewayProxyEventV2 & {
+  principal?: Principal;
+  log?: Logger;
+  requestId?: string;
+  /** Usage counts the request read or wrote, so its quota headers need no read of their own. */
+  usageSeen?: UsageSeen;
+};
 
 /** What middy writes: a buffered JSON result, or (streamed routes) a body piped as it is read. */
 type PipelineResult = Omit<APIGatewayProxyStructuredResultV2, 'body'> & { body?: string | Readable };
@@ -70,17 +79,36 @@ type UseCase<TBodySchema, TQuerySchema, TAuth extends HandlerRoute['auth'], TRes
   context: Context,
 ) => Promise<TResult> | TResult;
 
-const requestIdOf = (event: ServiceEvent) => event.requestContext?.requestId ?? 'unknown';
+/** The caller's well-formed `X-Request-Id`, else API Gateway's id for the request (request-id.ts). */
+const requestIdOf = (event: ServiceEvent) =>
+  (event.requestId ??= requestIdFor(event.headers, event.requestContext?.requestId));
 
-/** Request id in every response and log line; one structured log line per request; error mapping. */
+/**
+ * Request id in every response, log line and 500 body; the tenant's quota on every response to an
+ * authenticated caller; one structured log line per request; error mapping.
+ */
 function requestFrame(): MiddlewareObj<ServiceEvent, PipelineResult> {
   const started = new WeakMap<object, number>();
-  const finish = (request: { event: ServiceEvent; response?: PipelineResult | null }) => {
+  const finish = async (request: { event: ServiceEvent; response?: PipelineResult | null }) => {
     const { event } = request;
+    const log = event.log ?? logger;
     if (request.response) {
-      request.response.headers = { ...request.response.headers, 'x-request-id': requestIdOf(event) };
+      let quota: Record<string, string> = {};
+      if (event.principal) {
+        try {
+          quota = await quotaHeaders(getServices().table, event.principal, event.usageSeen ?? new Map());
+        } catch (error) {
+          // The answer (often already an error about the store) matters more than its quota headers.
+          log.warn({ err: error }, 'quota headers unavailable');
+        }
+      }
+      request.response.headers = {
+        ...request.response.headers,
+        ...quota,
+        'x-request-id': requestIdOf(event),
+      };
     }
-    (event.log ?? logger).info(
+    log.info(
       {
         route: event.routeKey,
         status: request.response?.statusCode,
@@ -93,13 +121,14 @@ function requestFrame(): MiddlewareObj<ServiceEvent, PipelineResult> {
   return {
     before: (request) => {
       started.set(request.event, Date.now());
+      request.event.usageSeen = new Map();
       request.event.log = logger.child({ requestId: requestIdOf(request.event) });
     },
     after: finish,
-    onError: (request) => {
+    onError: async (request) => {
       const { event } = request;
       request.response = errorResponse(request.error, requestIdOf(event), event.log ?? logger);
-      finish(request);
+      await finish(request);
     },
   };
 }
@@ -205,7 +234,9 @@ export function httpHandler<
 ) {
   const definition = routeOf(route);
   return pipeline(definition, Boolean(spec.body), false).handler(async (event, context) => {
-    const result = await useCase(requestOf(event, spec), context);
+    const result = await recordingUsage(event.usageSeen ?? new Map(), () =>
+      useCase(requestOf(event, spec), context),
+    );
     return jsonResponse(result.status ?? 200, result.body);
   });
 }
@@ -233,7 +264,9 @@ export function streamHandler<
 ) {
   const definition = routeOf(route);
   return pipeline(definition, true, true).handler(async (event, context) => {
-    const result = await useCase(requestOf(event, spec), context);
+    const result = await recordingUsage(event.usageSeen ?? new Map(), () =>
+      useCase(requestOf(event, spec), context),
+    );
     return {
       statusCode: 200,
       headers: { ...SSE_HEADERS, ...result.headers },

@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { QuotaExceededError } from '../errors.ts';
 import { isConditionalCheckFailed, itemOfConditionFailure, keys, type Table } from '../store/table.ts';
-import { usageMonth } from '../tenancy/quota.ts';
+import { noteUsage, usageMonth } from '../tenancy/quota.ts';
 
 /**
  * `SCR-YYYYMMDD-NNNNNN`; the sequence may grow past six digits on a very busy day, but never past
@@ -59,10 +59,12 @@ export async function numberScreen(
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
+    if (charge) noteUsage(tenantId, at, Attributes?.used as number);
     return formatScreenId(day, Attributes?.[`seq_${day}`] as number);
   } catch (error) {
     if (limited && isConditionalCheckFailed(error)) {
       const used = ((await itemOfConditionFailure(table, error, key))?.used as number | undefined) ?? 0;
+      noteUsage(tenantId, at, used);
       throw new QuotaExceededError(used, charge.limit!);
     }
     throw error;

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { QuotaExceededError } from '../errors.ts';
 import { isConditionalCheckFailed, itemOfConditionFailure, keys, type Table } from '../store/table.ts';
@@ -5,6 +6,30 @@ import { isConditionalCheckFailed, itemOfConditionFailure, keys, type Table } fr
 /** Quota months are calendar months in UTC (DESIGN §4). */
 export function usageMonth(at: Date = new Date()): string {
   return at.toISOString().slice(0, 7);
+}
+
+/**
+ * The usage counts a request has already read or written, by tenant and month, so that its
+ * response's quota headers need no read of their own when the request charged, refunded or read
+ * the usage item anyway (see lib/http/quota-headers.ts).
+ */
+export type UsageSeen = Map<string, number>;
+
+const usageSeen = new AsyncLocalStorage<UsageSeen>();
+
+/** Runs `work` recording into `seen` every usage count the quota code reads or writes meanwhile. */
+export function recordingUsage<T>(seen: UsageSeen, work: () => T): T {
+  return usageSeen.run(seen, work);
+}
+
+const seenKey = (tenantId: string, month: string) => `${tenantId}#${month}`;
+
+export function noteUsage(tenantId: string, at: Date, used: number): void {
+  usageSeen.getStore()?.set(seenKey(tenantId, usageMonth(at)), used);
+}
+
+export function usageAlreadySeen(seen: UsageSeen, tenantId: string, at: Date): number | undefined {
+  return seen.get(seenKey(tenantId, usageMonth(at)));
 }
 
 export async function getMonthlyUsage(
@@ -19,7 +44,9 @@ export async function getMonthlyUsage(
       ConsistentRead: true,
     }),
   );
-  return (Item?.used as number | undefined) ?? 0;
+  const used = (Item?.used as number | undefined) ?? 0;
+  noteUsage(tenantId, at, used);
+  return used;
 }
 
 /**
@@ -52,11 +79,13 @@ export async function chargeScreens(
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
+    noteUsage(tenantId, at, Attributes?.used as number);
     return Attributes?.used as number;
   } catch (error) {
     if (isConditionalCheckFailed(error)) {
       // limit - count < 0 (a batch larger than the whole plan) also fails the condition on a fresh month.
       const used = ((await itemOfConditionFailure(table, error, key))?.used as number | undefined) ?? 0;
+      noteUsage(tenantId, at, used);
       throw new QuotaExceededError(used, limit!);
     }
     throw error;
@@ -70,15 +99,17 @@ export async function chargeScreens(
 export async function refundScreens(table: Table, tenantId: string, count: number, at: Date = new Date()) {
   if (count <= 0) return;
   try {
-    await table.doc.send(
+    const { Attributes } = await table.doc.send(
       new UpdateCommand({
         TableName: table.name,
         Key: keys.usage(tenantId, usageMonth(at)),
         UpdateExpression: 'ADD used :minus',
         ConditionExpression: 'used >= :n',
         ExpressionAttributeValues: { ':minus': -count, ':n': count },
+        ReturnValues: 'UPDATED_NEW',
       }),
     );
+    noteUsage(tenantId, at, Attributes?.used as number);
   } catch (error) {
     if (!isConditionalCheckFailed(error)) throw error;
   }
