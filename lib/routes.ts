@@ -341,6 +341,16 @@ export const routes = [
     sendsToQueue: true,
     summary: 'Screen and register up to 500 clients for monitoring; progress streams back as SSE',
   },
+  {
+    id: 'batch-reattach',
+    method: 'GET',
+    path: '/batch/{batch_id}/events',
+    entry: 'functions/stream/batch-reattach.ts',
+    auth: 'api-key',
+    kind: 'stream',
+    tableAccess: 'read',
+    summary: 'Follow a batch again: its progress stream from the first event until complete',
+  },
 ] as const satisfies readonly RouteDefinition[];
 
 /** The id of a manifest route: handlers name their route by it. */

@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { resumeOpenBatches } from '../../lib/batch/resume.ts';
 import { logger } from '../../lib/log.ts';
 import { getServices, resetServices } from '../../lib/runtime/services.ts';
 import { defaultSnapshotPath } from '../../lib/watchlists/snapshot.ts';
@@ -96,6 +97,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   // A fresh checkout has no compiled snapshot: compile it in a child process, so the event loop
   // stays free while it runs (about 8 s) and /health answers at once.
   const snapshotReady = compileSnapshotIfMissing();
+
+  // The queue lives in memory: batches a previous run left unfinished are queued again.
+  const resumed = await resumeOpenBatches(getServices(), logger);
+  if (resumed.resumed + resumed.abandoned > 0) logger.info(resumed, 'unfinished batches resumed');
 
   const demoKeys = await seedDemoTenants(
     table,

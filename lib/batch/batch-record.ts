@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   BatchWriteCommand,
+  DeleteCommand,
   GetCommand,
   PutCommand,
   UpdateCommand,
@@ -20,6 +21,7 @@ import {
   writeIf,
 } from '../store/table.ts';
 import { PLAN_IDS, type PlanId } from '../tenancy/plans.ts';
+import { refundScreens } from '../tenancy/quota.ts';
 import { ROLES, type Role } from '../tenancy/tenants.ts';
 import { CHECK_TYPES, type CheckType } from '../watchlists/types.ts';
 
@@ -134,6 +136,21 @@ export async function createBatch(
   },
 ): Promise<void> {
   const expires = expiresAt(input.at);
+  // First the open-batch marker: whatever happens next, a restart finds the batch (and its charge).
+  const marker: OpenBatch = {
+    entity: 'open-batch',
+    tenant_id: input.tenantId,
+    batch_id: input.batchId,
+    total: input.subjects.length,
+    charged_at: input.at.toISOString(),
+    expires_at: expires,
+  };
+  await table.doc.send(
+    new PutCommand({
+      TableName: table.name,
+      Item: { ...keys.openBatch(input.tenantId, input.batchId), ...marker },
+    }),
+  );
   const items = input.subjects.map((subject, index) => ({
     ...keys.batchItem(input.tenantId, input.batchId, index),
     entity: 'batch-item',
@@ -166,6 +183,59 @@ export async function createBatch(
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );
+}
+
+/**
+ * A batch not known to be finished: written before anything else of the batch, deleted once its
+ * last subject is recorded. After a restart of the local service (whose queue lives in memory),
+ * the open batches are the ones to resume (lib/batch/resume.ts).
+ */
+export interface OpenBatch {
+  entity: 'open-batch';
+  tenant_id: string;
+  batch_id: string;
+  total: number;
+  /** When the batch was charged: a refund goes back to that quota month. */
+  charged_at: string;
+  expires_at: number;
+}
+
+/** Every open batch of every tenant (an operator path: resuming after a restart). */
+export async function listOpenBatches(table: Table): Promise<OpenBatch[]> {
+  const items = await queryAll(table, {
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.openBatchesPartition },
+    ConsistentRead: true,
+  });
+  return items as unknown as OpenBatch[];
+}
+
+/** The batch is finished (its last subject recorded): it is no longer open. */
+export async function closeBatch(table: Table, ref: BatchRef): Promise<void> {
+  await table.doc.send(
+    new DeleteCommand({ TableName: table.name, Key: keys.openBatch(ref.tenantId, ref.batchId) }),
+  );
+}
+
+/** The positions of a batch's subjects that are not finished (queued, or claimed and not recorded). */
+export async function unfinishedItems(
+  table: Table,
+  ref: BatchRef,
+): Promise<{ index: number; status: BatchItemStatus }[]> {
+  const items = await queryAll(table, {
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :items)',
+    FilterExpression: '#status IN (:queued, :processing)',
+    ExpressionAttributeNames: { '#status': 'status', '#index': 'index' },
+    ExpressionAttributeValues: {
+      ':pk': keys.tenantPartition(ref.tenantId),
+      ':items': `${keys.batch(ref.tenantId, ref.batchId).sk}#ITEM#`,
+      ':queued': 'queued',
+      ':processing': 'processing',
+    },
+    ProjectionExpression: '#index, #status',
+    ConsistentRead: true,
+  });
+  return items.map((item) => ({ index: item.index as number, status: item.status as BatchItemStatus }));
 }
 
 /** BatchWriteItem in calls of 25, retrying what the store left unprocessed (throttling). */
@@ -372,6 +442,67 @@ export async function failBatchItem(
       ':detail': detail,
       ...ordered.values,
     },
+  });
+}
+
+/** What recording a subject's outcome needs to know of its batch. */
+export interface BatchAccount extends BatchRef {
+  total: number;
+  /** When the batch was charged: refunds go back to that quota month. */
+  chargedAt: Date;
+}
+
+/** Closes the batch when this finish number is its last. */
+async function closeIfLast(table: Table, batch: BatchAccount, seq: number): Promise<void> {
+  if (seq >= batch.total) await closeBatch(table, batch);
+}
+
+/**
+ * Records a subject as failed for good and refunds it, once (false when it had already
+ * finished): the batch charged every subject up front, and a failed screen is never billed.
+ */
+export async function recordFailedSubject(
+  table: Table,
+  batch: BatchAccount,
+  index: number,
+  detail: string,
+): Promise<boolean> {
+  const seq = await nextFinishSequence(table, batch);
+  const recorded = await failBatchItem(table, batch, index, seq, detail, new Date());
+  if (recorded) await refundScreens(table, batch.tenantId, 1, batch.chargedAt);
+  await closeIfLast(table, batch, seq);
+  return recorded;
+}
+
+/**
+ * Records the screen of a claimed subject; a cached (`skipped`) screen is refunded, once. False
+ * when the claim was lost (another delivery finished it).
+ */
+export async function recordScreenedSubject(
+  table: Table,
+  batch: BatchAccount,
+  index: number,
+  token: string,
+  screen: Parameters<typeof finishBatchItem>[5],
+): Promise<boolean> {
+  const seq = await nextFinishSequence(table, batch);
+  const finished = await finishBatchItem(table, batch, index, token, seq, screen, new Date());
+  if (finished && screen.skipped) await refundScreens(table, batch.tenantId, 1, batch.chargedAt);
+  await closeIfLast(table, batch, seq);
+  return finished;
+}
+
+/**
+ * Ends a claim whose holder is known to be gone (the local service restarted), so the subject
+ * can be claimed again at once instead of after the lease.
+ */
+export async function expireClaim(table: Table, ref: BatchRef, index: number): Promise<void> {
+  await updateIf(table, {
+    Key: keys.batchItem(ref.tenantId, ref.batchId, index),
+    UpdateExpression: 'SET lease_until = :expired',
+    ConditionExpression: '#status = :processing',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: { ':expired': 0, ':processing': 'processing' },
   });
 }
 

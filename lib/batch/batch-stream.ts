@@ -1,8 +1,9 @@
 import type { Context } from 'aws-lambda';
+import { NotFoundError } from '../errors.ts';
 import type { HttpRequest, StreamResult } from '../http/handler.ts';
 import { idempotencyKeyOf, idempotent } from '../http/idempotency.ts';
 import type { Principal } from '../tenancy/auth.ts';
-import type { BatchItemSubject, BatchPurpose } from './batch-record.ts';
+import { type BatchItemSubject, type BatchPurpose, getBatch } from './batch-record.ts';
 import { batchEvents, type ProgressStreamOptions } from './progress-stream.ts';
 import type { BatchRequest } from './request.ts';
 import { startBatch } from './start-batch.ts';
@@ -53,4 +54,35 @@ export async function streamBatch(
     }
   }
   return { headers: {}, events: logged() };
+}
+
+/** `/batch/BAT-20250314-6d92798d57/events` (a Function URL passes the path, not parameters). */
+const REATTACH_PATH = /^\/batch\/([^/]+)\/events\/?$/;
+const BATCH_ID_PATTERN = /^BAT-\d{8}-[0-9a-f]{10}$/;
+
+/**
+ * GET /batch/{batch_id}/events: the progress stream of a batch the caller's tenant started,
+ * from its `start` event (every subject finished so far is reported again, in finish order),
+ * until `complete`. For a client that lost its connection, or a stream that ended at its time
+ * limit or a restart of the service. Another tenant's batch, or an expired one, is 404.
+ */
+export async function reattachBatch(
+  request: HttpRequest<undefined, undefined, Principal>,
+  context: Pick<Context, 'getRemainingTimeInMillis'>,
+  streamOptions: ProgressStreamOptions = {},
+): Promise<StreamResult> {
+  const { services, principal } = request;
+  const batchId = request.params.batch_id ?? REATTACH_PATH.exec(request.event.rawPath ?? '')?.[1] ?? '';
+  const notFound = new NotFoundError(`Batch ${batchId.slice(0, 40)} not found`);
+  if (!BATCH_ID_PATTERN.test(batchId)) throw notFound;
+  const record = await getBatch(services.table, { tenantId: principal.tenantId, batchId });
+  if (!record) throw notFound;
+  const batch = { tenantId: principal.tenantId, batchId, total: record.total };
+  return {
+    headers: {},
+    events: batchEvents(services.table, batch, {
+      remainingMs: () => context.getRemainingTimeInMillis?.() ?? Number.POSITIVE_INFINITY,
+      ...streamOptions,
+    }),
+  };
 }

@@ -77,7 +77,7 @@ export interface ProgressStreamOptions {
 
 /** Where a stream that had to stop early sends the client: the batch goes on. */
 export function reattachDetail(batchId: string): string {
-  return `Re-attach with GET /batch/${batchId}/stream to follow the rest; every subject is still screened.`;
+  return `Re-attach with GET /batch/${batchId}/events to follow the rest; every subject is still screened.`;
 }
 
 /**

@@ -10,9 +10,9 @@ import {
   type BatchItemSubject,
   type BatchPurpose,
   type BatchRef,
+  closeBatch,
   createBatch,
-  failBatchItem,
-  nextFinishSequence,
+  recordFailedSubject,
 } from './batch-record.ts';
 import type { BatchRequest } from './request.ts';
 
@@ -81,6 +81,8 @@ export async function queueBatch(
     await createBatch(table, batch);
   } catch (error) {
     await refundScreens(table, ref.tenantId, total, at);
+    // Refunded here: a restart must not find the batch open and refund it again.
+    await closeBatch(table, ref).catch(() => undefined);
     throw error;
   }
 
@@ -88,6 +90,8 @@ export async function queueBatch(
     encodeJob({ kind: 'batch-subject', v: 2, tenant_id: ref.tenantId, batch_id: ref.batchId, index }),
   );
   let failed: number[] = [];
+  // Nothing to screen (e.g. a rescreen run with no client due): finished as it starts.
+  if (bodies.length === 0) await closeBatch(table, ref);
   if (bodies.length > 0) {
     try {
       ({ failed } = await services.batchQueue().sendAll(bodies));
@@ -98,12 +102,8 @@ export async function queueBatch(
   }
 
   if (failed.length > 0) {
-    let recorded = 0;
-    for (const index of failed) {
-      const seq = await nextFinishSequence(table, ref);
-      if (await failBatchItem(table, ref, index, seq, NOT_QUEUED_DETAIL, new Date())) recorded += 1;
-    }
-    await refundScreens(table, ref.tenantId, recorded, at);
+    const account = { ...ref, total, chargedAt: at };
+    for (const index of failed) await recordFailedSubject(table, account, index, NOT_QUEUED_DETAIL);
     log.warn(
       { tenant: ref.tenantId, batchId: ref.batchId, failed: failed.length },
       'batch subjects not queued',

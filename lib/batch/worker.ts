@@ -8,18 +8,17 @@ import type { Services } from '../runtime/services.ts';
 import type { ScreeningPrincipal, screenSubject } from '../screening/screen-subject.ts';
 import type { Table } from '../store/table.ts';
 import { PLANS } from '../tenancy/plans.ts';
-import { refundScreens } from '../tenancy/quota.ts';
 import { getUser } from '../tenancy/tenants.ts';
 import {
+  type BatchAccount,
   type BatchItemSubject,
   type BatchPurpose,
   type BatchRecord,
   type BatchRef,
   claimBatchItem,
-  failBatchItem,
-  finishBatchItem,
   getBatch,
-  nextFinishSequence,
+  recordFailedSubject,
+  recordScreenedSubject,
   releaseBatchItem,
 } from './batch-record.ts';
 import { type BatchSubjectJob, batchPositionOf } from './message.ts';
@@ -100,12 +99,8 @@ export const UNPROCESSABLE_DETAIL = 'The subject could not be screened; it was n
 export function batchSubjectHandler(deps: BatchSubjectDependencies): JobHandler<BatchSubjectJob> {
   const batches = new BatchCache();
 
-  async function recordFailure(ref: BatchRef, index: number, detail: string, chargedAt: Date): Promise<void> {
-    const { table } = deps.services();
-    const seq = await nextFinishSequence(table, ref);
-    if (await failBatchItem(table, ref, index, seq, detail, new Date())) {
-      await refundScreens(table, ref.tenantId, 1, chargedAt);
-    }
+  async function recordFailure(batch: VerifiedBatch, index: number, detail: string): Promise<void> {
+    await recordFailedSubject(deps.services().table, accountOf(batch), index, detail);
   }
 
   async function run(job: BatchSubjectJob, delivery: Delivery): Promise<JobOutcome> {
@@ -123,10 +118,9 @@ export function batchSubjectHandler(deps: BatchSubjectDependencies): JobHandler<
       return DEAD_LETTER;
     }
     const { record } = batch;
-    const chargedAt = new Date(record.created_at);
     if (!batch.authorExists) {
       deps.log.error({ ...where, problem: 'batch author unknown' }, 'job refused');
-      await recordFailure(ref, job.index, UNPROCESSABLE_DETAIL, chargedAt);
+      await recordFailure(batch, job.index, UNPROCESSABLE_DETAIL);
       return DEAD_LETTER;
     }
 
@@ -169,20 +163,17 @@ export function batchSubjectHandler(deps: BatchSubjectDependencies): JobHandler<
       }
       deps.log.error({ ...where, err: error, permanent }, 'batch subject failed for good');
       await recordFailure(
-        ref,
+        batch,
         job.index,
         // A domain error says why in words meant for the tenant (e.g. a client reference
         // already registered); anything else says only that it failed.
         permanent ? `${error.detail}; the subject was not charged.` : failedDetail(receiveCount),
-        chargedAt,
       );
       return DEAD_LETTER;
     }
 
     try {
-      const seq = await nextFinishSequence(table, ref);
-      const finished = await finishBatchItem(table, ref, job.index, token, seq, screen, new Date());
-      if (finished && screen.skipped) await refundScreens(table, ref.tenantId, 1, chargedAt);
+      const finished = await recordScreenedSubject(table, accountOf(batch), job.index, token, screen);
       deps.log.info(
         { ...where, screenId: screen.screen_id, skipped: screen.skipped, finished },
         'batch subject screened',
@@ -209,8 +200,7 @@ export function batchSubjectHandler(deps: BatchSubjectDependencies): JobHandler<
       const ref = { tenantId: position.tenant_id, batchId: position.batch_id };
       const batch = await batches.get(deps.services().table, ref);
       // Only a subject of a real batch is reported failed (and refunded to that batch's month).
-      if (batch)
-        await recordFailure(ref, position.index, UNPROCESSABLE_DETAIL, new Date(batch.record.created_at));
+      if (batch) await recordFailure(batch, position.index, UNPROCESSABLE_DETAIL);
     },
   };
 }
@@ -219,6 +209,13 @@ interface VerifiedBatch {
   record: BatchRecord;
   authorExists: boolean;
 }
+
+const accountOf = ({ record }: VerifiedBatch): BatchAccount => ({
+  tenantId: record.tenant_id,
+  batchId: record.batch_id,
+  total: record.total,
+  chargedAt: new Date(record.created_at),
+});
 
 /**
  * The batch records this worker has read, with whether their author exists. A batch record never

@@ -53,6 +53,7 @@ import * as v from 'valibot';
  * | list-sync      | LISTS              | LIST#<list id>                  |   (no tenant: one row per synced watchlist;             |
  * |                |                    |                                 |   lib/sync/list-status.ts `listSyncKeys`)               |
  * | idempotency-key| TENANT#<tid>       | IDEMPOTENCY#<route>#<key>       |   (first response to an Idempotency-Key, kept 24 h)     |
+ * | open-batch     | OPENBATCHES        | <tid>#<batch_id>                |   (no tenant first: operator path, batches to resume)   |
  *
  * Access patterns:
  * - authenticate a key: BatchGetItem user + tenant, consistent (the key names both; the hash is
@@ -97,6 +98,9 @@ import * as v from 'valibot';
  *   at 0); quota for every subject charged before it with one conditional ADD
  * - verify a queued job (worker): GetItem batch (consistent) and GetItem user (its author), once
  *   per batch per warm worker
+ * - open batches (resume after a local restart): PutItem open-batch first when a batch starts,
+ *   DeleteItem when its last subject is recorded; Query pk = OPENBATCHES; a batch's unfinished
+ *   subjects: Query pk, begins_with(sk, BATCH#<batch_id>#ITEM#), status queued or processing
  * - claim a batch subject (worker, idempotent redelivery): UpdateItem batch item, condition
  *   queued, or claimed with an expired lease and still processing; returns the stored subject
  * - number a finished subject: UpdateItem batch, ADD finished 1 (returns the finish sequence)
@@ -160,7 +164,8 @@ export type Entity =
   | 'audit'
   | 'rescreen-window'
   | 'list-sync'
-  | 'idempotency-key';
+  | 'idempotency-key'
+  | 'open-batch';
 
 /** `{ <index pk attribute>: pk, <index sk attribute>: sk }`: an item's entry in one index. */
 export function indexKeys(index: IndexName, pk: string, sk: string): Record<string, string> {
@@ -215,6 +220,9 @@ export const keys = {
     pk: `TENANT#${tenantId}`,
     sk: `BATCH#${runId}#CHANGE#${clientId}`,
   }),
+  /** A batch not yet finished (lib/batch/batch-record.ts): resumed after a local restart. */
+  openBatch: (tenantId: string, batchId: string) => ({ pk: 'OPENBATCHES', sk: `${tenantId}#${batchId}` }),
+  openBatchesPartition: 'OPENBATCHES',
   /** A request's Idempotency-Key, per tenant and route (lib/http/idempotency.ts). */
   idempotencyKey: (tenantId: string, route: string, key: string) => ({
     pk: `TENANT#${tenantId}`,

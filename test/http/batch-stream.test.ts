@@ -155,6 +155,44 @@ describe('POST /batch/stream', () => {
     await expect.poll(() => countScreens(enterpriseTenant), { timeout: 20_000 }).toBe(before + 60);
   }, 30_000);
 
+  it('re-attaches to a batch after a disconnect: every event again from start to complete', async () => {
+    const controller = new AbortController();
+    const response = await postBatch(enterpriseKey, { subjects: people(20, 'reattach') }, controller.signal);
+    const reader = response.body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    const batchId = /"batch_id":"([^"]+)"/.exec(first)![1];
+    controller.abort();
+
+    const again = await fetch(`${stack.url}/batch/${batchId}/events`, {
+      headers: { 'x-api-key': enterpriseKey },
+    });
+
+    expect(again.status).toBe(200);
+    const events = await readEvents(again);
+    expect(events[0]).toMatchObject({ event: 'start', data: { batch_id: batchId, total: 20 } });
+    expect(new Set(events.filter((e) => e.event === 'progress').map((e) => e.data.index)).size).toBe(20);
+    expect(events.at(-1)).toMatchObject({ event: 'complete', data: { total: 20, completed: 20, failed: 0 } });
+  }, 30_000);
+
+  it('answers 404 to a re-attach to an unknown batch or another tenant’s', async () => {
+    const events = await readEvents(await postBatch(enterpriseKey, { subjects: people(1, 'own') }));
+    const batchId = events[0].data.batch_id;
+    const { table } = getServices();
+    const other = await createTenant(table, { name: 'Other Bank', plan: 'growth' });
+
+    for (const [key, id] of [
+      [other.admin.api_key, batchId],
+      [enterpriseKey, 'BAT-20250101-0000000000'],
+      [enterpriseKey, 'not-a-batch'],
+    ]) {
+      const response = await fetch(`${stack.url}/batch/${id}/events`, {
+        headers: { 'x-api-key': String(key) },
+      });
+      expect(response.status).toBe(404);
+      expect((await response.json()).detail).toMatch(/^Batch .* not found$/);
+    }
+  }, 30_000);
+
   it('refuses a plan without batch screening with 403 naming the plan needed', async () => {
     const response = await postBatch(starterKey, { subjects: people(2, 'starter') });
 

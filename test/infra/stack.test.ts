@@ -6,6 +6,7 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIST_SYNC_ENTRY } from '../../infra/constructs/list-sync.ts';
+import { pathPatternFor } from '../../infra/constructs/public-endpoint.ts';
 import { BATCH_WORKER_ENTRY, ScreeningServiceStack, UNROUTED_REQUEST_ENTRY } from '../../infra/stack.ts';
 import { type RouteDefinition, routes, scheduledJobs } from '../../lib/routes.ts';
 import { INDEXES } from '../../lib/store/table.ts';
@@ -329,10 +330,10 @@ describe('CloudFront', () => {
     expect(apiOrigin.CustomOriginConfig.OriginProtocolPolicy).toBe('https-only');
 
     expect(config.CacheBehaviors.map((b) => b.PathPattern).sort()).toEqual(
-      streamRoutes.map((r) => r.path).sort(),
+      streamRoutes.map((r) => pathPatternFor(r.path)).sort(),
     );
     for (const route of streamRoutes) {
-      const behaviour = config.CacheBehaviors.find((b) => b.PathPattern === route.path)!;
+      const behaviour = config.CacheBehaviors.find((b) => b.PathPattern === pathPatternFor(route.path))!;
       expect(behaviour).toMatchObject(uncached);
       const origin = config.Origins.find((o) => o.Id === behaviour.TargetOriginId)!;
       const [functionId] = functionFor(route);
