@@ -56,8 +56,6 @@ export async function streamBatch(
   return { headers: {}, events: logged() };
 }
 
-/** `/batch/BAT-20250314-6d92798d57/events` (a Function URL passes the path, not parameters). */
-const REATTACH_PATH = /^\/batch\/([^/]+)\/events\/?$/;
 const BATCH_ID_PATTERN = /^BAT-\d{8}-[0-9a-f]{10}$/;
 
 /**
@@ -72,7 +70,7 @@ export async function reattachBatch(
   streamOptions: ProgressStreamOptions = {},
 ): Promise<StreamResult> {
   const { services, principal } = request;
-  const batchId = request.params.batch_id ?? REATTACH_PATH.exec(request.event.rawPath ?? '')?.[1] ?? '';
+  const batchId = request.params.batch_id ?? '';
   const notFound = new NotFoundError(`Batch ${batchId.slice(0, 40)} not found`);
   if (!BATCH_ID_PATTERN.test(batchId)) throw notFound;
   const record = await getBatch(services.table, { tenantId: principal.tenantId, batchId });

@@ -6,7 +6,13 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import type * as v from 'valibot';
 import { MethodNotAllowedError, NotFoundError } from '../errors.ts';
 import { type Logger, logger } from '../log.ts';
-import { type HandlerRoute, type RouteAuth, type RouteId, routeById } from '../routes.ts';
+import {
+  type HandlerRoute,
+  type RouteAuth,
+  type RouteDefinition,
+  type RouteId,
+  routeById,
+} from '../routes.ts';
 import { getServices, type Services } from '../runtime/services.ts';
 import { authenticate, type Principal, requirePlanFeature } from '../tenancy/auth.ts';
 import { recordingUsage, type UsageSeen } from '../tenancy/quota.ts';
@@ -15,6 +21,7 @@ import { errorResponse, jsonResponse } from './error-response.ts';
 import { jsonBody } from './json-body.ts';
 import { quotaHeaders } from './quota-headers.ts';
 import { requestIdFor } from './request-id.ts';
+import { matchRoutePath } from './route-match.ts';
 import { validate } from './validation.ts';
 
 /**
@@ -141,10 +148,14 @@ function requestFrame(): MiddlewareObj<ServiceEvent, PipelineResult> {
 function methodGuard(route: HandlerRoute): MiddlewareObj<ServiceEvent, PipelineResult> {
   return {
     before: ({ event }) => {
-      if (route.path && event.rawPath && event.rawPath !== route.path) {
-        throw new NotFoundError(
-          `No route ${event.requestContext?.http?.method?.toUpperCase() ?? 'GET'} ${event.rawPath}`,
-        );
+      if (route.path && event.rawPath) {
+        const params = matchRoutePath(route as RouteDefinition, event.rawPath);
+        if (!params) {
+          throw new NotFoundError(
+            `No route ${event.requestContext?.http?.method?.toUpperCase() ?? 'GET'} ${event.rawPath}`,
+          );
+        }
+        if (Object.keys(params).length > 0) event.pathParameters = { ...event.pathParameters, ...params };
       }
       const method = event.requestContext?.http?.method?.toUpperCase();
       if (method && route.method && method !== route.method) {

@@ -33,6 +33,18 @@ function compile(route: RouteDefinition): CompiledRoute {
 
 const compiled = routes.map(compile).sort((a, b) => b.specificity - a.specificity);
 
+/**
+ * The path parameters when `path` is exactly the route's path (`/batch/{batch_id}/events`
+ * matches `/batch/BAT-1/events` with `{ batch_id: 'BAT-1' }`), else undefined. A Function URL
+ * passes only the raw path, so a streamed route reads its parameters with this.
+ */
+export function matchRoutePath(route: RouteDefinition, path: string): Record<string, string> | undefined {
+  const { pattern, params } = compiled.find((candidate) => candidate.route === route) ?? compile(route);
+  const match = pattern.exec(path);
+  if (!match) return undefined;
+  return Object.fromEntries(params.map((name, i) => [name, safeDecode(match[i + 1])]));
+}
+
 export type RouteLookup =
   | { kind: 'found'; route: RouteDefinition; pathParameters: Record<string, string> }
   | { kind: 'method-not-allowed'; allow: HttpMethod[] }

@@ -9,7 +9,15 @@ import { RISK_ORDER } from '../matcher/types.ts';
 import type { Services } from '../runtime/services.ts';
 import { screenDay } from '../screening/screen-id.ts';
 import { type Actor, isoSeconds as isoOf } from '../screening/screen-record.ts';
-import { conditionHeld, INDEXES, indexAttributes, keys, parseItem, queryAll, type Table } from '../store/table.ts';
+import {
+  conditionHeld,
+  INDEXES,
+  indexAttributes,
+  keys,
+  parseItem,
+  queryAll,
+  type Table,
+} from '../store/table.ts';
 import { PLANS, type Plan } from '../tenancy/plans.ts';
 import { chargeScreens, getMonthlyUsage } from '../tenancy/quota.ts';
 import { listTenants } from '../tenancy/tenants.ts';
