@@ -1,2 +1,2 @@
-/** The interface version of SPEC.md §9, returned by GET /health. */
+/** The version of the customer's interface contract this service implements, returned by GET /health. */
 export const INTERFACE_VERSION = '1.5.0';

@@ -13,7 +13,7 @@ export interface DemoKey {
   api_key: string;
 }
 
-/** DESIGN §3: an Enterprise tenant with an admin and two analysts, a Starter tenant with an admin and an analyst. */
+/** The demo tenants (docs/api-decisions.md#demo-tenants): an Enterprise tenant with an admin and two analysts, a Starter tenant with an admin and an analyst. */
 const DEMO_TENANTS: {
   id: string;
   name: string;

@@ -5,7 +5,7 @@ import { type FinishedItem, readFinishedItems } from './batch-record.ts';
 import type { StartedBatch } from './start-batch.ts';
 
 /**
- * The Server-Sent Events of a batch stream (DESIGN §4): `start`, one `progress` per subject as it
+ * The Server-Sent Events of a batch stream (docs/api-decisions.md#batch-stream-events): `start`, one `progress` per subject as it
  * completes, `error` for a subject that failed for good, `complete` with the totals; a comment
  * line keeps idle connections (proxies, CloudFront) from timing out.
  */
@@ -48,7 +48,7 @@ export function sseEvent(name: string, data: unknown): string {
 export const SSE_HEARTBEAT = ': heartbeat\n\n';
 
 export interface ProgressStreamOptions {
-  /** A comment is sent after this long without any other write (DESIGN §4: at most 15 s). */
+  /** A comment is sent after this long without any other write (at most 15 s: docs/api-decisions.md#batch-stream-events). */
   heartbeatMs?: number;
   /** First poll delay; it doubles while nothing finishes, up to maxPollMs. */
   pollMs?: number;

@@ -3,7 +3,7 @@ import { InvalidRequestError } from '../errors.ts';
 import { validate } from '../http/validation.ts';
 import { checkTypesField, objectMessage, subjectFields } from '../screening/request.ts';
 
-/** SPEC §8: a batch request holds at most 500 subjects. */
+/** A batch request holds at most 500 subjects (docs/api-decisions.md#request-bodies). */
 export const MAX_BATCH_SUBJECTS = 500;
 
 /**
@@ -12,7 +12,7 @@ export const MAX_BATCH_SUBJECTS = 500;
  */
 export const BatchSubjectSchema = v.strictObject(subjectFields, objectMessage);
 
-/** Body of POST /batch/stream (SPEC §4.3). */
+/** Body of POST /batch/stream (docs/api-decisions.md#request-bodies). */
 export const BatchRequestSchema = v.strictObject(
   {
     subjects: v.pipe(

@@ -27,7 +27,7 @@ export function jsonResponse(
 
 /**
  * The one mapping from errors to responses: domain errors keep their status and detail; the
- * body parser's 422 for malformed JSON is a 400 here (SPEC §7: the request body is invalid);
+ * body parser's 422 for malformed JSON is a 400 here (the request body is invalid: docs/api-decisions.md#errors);
  * anything else is a 500 that names only the request id, so internals never leak.
  */
 export function errorResponse(

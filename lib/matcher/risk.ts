@@ -1,6 +1,6 @@
 /**
- * Risk rules: how a match's name strength and corroborating fields map to the risk levels of
- * SPEC.md 2.6, per check type. The same table is in eval/RISK_LEVELS.md and the README.
+ * Risk rules: how a match's name strength and corroborating fields map to the risk levels
+ * (CRITICAL, HIGH, MEDIUM, LOW, CLEAR), per check type. The same table is in eval/RISK_LEVELS.md and the README.
  *
  * Name bands (name similarity, 0..1, after normalisation and rarity weighting):
  * - strong: ≥ 0.90; partial: ≥ 0.80; weak: ≥ 0.70. Below 0.70 a listed person is not reported.

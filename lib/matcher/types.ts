@@ -1,7 +1,7 @@
 /**
  * Result shapes of the matcher: what `Matcher.screen` returns and the screening use case stores
- * and serves as `sanctions_result`, `pep_result` and `criminal_result` (SPEC.md 2.3–2.6,
- * DESIGN.md §4 "match objects").
+ * and serves as `sanctions_result`, `pep_result` and `criminal_result` (see
+ * docs/api-decisions.md#the-screen-object).
  */
 
 import type { CheckType, ListId } from '../watchlists/types.ts';

@@ -9,7 +9,7 @@ import { isScreenId } from './screen-id.ts';
 import type { ScreenItem } from './screen-record.ts';
 
 /**
- * DELETE /screens/{screen_id} (SPEC §3): admins delete any screen of their tenant, analysts only
+ * DELETE /screens/{screen_id} (docs/api-decisions.md#the-screen-lifecycle): admins delete any screen of their tenant, analysts only
  * screens they created (403 otherwise, decided by a condition on `created_by` in the delete
  * itself). The disposition history and notes live inside the screen item, so they go with it,
  * for good, and so does its rescreen-window index entry, so the next screen of the subject is fresh.

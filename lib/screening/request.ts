@@ -129,7 +129,7 @@ const typesSchema = v.pipe(
 const booleanFlag = v.nullish(v.boolean('must be true or false'), false);
 
 /**
- * The subject fields of POST /screen (SPEC §4.2), exported so the batch endpoints validate each
+ * The subject fields of POST /screen (docs/api-decisions.md#request-bodies), exported so the batch endpoints validate each
  * subject with the very same rules.
  */
 export const subjectFields = {
@@ -147,7 +147,7 @@ export const subjectFields = {
 /** `types` of POST /screen and the batch bodies: a string, parsed to the check types in canonical order. */
 export const checkTypesField = typesSchema;
 
-/** Body of POST /screen (SPEC §4.2). */
+/** Body of POST /screen (docs/api-decisions.md#request-bodies). */
 export const ScreenRequestSchema = strictBody({ ...subjectFields, types: typesSchema, force: booleanFlag });
 
 export type ScreenRequest = v.InferOutput<typeof ScreenRequestSchema>;
@@ -161,7 +161,7 @@ export const DISPOSITIONS = [
 ] as const;
 export type DispositionValue = (typeof DISPOSITIONS)[number];
 
-/** Body of POST /screens/{screen_id}/dispose (SPEC §4.2). */
+/** Body of POST /screens/{screen_id}/dispose (docs/api-decisions.md#request-bodies). */
 export const DisposeRequestSchema = strictBody({
   disposition: v.picklist(DISPOSITIONS, `must be one of ${DISPOSITIONS.join(', ')}`),
   note: v.pipe(
@@ -199,7 +199,7 @@ export type DisposeRequest = v.InferOutput<typeof DisposeRequestSchema>;
 export const LIST_LIMIT_DEFAULT = 50;
 export const LIST_LIMIT_MAX = 200;
 
-/** Query of GET /screens and GET /screens/pending (DESIGN §4: limit default 50, max 200). */
+/** Query of GET /screens and GET /screens/pending (limit default 50, max 200: docs/api-decisions.md#pagination). */
 export const ListQuerySchema = v.object({
   limit: v.pipe(
     v.optional(v.string(), String(LIST_LIMIT_DEFAULT)),

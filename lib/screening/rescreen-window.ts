@@ -11,7 +11,7 @@ import {
 import { isoSeconds, parseScreenItem, type ScreenItem } from './screen-record.ts';
 
 /**
- * The rescreen window (DESIGN §4): at most one fresh screen of a subject per tenant per window.
+ * The rescreen window (docs/api-decisions.md#rescreen-window): at most one fresh screen of a subject per tenant per window.
  *
  * Two pieces. Every screen item carries its subject hash as a subject-screens index key, so the
  * subject's latest screen is one query away (the common repeat: nothing written). And one

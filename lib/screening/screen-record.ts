@@ -131,7 +131,7 @@ export interface CurrentDisposition extends HistoryEntry {
   approved_decision?: DecisionRecord;
 }
 
-/** The Screen object of SPEC §2.1, plus the stored workflow fields. */
+/** The Screen object (docs/api-decisions.md#the-screen-object), plus the stored workflow fields. */
 export interface Screen {
   screen_id: string;
   risk_level: RiskLevel;
@@ -140,7 +140,7 @@ export interface Screen {
   pep_result: PepResult | null;
   criminal_result: CriminalResult | null;
   screened_at: string;
-  /** The check types performed; an excluded type's result is null (DESIGN §4). */
+  /** The check types performed; an excluded type's result is null (docs/api-decisions.md#the-screen-object). */
   types: CheckType[];
   created_by: Actor;
   disposition: CurrentDisposition | null;
@@ -187,7 +187,7 @@ export interface HistoryView extends HistoryEntry {
   withdraws_approval?: EntryLink;
 }
 
-/** `YYYY-MM-DDThh:mm:ssZ` (DESIGN §4: `Z` and no fraction). */
+/** `YYYY-MM-DDThh:mm:ssZ` (`Z` and no fraction: docs/api-decisions.md#timestamps). */
 export function isoSeconds(at: Date): string {
   return `${at.toISOString().slice(0, 19)}Z`;
 }

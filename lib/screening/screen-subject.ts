@@ -66,11 +66,11 @@ export type ScreeningPrincipal = Pick<Principal, 'tenantId' | 'plan'> & {
   role: Actor['role'];
 };
 
-/** The Screen of SPEC §2.1 with `skipped`: true when the earlier screen was returned unchanged. */
+/** The Screen (docs/api-decisions.md#the-screen-object) with `skipped`: true when the earlier screen was returned unchanged. */
 export type ScreenResult = Screen & { skipped: boolean };
 
 /**
- * Screens one subject for the caller's tenant (SPEC §3, first two rows).
+ * Screens one subject for the caller's tenant (the first two rows of the lifecycle: docs/api-decisions.md#the-screen-lifecycle).
  *
  * - Unless `force`, the same subject (same normalised name, dob, nationality, location, alias and
  *   check types) screened by this tenant within the rescreen window returns that earlier screen

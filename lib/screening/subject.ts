@@ -26,7 +26,7 @@ function normaliseText(text: string | undefined): string {
 }
 
 /**
- * The key of the rescreen window (DESIGN §4): the same normalised name, dob, nationality,
+ * The key of the rescreen window (docs/api-decisions.md#rescreen-window): the same normalised name, dob, nationality,
  * location, alias and check types give the same hash. The normalisation is deliberately
  * narrower than the matcher's (no diacritic folding or name reordering): a cached result must be
  * exactly what a fresh screen of that input would have returned. The hash keeps names out of

@@ -1,6 +1,6 @@
 import { INTERFACE_VERSION } from '../version.ts';
 
-/** ISO 8601 with an explicit `+00:00` offset, as DESIGN §4 fixes for /health. */
+/** ISO 8601 with an explicit `+00:00` offset, the form /health reports (docs/api-decisions.md#timestamps). */
 export function isoWithOffset(at: Date): string {
   return at.toISOString().replace('Z', '+00:00');
 }

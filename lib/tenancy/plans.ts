@@ -1,4 +1,4 @@
-/** Plans of SPEC §8. `null` means unlimited. */
+/** The plans (docs/api-decisions.md#plans). `null` means unlimited. */
 export interface Plan {
   id: PlanId;
   name: string;

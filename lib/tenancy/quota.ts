@@ -3,7 +3,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { QuotaExceededError } from '../errors.ts';
 import { isConditionalCheckFailed, itemOfConditionFailure, keys, type Table } from '../store/table.ts';
 
-/** Quota months are calendar months in UTC (DESIGN §4). */
+/** Quota months are calendar months in UTC (docs/api-decisions.md#quota-months). */
 export function usageMonth(at: Date = new Date()): string {
   return at.toISOString().slice(0, 7);
 }

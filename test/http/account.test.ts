@@ -37,7 +37,7 @@ describe('GET /me', () => {
     }
   });
 
-  it('shows the Starter limits of SPEC §8', async () => {
+  it('shows the Starter plan limits', async () => {
     const starter = stack.demoKeys.find((k) => k.plan === 'starter')!;
 
     const body = await (await get('/me', starter.api_key)).json();

@@ -37,7 +37,7 @@ async function newScreen(key = analyst1.key): Promise<string> {
 const dispose = (id: string, key: string, body: unknown) => api.post(`/screens/${id}/dispose`, key, body);
 const history = async (id: string) => (await api.get(`/screens/${id}/history`, analyst1.key)).body;
 
-describe('POST /screens/{screen_id}/dispose: SPEC §3 state table', () => {
+describe('POST /screens/{screen_id}/dispose: the state table', () => {
   it('pending → the disposition, with the note in the history and the screen off the pending list', async () => {
     const id = await newScreen();
 

@@ -15,7 +15,7 @@ beforeAll(async () => {
 afterAll(async () => stack.close());
 
 describe('POST /screen', () => {
-  it('screens a sanctioned person and returns the SPEC §2.1 Screen with skipped false', async () => {
+  it('screens a sanctioned person and returns the Screen with skipped false', async () => {
     const { status, body } = await api.post('/screen', analyst, {
       name: 'Vladimir Putin',
       dob: '1952-10-07',
