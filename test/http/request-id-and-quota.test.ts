@@ -135,6 +135,25 @@ describe('quota headers', () => {
     expect(remainingOf(response).remaining).toBe(0);
   });
 
+  it('are on a streamed batch too, with the whole batch already counted', async () => {
+    const { admin } = await createTenant(getServices().table, { name: 'Headers Growth', plan: 'growth' });
+    const subjects = [{ name: madeUpName() }, { name: madeUpName() }];
+
+    const response = await call(
+      'POST',
+      '/batch/stream',
+      { 'x-api-key': admin.api_key, 'x-request-id': 'batch-req-1' },
+      { subjects },
+    );
+    const events = await response.text();
+
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-request-id')).toBe('batch-req-1');
+    expect(response.headers.get('ratelimit-policy')).toMatch(/^"monthly";q=5000;w=\d+$/);
+    expect(remainingOf(response).remaining).toBe(4998);
+    expect(events).toContain('event: complete');
+  });
+
   it('say an Enterprise plan is unlimited instead of stating a quota', async () => {
     const key = demoKey(stack, 'tdemoenterprise', 'analyst').api_key;
 
