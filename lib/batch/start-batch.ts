@@ -1,17 +1,23 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { QuotaExceededError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import { encodeJob } from '../queue/jobs.ts';
 import type { Services } from '../runtime/services.ts';
+import { findRecentScreen } from '../screening/rescreen-window.ts';
 import { screenDay } from '../screening/screen-id.ts';
+import type { ScreenItem } from '../screening/screen-record.ts';
+import { subjectHash } from '../screening/subject.ts';
 import type { Principal } from '../tenancy/auth.ts';
 import { chargeScreens, refundScreens } from '../tenancy/quota.ts';
 import {
   type BatchItemSubject,
   type BatchPurpose,
   type BatchRef,
+  claimBatchItem,
   closeBatch,
   createBatch,
+  finishBatchItem,
+  nextFinishSequence,
   recordFailedSubject,
 } from './batch-record.ts';
 import type { BatchRequest } from './request.ts';
@@ -29,22 +35,38 @@ export const NOT_QUEUED_DETAIL =
   'The subject could not be queued for screening; it was not charged. Screen it again.';
 
 /**
- * Starts a batch: charges the quota for every subject in one conditional write before any work
- * (QuotaExceededError → 429 with nothing charged), then records and queues it (queueBatch).
+ * Starts a batch: charges the quota for every subject in one conditional write before any work,
+ * then records and queues it (queueBatch). When that charge does not fit, the subjects the
+ * rescreen window already answers are set apart: they would be refunded anyway, so only the rest
+ * is charged (one conditional write again) and those finish at once with their earlier screens.
+ * A batch that still does not fit is a 429 naming its size, with nothing charged.
  */
 export async function startBatch(
-  services: Pick<Services, 'table' | 'batchQueue'>,
+  services: Pick<Services, 'table' | 'batchQueue' | 'config'>,
   principal: Principal,
   request: BatchRequest & { subjects: readonly BatchItemSubject[]; purpose?: BatchPurpose },
   log: Logger,
   at: Date = new Date(),
 ): Promise<StartedBatch> {
   const total = request.subjects.length;
+  let served = new Map<number, ScreenItem>();
   try {
     await chargeScreens(services.table, principal.tenantId, total, principal.plan.monthly_screens, at);
   } catch (error) {
-    if (error instanceof QuotaExceededError) throw new QuotaExceededError(error.used, error.allowed, total);
-    throw error;
+    if (!(error instanceof QuotaExceededError)) throw error;
+    // At the limit, subjects the rescreen window already answers cost nothing: serve those from
+    // their earlier screens and charge only the rest, or refuse naming the batch's size.
+    served = await screensInWindow(services, principal.tenantId, request, at);
+    const fresh = total - served.size;
+    if (served.size === 0 || fresh > error.allowed - error.used) {
+      throw new QuotaExceededError(error.used, error.allowed, total);
+    }
+    try {
+      await chargeScreens(services.table, principal.tenantId, fresh, principal.plan.monthly_screens, at);
+    } catch (again) {
+      if (again instanceof QuotaExceededError) throw new QuotaExceededError(again.used, again.allowed, total);
+      throw again;
+    }
   }
   return queueBatch(
     services,
@@ -59,12 +81,39 @@ export async function startBatch(
       purpose: request.purpose,
     },
     log,
+    served,
   );
 }
 
+/** The batch's subjects the rescreen window answers now, by index, with the screen that answers. */
+async function screensInWindow(
+  services: Pick<Services, 'table' | 'config'>,
+  tenantId: string,
+  request: BatchRequest,
+  at: Date,
+): Promise<Map<number, ScreenItem>> {
+  const found = await Promise.all(
+    request.subjects.map((subject) =>
+      findRecentScreen(
+        services.table,
+        tenantId,
+        subjectHash(subject, request.types),
+        services.config.RESCREEN_WINDOW_HOURS,
+        at,
+      ),
+    ),
+  );
+  const served = new Map<number, ScreenItem>();
+  found.forEach((screen, index) => {
+    if (screen) served.set(index, screen);
+  });
+  return served;
+}
+
 /**
- * Records a batch whose subjects were already charged (`at` is the charge's month) and sends one
- * queue message per subject. The workers refund the subjects that come back cached or fail; a
+ * Records a batch whose subjects were already charged (`at` is the charge's month), except those in
+ * `served` (answered by the rescreen window, uncharged: they finish at once as skipped), and sends
+ * one queue message per other subject. The workers refund the subjects that come back cached or fail; a
  * subject the queue would not accept is recorded as failed at once and refunded, so the stream
  * still accounts for every subject. If the batch cannot be recorded, the whole charge is refunded.
  */
@@ -72,6 +121,7 @@ export async function queueBatch(
   services: Pick<Services, 'table' | 'batchQueue'>,
   batch: Parameters<typeof createBatch>[1],
   log: Logger,
+  served: ReadonlyMap<number, ScreenItem> = new Map(),
 ): Promise<StartedBatch> {
   const { table } = services;
   const { at } = batch;
@@ -80,13 +130,22 @@ export async function queueBatch(
   try {
     await createBatch(table, batch);
   } catch (error) {
-    await refundScreens(table, ref.tenantId, total, at);
+    await refundScreens(table, ref.tenantId, total - served.size, at);
     // Refunded here: a restart must not find the batch open and refund it again.
     await closeBatch(table, ref).catch(() => undefined);
     throw error;
   }
+  // Subjects answered by an earlier screen (not charged) finish at once, like a cached screen.
+  for (const [index, screen] of served) {
+    const token = randomUUID();
+    const claim = await claimBatchItem(table, ref, index, token, new Date());
+    if (!claim.claimed) continue;
+    const seq = await nextFinishSequence(table, ref);
+    await finishBatchItem(table, ref, index, token, seq, { ...screen, skipped: true }, new Date());
+  }
 
-  const bodies = batch.subjects.map((_, index) =>
+  const queued = batch.subjects.map((_, index) => index).filter((index) => !served.has(index));
+  const bodies = queued.map((index) =>
     encodeJob({ kind: 'batch-subject', v: 2, tenant_id: ref.tenantId, batch_id: ref.batchId, index }),
   );
   let failed: number[] = [];
@@ -94,10 +153,11 @@ export async function queueBatch(
   if (bodies.length === 0) await closeBatch(table, ref);
   if (bodies.length > 0) {
     try {
-      ({ failed } = await services.batchQueue().sendAll(bodies));
+      // sendAll names positions in `bodies`; the batch items are numbered by subject index.
+      failed = (await services.batchQueue().sendAll(bodies)).failed.map((position) => queued[position]);
     } catch (error) {
       log.error({ err: error, batchId: ref.batchId }, 'batch not queued');
-      failed = bodies.map((_, index) => index);
+      failed = queued;
     }
   }
 

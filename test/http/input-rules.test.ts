@@ -1,6 +1,9 @@
 import { request } from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { getServices } from '../../lib/runtime/services.ts';
 import { isStrippedControl } from '../../lib/screening/text-input.ts';
+import { chargeScreens, getMonthlyUsage } from '../../lib/tenancy/quota.ts';
+import { createTenant } from '../../lib/tenancy/tenants.ts';
 import { demoKey, madeUpName, useLocalStack } from '../screening/http-client.ts';
 import { readEvents, type SseEvent } from '../support/sse.ts';
 
@@ -12,10 +15,13 @@ beforeAll(() => {
 });
 
 /** POST /batch/stream: the refusal's status and detail, or the events of the whole stream. */
-async function batch(body: unknown): Promise<{ status: number; detail?: string; events: SseEvent[] }> {
+async function batch(
+  body: unknown,
+  apiKey = key,
+): Promise<{ status: number; detail?: string; events: SseEvent[] }> {
   const response = await fetch(`${local.stack.url}/batch/stream`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': key },
+    headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
     body: JSON.stringify(body),
   });
   if (!response.headers.get('content-type')?.startsWith('text/event-stream')) {
@@ -162,5 +168,35 @@ describe('requests the service cannot route or read: a 4xx with a detail, never 
     const response = await rawRequest('HEAD', '/health');
     expect(response.status).toBe(200);
     expect(response.text).toBe('');
+  });
+});
+
+describe('a batch at the quota limit', () => {
+  it('is served when the rescreen window answers every subject (nothing charged); one needing fresh screens is 429 naming its size', async () => {
+    const { table } = getServices();
+    const growth = await createTenant(table, { name: 'Window Bank', plan: 'growth' });
+    const tenantId = growth.tenant.tenant_id;
+    const adminKey = growth.admin.api_key;
+    const subjects = [{ name: madeUpName() }, { name: madeUpName(), nationality: 'Norway' }];
+    const earlier: string[] = [];
+    for (const subject of subjects)
+      earlier.push((await local.api.post('/screen', adminKey, subject)).body.screen_id);
+    await chargeScreens(table, tenantId, 4998, 5000);
+
+    const cachedOnly = await batch({ subjects }, adminKey);
+    const mixed = await batch({ subjects: [...subjects, { name: madeUpName() }] }, adminKey);
+
+    expect(cachedOnly.status).toBe(200);
+    const progress = cachedOnly.events.filter((e) => e.event === 'progress').map((e) => e.data);
+    expect(progress.map((p) => [p.index, p.screen_id, p.skipped]).sort()).toEqual([
+      [0, earlier[0], true],
+      [1, earlier[1], true],
+    ]);
+    expect(cachedOnly.events.at(-1)).toMatchObject({ event: 'complete', data: { completed: 2, failed: 0 } });
+    expect(mixed.status).toBe(429);
+    expect(mixed.detail).toBe(
+      'Monthly screen limit reached: 5000/5000 screens used this month; this batch of 3 subjects needs 3 and 0 remain. Upgrade your plan to screen more.',
+    );
+    expect(await getMonthlyUsage(table, tenantId)).toBe(5000);
   });
 });
