@@ -1,7 +1,19 @@
 import { httpHandler } from '../../lib/http/handler.ts';
+import { idempotencyKeyOf, idempotent } from '../../lib/http/idempotency.ts';
 import { ClientRequestSchema, registerClient } from '../../lib/monitoring/register-client.ts';
 
-export const handler = httpHandler('client-register', { body: ClientRequestSchema }, async (request) => ({
-  status: 201,
-  body: (await registerClient(request.services, request.principal, request.body)).client,
-}));
+export const handler = httpHandler('client-register', { body: ClientRequestSchema }, async (request) => {
+  const { services, principal, body, event } = request;
+  const scope = {
+    tenantId: principal.tenantId,
+    route: 'client-register',
+    key: idempotencyKeyOf(event.headers),
+    body,
+  };
+  const { result } = await idempotent(
+    services.table,
+    scope,
+    async () => (await registerClient(services, principal, body)).client,
+  );
+  return { status: 201, body: result };
+});

@@ -28,7 +28,7 @@ export async function streamBatch(
   // request's batch again, from its first event.
   const scope = {
     tenantId: principal.tenantId,
-    route: 'batch-stream',
+    route: request.body.purpose === 'register-clients' ? 'batch-clients-stream' : 'batch-stream',
     key: idempotencyKeyOf(request.event.headers),
     body: request.body,
   };

@@ -116,6 +116,31 @@ describe('POST /clients', () => {
     expect((await api.get('/clients', key)).body.clients).toHaveLength(1);
   });
 
+  it('honours Idempotency-Key: a repeat returns the first client, another body is 422', async () => {
+    const { key } = await freshTenant();
+    const body = { name: madeUpName(), reference: 'IDEM-1' };
+    const send = (payload: unknown) =>
+      fetch(`${stack.url}/clients`, {
+        method: 'POST',
+        headers: {
+          'x-api-key': key,
+          'idempotency-key': 'register-idem-1',
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify(payload),
+      });
+
+    const first = await send(body);
+    const repeat = await send(body);
+    const other = await send({ ...body, dob: '1970-01-01' });
+
+    expect(first.status).toBe(201);
+    expect(repeat.status).toBe(201);
+    expect((await repeat.json()).client_id).toBe((await first.json()).client_id);
+    expect(other.status).toBe(422);
+    expect(await usedOf(key)).toBe(1);
+  });
+
   it('validates every field with a 400 naming it, and charges nothing', async () => {
     const { key } = await freshTenant();
     const cases: [Record<string, unknown>, string][] = [
