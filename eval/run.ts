@@ -25,6 +25,7 @@ import { tokeniseName } from '../lib/matcher/normalise.ts';
 import { createMatcher, type Matcher } from '../lib/matcher/screen.ts';
 import { loadSnapshot } from '../lib/matcher/snapshot-file.ts';
 import { riskRank } from '../lib/matcher/types.ts';
+import { perListPeople } from '../lib/watchlists/linking.ts';
 import type { WatchlistSnapshot } from '../lib/watchlists/types.ts';
 import { issueClasses, measureClass } from './classes.ts';
 
@@ -163,7 +164,8 @@ function namePairs(): void {
 
 function unEntityIndex(snapshot: WatchlistSnapshot): Map<string, Set<string>> {
   const byName = new Map<string, Set<string>>();
-  for (const p of snapshot.people) {
+  // The UN's own records (a UN listing linked with other lists' is one person in `people`).
+  for (const p of perListPeople(snapshot)) {
     if (p.list_id !== 'un_sc') continue;
     for (const n of p.names) {
       const key = nameKey(n.name);
@@ -218,7 +220,9 @@ function unRecall(matcher: Matcher, snapshot: WatchlistSnapshot): void {
       ['sanctions'],
     );
     const hit = (result.sanctions_result?.matches ?? []).some(
-      (m) => m.list_id === 'un_sc' && ids.has(m.entity_id) && riskRank(m.risk_level) >= riskRank('MEDIUM'),
+      (m) =>
+        m.listings.some((l) => l.list_id === 'un_sc' && ids.has(l.entity_id)) &&
+        riskRank(m.risk_level) >= riskRank('MEDIUM'),
     );
     const bucketNames = [
       r.name_perturbed !== 'true' && r.dob_perturbed !== 'true' ? 'untouched' : undefined,

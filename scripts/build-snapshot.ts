@@ -22,11 +22,12 @@ const rows = snapshot.lists.map((list) => ({
   source_date: list.source_date,
   records: list.entity_count,
   individuals: list.individual_count,
+  linked: list.linked_count ?? 0,
 }));
 console.table(rows);
 const names = snapshot.people.reduce((sum, person) => sum + person.names.length, 0);
 const sizeMb = statSync(output).size / 1_048_576;
 console.log(
-  `${snapshot.people.length} individuals, ${names} names → ${output} ` +
+  `${snapshot.people.length} people to screen (listings of one person on several lists linked), ${names} names → ${output} ` +
     `(${sizeMb.toFixed(1)} MB; built in ${buildMs} ms; read + JSON.parse ${loadMs.toFixed(0)} ms)`,
 );

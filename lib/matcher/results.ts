@@ -6,7 +6,7 @@
 
 import { normaliseCountry } from '../watchlists/countries.ts';
 import { PEP_TIER_LABELS } from '../watchlists/pep-tiers.ts';
-import type { CheckType, ListedDob, ListSummary } from '../watchlists/types.ts';
+import type { CheckType, ListedDob, ListedPerson, ListId, ListSummary } from '../watchlists/types.ts';
 import type { Scored } from './candidates.ts';
 import { compareCountry, compareDob, compareLocation, formatListedDob } from './corroboration.ts';
 import { type IndexedPerson, listedNameOf, type NameIndex } from './name-index.ts';
@@ -17,6 +17,7 @@ import type {
   FieldExplanation,
   FieldStatus,
   Match,
+  MatchListing,
   PepResult,
   RiskLevel,
   SanctionsResult,
@@ -189,6 +190,24 @@ function nameExplanation(
   return { status, detail };
 }
 
+/** The person's listings with their lists' names: the linked listings, or its one listing. */
+function listingsOf(index: NameIndex, person: ListedPerson): MatchListing[] {
+  const listName = (id: ListId) => index.lists.find((l) => l.id === id)?.name ?? id;
+  if (person.listings) return person.listings.map((l) => ({ ...l, list_name: listName(l.list_id) }));
+  const listing: MatchListing = {
+    list_id: person.list_id,
+    list_name: listName(person.list_id),
+    entity_id: person.entity_id,
+    primary_name: person.primary_name,
+    programmes: person.programmes,
+    linked_by: 'primary',
+  };
+  if (person.reference) listing.reference = person.reference;
+  if (person.listed_on) listing.listed_on = person.listed_on;
+  if (person.url) listing.url = person.url;
+  return [listing];
+}
+
 function toMatch(
   index: NameIndex,
   s: Scored,
@@ -224,6 +243,7 @@ function toMatch(
     dob: dob.status,
     nationality: nationality.status,
     tier: person.pep?.tier,
+    current: person.pep?.current,
   });
   const risk_level: RiskLevel = verdict.atLeastMedium ? maxRisk([computed, 'MEDIUM']) : computed;
   const adjusted =
@@ -250,6 +270,7 @@ function toMatch(
       nationality,
       location,
     },
+    listings: listingsOf(index, person),
   };
   if (person.url) match.url = person.url;
   if (person.pep) {
@@ -258,6 +279,7 @@ function toMatch(
       tier_label: PEP_TIER_LABELS[person.pep.tier] ?? `Tier ${person.pep.tier}`,
       category: person.pep.category,
       position: person.pep.position,
+      current: person.pep.current,
     };
   }
   return { match };

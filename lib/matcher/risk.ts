@@ -61,6 +61,11 @@ export interface RiskInput {
   nationality: FieldStatus;
   /** PEP tier of the listed person (PEP checks only). */
   tier?: number;
+  /**
+   * In office on the PEP data's date (PEP checks only): the "tier 1" rows of the table. Lists
+   * without the flag fall back to `tier === 1`.
+   */
+  current?: boolean;
 }
 
 const SANCTIONS_TABLE: Record<NameBand, Record<Exclude<FieldStatus, 'mismatched'>, RiskLevel>> = {
@@ -69,8 +74,7 @@ const SANCTIONS_TABLE: Record<NameBand, Record<Exclude<FieldStatus, 'mismatched'
   weak: { matched: 'MEDIUM', near: 'LOW', unknown: 'LOW' },
 };
 
-function pepLevel(band: NameBand, dob: FieldStatus, tier: number): RiskLevel {
-  const tierOne = tier <= 1;
+function pepLevel(band: NameBand, dob: FieldStatus, tierOne: boolean): RiskLevel {
   if (band === 'strong') return tierOne ? 'HIGH' : 'MEDIUM';
   if (band === 'partial') {
     if (dob === 'matched') return tierOne ? 'HIGH' : 'MEDIUM';
@@ -91,7 +95,7 @@ export function matchRisk(input: RiskInput): RiskLevel {
   if (input.dob === 'mismatched') return 'LOW';
   let level: RiskLevel;
   if (input.check === 'pep') {
-    level = pepLevel(input.band, input.dob, input.tier ?? 3);
+    level = pepLevel(input.band, input.dob, input.current ?? (input.tier ?? 3) <= 1);
   } else {
     level = SANCTIONS_TABLE[input.band][input.dob];
     if (input.check === 'criminal' && level === 'CRITICAL') level = 'HIGH';

@@ -4,10 +4,12 @@
  * parses the lists nor tokenises their names. An index compiled by other matcher code is
  * recompiled on load, never served.
  */
+
 import { isAscii } from 'node:buffer';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { logger } from '../log.ts';
+import { restorePerson } from '../watchlists/listed-person.ts';
 import {
   buildSnapshot,
   compactPerson,
@@ -24,8 +26,6 @@ import {
   currentCompiledIndexData,
   isCurrent,
 } from './compiled-index.ts';
-
-const PERSON_ARRAYS = ['names', 'dobs', 'nationalities', 'locations', 'programmes'] as const;
 
 const NON_ASCII_RE = /[\u007f-\uffff]/g;
 const escapeChar = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
@@ -71,7 +71,7 @@ export function parseSnapshot(bytes: Buffer): WatchlistSnapshot {
   const text = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
   const { index, ...snapshot } = JSON.parse(text) as SnapshotFile;
   for (const person of snapshot.people) {
-    for (const key of PERSON_ARRAYS) if (!person[key]) person[key] = [];
+    restorePerson(person);
   }
   if (index) attachCompiledIndex(snapshot, index);
   return snapshot;

@@ -4,7 +4,7 @@
  * docs/api-decisions.md#the-screen-object).
  */
 
-import type { CheckType, ListId } from '../watchlists/types.ts';
+import type { CheckType, ListId, Listing } from '../watchlists/types.ts';
 
 export type RiskLevel = 'CRITICAL' | 'HIGH' | 'MEDIUM' | 'LOW' | 'CLEAR';
 
@@ -62,8 +62,19 @@ export interface Match {
   programmes: string[];
   explanation: MatchExplanation;
   url?: string;
-  /** PEP lists only. */
-  pep?: { tier: number; tier_label: string; category: string; position: string };
+  /**
+   * Every listing of the matched person, the one above (`list_id`, `entity_id`) first: one entry
+   * when the person is on one list, several when listings on several lists were linked into one
+   * person (README, one match per person).
+   */
+  listings: MatchListing[];
+  /** PEP lists only. `current`: in office on the PEP data's date. */
+  pep?: { tier: number; tier_label: string; category: string; position: string; current: boolean };
+}
+
+/** One list's listing of a matched person. */
+export interface MatchListing extends Listing {
+  list_name: string;
 }
 
 export interface SanctionsResult {

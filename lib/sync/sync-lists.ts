@@ -6,9 +6,11 @@
  * than `MAX_INDIVIDUAL_DROP` at once, keeps its last good data in the new snapshot and its status
  * row records the error (so /dbstatus shows it stale with the reason); the other lists go ahead.
  */
+
 import { logger } from '../log.ts';
 import { parseSnapshot, serialiseSnapshot } from '../matcher/snapshot-file.ts';
 import type { Table } from '../store/table.ts';
+import { linkSnapshot, perListPeople } from '../watchlists/linking.ts';
 import { SNAPSHOT_FORMAT_VERSION } from '../watchlists/snapshot.ts';
 import { LIST_SOURCES } from '../watchlists/sources.ts';
 import type {
@@ -104,19 +106,21 @@ export function effectiveSnapshot(
 }
 
 function peopleOf(snapshot: WatchlistSnapshot, listId: ListId): ListedPerson[] {
-  return snapshot.people.filter((person) => person.list_id === listId);
+  // Per list as parsed: a linked person is split back into its listings' own records.
+  return perListPeople(snapshot).filter((person) => person.list_id === listId);
 }
 
 function composeSnapshot(
   lists: readonly { summary: ListSummary; people: readonly ListedPerson[] }[],
   builtAt: string,
 ): WatchlistSnapshot {
-  return {
+  // Listings of one person on several lists are linked again over the new per-list people.
+  return linkSnapshot({
     format_version: SNAPSHOT_FORMAT_VERSION,
     built_at: builtAt,
     lists: lists.map((l) => l.summary),
     people: lists.flatMap((l) => l.people),
-  };
+  });
 }
 
 /** Reads the newest stored snapshot; an unreadable one is reported and treated as absent. */

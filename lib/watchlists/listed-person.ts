@@ -69,3 +69,32 @@ export function newPerson(
   addName(person.names, primary_name, 'primary');
   return person;
 }
+
+/**
+ * Remarks longer than this are cut in the snapshot. They are context for an analyst (the OFSI
+ * statement of reasons runs to pages); the full text stays in the source file, and a third of the
+ * snapshot's size would otherwise be prose read on every cold start.
+ */
+export const REMARKS_MAX_CHARS = 600;
+
+/** Drops empty arrays and absent fields (about a third of the people have no DOB or place). */
+export function compactPerson(person: ListedPerson): Partial<ListedPerson> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(person)) {
+    if (value === undefined || value === null || value === '') continue;
+    if (Array.isArray(value) && value.length === 0) continue;
+    out[key] = value;
+  }
+  if (person.remarks && person.remarks.length > REMARKS_MAX_CHARS) {
+    out.remarks = `${person.remarks.slice(0, REMARKS_MAX_CHARS - 1).trimEnd()}…`;
+  }
+  return out as Partial<ListedPerson>;
+}
+
+const PERSON_ARRAYS = ['names', 'dobs', 'nationalities', 'locations', 'programmes'] as const;
+
+/** Restores the empty arrays `compactPerson` left out. */
+export function restorePerson(person: ListedPerson): ListedPerson {
+  for (const key of PERSON_ARRAYS) if (!person[key]) person[key] = [];
+  return person;
+}

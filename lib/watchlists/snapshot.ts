@@ -7,14 +7,16 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readWatchlistConfig } from '../runtime/config.ts';
+import { linkSnapshot } from './linking.ts';
 import { LIST_SOURCES, type ListSource } from './sources.ts';
 import type { ListedPerson, ListSummary, WatchlistSnapshot } from './types.ts';
 
 /**
  * Bumped whenever the snapshot's shape or a parser's reading changes (3: OFAC remark aliases are
- * weak); an older file is rebuilt rather than misread.
+ * weak; 4: linked people, listing records and the 2026 lists); an older file is rebuilt rather
+ * than misread.
  */
-export const SNAPSHOT_FORMAT_VERSION = 3;
+export const SNAPSHOT_FORMAT_VERSION = 4;
 
 /** The repository's data/ directory, found from this module so it works from any working directory. */
 export function defaultDataDir(): string {
@@ -56,26 +58,10 @@ export function buildSnapshot(
     });
     for (const person of parsed.people) people.push(person);
   }
-  return { format_version: SNAPSHOT_FORMAT_VERSION, built_at: builtAt, lists, people };
+  // One person, one match: the listings of one person on several lists are linked here, once.
+  return linkSnapshot({ format_version: SNAPSHOT_FORMAT_VERSION, built_at: builtAt, lists, people });
 }
 
-/**
- * Remarks longer than this are cut in the snapshot. They are context for an analyst (the OFSI
- * statement of reasons runs to pages); the full text stays in the source file, and a third of the
- * snapshot's size would otherwise be prose read on every cold start.
- */
-export const REMARKS_MAX_CHARS = 600;
-
-/** Drops empty arrays and absent fields (about a third of the people have no DOB or place). */
-export function compactPerson(person: ListedPerson): Partial<ListedPerson> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(person)) {
-    if (value === undefined || value === null || value === '') continue;
-    if (Array.isArray(value) && value.length === 0) continue;
-    out[key] = value;
-  }
-  if (person.remarks && person.remarks.length > REMARKS_MAX_CHARS) {
-    out.remarks = `${person.remarks.slice(0, REMARKS_MAX_CHARS - 1).trimEnd()}…`;
-  }
-  return out as Partial<ListedPerson>;
-}
+// Kept with the person helpers (linking compacts the records it sets aside too); re-exported
+// for the snapshot file and the list sync.
+export { compactPerson, REMARKS_MAX_CHARS } from './listed-person.ts';

@@ -69,6 +69,7 @@ export function describeDatabase(
       publisher: list.publisher,
       entity_count: list.entity_count,
       individual_count: list.individual_count,
+      linked_count: list.linked_count ?? 0,
       source_date: list.source_date,
       source_date_basis: list.source_date_basis,
       last_sync: list.synced_at,

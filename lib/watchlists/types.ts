@@ -94,6 +94,24 @@ export interface ListedPerson {
    * `ofac:9639`; lib/watchlists/shared-ids.ts), used to link one person's listings across lists.
    */
   shared_ids?: string[];
+  /**
+   * Every listing of this person when several lists' listings were linked into one person
+   * (lib/watchlists/linking.ts), this list's own first; absent for a person listed once.
+   */
+  listings?: Listing[];
+}
+
+/** One list's entry for a person, as carried by a linked person and reported on a match. */
+export interface Listing {
+  list_id: ListId;
+  entity_id: string;
+  primary_name: string;
+  programmes: string[];
+  reference?: string;
+  listed_on?: string;
+  url?: string;
+  /** Why this listing was linked to the first: `primary` (the first itself), a shared id (`un:QDI.43`), or the name rule. */
+  linked_by: string;
 }
 
 export interface ListDescriptor {
@@ -108,6 +126,11 @@ export interface ListDescriptor {
   source_date: string;
   /** How the source date was established. */
   source_date_basis: string;
+  /**
+   * A retired list kept only as a dated historical source: its entries are screened only as
+   * additions to a linked current listing (see lib/watchlists/linking.ts), never alone.
+   */
+  historical?: true;
   /** Attribution text the licence requires to be shown with the data (OGL v3 for the UK list). */
   attribution?: string;
   /**
@@ -130,8 +153,10 @@ export interface ParsedList {
 export interface ListSummary extends ListDescriptor {
   /** Every record in the source (individuals, entities, vessels, ...). */
   entity_count: number;
-  /** Individuals kept for screening. */
+  /** Individuals kept for screening (a historical list: only those linked to a current listing). */
   individual_count: number;
+  /** Of those, listings screened as part of a person first listed by another list (one match per person). */
+  linked_count?: number;
   /** When this snapshot was built from the files (ISO 8601 UTC). */
   synced_at: string;
   /**
@@ -141,10 +166,26 @@ export interface ListSummary extends ListDescriptor {
   content_hash?: string;
 }
 
-/** The compiled snapshot: every list's people, ready for the matcher to index. */
+/** One linked person: indexes into a list of people (list order), and why each was linked. */
+export interface PersonLink {
+  people: number[];
+  /** Per member: `primary` for the first, else the shared id or name rule that linked it. */
+  linked_by: string[];
+}
+
+/**
+ * The compiled snapshot: the people to screen, one per person (listings of one person on several
+ * lists linked into one, lib/watchlists/linking.ts), ready for the matcher to index.
+ */
 export interface WatchlistSnapshot {
   format_version: number;
   built_at: string;
   lists: ListSummary[];
   people: ListedPerson[];
+  /**
+   * The per-list records that are not in `people` as themselves (merged into a linked person, or
+   * a historical listing alone), as gzipped JSON in base64: a sync reads them back with
+   * `perListPeople` to replace one list and link again; a cold start never parses them.
+   */
+  listing_records?: string;
 }

@@ -23,9 +23,12 @@ export const UK_OFSI_LIST: ListDescriptor = {
   source_date_basis:
     'The sheet\'s own "Last Updated" cell B1 (10/04/2025), read from the workbook at build time.',
   attribution: 'Contains public sector information licensed under the Open Government Licence v3.0.',
+  historical: true,
   notes: [
-    'OFSI\'s Consolidated List was superseded in 2026 by the FCDO "UK Sanctions List" (different layout); ' +
-      'this is a 2025 reference snapshot.',
+    'Retired on 28 January 2026: the FCDO UK Sanctions List (uk_fcdo) is now the only UK designation list. This ' +
+      '2025 snapshot is kept only as a dated historical source: an OFSI entry is screened only as part of the ' +
+      'current FCDO designation that carries its OFSI Group ID (adding the date of birth, nationality and place of ' +
+      'birth the FCDO transcription lacks), never on its own; entries no FCDO designation carries are dropped.',
   ],
 };
 

@@ -175,11 +175,15 @@ describe('GET /dbstatus', () => {
       individual_count: 730,
       source_date: '2026-02-27',
     });
+    // Retired: screened only through the FCDO designations that carry its entries' group ids.
     expect(byId.uk_ofsi).toMatchObject({
       entity_count: 4686,
-      individual_count: 3662,
+      individual_count: 2977,
+      linked_count: 2977,
       source_date: '2025-04-10',
     });
+    expect(byId.eu_fsf.linked_count).toBeGreaterThan(1000);
+    expect(body.totals.individuals).toBe(43660);
     expect(byId.un_sc.stale).toBe(true);
     expect(body.stale).toBe(true);
     expect(body.staleness_rule).toMatch(/7 days/);

@@ -9,6 +9,7 @@ import { createGetFile, parseOrigin } from '../../lib/sync/fetch.ts';
 import { readSyncStatus } from '../../lib/sync/list-status.ts';
 import { createFileSnapshotStore, type SnapshotStore } from '../../lib/sync/snapshot-store.ts';
 import { readStoredSnapshot, type SyncListsInput, syncLists } from '../../lib/sync/sync-lists.ts';
+import { perListPeople } from '../../lib/watchlists/linking.ts';
 import { buildSnapshot, defaultDataDir } from '../../lib/watchlists/snapshot.ts';
 import { LIST_SOURCES } from '../../lib/watchlists/sources.ts';
 import type { ListId, WatchlistSnapshot } from '../../lib/watchlists/types.ts';
@@ -71,7 +72,7 @@ async function storedUn() {
   const snapshot = await readStoredSnapshot(store);
   return {
     summary: snapshot?.lists.find((l) => l.id === 'un_sc'),
-    people: snapshot?.people.filter((p) => p.list_id === 'un_sc') ?? [],
+    people: snapshot ? perListPeople(snapshot).filter((p) => p.list_id === 'un_sc') : [],
   };
 }
 

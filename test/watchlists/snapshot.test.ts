@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadSnapshot, readSnapshot, writeSnapshot } from '../../lib/matcher/snapshot-file.ts';
+import { perListPeople } from '../../lib/watchlists/linking.ts';
 import {
   buildSnapshot,
   defaultDataDir,
@@ -57,7 +58,11 @@ describe('buildSnapshot', () => {
       ['us_executive_pep', '2026-06-15', 80, 12],
       ['interpol_red', '2020-12-10', 6010, 6009],
     ]);
-    expect(built.people).toHaveLength(730 + 12 + 6009);
+    // The UN lists Hassan Dahir Aweys twice (Somalia and Al-Qaida regimes): one person, two listings.
+    expect(built.people).toHaveLength(730 + 12 + 6009 - 1);
+    const linked = built.people.filter((p) => p.listings);
+    expect(linked.map((p) => p.listings?.map((l) => l.reference))).toEqual([['QDi.042', 'SOi.002']]);
+    expect(perListPeople(built)).toHaveLength(730 + 12 + 6009);
     expect(built.built_at).toBe('2026-07-01T10:00:00Z');
     expect(built.lists.every((l) => l.synced_at === built.built_at)).toBe(true);
   });

@@ -1,0 +1,197 @@
+import { describe, expect, it } from 'vitest';
+import {
+  applyLinks,
+  dobsAgree,
+  findLinks,
+  fullNameKey,
+  perListPeople,
+} from '../../lib/watchlists/linking.ts';
+import { newPerson } from '../../lib/watchlists/listed-person.ts';
+import { buildSnapshot, defaultDataDir } from '../../lib/watchlists/snapshot.ts';
+import { LIST_SOURCES } from '../../lib/watchlists/sources.ts';
+import type { ListedDob, ListedPerson, ListId } from '../../lib/watchlists/types.ts';
+
+// Every sanctions list, linked as the shipped snapshot links them (PEP and criminal lists are
+// never linked, so they are left out to keep the test quick).
+const sanctions = LIST_SOURCES.filter((s) => s.descriptor.category === 'sanctions');
+const snapshot = buildSnapshot(defaultDataDir(), { sources: sanctions });
+const { people } = snapshot;
+const personWith = (listId: ListId, entityId: string) =>
+  people.filter((p) =>
+    (p.listings ?? [{ list_id: p.list_id, entity_id: p.entity_id }]).some(
+      (l) => l.list_id === listId && l.entity_id === entityId,
+    ),
+  );
+const listingsOf = (person: ListedPerson | undefined) =>
+  (person?.listings ?? []).map((l) => `${l.list_id}:${l.entity_id}`).sort();
+
+describe('one person per person across the sanctions lists (real multi-listed people)', () => {
+  it('links Vladimir Putin on OFAC, the EU, the UK (FCDO and the OFSI record), Canada, Australia and New Zealand', () => {
+    const found = personWith('uk_fcdo', 'RUS0251');
+    expect(found).toHaveLength(1);
+    const [putin] = found;
+    expect(putin.list_id).toBe('ofac_sdn');
+    expect(listingsOf(putin)).toEqual(
+      [
+        'ofac_sdn:35096',
+        'eu_fsf:EU.7510.16',
+        'uk_fcdo:RUS0251',
+        'uk_ofsi:14196',
+        'au_dfat:6678',
+        'nz_russia:IND-1',
+      ]
+        .concat(
+          putin.listings?.filter((l) => l.list_id === 'ca_sema').map((l) => `ca_sema:${l.entity_id}`) ?? [],
+        )
+        .sort(),
+    );
+    expect(putin.listings?.some((l) => l.list_id === 'ca_sema')).toBe(true);
+    // The FCDO transcription has no DOB; the linked person has the other lists' date.
+    expect(putin.dobs).toContainEqual({ kind: 'date', date: '1952-10-07' });
+    expect(putin.programmes).toEqual(
+      expect.arrayContaining([
+        'RUSSIA-EO14024',
+        'The Russia (Sanctions) (EU Exit) Regulations 2019',
+        'Autonomous (Russia)',
+      ]),
+    );
+  });
+
+  it('links a UN listing to the EU, UK and Australian listings that quote its UN reference', () => {
+    const [person] = personWith('un_sc', findUn('QDi.334'));
+    const ids = listingsOf(person);
+    expect(ids).toContain('uk_fcdo:AQD0001');
+    expect(ids.some((id) => id.startsWith('eu_fsf:'))).toBe(true);
+    expect(ids.some((id) => id.startsWith('au_dfat:'))).toBe(true);
+    expect(person.listings?.find((l) => l.list_id === 'uk_fcdo')?.linked_by).toMatch(
+      /^(un:QDI\.334|name|full name)/,
+    );
+  });
+
+  it('keeps every listing of a linked person on one person only', () => {
+    const seen = new Set<string>();
+    for (const person of people) {
+      for (const l of person.listings ?? [{ list_id: person.list_id, entity_id: person.entity_id }]) {
+        const key = `${l.list_id}:${l.entity_id}`;
+        expect(seen.has(key), key).toBe(false);
+        seen.add(key);
+      }
+    }
+  });
+
+  it('refuses a shared UN number between listings that share no name part (a mistyped reference)', () => {
+    // The FCDO transcription gives AZIM AGHAJANI the UN number of Ahmad Vahid DASTJERDI (IRi.012).
+    const [aghajani] = personWith('uk_fcdo', 'INU0279');
+    expect(listingsOf(aghajani).every((id) => !id.startsWith('un_sc:'))).toBe(true);
+    const [dastjerdi] = people.filter((p) => p.primary_name === 'DASTJERDI, Ahmad Vahid');
+    expect(listingsOf(dastjerdi)).not.toContain('uk_fcdo:INU0279');
+  });
+
+  it('screens the retired OFSI list only through a linked FCDO designation', () => {
+    expect(people.some((p) => p.list_id === 'uk_ofsi')).toBe(false);
+    expect(perListPeople(snapshot).filter((p) => p.list_id === 'uk_ofsi')).toHaveLength(3662);
+    const ofsi = snapshot.lists.find((l) => l.id === 'uk_ofsi');
+    expect(ofsi?.individual_count).toBe(ofsi?.linked_count);
+    expect(ofsi?.individual_count).toBeLessThan(3662);
+  });
+
+  function findUn(reference: string): string {
+    return (
+      perListPeople(snapshot).find((p) => p.list_id === 'un_sc' && p.reference === reference)?.entity_id ?? ''
+    );
+  }
+
+  it('gives a sync every list back as parsed', () => {
+    const perList = perListPeople(snapshot);
+    for (const list of snapshot.lists) {
+      expect(perList.filter((p) => p.list_id === list.id).length, list.id).toBe(
+        list.id === 'uk_ofsi' ? 3662 : list.individual_count,
+      );
+    }
+    expect(perList.some((p) => p.listings)).toBe(false);
+  });
+});
+
+describe('the linking rule', () => {
+  const descriptors = new Map(LIST_SOURCES.map((s) => [s.descriptor.id, s.descriptor]));
+  const person = (list: ListId, id: string, name: string, dobs: ListedDob[] = [], shared?: string[]) => {
+    const p = newPerson(list, id, name);
+    p.dobs = dobs;
+    if (shared) p.shared_ids = shared;
+    return p;
+  };
+  const link = (...listed: ListedPerson[]) =>
+    applyLinks(listed, findLinks(listed, { descriptors }), descriptors).people;
+
+  it('compares all name parts in any order, ignoring case, accents and punctuation', () => {
+    expect(fullNameKey('PUTIN, Vladimir Vladimirovich').key).toBe(
+      fullNameKey('Vladimir Vladimirovich Putin').key,
+    );
+    expect(fullNameKey("AL-NU'AYMI Abd").key).toBe(fullNameKey('Abd al Nuaymi').key);
+    expect(fullNameKey('Vladimir Putin').key).not.toBe(fullNameKey('Vladimir Vladimirovich Putin').key);
+  });
+
+  it('treats dates as agreeing when one falls within the other', () => {
+    expect(dobsAgree([{ kind: 'year', year: 1952 }], [{ kind: 'date', date: '1952-10-07' }])).toBe(true);
+    expect(dobsAgree([{ kind: 'year', year: 1951, approximate: true }], [{ kind: 'year', year: 1952 }])).toBe(
+      true,
+    );
+    expect(dobsAgree([{ kind: 'date', date: '1952-10-07' }], [{ kind: 'date', date: '1952-10-08' }])).toBe(
+      false,
+    );
+  });
+
+  it('links on the full name with agreeing dates, or a date on one side only (3+ parts)', () => {
+    const dated = person('eu_fsf', 'e1', 'Ivan Ivanovich Petrov', [{ kind: 'date', date: '1960-01-02' }]);
+    expect(
+      link(dated, person('ca_sema', 'c1', 'PETROV Ivan Ivanovich', [{ kind: 'year', year: 1960 }])),
+    ).toHaveLength(1);
+    expect(link(dated, person('uk_fcdo', 'u1', 'Ivan Ivanovich PETROV'))).toHaveLength(1);
+  });
+
+  it('never links conflicting dates of birth, a partial name, or two undated two-part names', () => {
+    const dated = person('eu_fsf', 'e1', 'Ivan Ivanovich Petrov', [{ kind: 'date', date: '1960-01-02' }]);
+    expect(
+      link(dated, person('ca_sema', 'c1', 'Ivan Ivanovich Petrov', [{ kind: 'year', year: 1971 }])),
+    ).toHaveLength(2);
+    expect(link(dated, person('uk_fcdo', 'u1', 'Ivan Petrov'))).toHaveLength(2);
+    expect(link(person('eu_fsf', 'e2', 'Ivan Petrov'), person('uk_fcdo', 'u2', 'Ivan Petrov'))).toHaveLength(
+      2,
+    );
+  });
+
+  it('does not chain two conflicting dates through a listing without one', () => {
+    const a = person('eu_fsf', 'e1', 'Ivan Ivanovich Petrov', [{ kind: 'date', date: '1960-01-02' }]);
+    const undated = person('uk_fcdo', 'u1', 'Ivan Ivanovich Petrov');
+    const b = person('au_dfat', 'a1', 'Ivan Ivanovich Petrov', [{ kind: 'date', date: '1975-05-05' }]);
+    const linked = link(a, undated, b);
+    expect(linked).toHaveLength(2);
+    expect(linked.every((p) => (p.listings ?? [p]).filter((l) => l.list_id !== 'uk_fcdo').length <= 1)).toBe(
+      true,
+    );
+  });
+
+  it('links shared identifiers even when the names are written differently', () => {
+    const un = person(
+      'un_sc',
+      '1',
+      'ABD AL-RAHMAN BIN UMAYR AL-NUAYMI',
+      [{ kind: 'year', year: 1954 }],
+      ['un:QDI.334'],
+    );
+    const uk = person('uk_fcdo', 'AQD0001', "'Abd al-Rahman AL-NU'AIMI", [], ['un:QDI.334']);
+    const [merged, ...rest] = link(un, uk);
+    expect(rest).toHaveLength(0);
+    expect(merged.listings?.map((l) => [l.list_id, l.linked_by])).toEqual([
+      ['un_sc', 'primary'],
+      ['uk_fcdo', 'un:QDI.334'],
+    ]);
+    expect(merged.names.map((n) => n.name)).toContain("'Abd al-Rahman AL-NU'AIMI");
+  });
+
+  it('does not link PEP or criminal lists', () => {
+    const a = person('world_leaders_pep', 'w', 'Vladimir Vladimirovich PUTIN');
+    const b = person('eu_fsf', 'e', 'Vladimir Vladimirovich Putin', [{ kind: 'date', date: '1952-10-07' }]);
+    expect(link(a, b)).toHaveLength(2);
+  });
+});
