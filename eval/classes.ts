@@ -15,6 +15,7 @@ import { type NameToken, tokeniseName } from '../lib/matcher/normalise.ts';
 import type { Matcher } from '../lib/matcher/screen.ts';
 import { isPatronymic } from '../lib/matcher/token-similarity.ts';
 import { type Match, type RiskLevel, riskRank } from '../lib/matcher/types.ts';
+import { perListPeople } from '../lib/watchlists/linking.ts';
 import { parseOfacRemarks } from '../lib/watchlists/ofac-sdn.ts';
 import type { ListedPerson, WatchlistSnapshot } from '../lib/watchlists/types.ts';
 import { CHECK_TYPES } from '../lib/watchlists/types.ts';
@@ -52,7 +53,10 @@ export function levelOn(matcher: Matcher, person: ListedPerson, name: string, do
   for (const r of [checks.sanctions_result, checks.pep_result]) if (r) matches.push(...r.matches);
   if (checks.criminal_result)
     matches.push(...checks.criminal_result.interpol_hits, ...checks.criminal_result.fbi_hits);
-  const hit = matches.find((m) => m.list_id === person.list_id && m.entity_id === person.entity_id);
+  // The person's own listing, whether it is the match's first or linked into it.
+  const hit = matches.find((m) =>
+    m.listings.some((l) => l.list_id === person.list_id && l.entity_id === person.entity_id),
+  );
   return hit?.risk_level ?? 'CLEAR';
 }
 
@@ -125,7 +129,10 @@ function typo(text: string, at: number): string {
 }
 
 export function issueClasses(snapshot: WatchlistSnapshot): IssueClass[] {
-  const df = documentFrequency(snapshot.people);
+  // Cases come from each list's own records (a person on several lists is several records, as
+  // the lists publish them), so the classes do not depend on how listings are linked.
+  const listed = perListPeople(snapshot);
+  const df = documentFrequency(listed);
   // Rare: on one listed person only; common: on twenty or more.
   const rare = (t: NameToken) => (df.get(t.text) ?? 0) <= 1 && t.text.length >= 5 && !isPatronymic(t);
   const common = (t: NameToken) => (df.get(t.text) ?? 0) >= 20;
@@ -145,7 +152,7 @@ export function issueClasses(snapshot: WatchlistSnapshot): IssueClass[] {
     const c = byId.get(id) as IssueClass;
     if (c.cases.length < CASES_PER_CLASS) c.cases.push({ person, name, dob, half: halfOf(person) });
   };
-  for (const person of snapshot.people) {
+  for (const person of listed) {
     const parts = plainParts(person);
     const dob = fullDob(person);
     if (parts && parts.length >= 2 && parts.length <= 3) {
