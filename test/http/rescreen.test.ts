@@ -92,7 +92,9 @@ describe('auto-rescreen', () => {
     expect(await usedOf(key)).toBe(3);
     const profile = (await api.get(`/clients/${daily.client_id}`, key)).body;
     expect(profile.last_screen_id).not.toBe(daily.last_screen_id);
-    expect(Date.parse(profile.next_due_at)).toBeGreaterThan(Date.parse(daily.next_due_at));
+    // Next due: one interval after the new screen.
+    expect(Date.parse(profile.next_due_at) - Date.parse(profile.last_screened_at)).toBe(DAY);
+    expect(Date.parse(profile.last_screened_at)).toBeGreaterThanOrEqual(Date.parse(daily.last_screened_at));
   });
 
   it('an unchanged CLEAR does not alert, and its newer screen supersedes the older pending one', async () => {
