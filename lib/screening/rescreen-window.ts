@@ -52,9 +52,20 @@ export async function findRecentScreen(
       Limit: 1,
     }),
   );
-  const latest = Items[0] ? parseScreenItem(Items[0]) : undefined;
-  if (!latest || windowEnds(latest.screened_at, windowHours) <= at.getTime()) return undefined;
-  return latest;
+  const indexed = Items[0] ? parseScreenItem(Items[0]) : undefined;
+  if (!indexed || windowEnds(indexed.screened_at, windowHours) <= at.getTime()) return undefined;
+  // The index entry is only a pointer: the screen itself decides. On DynamoDB a secondary index
+  // lags its table (a screen deleted a moment ago is still indexed), and dynalite writes the two
+  // separately, so a process killed between them can leave an entry with no screen; returning
+  // it would hand out a screen that does not exist.
+  const { Item } = await table.doc.send(
+    new GetCommand({
+      TableName: table.name,
+      Key: keys.screen(tenantId, indexed.screen_id),
+      ConsistentRead: true,
+    }),
+  );
+  return Item ? parseScreenItem(Item) : undefined;
 }
 
 interface WindowHolder {
