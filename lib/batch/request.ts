@@ -13,13 +13,18 @@ export const MAX_BATCH_SUBJECTS = 500;
 export const BatchSubjectSchema = v.strictObject(subjectFields, objectMessage);
 
 /** Body of POST /batch/stream (docs/api-decisions.md#request-bodies). */
+/** A batch's `subjects`: 1 to MAX_BATCH_SUBJECTS objects of the given schema. */
+export function subjectList<const TSubject extends v.GenericSchema>(subject: TSubject) {
+  return v.pipe(
+    v.array(subject, 'must be an array of subject objects'),
+    v.minLength(1, 'must hold at least one subject'),
+    v.maxLength(MAX_BATCH_SUBJECTS, `must hold at most ${MAX_BATCH_SUBJECTS} subjects`),
+  );
+}
+
 export const BatchRequestSchema = v.strictObject(
   {
-    subjects: v.pipe(
-      v.array(BatchSubjectSchema, 'must be an array of subject objects'),
-      v.minLength(1, 'must hold at least one subject'),
-      v.maxLength(MAX_BATCH_SUBJECTS, `must hold at most ${MAX_BATCH_SUBJECTS} subjects`),
-    ),
+    subjects: subjectList(BatchSubjectSchema),
     types: checkTypesField,
   },
   objectMessage,

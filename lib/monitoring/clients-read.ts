@@ -98,14 +98,19 @@ export interface ClientDetail extends ClientProfile {
   next_cursor: string | null;
 }
 
-async function readClient(table: Table, tenantId: string, clientId: string) {
-  const notFound = new NotFoundError(`Client ${clientId} not found`);
-  if (!isClientId(clientId)) throw notFound;
+/** The tenant's client with this id (consistent read), or undefined. */
+export async function findClient(table: Table, tenantId: string, clientId: string) {
+  if (!isClientId(clientId)) return undefined;
   const { Item } = await table.doc.send(
     new GetCommand({ TableName: table.name, Key: keys.client(tenantId, clientId), ConsistentRead: true }),
   );
-  if (!Item) throw notFound;
-  return parseClientItem(Item);
+  return Item ? parseClientItem(Item) : undefined;
+}
+
+async function readClient(table: Table, tenantId: string, clientId: string) {
+  const client = await findClient(table, tenantId, clientId);
+  if (!client) throw new NotFoundError(`Client ${clientId} not found`);
+  return client;
 }
 
 /** GET /clients/{client_id}: the profile and its screens, newest first, paged. */

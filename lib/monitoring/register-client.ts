@@ -1,6 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import { MAX_BATCH_SUBJECTS } from '../batch/request.ts';
+import { subjectList } from '../batch/request.ts';
 import { outcomeOf, type SubjectScreener } from '../batch/worker.ts';
 import { ConflictError } from '../errors.ts';
 import type { Services } from '../runtime/services.ts';
@@ -69,9 +69,7 @@ export type ClientRequest = v.InferOutput<typeof ClientRequestSchema>;
 export const BatchClientsRequestSchema = v.strictObject(
   {
     subjects: v.pipe(
-      v.array(v.strictObject(clientFields, objectMessage), 'must be an array of subject objects'),
-      v.minLength(1, 'must hold at least one subject'),
-      v.maxLength(MAX_BATCH_SUBJECTS, `must hold at most ${MAX_BATCH_SUBJECTS} subjects`),
+      subjectList(v.strictObject(clientFields, objectMessage)),
       v.rawCheck(({ dataset, addIssue }) => {
         if (!dataset.typed) return;
         const seen = new Map<string, number>();

@@ -18,9 +18,9 @@ import {
   clientIndexKeys,
   effectiveIntervalDays,
   nextDueAt,
-  parseClientItem,
   SYSTEM_ACTOR,
 } from './client-record.ts';
+import { findClient } from './clients-read.ts';
 
 /** Analyst decisions that say what the listed matches are, and so still hold for the same matches. */
 const CARRIED_DECISIONS = new Set(['confirmed_hit', 'false_positive', 'cleared']);
@@ -45,7 +45,7 @@ export const rescreenQueuedClient: SubjectScreener = async (services, principal,
   const { table } = services;
   const runId = batch.batch_id;
   const clientId = subject.client_id ?? '';
-  const client = await readClient(table, principal.tenantId, clientId);
+  const client = await findClient(table, principal.tenantId, clientId);
   if (client?.last_run_id === runId) {
     // A redelivery after this run already recorded the client's new screen.
     return {
@@ -110,13 +110,6 @@ function carryDecisionForward(fresh: ScreenItem, previous: ScreenItem): ScreenIt
     history_count: 1,
     history_bytes: historyEntryBytes(entry),
   };
-}
-
-async function readClient(table: Table, tenantId: string, clientId: string) {
-  const { Item } = await table.doc.send(
-    new GetCommand({ TableName: table.name, Key: keys.client(tenantId, clientId), ConsistentRead: true }),
-  );
-  return Item ? parseClientItem(Item) : undefined;
 }
 
 async function readScreen(table: Table, tenantId: string, screenId: string) {
