@@ -133,7 +133,7 @@ export class ScreeningServiceStack extends Stack {
     }
 
     // The daily list sync, and every function that screens reading the snapshot it publishes.
-    const listSync = new ListSync(this, 'ListSync', { settings, table });
+    const listSync = new ListSync(this, 'ListSync', { settings, table, queue: batch.queue });
     for (const construct of this.node.findAll()) {
       if (
         construct instanceof ServiceFunction &&

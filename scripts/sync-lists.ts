@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openTable } from '../infra/local/open-table.ts';
 import { readConfig } from '../lib/runtime/config.ts';
+import { getServices } from '../lib/runtime/services.ts';
 import { LIST_FEEDS } from '../lib/sync/feeds.ts';
 import { runListSync, summariseSync } from '../lib/sync/run-sync.ts';
 
@@ -21,7 +22,9 @@ const USAGE = `List sync: npm run sync -- [options]
   --table NAME, --endpoint URL, --region R   the status table (default: the local runtime's store)
 
 A running \`npm start\` that uses the same store picks the new snapshot up within
-WATCHLIST_CHECK_SECONDS (default 60), without a restart.
+WATCHLIST_CHECK_SECONDS (default 60), without a restart. Registered clients who could match an
+added or amended listing are made due at once (rescreened at once with BATCH_QUEUE_URL set,
+else by the running server's hourly rescreen).
 `;
 
 const { values } = parseArgs({
@@ -56,6 +59,9 @@ try {
     from: values.from,
     lists: values.list,
     acceptDrops: values['accept-drop'],
+    // Beside a running `npm start` its queue is in its own process: the clients a change could
+    // match are made due, and its hourly rescreen takes them. With a queue configured, at once.
+    batchQueue: config.BATCH_QUEUE_URL ? getServices().batchQueue : undefined,
   });
   process.stdout.write(`${JSON.stringify(summariseSync(report), null, 2)}\n`);
   process.exitCode = report.outcomes.some((o) => o.status === 'failed') ? 1 : 0;

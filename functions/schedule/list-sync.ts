@@ -5,9 +5,10 @@ import { runListSync, summariseSync } from '../../lib/sync/run-sync.ts';
  * The daily list sync (EventBridge schedule): every list from its publisher into a new snapshot
  * in the bucket, one status row per list. A failing list does not fail the run (it is recorded
  * and keeps its last good data); only a run that could not publish at all throws, so the
- * schedule's retry policy tries again.
+ * schedule's retry policy tries again. After publishing, the clients who could match an added or
+ * amended listing are rescreened at once (lib/monitoring/delta-rescreen.ts).
  */
 export const handler = async () => {
-  const { config, table } = getServices();
-  return summariseSync(await runListSync({ config, table }));
+  const { config, table, batchQueue } = getServices();
+  return summariseSync(await runListSync({ config, table, batchQueue }));
 };

@@ -5,7 +5,9 @@ import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Function as LambdaFunctionResource } from 'aws-cdk-lib/aws-lambda';
 import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { keys } from '../../lib/store/table.ts';
 import { listSyncKeys } from '../../lib/sync/list-status.ts';
 import { SNAPSHOT_OBJECT_KEY } from '../../lib/sync/snapshot-store.ts';
 import { ServiceFunction, type ServiceFunctionSettings } from './service-function.ts';
@@ -22,7 +24,29 @@ export const LIST_SYNC_SCHEDULE = { hour: '5', minute: '30' } as const;
 export interface ListSyncProps {
   settings: ServiceFunctionSettings;
   table: ITable;
+  /** The work queue the list-change rescreens are sent to (the batch worker screens them). */
+  queue: IQueue;
 }
+
+/**
+ * What a list-change rescreen run writes, by partition (lib/monitoring/delta-rescreen.ts): the
+ * name keys it looks up, and the tenants' partitions (client, tenant plan, usage, batch records)
+ * plus the open-batch markers a run writes like any rescreen run.
+ */
+export const DELTA_RESCREEN_GRANTS = {
+  nameKeys: { actions: ['dynamodb:Query'], leadingKeys: [`${keys.nameKeyPartition('')}*`] },
+  runs: {
+    actions: [
+      'dynamodb:GetItem',
+      'dynamodb:BatchGetItem',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+      'dynamodb:DeleteItem',
+      'dynamodb:BatchWriteItem',
+    ],
+    leadingKeys: [`${keys.tenantPartition('')}*`, keys.openBatchesPartition],
+  },
+} as const;
 
 /**
  * Keeps the watchlists current: a versioned bucket holding the synced snapshot, the function that
@@ -64,7 +88,7 @@ export class ListSync extends Construct {
       // Parsing every list and indexing about 45,000 people; Lambda's CPU share grows with memory.
       memorySize: 3008,
       timeout: Duration.minutes(15),
-      environment: { WATCHLIST_BUCKET: this.bucket.bucketName },
+      environment: { WATCHLIST_BUCKET: this.bucket.bucketName, BATCH_QUEUE_URL: props.queue.queueUrl },
     });
     this.grantSnapshotRead(this.function.function, false);
     this.function.function.addToRolePolicy(
@@ -81,6 +105,19 @@ export class ListSync extends Construct {
         conditions: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [listSyncKeys.partition] } },
       }),
     );
+
+    // Delta rescreens: the clients an added or amended listing could match, found by their name
+    // keys (Query in the NAMEKEY# partitions only) and rescreened by a run of their tenant.
+    for (const grant of Object.values(DELTA_RESCREEN_GRANTS)) {
+      this.function.function.addToRolePolicy(
+        new PolicyStatement({
+          actions: [...grant.actions],
+          resources: [props.table.tableArn],
+          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...grant.leadingKeys] } },
+        }),
+      );
+    }
+    props.queue.grantSendMessages(this.function.function);
 
     this.schedule = new Rule(this, 'Schedule', {
       description: `Daily list sync at ${LIST_SYNC_SCHEDULE.hour.padStart(2, '0')}:${LIST_SYNC_SCHEDULE.minute} UTC`,

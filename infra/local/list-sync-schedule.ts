@@ -16,8 +16,8 @@ export function startListSyncSchedule(everySeconds: number): ListSyncSchedule | 
   if (!(everySeconds > 0)) return undefined;
   let running: Promise<void> | undefined;
   const run = async () => {
-    const { config, table } = getServices();
-    const report = await runListSync({ config, table });
+    const { config, table, batchQueue } = getServices();
+    const report = await runListSync({ config, table, batchQueue });
     if (report.snapshotVersion) await liveWatchlistsOf(config).refresh();
   };
   const timer = setInterval(() => {

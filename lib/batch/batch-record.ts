@@ -57,7 +57,13 @@ export type BatchPurpose = (typeof BATCH_PURPOSES)[number];
 
 /** What a rescreen run found when it started (its GET reports them). */
 export const RunCountsSchema = v.object({
-  trigger: v.picklist(['schedule', 'manual']),
+  /** `list_change`: a list sync added or amended listings the run's clients could match. */
+  trigger: v.picklist(['schedule', 'manual', 'list_change']),
+  /**
+   * A list-change run's sync time: its clients are screened only against watchlists at least
+   * that recent (a worker still holding older lists loads the new ones first).
+   */
+  lists_synced_at: v.optional(v.string()),
   /** Clients found past their due date. */
   due: v.number(),
   /** Due clients another run was already re-screening (claimed): not queued again. */

@@ -20,6 +20,7 @@ import {
   type Table,
 } from '../store/table.ts';
 import type { Principal } from '../tenancy/auth.ts';
+import { updateClientNameKeys } from './client-name-keys.ts';
 import { type ClientProfile, isClientId, parseClientItem, toClientProfile } from './client-record.ts';
 import { releaseReference } from './register-client.ts';
 
@@ -176,6 +177,11 @@ export async function stopClient(
       }),
     );
     if (client.reference) await releaseReference(table, caller.tenantId, client.reference, clientId);
+    await updateClientNameKeys(
+      table,
+      { tenantId: caller.tenantId, clientId, subject: client.subject },
+      'remove',
+    );
     return toClientProfile(parseClientItem(Attributes ?? {}));
   } catch (error) {
     if (!isConditionalCheckFailed(error)) throw error;

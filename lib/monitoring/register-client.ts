@@ -10,6 +10,7 @@ import { type ScreeningPrincipal, type ScreenResult, screenSubject } from '../sc
 import type { Subject } from '../screening/subject.ts';
 import { conditionHeld, INDEXES, isConditionalCheckFailed, keys, type Table } from '../store/table.ts';
 import type { CheckType } from '../watchlists/types.ts';
+import { updateClientNameKeys } from './client-name-keys.ts';
 import {
   type ClientItem,
   type ClientProfile,
@@ -125,7 +126,8 @@ const STALE_REFERENCE_CLAIM_MS = 60_000;
  * conditional put, so a second registration of the same reference is a 409 before anything is
  * screened or charged; (2) the subject is screened (charged, or cached); (3) the client item is
  * written. A failure at (2) releases the claim; a claim whose request died is taken over after
- * a minute.
+ * a minute. Before (3) the client is filed under its name keys (client-name-keys.ts), so a list
+ * change that could match it rescreens it at once.
  */
 export async function registerClient(
   services: Pick<Services, 'table' | 'config' | 'matcher'>,
@@ -183,6 +185,11 @@ export async function registerClient(
     rescreen_interval_days: interval,
     next_due_at: dueAt,
   };
+  await updateClientNameKeys(
+    table,
+    { tenantId: principal.tenantId, clientId, subject: screen.subject },
+    'file',
+  );
   await table.doc.send(
     new PutCommand({
       TableName: table.name,

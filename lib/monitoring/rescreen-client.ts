@@ -21,6 +21,7 @@ import {
   SYSTEM_ACTOR,
 } from './client-record.ts';
 import { findClient } from './clients-read.ts';
+import { matcherAsOf } from './delta-rescreen.ts';
 
 /** Analyst decisions that say what the listed matches are, and so still hold for the same matches. */
 const CARRIED_DECISIONS = new Set(['confirmed_hit', 'false_positive', 'cleared']);
@@ -62,8 +63,10 @@ export const rescreenQueuedClient: SubjectScreener = async (services, principal,
   }
   const previous = await readScreen(table, principal.tenantId, client.last_screen_id);
   let alerted = false;
+  // A list-change run screens against the lists of the sync that started it, or newer.
+  const syncedAt = batch.run?.lists_synced_at;
   const screen = await screenSubject(
-    services,
+    syncedAt ? { ...services, matcher: () => matcherAsOf(services, syncedAt) } : services,
     { ...principal, userId: SYSTEM_ACTOR.user_id, role: SYSTEM_ACTOR.role },
     { ...client.subject, types: client.types, force: true },
     {

@@ -163,6 +163,10 @@ export interface StartRunInput {
   trigger: RunCounts['trigger'];
   startedBy: Actor;
   now: Date;
+  /** The clients to run, when the caller already made them due (a list change); default the due shards. */
+  clients?: ClientItem[];
+  /** A list-change run: the sync whose lists its screens must use (RunCounts `lists_synced_at`). */
+  listsSyncedAt?: string;
 }
 
 /**
@@ -177,7 +181,7 @@ export async function startRescreenRun(
 ): Promise<RunStarted> {
   const { table } = services;
   const runId = newRunId(input.now);
-  const due = await findDueClients(table, input.tenantId, input.now);
+  const due = input.clients ?? (await findDueClients(table, input.tenantId, input.now));
   const claimedFlags = await inParallel(due, CLAIM_CONCURRENCY, (client) =>
     claimClient(table, client, runId, input.now),
   );
@@ -193,6 +197,7 @@ export async function startRescreenRun(
     due: due.length,
     already_running: due.length - claimed.length,
     skipped_quota: skipped.length,
+    ...(input.listsSyncedAt ? { lists_synced_at: input.listsSyncedAt } : {}),
   };
   await queueBatch(
     services,

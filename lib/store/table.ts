@@ -3,6 +3,7 @@ import { Agent as HttpsAgent } from 'node:https';
 import type { AttributeValue, CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
+  BatchGetCommand,
   type DeleteCommand,
   DynamoDBDocumentClient,
   GetCommand,
@@ -19,8 +20,10 @@ import * as v from 'valibot';
  * partition key. Tenant scoping is structural: no tenant-facing access pattern can reach another
  * tenant's items without naming that tenant's partition. The one exception is an operator path
  * that never answers a tenant: the list of tenants (ops CLI, and the auto-rescreen scheduler,
- * which then reads each tenant's due shards). The watchlists' sync status rows (list-sync)
- * belong to no tenant: they describe the lists everyone is screened against.
+ * which then reads each tenant's due shards). The other partitions without a tenant first are read
+ * by operator paths alone, and hold ids, never personal data: open batches (resumed after a local
+ * restart) and client name keys (the list sync's delta rescreens, which then read each hit from
+ * its tenant's partition). The watchlists' sync status rows (list-sync) belong to no tenant: they describe the lists everyone is screened against.
  *
  * Every item carries `entity` (its kind, below); readers parse items with the entity's schema
  * (`parseItem`) instead of casting them. Each secondary index serves one access pattern and is
@@ -54,6 +57,8 @@ import * as v from 'valibot';
  * |                |                    |                                 |   lib/sync/list-status.ts `listSyncKeys`)               |
  * | idempotency-key| TENANT#<tid>       | IDEMPOTENCY#<route>#<key>       |   (first response to an Idempotency-Key, kept 24 h)     |
  * | open-batch     | OPENBATCHES        | <tid>#<batch_id>                |   (no tenant first: operator path, batches to resume)   |
+ * | client-name-key| NAMEKEY#<key>      | TENANT#<tid>#CLIENT#<cid>       |   (no tenant first: operator path, the list sync's      |
+ * |                |                    |                                 |   delta rescreens; ids only, no name)                   |
  *
  * Access patterns:
  * - authenticate a key: BatchGetItem user + tenant, consistent (the key names both; the hash is
@@ -118,6 +123,15 @@ import * as v from 'valibot';
  *   its lease, so a run that dies leaves it due again, not lost
  * - claim a due client: UpdateItem client, condition next_due_at = the due time the run saw
  *   (two runs, or a run and a manual trigger, screen a client at most once per due window)
+ * - clients a list change could match (the list sync, after publishing): the client is filed at
+ *   registration under one item per sound key of its name (lib/monitoring/client-name-keys.ts:
+ *   pairs of name parts, so no key holds every client sharing one common part), deleted when
+ *   monitoring stops; the sync Queries pk = NAMEKEY#<key> for the keys of each added or amended
+ *   listed person, so the items read follow the size of the change, not the number of clients.
+ *   The partition is keyed by name, not tenant: only the sync reads it, and it answers no tenant;
+ *   each hit is then read from its own tenant's partition (GetItem client). A common pair is a
+ *   large partition but never a hot one: it is written once per registration and read once per
+ *   sync that lists someone of that name.
  * - list sync status (the list sync writes, /dbstatus reads): UpdateItem list-sync, condition
  *   last_attempt_at <= this run's start (an older run never overwrites a newer one's record);
  *   Query pk = LISTS for every list's row
@@ -165,7 +179,8 @@ export type Entity =
   | 'rescreen-window'
   | 'list-sync'
   | 'idempotency-key'
-  | 'open-batch';
+  | 'open-batch'
+  | 'client-name-key';
 
 /** `{ <index pk attribute>: pk, <index sk attribute>: sk }`: an item's entry in one index. */
 export function indexKeys(index: IndexName, pk: string, sk: string): Record<string, string> {
@@ -223,6 +238,12 @@ export const keys = {
   /** A batch not yet finished (lib/batch/batch-record.ts): resumed after a local restart. */
   openBatch: (tenantId: string, batchId: string) => ({ pk: 'OPENBATCHES', sk: `${tenantId}#${batchId}` }),
   openBatchesPartition: 'OPENBATCHES',
+  /** A client filed under one sound key of its name (lib/monitoring/client-name-keys.ts). */
+  clientNameKey: (nameKey: string, tenantId: string, clientId: string) => ({
+    pk: `NAMEKEY#${nameKey}`,
+    sk: `TENANT#${tenantId}#CLIENT#${clientId}`,
+  }),
+  nameKeyPartition: (nameKey: string) => `NAMEKEY#${nameKey}`,
   /** A request's Idempotency-Key, per tenant and route (lib/http/idempotency.ts). */
   idempotencyKey: (tenantId: string, route: string, key: string) => ({
     pk: `TENANT#${tenantId}`,
@@ -349,6 +370,27 @@ export async function writeIf(
     if (isConditionalCheckFailed(error)) return false;
     throw error;
   }
+}
+
+/**
+ * The items of up to 100 keys in one consistent BatchGetItem (absent ones are left out); keys the
+ * store leaves unprocessed (throttling) are asked again, up to three times in all.
+ */
+export async function getAll(
+  table: Table,
+  itemKeys: Record<string, string>[],
+): Promise<Record<string, unknown>[]> {
+  const found: Record<string, unknown>[] = [];
+  let pending = itemKeys;
+  for (let attempt = 0; pending.length > 0; attempt++) {
+    if (attempt === 3) throw new Error('BatchGetItem left keys unprocessed three times');
+    const { Responses, UnprocessedKeys } = await table.doc.send(
+      new BatchGetCommand({ RequestItems: { [table.name]: { Keys: pending, ConsistentRead: true } } }),
+    );
+    found.push(...(Responses?.[table.name] ?? []));
+    pending = (UnprocessedKeys?.[table.name]?.Keys ?? []) as Record<string, string>[];
+  }
+  return found;
 }
 
 /** Every item a query matches, following LastEvaluatedKey across pages. */

@@ -3,9 +3,11 @@
  * configured snapshot store and table, the official URLs or a mirror, every list with a feed.
  */
 
+import { logger } from '../log.ts';
 import { loadSnapshot } from '../matcher/snapshot-file.ts';
+import { type DeltaRescreenReport, rescreenChangedClients } from '../monitoring/delta-rescreen.ts';
 import type { Config } from '../runtime/config.ts';
-import { snapshotStoreOf } from '../runtime/services.ts';
+import { type Services, snapshotStoreOf } from '../runtime/services.ts';
 import type { Table } from '../store/table.ts';
 import { LIST_FEEDS } from './feeds.ts';
 import { createGetFile, describeOrigin, parseOrigin } from './fetch.ts';
@@ -14,6 +16,12 @@ import { type SyncReport, syncLists } from './sync-lists.ts';
 export interface RunListSyncOptions {
   config: Config;
   table: Table;
+  /**
+   * The work queue the list-change rescreens are sent to. Without one (`npm run sync` beside a
+   * running `npm start`, whose queue lives in its process) the clients are only made due, and
+   * that process's hourly rescreen takes them.
+   */
+  batchQueue?: Services['batchQueue'];
   /** A mirror directory or base URL; default LIST_SYNC_FROM, else the publishers' official URLs. */
   from?: string;
   /** Only these lists (default LIST_SYNC_LISTS, else every list with a feed). */
@@ -24,7 +32,12 @@ export interface RunListSyncOptions {
   timeoutMs?: number;
 }
 
-export async function runListSync(options: RunListSyncOptions): Promise<SyncReport> {
+export interface ListSyncRun extends SyncReport {
+  /** The clients rescreened because a list added or amended someone they could match. */
+  rescreens?: DeltaRescreenReport | { error: string };
+}
+
+export async function runListSync(options: RunListSyncOptions): Promise<ListSyncRun> {
   const { config } = options;
   const store = snapshotStoreOf(config);
   if (!store) throw new Error('No snapshot store configured: set WATCHLIST_BUCKET or WATCHLIST_STORE_DIR');
@@ -40,7 +53,7 @@ export async function runListSync(options: RunListSyncOptions): Promise<SyncRepo
     );
   }
   const origin = parseOrigin(options.from ?? config.LIST_SYNC_FROM);
-  return syncLists({
+  const report = await syncLists({
     store,
     table: options.table,
     getFile: createGetFile(origin, {
@@ -51,10 +64,24 @@ export async function runListSync(options: RunListSyncOptions): Promise<SyncRepo
     feeds: only ? LIST_FEEDS.filter((feed) => only.includes(feed.listId)) : undefined,
     acceptDrops: options.acceptDrops,
   });
+  const people = report.diffs.flatMap((diff) => [...diff.added, ...diff.changed]);
+  if (!report.snapshotVersion || people.length === 0) return report;
+  try {
+    const rescreens = await rescreenChangedClients(
+      { table: options.table, batchQueue: options.batchQueue },
+      { people, lists: report.lists, syncedAt: report.startedAt, now: new Date() },
+      logger,
+    );
+    return { ...report, rescreens };
+  } catch (error) {
+    // The new lists are published: a failure here leaves the clients to their periodic rescreen.
+    logger.error({ err: error }, 'list-change rescreens failed');
+    return { ...report, rescreens: { error: error instanceof Error ? error.message : String(error) } };
+  }
 }
 
 /** What a run reports (logs, the CLI, the function's result): counts and errors, no personal data. */
-export function summariseSync(report: SyncReport) {
+export function summariseSync(report: ListSyncRun) {
   return {
     started_at: report.startedAt,
     snapshot_version: report.snapshotVersion ?? null,
@@ -70,5 +97,6 @@ export function summariseSync(report: SyncReport) {
       changed: diff.changed.length,
       removed: diff.removed.length,
     })),
+    ...(report.rescreens ? { rescreens: report.rescreens } : {}),
   };
 }

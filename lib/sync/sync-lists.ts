@@ -68,6 +68,8 @@ export interface SyncReport {
   outcomes: ListOutcome[];
   /** Per updated list, the people added, changed and removed (the input of delta rescreens). */
   diffs: ListDiff[];
+  /** The lists of the snapshot in force after the run (the one published, or the one kept). */
+  lists: ListSummary[];
 }
 
 function isoSeconds(date: Date): string {
@@ -222,6 +224,7 @@ export async function syncLists(input: SyncListsInput): Promise<SyncReport> {
   }
 
   let snapshotVersion: string | undefined;
+  let lists = base.lists;
   if (replaced.size > 0) {
     const next = composeSnapshot(
       base.lists.map(
@@ -230,6 +233,7 @@ export async function syncLists(input: SyncListsInput): Promise<SyncReport> {
       at,
     );
     snapshotVersion = await input.store.write(serialiseSnapshot(next));
+    lists = next.lists;
   }
 
   // Status rows after the snapshot: a row never claims data the store does not hold yet.
@@ -261,7 +265,7 @@ export async function syncLists(input: SyncListsInput): Promise<SyncReport> {
     },
     'list sync finished',
   );
-  return { startedAt: at, snapshotVersion, outcomes, diffs };
+  return { startedAt: at, snapshotVersion, outcomes, diffs, lists };
 }
 
 /** Refuses a parse that lost more individuals than a day's amendments can explain. */

@@ -1,7 +1,8 @@
-import { BatchGetCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { ConflictError, InvalidRequestError, NotFoundError } from '../errors.ts';
 import {
+  getAll,
   INDEXES,
   indexKeys,
   isConditionalCheckFailed,
@@ -256,16 +257,7 @@ export async function getUserAndTenant(
   tenantId: string,
   userId: string,
 ): Promise<{ user?: User; tenant?: Tenant }> {
-  let pending: Record<string, string>[] = [keys.user(tenantId, userId), keys.tenant(tenantId)];
-  const found: Record<string, unknown>[] = [];
-  for (let attempt = 0; pending.length > 0; attempt++) {
-    if (attempt === 3) throw new Error('BatchGetItem left keys unprocessed three times');
-    const { Responses, UnprocessedKeys } = await table.doc.send(
-      new BatchGetCommand({ RequestItems: { [table.name]: { Keys: pending, ConsistentRead: true } } }),
-    );
-    found.push(...(Responses?.[table.name] ?? []));
-    pending = (UnprocessedKeys?.[table.name]?.Keys ?? []) as Record<string, string>[];
-  }
+  const found = await getAll(table, [keys.user(tenantId, userId), keys.tenant(tenantId)]);
   const tenantItem = found.find((item) => item.sk === 'TENANT');
   const userItem = found.find((item) => item !== tenantItem);
   return {

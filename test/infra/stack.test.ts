@@ -438,19 +438,52 @@ describe('list sync', () => {
     });
   });
 
-  it('lets the sync write only the snapshot object and only the status rows', () => {
-    const statements = statementsOf(syncFunction()[1]).filter((s) => s.Effect === 'Allow');
+  it('lets the sync write only the snapshot object, the status rows and its list-change rescreen runs', () => {
+    const [, fn] = syncFunction();
+    const statements = statementsOf(fn).filter((s) => s.Effect === 'Allow');
     const actions = statements.flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));
     expect(actions.filter((a) => a.startsWith('s3:')).sort()).toEqual([
       's3:GetObject',
       's3:ListBucket',
       's3:PutObject',
     ]);
-    expect(actions.filter((a) => a.startsWith('dynamodb:'))).toEqual(['dynamodb:UpdateItem']);
     const put = statements.find((s) => s.Action === 's3:PutObject');
     expect(JSON.stringify(put?.Resource)).toContain('/watchlists/watchlists.json');
-    const update = statements.find((s) => s.Action === 'dynamodb:UpdateItem');
-    expect(update?.Condition).toEqual({ 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': ['LISTS'] } });
+    // Every table statement is confined to named partitions (IAM dynamodb:LeadingKeys).
+    const tableGrants = statements
+      .filter((s) => JSON.stringify(s.Action).includes('dynamodb:'))
+      .map((s) => ({ actions: [s.Action].flat().sort(), condition: s.Condition }));
+    expect(tableGrants).toEqual([
+      {
+        actions: ['dynamodb:UpdateItem'],
+        condition: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': ['LISTS'] } },
+      },
+      {
+        actions: ['dynamodb:Query'],
+        condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['NAMEKEY#*'] } },
+      },
+      {
+        actions: [
+          'dynamodb:BatchGetItem',
+          'dynamodb:BatchWriteItem',
+          'dynamodb:DeleteItem',
+          'dynamodb:GetItem',
+          'dynamodb:PutItem',
+          'dynamodb:UpdateItem',
+        ],
+        condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['TENANT#*', 'OPENBATCHES'] } },
+      },
+    ]);
+    // The list-change runs go to the batch queue, which the sync may send to and nothing more.
+    const queueId = resourcesOf('AWS::SQS::Queue').find(([id]) =>
+      JSON.stringify((fn.Properties.Environment as { Variables: unknown }).Variables).includes(id),
+    )?.[0];
+    expect(queueId).toBeDefined();
+    expect(actions.filter((a) => a.startsWith('sqs:')).sort()).toEqual([
+      'sqs:GetQueueAttributes',
+      'sqs:GetQueueUrl',
+      'sqs:SendMessage',
+    ]);
   });
 
   it('lets every function that screens read the snapshot, and no other function touch the bucket', () => {

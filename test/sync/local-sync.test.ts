@@ -1,7 +1,9 @@
 /**
  * The list sync end to end on one machine: `npm start`'s stack with its in-process schedule,
  * syncing from a local HTTP server over real list files, through the real stores. Each failure a
- * publisher's server can cause leaves the last good list in force and marked stale.
+ * publisher's server can cause leaves the last good list in force and marked stale. A client
+ * registered while a designee was not yet listed is rescreened, with an alert, by the sync that
+ * lists them (delta rescreens); the other clients are not.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,9 +11,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
 import { writeSnapshot } from '../../lib/matcher/snapshot-file.ts';
+import { getServices } from '../../lib/runtime/services.ts';
+import { keys, queryAll } from '../../lib/store/table.ts';
+import { createTenant } from '../../lib/tenancy/tenants.ts';
 import { buildSnapshot, defaultDataDir } from '../../lib/watchlists/snapshot.ts';
 import { LIST_SOURCES } from '../../lib/watchlists/sources.ts';
 import { type ApiResponse, apiClient, demoKey } from '../screening/http-client.ts';
+import { eventually } from '../support/eventually.ts';
 import {
   createListMirror,
   EXECUTIVE_FILE,
@@ -67,25 +73,12 @@ afterAll(async () => {
 const unStatus = async (): Promise<any> =>
   (await api.get('/dbstatus', key)).body.lists.find((l: { id: string }) => l.id === 'un_sc');
 
-/**
- * Polls until `check` passes (the schedule runs every second; a sync takes one to a few seconds,
- * more on a loaded CI machine); fails after 40 s.
- */
-async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 40_000;
-  for (;;) {
-    const value = await read();
-    if (check(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met; last value: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 // The UN file's first individual, a real designee: Eric Badege (CDi.001).
+const BADEGE = '6907993';
 const screenBadege = (): Promise<ApiResponse> =>
   api.post('/screen', key, { name: 'Eric Badege', types: 'sanctions', force: true });
 const listed = (response: ApiResponse): boolean =>
-  response.body.sanctions_result.matches.some((m: { entity_id: string }) => m.entity_id === '6907993');
+  response.body.sanctions_result.matches.some((m: { entity_id: string }) => m.entity_id === BADEGE);
 
 describe('list sync on a running server', { timeout: 120_000 }, () => {
   it('syncs on schedule and reports each list in /dbstatus', async () => {
@@ -144,5 +137,72 @@ describe('list sync on a running server', { timeout: 120_000 }, () => {
       mirror.write(UN_FILE, original);
     }
     await eventually(unStatus, (s) => s.sync_error === null);
+  });
+});
+
+// biome-ignore lint/suspicious/noExplicitAny: black-box tests read arbitrary JSON bodies
+type Body = any;
+const matchIds = (screen: Body): string[] =>
+  (screen.sanctions_result?.matches ?? []).map((m: { entity_id: string }) => m.entity_id);
+
+describe('delta rescreens after a list sync', { timeout: 150_000 }, () => {
+  it('rescreens at once, with an alert, the client a new designation matches, and no other client', async () => {
+    const { table } = getServices();
+    const { tenant, admin } = await createTenant(table, { name: 'Delta sync', plan: 'enterprise' });
+    const key = admin.api_key;
+    // The publisher's file as it was before Eric Badege was designated.
+    mirror.write(UN_FILE, unWithoutIndividuals(original, 1));
+    await eventually(unStatus, (s) => s.individual_count === 729);
+    // The running server screens against the synced list, which does not list him yet.
+    await eventually(screenBadege, (response) => !listed(response));
+
+    const register = async (body: Record<string, unknown>) => {
+      const response = await api.post('/clients', key, { types: 'sanctions,pep', ...body });
+      expect(response.status).toBe(201);
+      return response.body;
+    };
+    const designee = await register({ name: 'Eric Badege', reference: 'delta-1' });
+    expect(matchIds((await api.get(`/screens/${designee.last_screen_id}`, key)).body)).not.toContain(BADEGE);
+    const unrelated = await register({ name: 'Eric Holder', reference: 'delta-2' });
+    const stopped = await register({ name: 'Eric Badege', dob: '1971-01-01', reference: 'delta-3' });
+    expect((await api.delete(`/clients/${stopped.client_id}`, key)).status).toBe(200);
+
+    // The publisher lists him: the next scheduled sync picks the file up.
+    mirror.write(UN_FILE, original);
+    const client = await eventually(
+      async () => (await api.get(`/clients/${designee.client_id}`, key)).body,
+      (body) => body.last_screen_id !== designee.last_screen_id,
+    );
+    const rescreen = (await api.get(`/screens/${client.last_screen_id}`, key)).body;
+    expect(rescreen.origin).toBe('rescreen');
+    expect(matchIds(rescreen)).toContain(BADEGE);
+    expect(rescreen.alert.matches_added.map((m: { entity_id: string }) => m.entity_id)).toContain(BADEGE);
+    expect(rescreen.disposition).toBeNull();
+
+    // The run that did it: started by the list change, this one client queued, its change listed.
+    const runs = (
+      await queryAll(table, {
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :runs)',
+        FilterExpression: 'entity = :batch',
+        ExpressionAttributeValues: {
+          ':pk': keys.tenantPartition(tenant.tenant_id),
+          ':runs': 'BATCH#RUN-',
+          ':batch': 'batch',
+        },
+      })
+    ).map((item) => String(item.batch_id));
+    expect(runs).toHaveLength(1);
+    const run = await eventually(
+      async () => (await api.get(`/clients/rescreen/runs/${runs[0]}`, key)).body,
+      (body) => body.status === 'finished',
+    );
+    expect(run).toMatchObject({ trigger: 'list_change', queued: 1, status: 'finished' });
+    expect(run.changed.map((c: { client_id: string }) => c.client_id)).toEqual([designee.client_id]);
+
+    // Nobody else was rescreened: one screen each, as registered.
+    for (const other of [unrelated, stopped]) {
+      const body = (await api.get(`/clients/${other.client_id}`, key)).body;
+      expect(body.screens.map((s: { screen_id: string }) => s.screen_id)).toEqual([other.last_screen_id]);
+    }
   });
 });

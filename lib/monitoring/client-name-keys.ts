@@ -1,0 +1,128 @@
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { type NameToken, tokeniseName } from '../matcher/normalise.ts';
+import { phoneticKey } from '../matcher/string-similarity.ts';
+import { keys, type Table } from '../store/table.ts';
+import type { ListedPerson } from '../watchlists/types.ts';
+
+/**
+ * Client name keys: how a list sync finds the registered clients an added or amended listing
+ * could match without reading every client (delta rescreens, delta-rescreen.ts).
+ *
+ * A key is made of the matcher's own sound keys (normalise.ts: the consonant-skeleton phonetic
+ * key, and that of the token's name-variant group, so "Bill" also keys as "William"), so a listed
+ * spelling the matcher would pair with the client's yields the same key. Particles and initials
+ * weigh little in matching and make no key.
+ *
+ * - A name of two or more parts keys by every PAIR of its parts (`ptn+vltmr`): the matcher only
+ *   reports a person when most of the name agrees, and a pair is far more selective than one
+ *   part, so a partition holds the clients sharing two name parts ("Mohammed" alone would hold
+ *   a large share of some tenants' clients: a hot key read in full for every listed Mohammed).
+ * - A name of one part keys by that part alone (`1:mtn`).
+ *
+ * A listed person is looked up by the pairs of each of its names and by each single part (so a
+ * one-part client name is found by a longer listed name containing it). What the keys miss (a
+ * one-part listed name against a longer client name; a spelling whose sound skeleton differs)
+ * is still caught by the client's periodic rescreen. The keys only select candidates: the sync
+ * then screens each candidate against the changed people before rescreening it (it costs the
+ * tenant a screen).
+ */
+
+/** Name parts taken per name: 10 parts make 45 pairs; longer names are rare and keep their first 10. */
+const MAX_PARTS = 10;
+
+/** The sound keys of one name part. */
+function partKeys(token: NameToken): string[] {
+  const out = new Set<string>();
+  if (token.phonetic) out.add(token.phonetic);
+  for (const variant of token.variantKeys) {
+    const key = phoneticKey(variant);
+    if (key) out.add(key);
+  }
+  return [...out];
+}
+
+function partsOf(name: string): string[][] {
+  return tokeniseName(name)
+    .filter((token) => !token.particle && !token.initial)
+    .map(partKeys)
+    .filter((set) => set.length > 0)
+    .slice(0, MAX_PARTS);
+}
+
+const single = (key: string) => `1:${key}`;
+const pair = (a: string, b: string) => (a < b ? `${a}+${b}` : `${b}+${a}`);
+
+function addPairs(parts: string[][], out: Set<string>): void {
+  for (let i = 0; i < parts.length; i++)
+    for (let j = i + 1; j < parts.length; j++)
+      for (const a of parts[i]) for (const b of parts[j]) if (a !== b) out.add(pair(a, b));
+}
+
+/** The keys a client is filed under: one per pair of parts of its name and alias (one-part names: the part). */
+export function clientNameKeys(subject: { name: string; alias?: string }): string[] {
+  const out = new Set<string>();
+  for (const name of [subject.name, subject.alias]) {
+    if (!name) continue;
+    const parts = partsOf(name);
+    if (parts.length === 1) for (const key of parts[0]) out.add(single(key));
+    addPairs(parts, out);
+  }
+  return [...out].sort();
+}
+
+/** The keys to look up for listed people: the pairs of each of their names, and each part alone. */
+export function listedNameKeys(people: readonly Pick<ListedPerson, 'names'>[]): string[] {
+  const out = new Set<string>();
+  for (const person of people) {
+    for (const { name } of person.names) {
+      const parts = partsOf(name);
+      for (const set of parts) for (const key of set) out.add(single(key));
+      addPairs(parts, out);
+    }
+  }
+  return [...out].sort();
+}
+
+/** The client's name-key items: no personal data, only which client of which tenant. */
+function nameKeyItems(tenantId: string, clientId: string, subject: { name: string; alias?: string }) {
+  return clientNameKeys(subject).map((nameKey) => ({
+    ...keys.clientNameKey(nameKey, tenantId, clientId),
+    entity: 'client-name-key' as const,
+    tenant_id: tenantId,
+    client_id: clientId,
+  }));
+}
+
+/** BatchWriteItem in calls of 25, asking again for what the store left unprocessed (throttling). */
+async function writeRequests(table: Table, requests: Record<string, unknown>[]): Promise<void> {
+  for (let offset = 0; offset < requests.length; offset += 25) {
+    let pending = requests.slice(offset, offset + 25);
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      if (attempt === 5) throw new Error('client name keys not written: the store kept them unprocessed');
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
+      const { UnprocessedItems } = await table.doc.send(
+        new BatchWriteCommand({ RequestItems: { [table.name]: pending as never } }),
+      );
+      pending = (UnprocessedItems?.[table.name] ?? []) as Record<string, unknown>[];
+    }
+  }
+}
+
+/**
+ * Files a client under its name keys (`file`: at registration, before the client item, since a
+ * key whose client never appeared costs the sync one read while a client without keys would be
+ * missed), or takes it off them (`remove`: monitoring stopped, no list change rescreens it).
+ */
+export async function updateClientNameKeys(
+  table: Table,
+  client: { tenantId: string; clientId: string; subject: { name: string; alias?: string } },
+  action: 'file' | 'remove',
+): Promise<void> {
+  const items = nameKeyItems(client.tenantId, client.clientId, client.subject);
+  await writeRequests(
+    table,
+    items.map((Item) =>
+      action === 'file' ? { PutRequest: { Item } } : { DeleteRequest: { Key: { pk: Item.pk, sk: Item.sk } } },
+    ),
+  );
+}

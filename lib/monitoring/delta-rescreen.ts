@@ -1,0 +1,237 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Logger } from '../log.ts';
+import { createMatcher, type Matcher } from '../matcher/screen.ts';
+import { liveWatchlistsOf, type Services } from '../runtime/services.ts';
+import { isoSeconds } from '../screening/screen-record.ts';
+import { conditionHeld, getAll, indexAttributes, keys, queryAll, type Table } from '../store/table.ts';
+import { PLANS } from '../tenancy/plans.ts';
+import { getTenant } from '../tenancy/tenants.ts';
+import { SNAPSHOT_FORMAT_VERSION } from '../watchlists/snapshot.ts';
+import type { ListedPerson, ListSummary } from '../watchlists/types.ts';
+import { matchesOf } from './change-detection.ts';
+import { listedNameKeys } from './client-name-keys.ts';
+import { type ClientItem, dueIndexKeys, parseClientItem, SYSTEM_ACTOR } from './client-record.ts';
+import { type RunStarted, startRescreenRun } from './rescreen-run.ts';
+
+/**
+ * Delta rescreens: after a list sync publishes, the registered clients who could match a person
+ * it added or amended are rescreened at once through the monitoring path (a rescreen run of
+ * trigger `list_change`), so a client newly matching a fresh designation gets its alert the day
+ * the list changed, not at its next due date. Only those clients, found without reading the
+ * others:
+ *
+ * 1. the changed people's name keys (client-name-keys.ts) are looked up: the items read are the
+ *    clients filed under the same keys, however many clients there are;
+ * 2. each hit's client item is read from its tenant's partition, and screened in memory against
+ *    a matcher over the changed people alone: a client none of them resembles is left alone
+ *    (a rescreen charges the tenant a screen);
+ * 3. the rest are made due now (one conditional write each) and handed to a rescreen run of their
+ *    tenant, which claims, charges and queues them like any run; the worker compares each new
+ *    screen with the client's previous one and raises the alert on a new or amended match.
+ *    A client the month's quota cannot cover stays due: the hourly schedule takes it next.
+ */
+
+/** Key lookups and client reads in flight at once. */
+const CONCURRENCY = 16;
+
+export interface DeltaRescreenInput {
+  /** The people the sync added or amended, as each list states them. */
+  people: readonly ListedPerson[];
+  /** The published snapshot's lists (the changed people's lists among them). */
+  lists: readonly ListSummary[];
+  /** The sync's time: the run's screens use watchlists at least this recent. */
+  syncedAt: string;
+  now: Date;
+}
+
+export interface DeltaRescreenReport {
+  /** Added or amended people looked at. */
+  people: number;
+  /** Name keys looked up, and the items those lookups read (the cost; neither grows with clients). */
+  keys_looked_up: number;
+  key_items_read: number;
+  /** Distinct active clients filed under those keys, read from their tenants' partitions. */
+  candidates: number;
+  /** Of those, the clients the changed people's matcher finds: made due and rescreened. */
+  matching: number;
+  /** Matching clients made due now (a client a run already holds is screened by that run). */
+  made_due: number;
+  runs: (Pick<RunStarted, 'run_id' | 'queued' | 'skipped_quota' | 'already_running'> & {
+    tenant_id: string;
+  })[];
+}
+
+async function inBatches<T, R>(items: readonly T[], work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  for (let offset = 0; offset < items.length; offset += CONCURRENCY)
+    results.push(...(await Promise.all(items.slice(offset, offset + CONCURRENCY).map(work))));
+  return results;
+}
+
+/** The clients filed under any of `nameKeys`: (tenant, client) pairs, and the items read. */
+async function clientsUnder(table: Table, nameKeys: readonly string[]) {
+  const pages = await inBatches(nameKeys, (nameKey) =>
+    queryAll(table, {
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.nameKeyPartition(nameKey) },
+      ProjectionExpression: 'tenant_id, client_id',
+    }),
+  );
+  const hits = new Map<string, { tenantId: string; clientId: string }>();
+  for (const item of pages.flat()) {
+    const tenantId = String(item.tenant_id);
+    const clientId = String(item.client_id);
+    hits.set(`${tenantId}#${clientId}`, { tenantId, clientId });
+  }
+  return { hits: [...hits.values()], itemsRead: pages.reduce((sum, page) => sum + page.length, 0) };
+}
+
+/** The active client items of `refs`, 100 keys per BatchGetItem (consistent: just registered counts). */
+async function readClients(table: Table, refs: readonly { tenantId: string; clientId: string }[]) {
+  const chunks: Record<string, string>[][] = [];
+  for (let offset = 0; offset < refs.length; offset += 100)
+    chunks.push(refs.slice(offset, offset + 100).map((ref) => keys.client(ref.tenantId, ref.clientId)));
+  const found = await inBatches(chunks, (chunk) => getAll(table, chunk));
+  return found
+    .flat()
+    .map(parseClientItem)
+    .filter((client) => client.status === 'active');
+}
+
+/**
+ * Makes a client due now, unless it is due already; false when it changed meanwhile (stopped,
+ * or claimed by a run in progress, which screens it anyway).
+ */
+async function makeDue(table: Table, client: ClientItem, now: Date): Promise<ClientItem | undefined> {
+  const at = isoSeconds(now);
+  if (client.next_due_at <= at && !client.claim_until) return client;
+  const [, skName] = indexAttributes('clientsDue');
+  const made = await conditionHeld(
+    table.doc.send(
+      new UpdateCommand({
+        TableName: table.name,
+        Key: keys.client(client.tenant_id, client.client_id),
+        UpdateExpression: 'SET next_due_at = :at, #dueSk = :dueSk',
+        ConditionExpression:
+          '#status = :active AND next_due_at = :seen AND (attribute_not_exists(claim_until) OR claim_until < :at)',
+        ExpressionAttributeNames: { '#status': 'status', '#dueSk': skName },
+        ExpressionAttributeValues: {
+          ':at': at,
+          ':dueSk': dueIndexKeys(client.tenant_id, client.client_id, at)[skName],
+          ':active': 'active',
+          ':seen': client.next_due_at,
+        },
+      }),
+    ),
+  );
+  return made ? { ...client, next_due_at: at } : undefined;
+}
+
+/** A matcher over the changed people alone: which candidates could match one of them. */
+function changedPeopleMatcher(input: DeltaRescreenInput): Matcher {
+  return createMatcher({
+    format_version: SNAPSHOT_FORMAT_VERSION,
+    built_at: input.syncedAt,
+    lists: [...input.lists],
+    people: [...input.people],
+  });
+}
+
+/**
+ * Without a queue (`npm run sync` beside a running `npm start`) the clients are only made due:
+ * the hourly rescreen of the process that owns the queue takes them within the hour.
+ */
+export async function rescreenChangedClients(
+  services: { table: Table; batchQueue?: Services['batchQueue'] },
+  input: DeltaRescreenInput,
+  log: Logger,
+): Promise<DeltaRescreenReport> {
+  const { table } = services;
+  const nameKeys = listedNameKeys(input.people);
+  const { hits, itemsRead } = await clientsUnder(table, nameKeys);
+  const candidates = await readClients(table, hits);
+  const report: DeltaRescreenReport = {
+    people: input.people.length,
+    keys_looked_up: nameKeys.length,
+    key_items_read: itemsRead,
+    candidates: candidates.length,
+    matching: 0,
+    made_due: 0,
+    runs: [],
+  };
+  if (candidates.length === 0) return report;
+
+  const matcher = changedPeopleMatcher(input);
+  const matching = candidates.filter(
+    (client) => matchesOf(matcher.screen(client.subject, client.types)).length > 0,
+  );
+  report.matching = matching.length;
+  const byTenant = new Map<string, ClientItem[]>();
+  for (const client of matching)
+    byTenant.set(client.tenant_id, [...(byTenant.get(client.tenant_id) ?? []), client]);
+
+  for (const [tenantId, clients] of byTenant) {
+    // One tenant failing (its plan unreadable, a write refused) does not stop the others.
+    try {
+      const tenant = await getTenant(table, tenantId);
+      if (!tenant) continue;
+      const due = (await inBatches(clients, (client) => makeDue(table, client, input.now))).filter(
+        (client): client is ClientItem => client !== undefined,
+      );
+      report.made_due += due.length;
+      if (due.length === 0 || !services.batchQueue) continue;
+      const run = await startRescreenRun(
+        { table, batchQueue: services.batchQueue },
+        {
+          tenantId,
+          plan: PLANS[tenant.plan],
+          trigger: 'list_change',
+          startedBy: { ...SYSTEM_ACTOR },
+          now: input.now,
+          clients: due,
+          listsSyncedAt: input.syncedAt,
+        },
+        log,
+      );
+      report.runs.push({
+        tenant_id: tenantId,
+        run_id: run.run_id,
+        queued: run.queued,
+        skipped_quota: run.skipped_quota,
+        already_running: run.already_running,
+      });
+    } catch (error) {
+      log.error({ err: error, tenant: tenantId }, 'list-change rescreen not started');
+    }
+  }
+  log.info({ ...report, runs: report.runs.length }, 'list-change rescreens started');
+  return report;
+}
+
+function newestSync(matcher: Matcher): string {
+  let newest = '';
+  for (const list of matcher.lists) if (list.synced_at > newest) newest = list.synced_at;
+  return newest;
+}
+
+/**
+ * The matcher a list-change run's screen must use: one with the lists of the sync that started
+ * it, or newer. A warm worker may still hold the lists from before (it checks for a newer
+ * snapshot at most once a minute, in the background): it loads the new ones first. Throws when
+ * even the store has nothing that recent, so the subject is retried rather than screened stale.
+ */
+export async function matcherAsOf(
+  services: Pick<Services, 'config' | 'matcher'>,
+  syncedAt: string | undefined,
+): Promise<Matcher> {
+  const matcher = await services.matcher();
+  if (!syncedAt || newestSync(matcher) >= syncedAt) return matcher;
+  await liveWatchlistsOf(services.config).refresh();
+  const fresh = await services.matcher();
+  if (newestSync(fresh) < syncedAt) {
+    throw new Error(
+      `The watchlists synced at ${syncedAt} are not loaded yet; the client is screened on retry`,
+    );
+  }
+  return fresh;
+}

@@ -1,0 +1,153 @@
+/**
+ * Delta rescreens at the store: which clients a list change reaches, and what it costs. The
+ * clients are filed under their name keys as registration files them; the changed person is a
+ * real UN designee; the other clients carry real names (other UN designees).
+ */
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { logger } from '../../lib/log.ts';
+import {
+  clientNameKeys,
+  listedNameKeys,
+  updateClientNameKeys,
+} from '../../lib/monitoring/client-name-keys.ts';
+import { type ClientItem, clientIndexKeys, newClientId } from '../../lib/monitoring/client-record.ts';
+import { stopClient } from '../../lib/monitoring/clients-read.ts';
+import { rescreenChangedClients } from '../../lib/monitoring/delta-rescreen.ts';
+import { keys, type Table } from '../../lib/store/table.ts';
+import { createTenant } from '../../lib/tenancy/tenants.ts';
+import { buildSnapshot, defaultDataDir } from '../../lib/watchlists/snapshot.ts';
+import { LIST_SOURCES } from '../../lib/watchlists/sources.ts';
+import type { ListedPerson } from '../../lib/watchlists/types.ts';
+import { startTestStore, type TestStore } from '../support/dynamo.ts';
+
+const snapshot = buildSnapshot(defaultDataDir(), {
+  sources: LIST_SOURCES.filter((s) => s.descriptor.id === 'un_sc'),
+});
+const personOf = (entityId: string): ListedPerson => {
+  const person = snapshot.people.find((p) => p.entity_id === entityId);
+  if (!person) throw new Error(`no listed person ${entityId}`);
+  return person;
+};
+// A real UN designee: Eric Badege (CDi.001).
+const badege = personOf('6907993');
+const otherNames = snapshot.people.filter((p) => p !== badege).map((p) => p.names[0].name);
+
+let db: TestStore;
+let table: Table;
+beforeAll(async () => {
+  db = await startTestStore();
+  table = db.table;
+});
+afterAll(async () => db.close());
+
+const NEXT_QUARTER = '2099-01-01T00:00:00Z';
+
+/** A monitored client as registration leaves it (client item and name keys), due next quarter. */
+async function fileClient(tenantId: string, name: string): Promise<string> {
+  const clientId = newClientId(new Date());
+  const client: ClientItem = {
+    ...keys.client(tenantId, clientId),
+    entity: 'client',
+    tenant_id: tenantId,
+    client_id: clientId,
+    reference: null,
+    subject: { name },
+    types: ['sanctions', 'pep', 'criminal'],
+    status: 'active',
+    created_at: '2026-01-01T00:00:00Z',
+    created_by: { user_id: 'u1', role: 'admin' },
+    last_screen_id: 'SCR-20260101-000000-000000',
+    last_screened_at: '2026-01-01T00:00:00Z',
+    risk_level: 'CLEAR',
+    rescreen_interval_days: null,
+    next_due_at: NEXT_QUARTER,
+  };
+  await updateClientNameKeys(table, { tenantId, clientId, subject: client.subject }, 'file');
+  await table.doc.send(
+    new PutCommand({
+      TableName: table.name,
+      Item: { ...client, ...clientIndexKeys(tenantId, clientId, 'CLEAR', NEXT_QUARTER) },
+    }),
+  );
+  return clientId;
+}
+
+const dueOf = async (tenantId: string, clientId: string) =>
+  (
+    await table.doc.send(
+      new GetCommand({ TableName: table.name, Key: keys.client(tenantId, clientId), ConsistentRead: true }),
+    )
+  ).Item?.next_due_at;
+
+describe('client name keys', () => {
+  it('file a client so that the listed spellings of the same person find it', () => {
+    const shared = (client: string, listed: string) =>
+      clientNameKeys({ name: client }).filter((key) =>
+        listedNameKeys([{ names: [{ name: listed, strength: 'primary' }] }]).includes(key),
+      );
+    expect(shared('Vladimir Putin', 'PUTIN, Vladimir Vladimirovich')).not.toEqual([]);
+    expect(shared('Bill Clinton', 'William Jefferson Clinton')).not.toEqual([]);
+    expect(shared('Muhammad Hassan', 'Mohammed HASAN')).not.toEqual([]);
+    // A one-part client name is found by a longer listed name containing it.
+    expect(shared('Madonna', 'Madonna Louise Ciccone')).not.toEqual([]);
+    // One shared common part is not enough to be read: pairs, not parts.
+    expect(shared('Eric Smith', 'Eric Badege')).toEqual([]);
+    expect(shared('John Doe', 'John Smith')).toEqual([]);
+  });
+
+  it('file an alias too, and no key for particles or initials', () => {
+    const filed = clientNameKeys({ name: 'J. van Dijk', alias: 'Jan van Dijk' });
+    expect(filed.some((key) => key.includes('+'))).toBe(true);
+    expect(clientNameKeys({ name: 'J. van Dijk' })).toEqual(clientNameKeys({ name: 'Dijk' }));
+  });
+});
+
+describe('rescreenChangedClients', () => {
+  it('makes due only the clients the changed person could match, in every tenant, reading only their keys', async () => {
+    const a = (await createTenant(table, { name: 'Delta A', plan: 'enterprise' })).tenant.tenant_id;
+    const b = (await createTenant(table, { name: 'Delta B', plan: 'enterprise' })).tenant.tenant_id;
+    for (const name of otherNames.slice(0, 40)) await fileClient(a, name);
+    const inA = await fileClient(a, 'Eric Badege');
+    const inB = await fileClient(b, 'Eric BADEGE');
+    const sameFirstName = await fileClient(a, 'Eric Holder');
+
+    const now = new Date();
+    const change = { people: [badege], lists: snapshot.lists, syncedAt: now.toISOString(), now };
+    const first = await rescreenChangedClients({ table }, change, logger);
+    expect(first).toMatchObject({ people: 1, candidates: 2, matching: 2, made_due: 2, runs: [] });
+    // The items read are the two clients filed under the designee's name keys.
+    expect(first.key_items_read).toBe(2);
+    const nowSeconds = `${now.toISOString().slice(0, 19)}Z`;
+    expect(await dueOf(a, inA)).toBe(nowSeconds);
+    expect(await dueOf(b, inB)).toBe(nowSeconds);
+    expect(await dueOf(a, sameFirstName)).toBe(NEXT_QUARTER);
+
+    // Ten times the clients: the cost of the same change does not move.
+    for (const name of otherNames.slice(40, 440)) await fileClient(a, name);
+    const second = await rescreenChangedClients({ table }, change, logger);
+    expect(second.key_items_read).toBe(first.key_items_read);
+    expect(second.keys_looked_up).toBe(first.keys_looked_up);
+
+    // A client whose monitoring stopped leaves its name keys: no list change reads it again.
+    await stopClient(table, { tenantId: b, userId: 'u1', role: 'admin' }, inB);
+    const third = await rescreenChangedClients({ table }, change, logger);
+    expect(third).toMatchObject({ key_items_read: 1, candidates: 1 });
+  }, 120_000);
+
+  it('leaves alone a client filed under the same keys whom the changed person does not match', async () => {
+    const t = (await createTenant(table, { name: 'Delta C', plan: 'enterprise' })).tenant.tenant_id;
+    // "Eric Bodega" sounds alike part by part (it is filed under the designee's key), yet the
+    // matcher does not report it: it is read, not rescreened (a rescreen charges the tenant).
+    expect(clientNameKeys({ name: 'Eric Bodega' })).toEqual(clientNameKeys({ name: 'Eric Badege' }));
+    const near = await fileClient(t, 'Eric Bodega');
+    const now = new Date();
+    const report = await rescreenChangedClients(
+      { table },
+      { people: [badege], lists: snapshot.lists, syncedAt: now.toISOString(), now },
+      logger,
+    );
+    expect(report.candidates).toBe(report.matching + 1);
+    expect(await dueOf(t, near)).toBe(NEXT_QUARTER);
+  });
+});
