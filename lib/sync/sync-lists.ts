@@ -243,8 +243,9 @@ export async function syncLists(input: SyncListsInput): Promise<SyncReport> {
       await recordSyncFailure(input.table, outcome.listId, at, outcome.error);
       continue;
     }
-    const summary =
-      replaced.get(result.feed.listId)?.summary ?? base.lists.find((l) => l.id === result.feed.listId);
+    // The counts of the snapshot in force, as /dbstatus shows them: after linking, a historical
+    // list counts only the listings it contributes to current designations, not all it parsed.
+    const summary = lists.find((l) => l.id === result.feed.listId);
     if (!summary) continue;
     await recordSyncSuccess(input.table, {
       listId: result.feed.listId,
