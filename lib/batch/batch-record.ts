@@ -9,6 +9,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import type { RiskLevel } from '../matcher/types.ts';
+import { reserveScreenNumbers } from '../screening/screen-id.ts';
 import type { Subject } from '../screening/subject.ts';
 import {
   INDEXES,
@@ -78,6 +79,10 @@ export interface BatchItemSubject extends Subject {
   reference?: string;
   rescreen_interval_days?: number;
   client_id?: string;
+  /** A rescreen: the client's latest screen when the run found it due. */
+  previous_screen_id?: string;
+  /** A rescreen: the client's due date the run saw (its worker claims the client only if unchanged). */
+  due_at?: string;
 }
 
 export const BatchRecordSchema = v.object({
@@ -97,7 +102,14 @@ export const BatchRecordSchema = v.object({
   created_at: v.string(),
   /** Finish sequence counter: the number of subjects numbered so far (done or failed). */
   finished: v.number(),
+  /**
+   * Of those, the subjects answered by an earlier screen and refunded (`skipped`); for a rescreen
+   * run, the clients another run was already re-screening.
+   */
+  skipped: v.optional(v.number()),
   expires_at: v.number(),
+  /** The screen numbers drawn for its subjects when it was accepted (absent on older batches). */
+  screen_numbers: v.optional(v.object({ day: v.string(), first: v.number() })),
 });
 export type BatchRecord = v.InferOutput<typeof BatchRecordSchema>;
 
@@ -168,6 +180,10 @@ export async function createBatch(
     expires_at: expires,
   }));
   await putAll(table, items);
+  const numbers =
+    input.subjects.length > 0
+      ? await reserveScreenNumbers(table, input.tenantId, input.at, input.subjects.length)
+      : undefined;
   const record: BatchRecord = {
     purpose: input.purpose ?? 'screen',
     ...(input.run ? { run: input.run } : {}),
@@ -181,6 +197,7 @@ export async function createBatch(
     created_at: input.at.toISOString(),
     finished: 0,
     expires_at: expires,
+    ...(numbers ? { screen_numbers: numbers } : {}),
   };
   await table.doc.send(
     new PutCommand({
@@ -351,13 +368,13 @@ export async function releaseBatchItem(
   });
 }
 
-/** Numbers a finished subject: the batch's finish counter, one atomic ADD. */
-export async function nextFinishSequence(table: Table, ref: BatchRef): Promise<number> {
+/** Numbers a finished subject (the batch's finish counter) and counts it if skipped, in one atomic ADD. */
+export async function nextFinishSequence(table: Table, ref: BatchRef, skipped = false): Promise<number> {
   const { Attributes } = await table.doc.send(
     new UpdateCommand({
       TableName: table.name,
       Key: keys.batch(ref.tenantId, ref.batchId),
-      UpdateExpression: 'ADD finished :one',
+      UpdateExpression: skipped ? 'ADD finished :one, skipped :one' : 'ADD finished :one',
       ConditionExpression: 'attribute_exists(pk)',
       ExpressionAttributeValues: { ':one': 1 },
       ReturnValues: 'UPDATED_NEW',
@@ -491,7 +508,7 @@ export async function recordScreenedSubject(
   token: string,
   screen: Parameters<typeof finishBatchItem>[5],
 ): Promise<boolean> {
-  const seq = await nextFinishSequence(table, batch);
+  const seq = await nextFinishSequence(table, batch, screen.skipped);
   const finished = await finishBatchItem(table, batch, index, token, seq, screen, new Date());
   if (finished && screen.skipped) await refundScreens(table, batch.tenantId, 1, batch.chargedAt);
   await closeIfLast(table, batch, seq);

@@ -5,6 +5,7 @@ import type { RiskLevel } from '../matcher/types.ts';
 import type { JobHandler } from '../queue/jobs.ts';
 import { DEAD_LETTER, type Delivery, DONE, type JobOutcome } from '../queue/partial-batch.ts';
 import type { Services } from '../runtime/services.ts';
+import { blockScreenId } from '../screening/screen-id.ts';
 import type { ScreeningPrincipal, screenSubject } from '../screening/screen-subject.ts';
 import type { Table } from '../store/table.ts';
 import { PLANS } from '../tenancy/plans.ts';
@@ -47,9 +48,27 @@ export type SubjectScreener = (
   principal: ScreeningPrincipal,
   subject: BatchItemSubject,
   batch: BatchRecord,
-  /** This job's reference: a retry finds the screen an earlier attempt stored (screenSubject). */
-  jobRef: string,
+  job: QueuedScreen,
 ) => Promise<SubjectOutcome>;
+
+/** What a queued subject's screen is made as: its job reference and, when drawn, its id. */
+export interface QueuedScreen {
+  /** This job's reference: a retry finds the screen an earlier attempt stored (screenSubject). */
+  jobRef: string;
+  /** The id drawn for it when the batch was accepted (screenSubject's `screenId`). */
+  screenId: string | undefined;
+  /** The subject's position in its batch. */
+  index: number;
+}
+
+/** The job reference and drawn screen id of the subject at `index` of a batch. */
+export function queuedScreen(record: BatchRecord, index: number): QueuedScreen {
+  return {
+    jobRef: batchJobRef({ tenantId: record.tenant_id, batchId: record.batch_id }, index),
+    screenId: record.screen_numbers ? blockScreenId(record.screen_numbers, index) : undefined,
+    index,
+  };
+}
 
 export interface BatchSubjectDependencies {
   services: () => Pick<Services, 'table' | 'config' | 'matcher'>;
@@ -142,7 +161,7 @@ export function batchSubjectHandler(deps: BatchSubjectDependencies): JobHandler<
         role: record.created_by.role,
         plan: PLANS[record.plan],
       };
-      const jobRef = batchJobRef(ref, job.index);
+      const queued = queuedScreen(record, job.index);
       screen =
         record.purpose === 'screen'
           ? outcomeOf(
@@ -150,10 +169,10 @@ export function batchSubjectHandler(deps: BatchSubjectDependencies): JobHandler<
                 services,
                 principal,
                 { ...claim.subject, types: record.types },
-                { charge: false, jobRef, origin: 'batch' },
+                { charge: false, jobRef: queued.jobRef, screenId: queued.screenId, origin: 'batch' },
               ),
             )
-          : await deps.screeners[record.purpose](services, principal, claim.subject, record, jobRef);
+          : await deps.screeners[record.purpose](services, principal, claim.subject, record, queued);
     } catch (error) {
       const permanent = error instanceof DomainError;
       if (!permanent && receiveCount < delivery.maxReceiveCount) {

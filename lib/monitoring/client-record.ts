@@ -1,9 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { RISK_ORDER, type RiskLevel } from '../matcher/types.ts';
 import { ActorSchema, isoSeconds } from '../screening/screen-record.ts';
 import { SubjectSchema } from '../screening/subject.ts';
-import { indexKeys, keys, parseItem } from '../store/table.ts';
+import { indexKeys, keys, parseItem, type Table } from '../store/table.ts';
 import { CHECK_TYPES } from '../watchlists/types.ts';
 
 /**
@@ -34,14 +35,29 @@ export const DEFAULT_RESCREEN_DAYS: Record<RiskLevel, number> = {
  */
 export const DUE_SHARDS = 16;
 
+/** How long a claim holds a client before another run may take it (the worker's retries fit in it). */
+export const RUN_CLAIM_LEASE_MS = 60 * 60_000;
+
 export type ClientStatus = 'active' | 'stopped';
 
 export const SYSTEM_ACTOR = { user_id: 'system', role: 'system' } as const;
 
 /** `CLI-YYYYMMDD-hhmmssSSS-<6 hex>`: ids sort by registration time, so lists read newest first. */
-export function newClientId(at: Date): string {
+export function newClientId(at: Date, suffix = randomBytes(3).toString('hex')): string {
   const stamp = at.toISOString().replace(/[-:T.Z]/g, '');
-  return `CLI-${stamp.slice(0, 8)}-${stamp.slice(8, 17)}-${randomBytes(3).toString('hex')}`;
+  return `CLI-${stamp.slice(0, 8)}-${stamp.slice(8, 17)}-${suffix}`;
+}
+
+/**
+ * The client id of the subject at `index` of a client-registration batch: the same on every
+ * attempt of that subject's job, so a retry after the client was written finds its own client
+ * (and reference) instead of registering the subject twice or refusing it as a duplicate. The
+ * time part is the batch's time plus the index in milliseconds (distinct within the batch, in
+ * subject order); the suffix comes from the batch id.
+ */
+export function queuedClientId(batchCreatedAt: string, batchId: string, index: number): string {
+  const suffix = createHash('sha256').update(batchId).digest('hex').slice(0, 6);
+  return newClientId(new Date(Date.parse(batchCreatedAt) + index), suffix);
 }
 
 export function isClientId(text: string): boolean {
@@ -145,4 +161,13 @@ export function toClientProfile(item: ClientItem): ClientProfile {
     next_due_at: item.status === 'active' ? item.next_due_at : null,
     ...(item.stopped_at ? { stopped_at: item.stopped_at, stopped_by: item.stopped_by } : {}),
   };
+}
+
+/** The tenant's client with this id (consistent read), or undefined. */
+export async function findClient(table: Table, tenantId: string, clientId: string) {
+  if (!isClientId(clientId)) return undefined;
+  const { Item } = await table.doc.send(
+    new GetCommand({ TableName: table.name, Key: keys.client(tenantId, clientId), ConsistentRead: true }),
+  );
+  return Item ? parseClientItem(Item) : undefined;
 }

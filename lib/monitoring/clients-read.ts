@@ -21,7 +21,7 @@ import {
 } from '../store/table.ts';
 import type { Principal } from '../tenancy/auth.ts';
 import { updateClientNameKeys } from './client-name-keys.ts';
-import { type ClientProfile, isClientId, parseClientItem, toClientProfile } from './client-record.ts';
+import { type ClientProfile, findClient, parseClientItem, toClientProfile } from './client-record.ts';
 import { releaseReference } from './register-client.ts';
 
 /** Query of GET /clients: the list paging plus the two filters. */
@@ -97,15 +97,6 @@ export async function listClients(
 export interface ClientDetail extends ClientProfile {
   screens: ScreenSummary[];
   next_cursor: string | null;
-}
-
-/** The tenant's client with this id (consistent read), or undefined. */
-export async function findClient(table: Table, tenantId: string, clientId: string) {
-  if (!isClientId(clientId)) return undefined;
-  const { Item } = await table.doc.send(
-    new GetCommand({ TableName: table.name, Key: keys.client(tenantId, clientId), ConsistentRead: true }),
-  );
-  return Item ? parseClientItem(Item) : undefined;
 }
 
 async function readClient(table: Table, tenantId: string, clientId: string) {

@@ -56,7 +56,7 @@ export interface DeltaRescreenReport {
   matching: number;
   /** Matching clients made due now (a client a run already holds is screened by that run). */
   made_due: number;
-  runs: (Pick<RunStarted, 'run_id' | 'queued' | 'skipped_quota' | 'already_running'> & {
+  runs: (Pick<RunStarted, 'run_id' | 'queued' | 'skipped_quota'> & {
     tenant_id: string;
   })[];
 }
@@ -198,7 +198,6 @@ export async function rescreenChangedClients(
         run_id: run.run_id,
         queued: run.queued,
         skipped_quota: run.skipped_quota,
-        already_running: run.already_running,
       });
     } catch (error) {
       log.error({ err: error, tenant: tenantId }, 'list-change rescreen not started');

@@ -1,7 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { subjectList } from '../batch/request.ts';
-import { outcomeOf, type SubjectScreener } from '../batch/worker.ts';
+import { outcomeOf, type QueuedScreen, type SubjectScreener } from '../batch/worker.ts';
 import { ConflictError } from '../errors.ts';
 import type { Services } from '../runtime/services.ts';
 import { checkTypesField, objectMessage, strictBody, subjectFields } from '../screening/request.ts';
@@ -16,8 +16,10 @@ import {
   type ClientProfile,
   clientIndexKeys,
   effectiveIntervalDays,
+  findClient,
   newClientId,
   nextDueAt,
+  queuedClientId,
   toClientProfile,
 } from './client-record.ts';
 
@@ -109,8 +111,14 @@ export interface ClientRegistration extends Subject {
 export interface RegisterOptions {
   /** Charge the screen (default true); the batch route charged the whole batch up front. */
   charge?: boolean;
-  /** The queued job registering it (batch client registration): see screenSubject. */
-  jobRef?: string;
+  /** The queued job registering it (batch client registration), and its drawn id: see screenSubject. */
+  queued?: QueuedScreen;
+  /**
+   * The client id to register under, the same on every attempt of a queued job (queuedClientId):
+   * an attempt that finds the reference, screen or client already written under it by an earlier
+   * attempt carries on from there.
+   */
+  clientId?: string;
   at?: Date;
 }
 
@@ -137,7 +145,7 @@ export async function registerClient(
 ): Promise<{ client: ClientProfile; screen: ScreenResult }> {
   const { table } = services;
   const at = options.at ?? new Date();
-  const clientId = newClientId(at);
+  const clientId = options.clientId ?? newClientId(at);
   const reference = input.reference;
   if (reference) await claimReference(table, principal.tenantId, reference, clientId, at);
 
@@ -154,7 +162,14 @@ export async function registerClient(
         alias: input.alias,
         types: input.types,
       },
-      { charge: options.charge ?? true, at, origin: 'client_registration', clientId, jobRef: options.jobRef },
+      {
+        charge: options.charge ?? true,
+        at,
+        origin: 'client_registration',
+        clientId,
+        jobRef: options.queued?.jobRef,
+        screenId: options.queued?.screenId,
+      },
     );
     if (screen.skipped) await adoptScreen(table, principal.tenantId, screen.screen_id, clientId);
   } catch (error) {
@@ -190,13 +205,23 @@ export async function registerClient(
     { tenantId: principal.tenantId, clientId, subject: screen.subject },
     'file',
   );
-  await table.doc.send(
-    new PutCommand({
-      TableName: table.name,
-      Item: { ...client, ...clientIndexKeys(principal.tenantId, clientId, screen.risk_level, dueAt) },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+  try {
+    await table.doc.send(
+      new PutCommand({
+        TableName: table.name,
+        Item: { ...client, ...clientIndexKeys(principal.tenantId, clientId, screen.risk_level, dueAt) },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  } catch (error) {
+    // An earlier attempt of the same queued job wrote this client: it stands.
+    const earlier =
+      options.clientId &&
+      isConditionalCheckFailed(error) &&
+      (await findClient(table, principal.tenantId, clientId));
+    if (!earlier) throw error;
+    return { client: toClientProfile(earlier), screen };
+  }
   return { client: toClientProfile(client), screen };
 }
 
@@ -205,12 +230,12 @@ export async function registerClient(
  * POST /clients, never charged here (the batch was). A reference already registered is a 409,
  * which the worker records as the subject's `error` event and refunds.
  */
-export const registerQueuedClient: SubjectScreener = async (services, principal, subject, batch, jobRef) => {
+export const registerQueuedClient: SubjectScreener = async (services, principal, subject, batch, queued) => {
   const { client, screen } = await registerClient(
     services,
     principal,
     { ...subject, types: batch.types },
-    { charge: false, jobRef },
+    { charge: false, queued, clientId: queuedClientId(batch.created_at, batch.batch_id, queued.index) },
   );
   return { ...outcomeOf(screen), client_id: client.client_id };
 };
@@ -239,6 +264,8 @@ async function claimReference(
     new GetCommand({ TableName: table.name, Key: key, ConsistentRead: true }),
   );
   const holder = claim?.client_id as string | undefined;
+  // Claimed under this very id: an earlier attempt of the same queued registration.
+  if (holder === clientId) return;
   if (holder) {
     const { Item: client } = await table.doc.send(
       new GetCommand({ TableName: table.name, Key: keys.client(tenantId, holder), ConsistentRead: true }),

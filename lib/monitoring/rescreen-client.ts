@@ -11,16 +11,26 @@ import {
   type ScreenItem,
 } from '../screening/screen-record.ts';
 import { screenSubject } from '../screening/screen-subject.ts';
-import { conditionHeld, indexAttributes, keys, type Table } from '../store/table.ts';
+import {
+  conditionHeld,
+  indexAttributes,
+  isConditionalCheckFailed,
+  itemOfConditionFailure,
+  keys,
+  type Table,
+} from '../store/table.ts';
 import { compareScreens } from './change-detection.ts';
 import {
   type ClientItem,
   clientIndexKeys,
+  dueIndexKeys,
   effectiveIntervalDays,
+  isClientId,
   nextDueAt,
+  parseClientItem,
+  RUN_CLAIM_LEASE_MS,
   SYSTEM_ACTOR,
 } from './client-record.ts';
-import { findClient } from './clients-read.ts';
 import { matcherAsOf } from './delta-rescreen.ts';
 
 /** Analyst decisions that say what the listed matches are, and so still hold for the same matches. */
@@ -28,8 +38,8 @@ const CARRIED_DECISIONS = new Set(['confirmed_hit', 'false_positive', 'cleared']
 
 /**
  * One client of a rescreen run (batch purpose `rescreen`; the run id is the batch id). The run
- * claimed the client and charged its screen; this forces a fresh screen and compares it with the
- * client's previous one (change-detection.ts):
+ * charged the client's screen; this claims the client, forces a fresh screen and compares it with
+ * the client's previous one (change-detection.ts):
  *
  * - changed (a new match, a higher risk, an amended listing): the screen is pending with an
  *   `alert` naming the differences;
@@ -41,28 +51,32 @@ const CARRIED_DECISIONS = new Set(['confirmed_hit', 'false_positive', 'cleared']
  * A pending new screen supersedes the client's older pending screen (it leaves the pending
  * list, keeps its history and says `superseded_by`), so the queue holds one screen per client.
  * The client then records the new screen, risk and next due date, and gives up the claim.
+ *
+ * A client another run holds, or one already re-screened since this run found it due, is not
+ * screened: the outcome is `skipped` (the batch refunds it; the run counts it as
+ * `already_running`). A client whose monitoring stopped meanwhile fails, not charged.
  */
-export const rescreenQueuedClient: SubjectScreener = async (services, principal, subject, batch) => {
+export const rescreenQueuedClient: SubjectScreener = async (services, principal, subject, batch, queued) => {
   const { table } = services;
   const runId = batch.batch_id;
   const clientId = subject.client_id ?? '';
-  const client = await findClient(table, principal.tenantId, clientId);
-  if (client?.last_run_id === runId) {
-    // A redelivery after this run already recorded the client's new screen.
+  const claim = await claimClient(table, principal.tenantId, clientId, subject.due_at, runId);
+  if (!claim.claimed) {
+    const { client } = claim;
+    if (client?.status !== 'active') {
+      throw new ConflictError(`Client ${clientId} is no longer monitored; it was not charged`);
+    }
+    // A redelivery after this run recorded the client's screen is done; otherwise another run
+    // holds the client, or re-screened it since this run found it due: nothing to screen here.
     return {
       screen_id: client.last_screen_id,
       risk_level: client.risk_level,
-      skipped: false,
+      skipped: client.last_run_id !== runId,
       client_id: clientId,
     };
   }
-  if (client?.status !== 'active' || client.claim_run_id !== runId) {
-    throw new ConflictError(
-      `Client ${clientId} is no longer held by run ${runId} (stopped, or re-screened by another run); it was not charged`,
-    );
-  }
+  const { client } = claim;
   const previous = await readScreen(table, principal.tenantId, client.last_screen_id);
-  let alerted = false;
   // A list-change run screens against the lists of the sync that started it, or newer.
   const syncedAt = batch.run?.lists_synced_at;
   const screen = await screenSubject(
@@ -73,9 +87,10 @@ export const rescreenQueuedClient: SubjectScreener = async (services, principal,
       charge: false,
       origin: 'rescreen',
       clientId,
+      jobRef: queued.jobRef,
+      screenId: queued.screenId,
       review: (fresh) => {
         const comparison = compareScreens(previous, fresh);
-        alerted = comparison.changed;
         if (comparison.changed) return { ...fresh, alert: comparison.alert };
         return previous ? carryDecisionForward(fresh, previous) : fresh;
       },
@@ -83,9 +98,60 @@ export const rescreenQueuedClient: SubjectScreener = async (services, principal,
   );
   if (previous && screen.disposition === null) await supersede(table, previous, screen.screen_id);
   await recordOnClient(table, client, runId, screen);
-  if (alerted) await recordRunChange(table, batch, client, previous, screen);
+  // From the stored screen, so a retry that finds its own screen stored still lists the change.
+  if (screen.alert) await recordRunChange(table, batch, client, previous, screen);
   return { ...outcomeOf(screen), client_id: clientId };
 };
+
+type ClientClaim = { claimed: true; client: ClientItem } | { claimed: false; client: ClientItem | undefined };
+
+/**
+ * Claims the client for this run with one conditional write that also returns it: still
+ * monitored, still due when the run saw it, and not held by another run's live claim (this run's
+ * own claim is taken again by a retry). The claim moves the client's due-index key to the end of
+ * the lease, so no other run finds it due meanwhile, and a run that dies leaves it due again.
+ */
+async function claimClient(
+  table: Table,
+  tenantId: string,
+  clientId: string,
+  dueAt: string | undefined,
+  runId: string,
+): Promise<ClientClaim> {
+  if (!isClientId(clientId)) return { claimed: false, client: undefined };
+  const now = new Date();
+  const leaseUntil = isoSeconds(new Date(now.getTime() + RUN_CLAIM_LEASE_MS));
+  const [, skName] = indexAttributes('clientsDue');
+  const key = keys.client(tenantId, clientId);
+  try {
+    const { Attributes } = await table.doc.send(
+      new UpdateCommand({
+        TableName: table.name,
+        Key: key,
+        UpdateExpression: 'SET claim_run_id = :run, claim_until = :lease, #dueSk = :dueSk',
+        ConditionExpression:
+          '#status = :active AND next_due_at = :seen AND ' +
+          '(attribute_not_exists(claim_until) OR claim_until < :now OR claim_run_id = :run)',
+        ExpressionAttributeNames: { '#status': 'status', '#dueSk': skName },
+        ExpressionAttributeValues: {
+          ':run': runId,
+          ':lease': leaseUntil,
+          ':dueSk': dueIndexKeys(tenantId, clientId, leaseUntil)[skName],
+          ':active': 'active',
+          ':seen': dueAt ?? '',
+          ':now': isoSeconds(now),
+        },
+        ReturnValues: 'ALL_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return { claimed: true, client: parseClientItem(Attributes ?? {}) };
+  } catch (error) {
+    if (!isConditionalCheckFailed(error)) throw error;
+    const found = await itemOfConditionFailure(table, error, key);
+    return { claimed: false, client: found ? parseClientItem(found) : undefined };
+  }
+}
 
 function carryDecisionForward(fresh: ScreenItem, previous: ScreenItem): ScreenItem {
   const inForce = currentDisposition(previous);

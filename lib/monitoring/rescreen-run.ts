@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { type BatchRecord, getBatch, type RunCounts } from '../batch/batch-record.ts';
 import { queueBatch } from '../batch/start-batch.ts';
@@ -9,40 +8,31 @@ import { RISK_ORDER } from '../matcher/types.ts';
 import type { Services } from '../runtime/services.ts';
 import { screenDay } from '../screening/screen-id.ts';
 import { type Actor, isoSeconds as isoOf } from '../screening/screen-record.ts';
-import {
-  conditionHeld,
-  INDEXES,
-  indexAttributes,
-  keys,
-  parseItem,
-  queryAll,
-  type Table,
-} from '../store/table.ts';
+import { INDEXES, indexAttributes, keys, parseItem, queryAll, type Table } from '../store/table.ts';
 import { PLANS, type Plan } from '../tenancy/plans.ts';
 import { chargeScreens, getMonthlyUsage } from '../tenancy/quota.ts';
 import { listTenants } from '../tenancy/tenants.ts';
 import { CHECK_TYPES } from '../watchlists/types.ts';
-import { type ClientItem, DUE_SHARDS, dueIndexKeys, parseClientItem } from './client-record.ts';
+import { type ClientItem, DUE_SHARDS, parseClientItem } from './client-record.ts';
 
 /**
  * Rescreen runs: the clients past their due date, re-screened through the batch pipeline (a run
  * is a batch of purpose `rescreen`; its id is the batch id, so the worker, the claims, the
  * refunds and the progress records are the batch's own).
  *
- * A run (1) reads the tenant's due shards (sk <= now: the items read are the clients due),
- * (2) claims each client with one conditional write on it, so two runs at once (the hourly
- * schedule, a manual trigger) screen a client at most once per due window: the claim moves the
- * client's due-index key past a lease, so a run that dies leaves it due again rather than lost,
- * (3) charges the month's quota for as many as it has left in one conditional write (a rescreen
- * is a forced, charged screen); the clients beyond it are released, stay due and are counted as
- * skipped for quota, (4) queues one job per charged client.
+ * Starting a run does only what the answer needs, so a manual trigger answers at once however
+ * many clients are due: (1) read the tenant's due shards (sk <= now: the items read are the
+ * clients due), (2) charge the month's quota for as many as it has left in one conditional write
+ * (a rescreen is a forced, charged screen; the clients beyond it are not touched, stay due and
+ * are counted as skipped for quota), (3) record the run and queue one job per charged client.
+ *
+ * Each client is then claimed by the worker that re-screens it (rescreen-client.ts), with one
+ * conditional write on the client: its due date still the one the run saw, and no other run's
+ * live claim. So two runs at once (the hourly schedule, a manual trigger) screen a client at most
+ * once per due window: the run that loses the claim refunds that client's screen and counts it
+ * as `already_running`. The claim moves the client's due-index key past a lease, so a run that
+ * dies leaves the client due again rather than lost.
  */
-
-/** How long a claim holds a client before another run may take it (the worker's retries fit in it). */
-export const RUN_CLAIM_LEASE_MS = 60 * 60_000;
-
-/** Clients claimed at once while starting a run. */
-const CLAIM_CONCURRENCY = 16;
 
 export interface RunStarted {
   run_id: string;
@@ -50,7 +40,6 @@ export interface RunStarted {
   due: number;
   queued: number;
   skipped_quota: number;
-  already_running: number;
 }
 
 export function newRunId(at: Date): string {
@@ -75,68 +64,6 @@ export async function findDueClients(table: Table, tenantId: string, now: Date):
     ),
   );
   return shards.flat().map(parseClientItem);
-}
-
-/** Claims a due client for this run: false when another run holds it or it changed meanwhile. */
-async function claimClient(table: Table, client: ClientItem, runId: string, now: Date): Promise<boolean> {
-  const leaseUntil = isoOf(new Date(now.getTime() + RUN_CLAIM_LEASE_MS));
-  const due = dueIndexKeys(client.tenant_id, client.client_id, leaseUntil);
-  const [, skName] = indexAttributes('clientsDue');
-  return conditionHeld(
-    table.doc.send(
-      new UpdateCommand({
-        TableName: table.name,
-        Key: keys.client(client.tenant_id, client.client_id),
-        UpdateExpression: 'SET claim_run_id = :run, claim_until = :lease, #dueSk = :dueSk',
-        ConditionExpression:
-          '#status = :active AND next_due_at = :seen AND (attribute_not_exists(claim_until) OR claim_until < :now)',
-        ExpressionAttributeNames: { '#status': 'status', '#dueSk': skName },
-        ExpressionAttributeValues: {
-          ':run': runId,
-          ':lease': leaseUntil,
-          ':dueSk': due[skName],
-          ':active': 'active',
-          ':seen': client.next_due_at,
-          ':now': isoOf(now),
-        },
-      }),
-    ),
-  );
-}
-
-/** Gives a claimed client back, due as before (a client skipped for quota). */
-async function releaseClient(table: Table, client: ClientItem, runId: string): Promise<void> {
-  const due = dueIndexKeys(client.tenant_id, client.client_id, client.next_due_at);
-  const [, skName] = indexAttributes('clientsDue');
-  await conditionHeld(
-    table.doc.send(
-      new UpdateCommand({
-        TableName: table.name,
-        Key: keys.client(client.tenant_id, client.client_id),
-        UpdateExpression: 'SET #dueSk = :dueSk REMOVE claim_run_id, claim_until',
-        ConditionExpression: 'claim_run_id = :run',
-        ExpressionAttributeNames: { '#dueSk': skName },
-        ExpressionAttributeValues: { ':run': runId, ':dueSk': due[skName] },
-      }),
-    ),
-  );
-}
-
-async function inParallel<T, R>(
-  items: readonly T[],
-  limit: number,
-  work: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  return results;
 }
 
 /** Charges as many of `wanted` screens as the month has left, in one conditional write. */
@@ -182,21 +109,15 @@ export async function startRescreenRun(
   const { table } = services;
   const runId = newRunId(input.now);
   const due = input.clients ?? (await findDueClients(table, input.tenantId, input.now));
-  const claimedFlags = await inParallel(due, CLAIM_CONCURRENCY, (client) =>
-    claimClient(table, client, runId, input.now),
-  );
-  const claimed = due.filter((_, index) => claimedFlags[index]);
   const chargeAt = new Date();
-  const charged = await chargeWhatFits(table, input.tenantId, input.plan, claimed.length, chargeAt);
-  const queued = claimed.slice(0, charged);
-  const skipped = claimed.slice(charged);
-  await inParallel(skipped, CLAIM_CONCURRENCY, (client) => releaseClient(table, client, runId));
-
+  const charged = await chargeWhatFits(table, input.tenantId, input.plan, due.length, chargeAt);
+  const queued = due.slice(0, charged);
   const run: RunCounts = {
     trigger: input.trigger,
     due: due.length,
-    already_running: due.length - claimed.length,
-    skipped_quota: skipped.length,
+    // Known as the workers claim the clients: counted on the run record (the batch's `skipped`).
+    already_running: 0,
+    skipped_quota: due.length - queued.length,
     ...(input.listsSyncedAt ? { lists_synced_at: input.listsSyncedAt } : {}),
   };
   await queueBatch(
@@ -209,7 +130,12 @@ export async function startRescreenRun(
       plan: input.plan.id,
       createdBy: input.startedBy,
       at: chargeAt,
-      subjects: queued.map((client) => ({ ...client.subject, client_id: client.client_id })),
+      subjects: queued.map((client) => ({
+        ...client.subject,
+        client_id: client.client_id,
+        previous_screen_id: client.last_screen_id,
+        due_at: client.next_due_at,
+      })),
       purpose: 'rescreen',
       run,
     },
@@ -222,7 +148,6 @@ export async function startRescreenRun(
     due: run.due,
     queued: queued.length,
     skipped_quota: run.skipped_quota,
-    already_running: run.already_running,
   };
 }
 
@@ -274,6 +199,8 @@ const RunChangeSchema = v.object({
 });
 
 export interface RunReport extends RunStarted {
+  /** Queued clients another run was already re-screening (not screened by this one, refunded). */
+  already_running: number;
   started_at: string;
   started_by: Actor;
   trigger: RunCounts['trigger'];
@@ -307,7 +234,7 @@ export async function getRescreenRun(table: Table, tenantId: string, runId: stri
     due: record.run.due,
     queued: record.total,
     skipped_quota: record.run.skipped_quota,
-    already_running: record.run.already_running,
+    already_running: record.run.already_running + (record.skipped ?? 0),
     finished: Math.min(record.finished, record.total),
     changed: changes.map(({ entity: _entity, ...change }) => change),
   };

@@ -125,6 +125,8 @@ export async function takeWindow(
       const found = await itemOfConditionFailure(table, error, key);
       if (!found) continue; // released meanwhile: claim again
       holder = found as unknown as WindowHolder;
+      // Held for this very screen id (drawn for a queued job): an earlier attempt of the same job.
+      if (holder.screen_id === screen.screenId) return undefined;
     }
     const held = await awaitScreen(table, tenantId, holder);
     if (held) return held;

@@ -70,3 +70,41 @@ export async function numberScreen(
     throw error;
   }
 }
+
+/** A run of screen numbers drawn at once for a batch: subject `i` is numbered `first + i`. */
+export interface ScreenNumberBlock {
+  day: string;
+  first: number;
+}
+
+/**
+ * Draws `count` consecutive screen numbers of the day in one write (the same counter numberScreen
+ * draws from, so ids never collide): a batch numbers its subjects when it is accepted, and each
+ * queued subject's screen id is then known before it is screened. That saves the worker a write
+ * per subject, and makes a retried subject find its own screen by id. Numbers of subjects that
+ * end up cached or failed stay unused (ids have gaps, as they do when a window race is lost).
+ */
+export async function reserveScreenNumbers(
+  table: Table,
+  tenantId: string,
+  at: Date,
+  count: number,
+): Promise<ScreenNumberBlock> {
+  const day = screenDay(at);
+  const { Attributes } = await table.doc.send(
+    new UpdateCommand({
+      TableName: table.name,
+      Key: keys.usage(tenantId, usageMonth(at)),
+      UpdateExpression: 'SET entity = :entity ADD #seq :count',
+      ExpressionAttributeNames: { '#seq': `seq_${day}` },
+      ExpressionAttributeValues: { ':entity': 'usage', ':count': count },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  return { day, first: (Attributes?.[`seq_${day}`] as number) - count + 1 };
+}
+
+/** The screen id a block gives the subject at `index`. */
+export function blockScreenId(block: ScreenNumberBlock, index: number): string {
+  return formatScreenId(block.day, block.first + index);
+}

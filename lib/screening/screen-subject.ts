@@ -1,9 +1,9 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { QuotaExceededError } from '../errors.ts';
 import { logger } from '../log.ts';
 import { recordSubjectScreen } from '../monitoring/screened-subjects.ts';
 import type { Services } from '../runtime/services.ts';
-import { indexKeys, keys } from '../store/table.ts';
+import { indexKeys, isConditionalCheckFailed, keys, type Table } from '../store/table.ts';
 import type { Principal } from '../tenancy/auth.ts';
 import { refundScreens } from '../tenancy/quota.ts';
 import { CHECK_TYPES, type CheckType } from '../watchlists/types.ts';
@@ -18,6 +18,7 @@ import { numberScreen } from './screen-id.ts';
 import {
   type Actor,
   isoSeconds,
+  parseScreenItem,
   type Screen,
   type ScreenItem,
   type ScreenOrigin,
@@ -58,6 +59,12 @@ export interface ScreenSubjectOptions {
    * it failed.
    */
   jobRef?: string;
+  /**
+   * The id drawn for this screen when its batch was accepted (reserveScreenNumbers), used instead
+   * of numbering it now; only for screens that are not charged here. A retry of the job that
+   * finds a screen stored under this id made for the same job gets it back as its own.
+   */
+  screenId?: string;
 }
 
 /** Who a screen is made for and by: a user of the tenant, or the system (client re-screens). */
@@ -118,14 +125,17 @@ export async function screenSubject(
 
   const checks = (await services.matcher()).screen(subject, types);
 
+  if (options.screenId !== undefined && charge) throw new Error('a drawn screen id is never charged here');
   let screenId: string;
   try {
-    screenId = await numberScreen(
-      table,
-      principal.tenantId,
-      at,
-      charge ? { limit: principal.plan.monthly_screens } : undefined,
-    );
+    screenId =
+      options.screenId ??
+      (await numberScreen(
+        table,
+        principal.tenantId,
+        at,
+        charge ? { limit: principal.plan.monthly_screens } : undefined,
+      ));
   } catch (error) {
     // At the limit, a subject another request is screening right now is still a cached answer.
     if (!(error instanceof QuotaExceededError) || !windowed || input.force) throw error;
@@ -193,6 +203,9 @@ export async function screenSubject(
       new PutCommand({ TableName: table.name, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }),
     );
   } catch (error) {
+    // A drawn id already stored: an earlier attempt of this job stored its screen and failed after.
+    const own = options.screenId !== undefined && (await ownStoredScreen(table, item, error, options.jobRef));
+    if (own) return { ...toScreen(own), skipped: false };
     // A screen that was not stored is not billed, and does not hold the window.
     await refund();
     if (windowed) await releaseWindow(table, principal.tenantId, hash, screenId).catch(() => undefined);
@@ -203,6 +216,25 @@ export async function screenSubject(
   await recordSubjectScreen(table, item, at).catch((error) => subjectRowLog(error, item));
   if (windowed && input.force) await pointWindowAt(table, principal.tenantId, hash, { screenId, at });
   return { ...toScreen(item), skipped: false };
+}
+
+/** The screen a failed put found under its id, when it was made for the same job. */
+async function ownStoredScreen(
+  table: Table,
+  item: ScreenItem,
+  error: unknown,
+  jobRef: string | undefined,
+): Promise<ScreenItem | undefined> {
+  if (jobRef === undefined || !isConditionalCheckFailed(error)) return undefined;
+  const { Item } = await table.doc.send(
+    new GetCommand({
+      TableName: table.name,
+      Key: keys.screen(item.tenant_id, item.screen_id),
+      ConsistentRead: true,
+    }),
+  );
+  const stored = Item ? parseScreenItem(Item) : undefined;
+  return stored?.job_ref === jobRef ? stored : undefined;
 }
 
 function definedFields(subject: Subject): Subject {

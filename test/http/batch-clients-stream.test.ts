@@ -1,9 +1,19 @@
 import { createParser } from 'eventsource-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
+import type { BatchItemSubject } from '../../lib/batch/batch-record.ts';
+import { startBatch } from '../../lib/batch/start-batch.ts';
+import { logger } from '../../lib/log.ts';
+import { encodeJob } from '../../lib/queue/jobs.ts';
+import { createQueueWorker } from '../../lib/queue/queue-worker.ts';
 import { getServices } from '../../lib/runtime/services.ts';
+import { PLANS } from '../../lib/tenancy/plans.ts';
 import { createTenant } from '../../lib/tenancy/tenants.ts';
+import { CHECK_TYPES } from '../../lib/watchlists/types.ts';
 import { apiClient, madeUpName } from '../screening/http-client.ts';
+import { failOnce } from '../support/flaky-table.ts';
+import { sqsRecord } from '../support/sqs-record.ts';
+import { readEvents } from '../support/sse.ts';
 
 let stack: LocalStack;
 let api: ReturnType<typeof apiClient>;
@@ -108,5 +118,62 @@ describe('POST /batch/clients/stream', () => {
     expect((badField.json as { detail: string }).detail).toContain('subjects[0].rescreen_interval_days');
     expect(noPlan.status).toBe(403);
     expect((await api.get('/me', growth)).body.usage.screens_used).toBe(0);
+  });
+
+  it('a subject retried after its client was written keeps that client: no second client, no refund', async () => {
+    const services = getServices();
+    const { tenant, admin } = await createTenant(services.table, {
+      name: 'Batch clients retry',
+      plan: 'enterprise',
+    });
+    const key = admin.api_key;
+    const subjects: BatchItemSubject[] = [{ name: madeUpName(), reference: 'CUST-RETRY-1' }];
+    const request = { types: [...CHECK_TYPES], subjects, purpose: 'register-clients' as const };
+    // Accepted with a queue that holds the job, so this test delivers it.
+    const held = { ...services.batchQueue(), sendAll: async () => ({ failed: [] as number[] }) };
+    const batch = await startBatch(
+      { ...services, batchQueue: () => held },
+      {
+        tenantId: tenant.tenant_id,
+        tenantName: tenant.name,
+        userId: admin.user.user_id,
+        userName: admin.user.name,
+        role: 'admin',
+        plan: PLANS.enterprise,
+      },
+      request,
+      logger,
+    );
+    const usedBefore = (await api.get('/me', key)).body.usage.screens_used;
+
+    // First delivery: the client is written, then recording the batch item fails.
+    const flaky = failOnce(services.table, (input) =>
+      String(input.UpdateExpression).startsWith('ADD finished'),
+    );
+    const body = encodeJob({
+      kind: 'batch-subject',
+      v: 2,
+      tenant_id: tenant.tenant_id,
+      batch_id: batch.batchId,
+      index: 0,
+    });
+    const first = await createQueueWorker({ services: () => ({ ...services, table: flaky.table }) })({
+      Records: [sqsRecord('first', body, 1)],
+    });
+    expect(flaky.failed()).toBe(true);
+    expect(first.batchItemFailures).toHaveLength(1);
+    const written = (await api.get('/clients?reference=CUST-RETRY-1', key)).body.clients;
+    expect(written).toHaveLength(1);
+
+    const second = await createQueueWorker()({ Records: [sqsRecord('first', body, 2)] });
+    expect(second.batchItemFailures).toEqual([]);
+    const events = await readEvents(
+      await fetch(`${stack.url}/batch/${batch.batchId}/events`, { headers: { 'x-api-key': key } }),
+    );
+    const progress = events.filter((event) => event.event === 'progress');
+    expect(events.filter((event) => event.event === 'error')).toEqual([]);
+    expect(progress.map((event) => event.data.client_id as string)).toEqual([written[0].client_id]);
+    expect((await api.get('/clients', key)).body.clients).toHaveLength(1);
+    expect((await api.get('/me', key)).body.usage.screens_used).toBe(usedBefore);
   });
 });

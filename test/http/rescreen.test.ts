@@ -4,13 +4,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler as autoRescreen } from '../../functions/schedule/auto-rescreen.ts';
 import { scheduledEvent } from '../../infra/local/scheduler.ts';
 import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
+import { logger } from '../../lib/log.ts';
+import { startRescreenRun } from '../../lib/monitoring/rescreen-run.ts';
 import { encodeJob } from '../../lib/queue/jobs.ts';
 import { createQueueWorker } from '../../lib/queue/queue-worker.ts';
 import { getServices } from '../../lib/runtime/services.ts';
 import { keys } from '../../lib/store/table.ts';
+import { PLANS } from '../../lib/tenancy/plans.ts';
 import { chargeScreens } from '../../lib/tenancy/quota.ts';
 import { createTenant } from '../../lib/tenancy/tenants.ts';
 import { apiClient, madeUpName } from '../screening/http-client.ts';
+import { failOnce } from '../support/flaky-table.ts';
 import { sqsRecord } from '../support/sqs-record.ts';
 
 let stack: LocalStack;
@@ -215,9 +219,9 @@ describe('auto-rescreen', () => {
       if (run.status === 200) mine.push(await finished(run_id, key));
     }
 
-    // The second run either found the clients claimed (already_running) or already moved out of
-    // the due window by the first run's claims; either way each was queued once.
-    expect(mine.reduce((sum, run) => sum + run.queued, 0)).toBe(6);
+    // Both runs may queue a client; the worker that loses the claim does not screen it, refunds
+    // it and counts it as already_running. Either way each client is screened and charged once.
+    expect(mine.reduce((sum, run) => sum + run.queued - run.already_running, 0)).toBe(6);
     for (const client of clients) expect(await screensOf(client.client_id, key)).toHaveLength(2);
     expect(await usedOf(key)).toBe(12);
   });
@@ -239,6 +243,52 @@ describe('auto-rescreen', () => {
     expect((await api.get(`/clients/rescreen/runs/${body.run_id}`, other.key)).status).toBe(404);
     expect((await api.get('/clients/rescreen/runs/RUN-20260101-0123456789', key)).status).toBe(404);
     expect((await api.get('/clients/rescreen/runs/nonsense', key)).status).toBe(404);
+  });
+
+  it('a retry after the screen was stored but not recorded on the client finds that screen: no second screen', async () => {
+    const { tenantId, key } = await freshTenant();
+    const client = (await api.post('/clients', key, { name: madeUpName(), rescreen_interval_days: 1 })).body;
+    const services = getServices();
+    // The run is started with a queue that accepts and holds the job, so this test delivers it.
+    const held = { ...services.batchQueue(), sendAll: async () => ({ failed: [] as number[] }) };
+    const run = await startRescreenRun(
+      { table: services.table, batchQueue: () => held },
+      {
+        tenantId,
+        plan: PLANS.enterprise,
+        trigger: 'manual',
+        startedBy: { user_id: 'system', role: 'system' },
+        now: new Date(Date.now() + 2 * DAY),
+      },
+      logger,
+    );
+    expect(run.queued).toBe(1);
+    const used = await usedOf(key);
+
+    // First delivery: the screen is stored, then the store fails on the client's update.
+    const flaky = failOnce(services.table, (input) => String(input.UpdateExpression).includes('last_run_id'));
+    const body = encodeJob({
+      kind: 'batch-subject',
+      v: 2,
+      tenant_id: tenantId,
+      batch_id: run.run_id,
+      index: 0,
+    });
+    const first = await createQueueWorker({ services: () => ({ ...services, table: flaky.table }) })({
+      Records: [sqsRecord('first', body, 1)],
+    });
+    expect(flaky.failed()).toBe(true);
+    expect(first.batchItemFailures).toHaveLength(1);
+
+    const second = await createQueueWorker()({ Records: [sqsRecord('first', body, 2)] });
+    expect(second.batchItemFailures).toEqual([]);
+    const screens = await screensOf(client.client_id, key);
+    expect(screens).toHaveLength(2);
+    const profile = (await api.get(`/clients/${client.client_id}`, key)).body;
+    expect(profile.last_screen_id).toBe(screens[0].screen_id);
+    expect(profile.last_screen_id).not.toBe(client.last_screen_id);
+    expect(await usedOf(key)).toBe(used);
+    expect((await finished(run.run_id, key)).finished).toBe(1);
   });
 
   it('a redelivered rescreen job screens and charges once', async () => {

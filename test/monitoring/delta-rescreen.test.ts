@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { logger } from '../../lib/log.ts';
 import {
   clientNameKeys,
-  fileAllClientNameKeys,
   listedNameKeys,
   updateClientNameKeys,
 } from '../../lib/monitoring/client-name-keys.ts';
@@ -45,7 +44,7 @@ afterAll(async () => db.close());
 const NEXT_QUARTER = '2099-01-01T00:00:00Z';
 
 /** A monitored client as registration leaves it (client item and name keys), due next quarter. */
-async function fileClient(tenantId: string, name: string, filed = true): Promise<string> {
+async function fileClient(tenantId: string, name: string): Promise<string> {
   const clientId = newClientId(new Date());
   const client: ClientItem = {
     ...keys.client(tenantId, clientId),
@@ -64,7 +63,7 @@ async function fileClient(tenantId: string, name: string, filed = true): Promise
     rescreen_interval_days: null,
     next_due_at: NEXT_QUARTER,
   };
-  if (filed) await updateClientNameKeys(table, { tenantId, clientId, subject: client.subject }, 'file');
+  await updateClientNameKeys(table, { tenantId, clientId, subject: client.subject }, 'file');
   await table.doc.send(
     new PutCommand({
       TableName: table.name,
@@ -151,18 +150,4 @@ describe('rescreenChangedClients', () => {
     expect(report.candidates).toBe(report.matching + 1);
     expect(await dueOf(t, near)).toBe(NEXT_QUARTER);
   });
-
-  it('finds a client registered before name keys existed once the table is upgraded', async () => {
-    const t = (await createTenant(table, { name: 'Delta D', plan: 'enterprise' })).tenant.tenant_id;
-    const legacy = await fileClient(t, 'Eric Badege', false);
-    const now = new Date();
-    const change = { people: [badege], lists: snapshot.lists, syncedAt: now.toISOString(), now };
-    await rescreenChangedClients({ table }, change, logger);
-    expect(await dueOf(t, legacy)).toBe(NEXT_QUARTER);
-
-    const upgraded = await fileAllClientNameKeys(table);
-    expect(upgraded.clients).toBeGreaterThan(400);
-    await rescreenChangedClients({ table }, change, logger);
-    expect(await dueOf(t, legacy)).toBe(`${now.toISOString().slice(0, 19)}Z`);
-  }, 60_000);
 });

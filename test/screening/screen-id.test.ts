@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QuotaExceededError } from '../../lib/errors.ts';
-import { formatScreenId, isScreenId, numberScreen, screenDay } from '../../lib/screening/screen-id.ts';
+import {
+  blockScreenId,
+  formatScreenId,
+  isScreenId,
+  numberScreen,
+  reserveScreenNumbers,
+  screenDay,
+} from '../../lib/screening/screen-id.ts';
 import { getMonthlyUsage } from '../../lib/tenancy/quota.ts';
 import { startTestStore, type TestStore } from '../support/dynamo.ts';
 
@@ -32,6 +39,23 @@ describe('screen ids', () => {
     expect(await numberScreen(store.table, 'tone', new Date('2025-03-15T00:00:00Z'), { limit: null })).toBe(
       'SCR-20250315-000001',
     );
+  });
+
+  it('draws a block of numbers for a batch that single screens never reuse, charging nothing', async () => {
+    const [block, single, other] = await Promise.all([
+      reserveScreenNumbers(store.table, 'tblock', day, 500),
+      numberScreen(store.table, 'tblock', day),
+      reserveScreenNumbers(store.table, 'tblock', day, 3),
+    ]);
+    const ids = [
+      ...Array.from({ length: 500 }, (_, i) => blockScreenId(block, i)),
+      single,
+      ...Array.from({ length: 3 }, (_, i) => blockScreenId(other, i)),
+    ];
+
+    expect(new Set(ids).size).toBe(504);
+    expect([...ids].sort()).toEqual(Array.from({ length: 504 }, (_, i) => formatScreenId('20250314', i + 1)));
+    expect(await getMonthlyUsage(store.table, 'tblock', day)).toBe(0);
   });
 
   it('lets exactly the limit through under concurrency; refused screens consume no id', async () => {

@@ -167,8 +167,7 @@ describe('delta rescreens after a list sync', { timeout: 150_000 }, () => {
     const stopped = await register({ name: 'Eric Badege', dob: '1971-01-01', reference: 'delta-3' });
     expect((await api.delete(`/clients/${stopped.client_id}`, key)).status).toBe(200);
 
-    // The publisher lists him: the next scheduled sync picks the file up. Its run is queued before
-    // the server has loaded the new lists: the worker must load them first (matcherAsOf).
+    // The publisher lists him: the next scheduled sync picks the file up.
     mirror.write(UN_FILE, original);
     const client = await eventually(
       async () => (await api.get(`/clients/${designee.client_id}`, key)).body,
