@@ -14,14 +14,13 @@
  * index keys), so the bench times the rescreen, not 100,000 registrations.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 
 process.env.LOG_LEVEL ??= 'warn';
 const { startLocalStack } = await import('../infra/local/stack.ts');
 const { getServices } = await import('../lib/runtime/services.ts');
-const { clientIndexKeys, newClientId } = await import('../lib/monitoring/client-record.ts');
+const { newClientId } = await import('../lib/monitoring/client-record.ts');
+const { monitoredClientItem, putItems } = await import('../test/support/monitored-client.ts');
 const { findDueClients } = await import('../lib/monitoring/rescreen-run.ts');
-const { keys } = await import('../lib/store/table.ts');
 const { createTenant } = await import('../lib/tenancy/tenants.ts');
 const { isoSeconds } = await import('../lib/screening/screen-record.ts');
 
@@ -38,43 +37,19 @@ async function seedClients(table: Table, tenantId: string, count: number, dueCou
   const items = Array.from({ length: count }, (_, i) => {
     const clientId = newClientId(new Date(now - count + i));
     const dueAt = isoSeconds(new Date(i < dueCount ? now - 86_400_000 : now + 365 * 86_400_000));
-    return {
-      ...keys.client(tenantId, clientId),
-      ...clientIndexKeys(tenantId, clientId, 'CLEAR', dueAt),
-      entity: 'client',
-      tenant_id: tenantId,
-      client_id: clientId,
-      reference: null,
-      subject:
-        i % 10 === 0
-          ? { name: 'Vladimir Putin', location: `Branch ${tag} ${i}` }
-          : { name: `Customer ${tag} ${i} Example`, nationality: 'British' },
-      types: ['sanctions', 'pep', 'criminal'],
-      status: 'active',
-      created_at: isoSeconds(new Date(now - 90 * 86_400_000)),
-      created_by: { user_id: 'bench', role: 'admin' },
-      last_screen_id: 'SCR-20260101-000000',
-      last_screened_at: isoSeconds(new Date(now - 90 * 86_400_000)),
-      risk_level: 'CLEAR',
-      rescreen_interval_days: null,
-      next_due_at: dueAt,
-    };
+    const subject =
+      i % 10 === 0
+        ? { name: 'Vladimir Putin', location: `Branch ${tag} ${i}` }
+        : { name: `Customer ${tag} ${i} Example`, nationality: 'British' };
+    return monitoredClientItem(
+      tenantId,
+      clientId,
+      subject,
+      dueAt,
+      isoSeconds(new Date(now - 90 * 86_400_000)),
+    );
   });
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const chunk = items.slice(next, next + 25);
-      next += 25;
-      let requests = chunk.map((Item) => ({ PutRequest: { Item } }));
-      while (requests.length > 0) {
-        const { UnprocessedItems } = await table.doc.send(
-          new BatchWriteCommand({ RequestItems: { [table.name]: requests } }),
-        );
-        requests = (UnprocessedItems?.[table.name] ?? []) as typeof requests;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: 8 }, lane));
+  await putItems(table, items);
 }
 
 async function runDirect(url: string, apiKey: string, count: number, tag: string): Promise<number> {

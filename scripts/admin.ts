@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { openTable } from '../infra/local/open-table.ts';
+import { fileAllClientNameKeys } from '../lib/monitoring/client-name-keys.ts';
 import { AUDIT_LIMIT_MAX, audited, listAudit, OPS_ACTOR } from '../lib/tenancy/audit.ts';
 import { isPlanId, PLAN_IDS } from '../lib/tenancy/plans.ts';
 import {
@@ -23,6 +24,8 @@ Commands
   disable-user  --tenant ID --user ID                         their key stops working at once; an analyst's seat is freed
   revoke-key    --tenant ID --user ID                         the old key stops working; prints the new one (once)
   audit         --tenant ID [--limit N]                       the tenant's administration trail, newest first
+  file-name-keys                                              files every monitored client under its name keys
+                                                              (once, for clients registered before delta rescreens)
 
 Every change (add-user, set-plan, disable-user, revoke-key) is recorded in the tenant's audit
 trail with the actor "ops-cli", like an admin's own changes through the API.
@@ -145,6 +148,9 @@ try {
       output = await listAudit(store.table, await tenantArg(), limit);
       break;
     }
+    case 'file-name-keys':
+      output = await fileAllClientNameKeys(store.table);
+      break;
     default:
       fail(`unknown command ${command}`);
   }

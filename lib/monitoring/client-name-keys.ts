@@ -1,8 +1,10 @@
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { type NameToken, tokeniseName } from '../matcher/normalise.ts';
 import { phoneticKey } from '../matcher/string-similarity.ts';
-import { keys, type Table } from '../store/table.ts';
+import { keys, queryAll, type Table } from '../store/table.ts';
+import { listTenants } from '../tenancy/tenants.ts';
 import type { ListedPerson } from '../watchlists/types.ts';
+import { parseClientItem } from './client-record.ts';
 
 /**
  * Client name keys: how a list sync finds the registered clients an added or amended listing
@@ -125,4 +127,35 @@ export async function updateClientNameKeys(
       action === 'file' ? { PutRequest: { Item } } : { DeleteRequest: { Key: { pk: Item.pk, sk: Item.sk } } },
     ),
   );
+}
+
+/**
+ * Files every monitored client of every tenant under its name keys (idempotent puts): once after
+ * upgrading a table whose clients were registered before name keys existed (`npm run admin --
+ * file-name-keys`). Reads each tenant's client items, never another partition.
+ */
+export async function fileAllClientNameKeys(table: Table): Promise<{ tenants: number; clients: number }> {
+  const tenants = await listTenants(table);
+  let clients = 0;
+  for (const tenant of tenants) {
+    const items = await queryAll(table, {
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :clients)',
+      FilterExpression: '#status = :active',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: {
+        ':pk': keys.tenantPartition(tenant.tenant_id),
+        ':clients': 'CLIENT#',
+        ':active': 'active',
+      },
+    });
+    for (const client of items.map(parseClientItem)) {
+      await updateClientNameKeys(
+        table,
+        { tenantId: client.tenant_id, clientId: client.client_id, subject: client.subject },
+        'file',
+      );
+      clients += 1;
+    }
+  }
+  return { tenants: tenants.length, clients };
 }

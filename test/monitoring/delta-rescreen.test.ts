@@ -8,10 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { logger } from '../../lib/log.ts';
 import {
   clientNameKeys,
+  fileAllClientNameKeys,
   listedNameKeys,
   updateClientNameKeys,
 } from '../../lib/monitoring/client-name-keys.ts';
-import { type ClientItem, clientIndexKeys, newClientId } from '../../lib/monitoring/client-record.ts';
+import { newClientId } from '../../lib/monitoring/client-record.ts';
 import { stopClient } from '../../lib/monitoring/clients-read.ts';
 import { rescreenChangedClients } from '../../lib/monitoring/delta-rescreen.ts';
 import { keys, type Table } from '../../lib/store/table.ts';
@@ -20,6 +21,7 @@ import { buildSnapshot, defaultDataDir } from '../../lib/watchlists/snapshot.ts'
 import { LIST_SOURCES } from '../../lib/watchlists/sources.ts';
 import type { ListedPerson } from '../../lib/watchlists/types.ts';
 import { startTestStore, type TestStore } from '../support/dynamo.ts';
+import { monitoredClientItem } from '../support/monitored-client.ts';
 
 const snapshot = buildSnapshot(defaultDataDir(), {
   sources: LIST_SOURCES.filter((s) => s.descriptor.id === 'un_sc'),
@@ -44,32 +46,11 @@ afterAll(async () => db.close());
 const NEXT_QUARTER = '2099-01-01T00:00:00Z';
 
 /** A monitored client as registration leaves it (client item and name keys), due next quarter. */
-async function fileClient(tenantId: string, name: string): Promise<string> {
+async function fileClient(tenantId: string, name: string, filed = true): Promise<string> {
   const clientId = newClientId(new Date());
-  const client: ClientItem = {
-    ...keys.client(tenantId, clientId),
-    entity: 'client',
-    tenant_id: tenantId,
-    client_id: clientId,
-    reference: null,
-    subject: { name },
-    types: ['sanctions', 'pep', 'criminal'],
-    status: 'active',
-    created_at: '2026-01-01T00:00:00Z',
-    created_by: { user_id: 'u1', role: 'admin' },
-    last_screen_id: 'SCR-20260101-000000-000000',
-    last_screened_at: '2026-01-01T00:00:00Z',
-    risk_level: 'CLEAR',
-    rescreen_interval_days: null,
-    next_due_at: NEXT_QUARTER,
-  };
-  await updateClientNameKeys(table, { tenantId, clientId, subject: client.subject }, 'file');
-  await table.doc.send(
-    new PutCommand({
-      TableName: table.name,
-      Item: { ...client, ...clientIndexKeys(tenantId, clientId, 'CLEAR', NEXT_QUARTER) },
-    }),
-  );
+  const client = monitoredClientItem(tenantId, clientId, { name }, NEXT_QUARTER);
+  if (filed) await updateClientNameKeys(table, { tenantId, clientId, subject: client.subject }, 'file');
+  await table.doc.send(new PutCommand({ TableName: table.name, Item: client }));
   return clientId;
 }
 
@@ -150,4 +131,18 @@ describe('rescreenChangedClients', () => {
     expect(report.candidates).toBe(report.matching + 1);
     expect(await dueOf(t, near)).toBe(NEXT_QUARTER);
   });
+
+  it('finds a client registered before name keys existed once the table is upgraded', async () => {
+    const t = (await createTenant(table, { name: 'Delta D', plan: 'enterprise' })).tenant.tenant_id;
+    const legacy = await fileClient(t, 'Eric Badege', false);
+    const now = new Date();
+    const change = { people: [badege], lists: snapshot.lists, syncedAt: now.toISOString(), now };
+    await rescreenChangedClients({ table }, change, logger);
+    expect(await dueOf(t, legacy)).toBe(NEXT_QUARTER);
+
+    const upgraded = await fileAllClientNameKeys(table);
+    expect(upgraded.clients).toBeGreaterThan(400);
+    await rescreenChangedClients({ table }, change, logger);
+    expect(await dueOf(t, legacy)).toBe(`${now.toISOString().slice(0, 19)}Z`);
+  }, 60_000);
 });
