@@ -388,7 +388,12 @@ export const batchWorker = {
 
 export const queueWorkers: readonly QueueWorkerDefinition[] = [batchWorker];
 
-/** Scheduled functions; the stack gives each an EventBridge schedule, `npm start` a timer. */
+/**
+ * Scheduled functions; the stack gives each an EventBridge schedule, `npm start` a timer. The
+ * daily list sync is declared apart, with its bucket, its daily rule and its grants (the status
+ * rows, the client name keys and the list-change rescreen runs: infra/constructs/list-sync.ts),
+ * because no other function shares those.
+ */
 export const scheduledJobs: readonly ScheduledJobDefinition[] = [
   {
     id: 'auto-rescreen',
