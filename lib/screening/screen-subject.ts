@@ -214,7 +214,13 @@ export async function screenSubject(
   // The per-subject row of GET /clients/screened follows the screen (derived data: a failure
   // here must not turn a stored, charged screen into an error).
   await recordSubjectScreen(table, item, at).catch((error) => subjectRowLog(error, item));
-  if (windowed && input.force) await pointWindowAt(table, principal.tenantId, hash, { screenId, at });
+  // A forced screen asked for by the tenant becomes what a repeat within the window returns. A
+  // client's re-screen skips that write (one per re-screened client): a repeat still finds it
+  // first, through the subject's newest screen in the subject-screens index (findRecentScreen);
+  // only a repeat racing the re-screen within milliseconds may get the earlier screen instead.
+  if (windowed && input.force && options.origin !== 'rescreen') {
+    await pointWindowAt(table, principal.tenantId, hash, { screenId, at });
+  }
   return { ...toScreen(item), skipped: false };
 }
 

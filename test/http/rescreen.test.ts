@@ -291,6 +291,23 @@ describe('auto-rescreen', () => {
     expect((await finished(run.run_id, key)).finished).toBe(1);
   });
 
+  it('a repeat POST /screen of a client after its re-screen returns the re-screen, charging nothing', async () => {
+    const { tenantId, key } = await freshTenant();
+    const name = madeUpName();
+    const client = (await api.post('/clients', key, { name, rescreen_interval_days: 1 })).body;
+    const runId = await runOf(tenantId, await scheduleAt(2), key);
+    await finished(runId, key);
+    const [rescreen] = await screensOf(client.client_id, key);
+    const used = await usedOf(key);
+
+    const repeat = await api.post('/screen', key, { name });
+
+    expect(repeat.status).toBe(200);
+    expect(repeat.body.screen_id).toBe(rescreen.screen_id);
+    expect(repeat.body.skipped).toBe(true);
+    expect(await usedOf(key)).toBe(used);
+  });
+
   it('a redelivered rescreen job screens and charges once', async () => {
     const { tenantId, key } = await freshTenant();
     const client = (await api.post('/clients', key, { name: madeUpName(), rescreen_interval_days: 1 })).body;
