@@ -146,10 +146,50 @@ const matchIds = (screen: Body): string[] =>
   (screen.sanctions_result?.matches ?? []).map((m: { entity_id: string }) => m.entity_id);
 
 describe('delta rescreens after a list sync', { timeout: 150_000 }, () => {
+  let key: string;
+  let tenantId: string;
+  let designee: Body;
+  let others: Body[];
+
+  /** The tenant's rescreen runs (ids sort by time), as the table holds them. */
+  const runIds = async (): Promise<string[]> =>
+    (
+      await queryAll(getServices().table, {
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :runs)',
+        FilterExpression: 'entity = :batch',
+        ExpressionAttributeValues: {
+          ':pk': keys.tenantPartition(tenantId),
+          ':runs': 'BATCH#RUN-',
+          ':batch': 'batch',
+        },
+      })
+    )
+      .map((item) => String(item.batch_id))
+      .sort();
+  const finishedRun = (runId: string) =>
+    eventually(
+      async () => (await api.get(`/clients/rescreen/runs/${runId}`, key)).body,
+      (body) => body.status === 'finished',
+    );
+  /** The designee's newest screen once it differs from `previous`. */
+  const rescreenAfter = async (previous: string) => {
+    const client = await eventually(
+      async () => (await api.get(`/clients/${designee.client_id}`, key)).body,
+      (body) => body.last_screen_id !== previous,
+    );
+    return (await api.get(`/screens/${client.last_screen_id}`, key)).body;
+  };
+  const nobodyElse = async () => {
+    for (const other of others) {
+      const body = (await api.get(`/clients/${other.client_id}`, key)).body;
+      expect(body.screens.map((s: { screen_id: string }) => s.screen_id)).toEqual([other.last_screen_id]);
+    }
+  };
+
   it('rescreens at once, with an alert, the client a new designation matches, and no other client', async () => {
-    const { table } = getServices();
-    const { tenant, admin } = await createTenant(table, { name: 'Delta sync', plan: 'enterprise' });
-    const key = admin.api_key;
+    const created = await createTenant(getServices().table, { name: 'Delta sync', plan: 'enterprise' });
+    key = created.admin.api_key;
+    tenantId = created.tenant.tenant_id;
     // The publisher's file as it was before Eric Badege was designated.
     mirror.write(UN_FILE, unWithoutIndividuals(original, 1));
     await eventually(unStatus, (s) => s.individual_count === 729);
@@ -161,48 +201,52 @@ describe('delta rescreens after a list sync', { timeout: 150_000 }, () => {
       expect(response.status).toBe(201);
       return response.body;
     };
-    const designee = await register({ name: 'Eric Badege', reference: 'delta-1' });
+    designee = await register({ name: 'Eric Badege', reference: 'delta-1' });
     expect(matchIds((await api.get(`/screens/${designee.last_screen_id}`, key)).body)).not.toContain(BADEGE);
     const unrelated = await register({ name: 'Eric Holder', reference: 'delta-2' });
     const stopped = await register({ name: 'Eric Badege', dob: '1971-01-01', reference: 'delta-3' });
     expect((await api.delete(`/clients/${stopped.client_id}`, key)).status).toBe(200);
+    others = [unrelated, stopped];
 
-    // The publisher lists him: the next scheduled sync picks the file up.
+    // The publisher lists him: the next scheduled sync picks the file up. Its run is queued before
+    // the server has loaded the new lists: the worker must load them first (matcherAsOf).
     mirror.write(UN_FILE, original);
-    const client = await eventually(
-      async () => (await api.get(`/clients/${designee.client_id}`, key)).body,
-      (body) => body.last_screen_id !== designee.last_screen_id,
-    );
-    const rescreen = (await api.get(`/screens/${client.last_screen_id}`, key)).body;
+    const rescreen = await rescreenAfter(designee.last_screen_id);
     expect(rescreen.origin).toBe('rescreen');
     expect(matchIds(rescreen)).toContain(BADEGE);
     expect(rescreen.alert.matches_added.map((m: { entity_id: string }) => m.entity_id)).toContain(BADEGE);
     expect(rescreen.disposition).toBeNull();
+    designee = { ...designee, last_screen_id: rescreen.screen_id };
 
     // The run that did it: started by the list change, this one client queued, its change listed.
-    const runs = (
-      await queryAll(table, {
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :runs)',
-        FilterExpression: 'entity = :batch',
-        ExpressionAttributeValues: {
-          ':pk': keys.tenantPartition(tenant.tenant_id),
-          ':runs': 'BATCH#RUN-',
-          ':batch': 'batch',
-        },
-      })
-    ).map((item) => String(item.batch_id));
+    const runs = await runIds();
     expect(runs).toHaveLength(1);
-    const run = await eventually(
-      async () => (await api.get(`/clients/rescreen/runs/${runs[0]}`, key)).body,
-      (body) => body.status === 'finished',
-    );
-    expect(run).toMatchObject({ trigger: 'list_change', queued: 1, status: 'finished' });
+    const run = await finishedRun(runs[0]);
+    expect(run).toMatchObject({ trigger: 'list_change', queued: 1 });
     expect(run.changed.map((c: { client_id: string }) => c.client_id)).toEqual([designee.client_id]);
-
     // Nobody else was rescreened: one screen each, as registered.
-    for (const other of [unrelated, stopped]) {
-      const body = (await api.get(`/clients/${other.client_id}`, key)).body;
-      expect(body.screens.map((s: { screen_id: string }) => s.screen_id)).toEqual([other.last_screen_id]);
+    await nobodyElse();
+  });
+
+  it('rescreens at once, with an alert, a client whose matched listing the publisher amends', async () => {
+    // The publisher amends his entry: a second nationality (his entry is the file's first
+    // NATIONALITY block).
+    const amended = original.replace(
+      '<VALUE>Democratic Republic of the Congo</VALUE>\n      </NATIONALITY>',
+      '<VALUE>Democratic Republic of the Congo</VALUE>\n        <VALUE>Rwanda</VALUE>\n      </NATIONALITY>',
+    );
+    expect(amended).not.toBe(original);
+    try {
+      mirror.write(UN_FILE, amended);
+      const rescreen = await rescreenAfter(designee.last_screen_id);
+      expect(rescreen.alert.matches_added).toEqual([]);
+      expect(rescreen.alert.matches_changed.map((m: { entity_id: string }) => m.entity_id)).toEqual([BADEGE]);
+      const runs = await runIds();
+      expect(runs).toHaveLength(2);
+      expect(await finishedRun(runs[1])).toMatchObject({ trigger: 'list_change', queued: 1 });
+      await nobodyElse();
+    } finally {
+      mirror.write(UN_FILE, original);
     }
   });
 });
