@@ -26,7 +26,7 @@ export interface StreamEndpoint {
   url: FunctionUrl;
 }
 
-/** One subject screened per message; a batch of 10 messages must finish well inside this. */
+/** Up to 10 messages of up to 10 subjects each (a rescreen run's messages) must finish well inside this. */
 const WORKER_TIMEOUT = Duration.seconds(60);
 
 /**

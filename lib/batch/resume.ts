@@ -1,5 +1,4 @@
 import type { Logger } from '../log.ts';
-import { encodeJob } from '../queue/jobs.ts';
 import type { Services } from '../runtime/services.ts';
 import { refundScreens } from '../tenancy/quota.ts';
 import {
@@ -11,6 +10,7 @@ import {
   recordFailedSubject,
   unfinishedItems,
 } from './batch-record.ts';
+import { sendSubjects } from './start-batch.ts';
 
 export const NOT_RESUMED_DETAIL =
   'The subject could not be queued again after a restart; it was not charged. Screen it again.';
@@ -67,16 +67,7 @@ export async function resumeOpenBatches(
     for (const item of unfinished)
       if (item.status === 'processing') await expireClaim(table, ref, item.index);
     const indexes = unfinished.map((item) => item.index);
-    const bodies = indexes.map((index) =>
-      encodeJob({ kind: 'batch-subject', v: 2, tenant_id: ref.tenantId, batch_id: ref.batchId, index }),
-    );
-    let refused: number[];
-    try {
-      refused = (await services.batchQueue().sendAll(bodies)).failed.map((position) => indexes[position]);
-    } catch (error) {
-      log.error({ err: error, batchId: ref.batchId }, 'batch not queued again');
-      refused = indexes;
-    }
+    const refused = await sendSubjects(services, ref, indexes, record.purpose, log);
     const account = { ...ref, total: record.total, chargedAt: new Date(record.created_at) };
     for (const index of refused) await recordFailedSubject(table, account, index, NOT_RESUMED_DETAIL);
     report.resumed += 1;

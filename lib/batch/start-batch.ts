@@ -1,7 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { QuotaExceededError } from '../errors.ts';
 import type { Logger } from '../log.ts';
-import { encodeJob } from '../queue/jobs.ts';
 import type { Services } from '../runtime/services.ts';
 import { findRecentScreen } from '../screening/rescreen-window.ts';
 import { screenDay } from '../screening/screen-id.ts';
@@ -20,6 +19,7 @@ import {
   nextFinishSequence,
   recordFailedSubject,
 } from './batch-record.ts';
+import { SUBJECTS_PER_MESSAGE_MAX, subjectMessages } from './message.ts';
 import type { BatchRequest } from './request.ts';
 
 export interface StartedBatch extends BatchRef {
@@ -85,6 +85,28 @@ export async function startBatch(
   );
 }
 
+/**
+ * Sends the queue messages of these subjects (ten to a message for a rescreen run: see
+ * BatchSubjectsJobSchema) and answers the subjects whose message the queue did not take.
+ */
+export async function sendSubjects(
+  services: Pick<Services, 'batchQueue'>,
+  ref: BatchRef,
+  indexes: readonly number[],
+  purpose: BatchPurpose | undefined,
+  log: Logger,
+): Promise<number[]> {
+  const messages = subjectMessages(ref, indexes, purpose === 'rescreen' ? SUBJECTS_PER_MESSAGE_MAX : 1);
+  try {
+    // sendAll names positions in the bodies sent; the batch items are numbered by subject index.
+    const { failed } = await services.batchQueue().sendAll(messages.map((message) => message.body));
+    return failed.flatMap((position) => messages[position].indexes);
+  } catch (error) {
+    log.error({ err: error, batchId: ref.batchId }, 'batch not queued');
+    return [...indexes];
+  }
+}
+
 /** The batch's subjects the rescreen window answers now, by index, with the screen that answers. */
 async function screensInWindow(
   services: Pick<Services, 'table' | 'config'>,
@@ -145,21 +167,10 @@ export async function queueBatch(
   }
 
   const queued = batch.subjects.map((_, index) => index).filter((index) => !served.has(index));
-  const bodies = queued.map((index) =>
-    encodeJob({ kind: 'batch-subject', v: 2, tenant_id: ref.tenantId, batch_id: ref.batchId, index }),
-  );
   let failed: number[] = [];
   // Nothing to screen (e.g. a rescreen run with no client due): finished as it starts.
-  if (bodies.length === 0) await closeBatch(table, ref);
-  if (bodies.length > 0) {
-    try {
-      // sendAll names positions in `bodies`; the batch items are numbered by subject index.
-      failed = (await services.batchQueue().sendAll(bodies)).failed.map((position) => queued[position]);
-    } catch (error) {
-      log.error({ err: error, batchId: ref.batchId }, 'batch not queued');
-      failed = queued;
-    }
-  }
+  if (queued.length === 0) await closeBatch(table, ref);
+  if (queued.length > 0) failed = await sendSubjects(services, ref, queued, batch.purpose, log);
 
   if (failed.length > 0) {
     const account = { ...ref, total, chargedAt: at };

@@ -22,7 +22,7 @@ import {
   recordScreenedSubject,
   releaseBatchItem,
 } from './batch-record.ts';
-import { type BatchSubjectJob, batchPositionOf } from './message.ts';
+import { type BatchSubjectJob, type BatchSubjectsJob, batchPositionOf, batchPositionsOf } from './message.ts';
 
 /**
  * Deliveries of one message before SQS moves it to the dead-letter queue; the queue's redrive
@@ -222,6 +222,44 @@ export function batchSubjectHandler(deps: BatchSubjectDependencies): JobHandler<
       if (batch) await recordFailure(batch, position.index, UNPROCESSABLE_DETAIL);
     },
   };
+}
+
+/**
+ * The use case of a message pointing at several subjects of one batch (job kind
+ * `batch-subjects`): each subject runs as its own `batch-subject` job would, all at once, and
+ * the message is done when every subject is. If any asks to be tried again the whole message is
+ * (the subjects already finished are then done at their claim, at once, screening nothing);
+ * otherwise a subject that can never succeed dead-letters the message for inspection.
+ */
+export function batchSubjectsHandler(single: JobHandler<BatchSubjectJob>): JobHandler<BatchSubjectsJob> {
+  return {
+    async run(job, delivery) {
+      const outcomes = await Promise.all(
+        job.indexes.map((index) =>
+          single.run(
+            { kind: 'batch-subject', v: 2, tenant_id: job.tenant_id, batch_id: job.batch_id, index },
+            delivery,
+          ),
+        ),
+      );
+      return combinedOutcome(outcomes);
+    },
+    async unprocessable(raw, delivery) {
+      for (const position of batchPositionsOf(raw)) await single.unprocessable?.(position, delivery);
+    },
+  };
+}
+
+function combinedOutcome(outcomes: readonly JobOutcome[]): JobOutcome {
+  const retries = outcomes.filter((outcome) => outcome.status === 'retry');
+  if (retries.length > 0) {
+    const delays = retries.map((retry) => retry.afterSeconds);
+    // The adapter's backoff unless every subject named its own delay; then the shortest.
+    return delays.every((delay) => delay !== undefined)
+      ? { status: 'retry', afterSeconds: Math.min(...(delays as number[])) }
+      : { status: 'retry' };
+  }
+  return outcomes.some((outcome) => outcome.status === 'dead-letter') ? DEAD_LETTER : DONE;
 }
 
 interface VerifiedBatch {

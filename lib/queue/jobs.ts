@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { BatchSubjectJobSchema } from '../batch/message.ts';
+import { BatchSubjectJobSchema, BatchSubjectsJobSchema } from '../batch/message.ts';
 import type { Logger } from '../log.ts';
 import { DEAD_LETTER, type Delivery, type JobOutcome, type RecordHandler } from './partial-batch.ts';
 
@@ -13,6 +13,7 @@ import { DEAD_LETTER, type Delivery, type JobOutcome, type RecordHandler } from 
  */
 export const JOB_SCHEMAS = {
   'batch-subject': BatchSubjectJobSchema,
+  'batch-subjects': BatchSubjectsJobSchema,
 } as const;
 
 export type JobKind = keyof typeof JOB_SCHEMAS;

@@ -1,4 +1,4 @@
-import { BATCH_MAX_RECEIVE_COUNT, batchSubjectHandler } from '../batch/worker.ts';
+import { BATCH_MAX_RECEIVE_COUNT, batchSubjectHandler, batchSubjectsHandler } from '../batch/worker.ts';
 import { type Logger, logger } from '../log.ts';
 import { registerQueuedClient } from '../monitoring/register-client.ts';
 import { rescreenQueuedClient } from '../monitoring/rescreen-client.ts';
@@ -32,11 +32,13 @@ export function createQueueWorker(overrides: Partial<QueueWorkerDependencies> = 
     log: logger,
     ...overrides,
   };
+  const batchSubject = batchSubjectHandler({
+    ...deps,
+    screeners: { 'register-clients': registerQueuedClient, rescreen: rescreenQueuedClient },
+  });
   const handlers: JobHandlers = {
-    'batch-subject': batchSubjectHandler({
-      ...deps,
-      screeners: { 'register-clients': registerQueuedClient, rescreen: rescreenQueuedClient },
-    }),
+    'batch-subject': batchSubject,
+    'batch-subjects': batchSubjectsHandler(batchSubject),
   };
   return sqsPartialBatch(jobDispatcher(handlers, deps.log), {
     maxReceiveCount: deps.maxReceiveCount,

@@ -1,7 +1,9 @@
 import type { SQSEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
+import type { BatchSubjectJob } from '../../lib/batch/message.ts';
+import { batchSubjectsHandler } from '../../lib/batch/worker.ts';
 import { logger } from '../../lib/log.ts';
-import { type JobHandlers, jobDispatcher } from '../../lib/queue/jobs.ts';
+import { type JobHandler, type JobHandlers, jobDispatcher } from '../../lib/queue/jobs.ts';
 import { type Delivery, type JobOutcome, sqsPartialBatch } from '../../lib/queue/partial-batch.ts';
 import { sqsRecord } from '../support/sqs-record.ts';
 
@@ -84,20 +86,20 @@ describe('SQS partial batch adapter', () => {
 
 describe('job dispatcher', () => {
   const delivery: Delivery = { messageId: 'm1', receiveCount: 1, maxReceiveCount: 3 };
-  function dispatcher() {
+  /** Each subject's outcome by index (default done), as the per-subject use case would answer. */
+  function dispatcher(outcomes: Record<number, JobOutcome> = {}) {
     const ran: unknown[] = [];
     const unprocessable: unknown[] = [];
-    const handlers: JobHandlers = {
-      'batch-subject': {
-        run: async (job) => {
-          ran.push(job);
-          return { status: 'done' };
-        },
-        unprocessable: async (raw) => {
-          unprocessable.push(raw);
-        },
+    const single: JobHandler<BatchSubjectJob> = {
+      run: async (job) => {
+        ran.push(job);
+        return outcomes[job.index] ?? { status: 'done' };
+      },
+      unprocessable: async (raw) => {
+        unprocessable.push(raw);
       },
     };
+    const handlers: JobHandlers = { 'batch-subject': single, 'batch-subjects': batchSubjectsHandler(single) };
     return { dispatch: jobDispatcher(handlers, logger), ran, unprocessable };
   }
   const job = { kind: 'batch-subject', v: 2, tenant_id: 't1', batch_id: 'BAT-20250314-0011223344', index: 4 };
@@ -130,5 +132,67 @@ describe('job dispatcher', () => {
     expect(await dispatch(JSON.stringify(malformed), delivery)).toEqual({ status: 'dead-letter' });
     expect(ran).toEqual([]);
     expect(unprocessable).toEqual([malformed]);
+  });
+
+  const group = {
+    kind: 'batch-subjects',
+    v: 1,
+    tenant_id: 't1',
+    batch_id: 'RUN-20250314-0011223344',
+    indexes: [3, 5, 7],
+  };
+  const subject = (index: number) => ({ ...job, batch_id: group.batch_id, index });
+
+  it('runs each subject of a several-subject job as its own job; done when all are', async () => {
+    const { dispatch, ran } = dispatcher();
+
+    expect(await dispatch(JSON.stringify(group), delivery)).toEqual({ status: 'done' });
+    expect(ran).toEqual([subject(3), subject(5), subject(7)]);
+  });
+
+  it('retries the whole message when any subject asks (the shortest named delay), else dead-letters on a lost cause', async () => {
+    expect(
+      await dispatcher({
+        5: { status: 'retry', afterSeconds: 30 },
+        7: { status: 'retry', afterSeconds: 4 },
+      }).dispatch(JSON.stringify(group), delivery),
+    ).toEqual({ status: 'retry', afterSeconds: 4 });
+    expect(
+      await dispatcher({ 5: { status: 'retry', afterSeconds: 30 }, 7: { status: 'retry' } }).dispatch(
+        JSON.stringify(group),
+        delivery,
+      ),
+    ).toEqual({ status: 'retry' });
+    expect(
+      await dispatcher({ 3: { status: 'dead-letter' }, 5: { status: 'retry' } }).dispatch(
+        JSON.stringify(group),
+        delivery,
+      ),
+    ).toEqual({ status: 'retry' });
+    expect(
+      await dispatcher({ 3: { status: 'dead-letter' } }).dispatch(JSON.stringify(group), delivery),
+    ).toEqual({
+      status: 'dead-letter',
+    });
+  });
+
+  it('accounts for every readable subject of a several-subject job that fails its schema', async () => {
+    const { dispatch, ran, unprocessable } = dispatcher();
+    const repeated = { ...group, indexes: [3, 3, 'x', 8] };
+
+    expect(await dispatch(JSON.stringify(repeated), delivery)).toEqual({ status: 'dead-letter' });
+    expect(ran).toEqual([]);
+    expect(unprocessable).toEqual([
+      { tenant_id: 't1', batch_id: group.batch_id, index: 3 },
+      { tenant_id: 't1', batch_id: group.batch_id, index: 8 },
+    ]);
+    expect(
+      await dispatch(
+        JSON.stringify({ ...group, indexes: Array.from({ length: 11 }, (_, i) => i) }),
+        delivery,
+      ),
+    ).toEqual({
+      status: 'dead-letter',
+    });
   });
 });
