@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { App } from 'aws-cdk-lib';
 import { loadSnapshot } from '../lib/matcher/snapshot-file.ts';
 import { routes } from '../lib/routes.ts';
+import type { LockdownSettings } from './constructs/lockdown.ts';
 import { WATCHLIST_SNAPSHOT_SOURCE } from './constructs/service-function.ts';
 import { ScreeningServiceStack } from './stack.ts';
 
@@ -17,7 +18,28 @@ const { version } = JSON.parse(readFileSync(path.join(projectRoot, 'package.json
 loadSnapshot(path.join(projectRoot, WATCHLIST_SNAPSHOT_SOURCE));
 
 const app = new App();
-const logLevel: unknown = app.node.tryGetContext('logLevel');
+const context = (name: string): string | undefined => {
+  const value: unknown = app.node.tryGetContext(name);
+  return typeof value === 'string' && value !== '' ? value : undefined;
+};
+const logLevel = context('logLevel');
+const encryption = context('encryption');
+if (encryption !== undefined && encryption !== 'aws-managed' && encryption !== 'customer-managed') {
+  throw new Error(`-c encryption=${encryption}: use aws-managed or customer-managed`);
+}
+const apiDomainName = context('apiDomain');
+const apiCertificateArn = context('apiCertificateArn');
+if ((apiDomainName === undefined) !== (apiCertificateArn === undefined)) {
+  throw new Error('-c apiDomain and -c apiCertificateArn go together');
+}
+// Optional lockdown settings (README "Deploying"); the defaults deploy on a fresh account.
+const lockdown: Partial<LockdownSettings> = {
+  ...(encryption ? { encryption } : {}),
+  ...(context('webAclArn') ? { webAclArn: context('webAclArn') } : {}),
+  ...(apiDomainName && apiCertificateArn
+    ? { apiDomain: { domainName: apiDomainName, certificateArn: apiCertificateArn } }
+    : {}),
+};
 
 new ScreeningServiceStack(app, 'IndividualScreeningService', {
   description: 'Individual Screening Service: sanctions, PEP and criminal-list screening API',
@@ -27,5 +49,6 @@ new ScreeningServiceStack(app, 'IndividualScreeningService', {
   routes,
   projectRoot,
   serviceVersion: version,
-  logLevel: typeof logLevel === 'string' ? logLevel : 'info',
+  logLevel: logLevel ?? 'info',
+  lockdown,
 });

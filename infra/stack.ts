@@ -1,8 +1,17 @@
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
-import { HttpApi, HttpMethod, PayloadFormatVersion } from 'aws-cdk-lib/aws-apigatewayv2';
+import { AccessLogField, AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import {
+  DomainName,
+  HttpApi,
+  HttpMethod,
+  LogGroupLogDestination,
+  PayloadFormatVersion,
+} from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import {
   batchWorker,
@@ -13,6 +22,7 @@ import {
 } from '../lib/routes.ts';
 import { BatchPipeline } from './constructs/batch-pipeline.ts';
 import { ListSync } from './constructs/list-sync.ts';
+import { DEFAULT_LOCKDOWN, dataKey, type LockdownSettings, webAclFor } from './constructs/lockdown.ts';
 import { PublicEndpoint } from './constructs/public-endpoint.ts';
 import { ScreeningTable } from './constructs/screening-table.ts';
 import {
@@ -43,6 +53,8 @@ export interface ScreeningServiceStackProps extends StackProps {
   unroutedRequestEntry?: string;
   /** The manifest's scheduled jobs (lib/routes.ts); each gets a function and an EventBridge rule. */
   scheduledJobs?: readonly ScheduledJobDefinition[];
+  /** How tightly the stack is closed (keys, throttling, WAF, concurrency); defaults: DEFAULT_LOCKDOWN. */
+  lockdown?: Partial<LockdownSettings>;
 }
 
 /**
@@ -53,12 +65,15 @@ export class ScreeningServiceStack extends Stack {
   constructor(scope: Construct, id: string, props: ScreeningServiceStackProps) {
     super(scope, id, props);
 
-    const { table } = new ScreeningTable(this, 'Screening');
+    const lockdown: LockdownSettings = { ...DEFAULT_LOCKDOWN, ...props.lockdown };
+    const encryptionKey = lockdown.encryption === 'customer-managed' ? dataKey(this) : undefined;
+    const { table } = new ScreeningTable(this, 'Screening', encryptionKey);
     const settings: ServiceFunctionSettings = {
       projectRoot: props.projectRoot,
       tableName: table.tableName,
       logLevel: props.logLevel ?? 'info',
       serviceVersion: props.serviceVersion,
+      encryptionKey,
     };
 
     const httpRoutes = props.routes.filter((route) => route.kind === 'http');
@@ -69,6 +84,8 @@ export class ScreeningServiceStack extends Stack {
       table,
       streamRoutes,
       workerEntry: props.batchWorkerEntry ?? BATCH_WORKER_ENTRY,
+      streamConcurrency: lockdown.streamConcurrency,
+      workerConcurrency: lockdown.workerConcurrency,
     });
 
     // Without a `$default` route API Gateway answers unknown paths with its own body; tenants
@@ -78,11 +95,51 @@ export class ScreeningServiceStack extends Stack {
       entry: props.unroutedRequestEntry ?? UNROUTED_REQUEST_ENTRY,
       description: 'Answers 404 or 405 for requests no route takes',
     });
+    const apiDomain = lockdown.apiDomain
+      ? new DomainName(this, 'ApiDomain', {
+          domainName: lockdown.apiDomain.domainName,
+          certificate: Certificate.fromCertificateArn(
+            this,
+            'ApiCertificate',
+            lockdown.apiDomain.certificateArn,
+          ),
+        })
+      : undefined;
     const httpApi = new HttpApi(this, 'HttpApi', {
       description: 'Individual Screening Service: one Lambda per endpoint',
       defaultIntegration: new HttpLambdaIntegration('UnroutedRequestIntegration', unrouted.function, {
         payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
       }),
+      // The stage is added below, with its throttling and access logs.
+      createDefaultStage: false,
+      // With a custom domain CloudFront reaches the API through it, and the execute-api endpoint
+      // (which bypasses CloudFront and its WAF) is off.
+      disableExecuteApiEndpoint: apiDomain !== undefined,
+    });
+    const accessLogs = new LogGroup(this, 'ApiAccessLogs', {
+      retention: RetentionDays.ONE_MONTH,
+      encryptionKey,
+    });
+    httpApi.addStage('DefaultStage', {
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: lockdown.throttle,
+      accessLogSettings: {
+        destination: new LogGroupLogDestination(accessLogs),
+        // No API key, body or query string: request id, route, status, latency and caller IP.
+        format: AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: AccessLogField.contextRequestId(),
+            ip: AccessLogField.contextIdentitySourceIp(),
+            method: AccessLogField.contextHttpMethod(),
+            route: AccessLogField.contextRouteKey(),
+            status: AccessLogField.contextStatus(),
+            latencyMs: AccessLogField.contextIntegrationLatency(),
+            responseLength: AccessLogField.contextResponseLength(),
+          }),
+        ),
+      },
+      ...(apiDomain ? { domainMapping: { domainName: apiDomain } } : {}),
     });
     for (const route of httpRoutes) {
       const endpoint = new ServiceFunction(this, constructIdFor(route.id), {
@@ -107,6 +164,8 @@ export class ScreeningServiceStack extends Stack {
       httpApi,
       httpRoutes,
       streamEndpoints: batch.streamEndpoints,
+      apiDomainName: lockdown.apiDomain?.domainName,
+      webAclId: webAclFor(this, lockdown),
     });
 
     // Scheduled jobs: an EventBridge rule per job rather than EventBridge Scheduler, because a
@@ -150,7 +209,7 @@ export class ScreeningServiceStack extends Stack {
     });
     new CfnOutput(this, 'HttpApiUrl', {
       description: 'The HTTP API behind CloudFront',
-      value: httpApi.apiEndpoint,
+      value: lockdown.apiDomain ? `https://${lockdown.apiDomain.domainName}` : httpApi.apiEndpoint,
     });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'BatchQueueUrl', { value: batch.queue.queueUrl });

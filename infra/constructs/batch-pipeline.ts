@@ -17,6 +17,9 @@ export interface BatchPipelineProps {
   streamRoutes: readonly RouteDefinition[];
   /** Entry of the queue worker, relative to the project root. */
   workerEntry: string;
+  /** Reserved concurrency of each stream function and of the worker (LockdownSettings). */
+  streamConcurrency: number;
+  workerConcurrency: number;
 }
 
 /** A streaming route as deployed: the manifest entry, its function and its Function URL. */
@@ -43,16 +46,20 @@ export class BatchPipeline extends Construct {
   constructor(scope: Construct, id: string, props: BatchPipelineProps) {
     super(scope, id);
 
+    const key = props.settings.encryptionKey;
+    const encryption = key
+      ? { encryption: QueueEncryption.KMS, encryptionMasterKey: key }
+      : { encryption: QueueEncryption.SQS_MANAGED };
     this.deadLetterQueue = new Queue(this, 'DeadLetterQueue', {
       retentionPeriod: Duration.days(14),
-      encryption: QueueEncryption.SQS_MANAGED,
+      ...encryption,
       enforceSSL: true,
     });
     this.queue = new Queue(this, 'Queue', {
       // AWS's guidance for Lambda consumers: six times the function timeout, so a message is not
       // handed to a second worker while the first is still retrying it.
       visibilityTimeout: Duration.seconds(WORKER_TIMEOUT.toSeconds() * 6),
-      encryption: QueueEncryption.SQS_MANAGED,
+      ...encryption,
       enforceSSL: true,
       deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: BATCH_MAX_RECEIVE_COUNT },
     });
@@ -76,10 +83,18 @@ export class BatchPipeline extends Construct {
       description: 'Screens one batch subject per SQS message and records batch progress',
       needsWatchlists: true,
       timeout: WORKER_TIMEOUT,
+      // A large batch must not take every concurrent execution of the account from the API.
+      reservedConcurrency: props.workerConcurrency,
     });
     grantTableAccess(props.table, this.worker.function, 'read-write');
     this.worker.function.addEventSource(
-      new SqsEventSource(this.queue, { batchSize: batchWorker.batchSize, reportBatchItemFailures: true }),
+      new SqsEventSource(this.queue, {
+        batchSize: batchWorker.batchSize,
+        reportBatchItemFailures: true,
+        // Polled no faster than the reserved executions can take, so messages are not throttled
+        // back to the queue (and counted as receives towards the dead-letter queue).
+        maxConcurrency: props.workerConcurrency,
+      }),
     );
 
     this.streamEndpoints = props.streamRoutes.map((route) => {
@@ -91,12 +106,14 @@ export class BatchPipeline extends Construct {
         // Streams progress until the last subject of up to 500 completes; Function URLs allow 15 min.
         timeout: Duration.minutes(10),
         environment: { BATCH_QUEUE_URL: this.queue.queueUrl },
+        reservedConcurrency: props.streamConcurrency,
       });
       grantTableAccess(props.table, handler.function, route.tableAccess);
       this.queue.grantSendMessages(handler.function);
       const url = handler.function.addFunctionUrl({
-        // The handler authenticates X-API-Key itself, with the same code as every other route.
-        authType: FunctionUrlAuthType.NONE,
+        // Only CloudFront may call it (IAM auth, signed by the distribution's Origin Access
+        // Control: public-endpoint.ts); the handler then authenticates X-API-Key itself.
+        authType: FunctionUrlAuthType.AWS_IAM,
         invokeMode: InvokeMode.RESPONSE_STREAM,
       });
       return { route, handler, url };

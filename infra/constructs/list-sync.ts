@@ -72,7 +72,13 @@ export class ListSync extends Construct {
       // made against is part of the compliance record.
       versioned: true,
       lifecycleRules: [{ noncurrentVersionExpiration: Duration.days(365) }],
-      encryption: BucketEncryption.S3_MANAGED,
+      ...(props.settings.encryptionKey
+        ? {
+            encryption: BucketEncryption.KMS,
+            encryptionKey: props.settings.encryptionKey,
+            bucketKeyEnabled: true,
+          }
+        : { encryption: BucketEncryption.S3_MANAGED }),
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       enforceSSL: true,
       removalPolicy: RemovalPolicy.RETAIN,
@@ -118,6 +124,8 @@ export class ListSync extends Construct {
       );
     }
     props.queue.grantSendMessages(this.function.function);
+    // The snapshot it writes, and the table rows above, under the customer-managed key if any.
+    props.settings.encryptionKey?.grantEncryptDecrypt(this.function.function);
 
     this.schedule = new Rule(this, 'Schedule', {
       description: `Daily list sync at ${LIST_SYNC_SCHEDULE.hour.padStart(2, '0')}:${LIST_SYNC_SCHEDULE.minute} UTC`,
@@ -144,6 +152,7 @@ export class ListSync extends Construct {
     fn.addToRolePolicy(
       new PolicyStatement({ actions: ['s3:ListBucket'], resources: [this.bucket.bucketArn] }),
     );
+    this.bucket.encryptionKey?.grantDecrypt(fn);
     if (setEnvironment) fn.addEnvironment('WATCHLIST_BUCKET', this.bucket.bucketName);
   }
 }

@@ -20,6 +20,10 @@ export interface PublicEndpointProps {
   streamEndpoints: readonly StreamEndpoint[];
   /** Every manifest route of kind `http`; used to refuse a stream path pattern that would hide one. */
   httpRoutes: readonly RouteDefinition[];
+  /** The API's custom domain, when it has one (its execute-api endpoint is then disabled). */
+  apiDomainName?: string;
+  /** The WAF web ACL in front of the distribution (lockdown.ts webAclFor). */
+  webAclId?: string;
 }
 
 /** `/screens/{id}` → `/screens/*`: a manifest path as a CloudFront path pattern. */
@@ -49,7 +53,7 @@ export class PublicEndpoint extends Construct {
     });
 
     // apiEndpoint is `https://<id>.execute-api.<region>.amazonaws.com`; the origin wants the host.
-    const apiDomain = Fn.select(2, Fn.split('/', props.httpApi.apiEndpoint));
+    const apiDomain = props.apiDomainName ?? Fn.select(2, Fn.split('/', props.httpApi.apiEndpoint));
     const apiOrigin = new HttpOrigin(apiDomain, { protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY });
 
     const additionalBehaviors: Record<string, BehaviorOptions> = {};
@@ -65,8 +69,10 @@ export class PublicEndpoint extends Construct {
         throw new Error(`Two stream routes share the CloudFront path pattern ${pattern}`);
       }
       // The stream sends a heartbeat every 15 s, well inside the read timeout.
+      // Origin Access Control signs every request to the IAM-authenticated Function URL, so the
+      // URL answers CloudFront only.
       additionalBehaviors[pattern] = behaviour(
-        new FunctionUrlOrigin(url, { readTimeout: Duration.seconds(60) }),
+        FunctionUrlOrigin.withOriginAccessControl(url, { readTimeout: Duration.seconds(60) }),
       );
     }
 
@@ -74,6 +80,7 @@ export class PublicEndpoint extends Construct {
       comment: 'Individual Screening Service: one base URL for the HTTP API and the batch streams',
       defaultBehavior: behaviour(apiOrigin),
       additionalBehaviors,
+      webAclId: props.webAclId,
     });
   }
 }

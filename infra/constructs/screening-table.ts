@@ -1,5 +1,6 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 import { INDEXES, TABLE_KEYS } from '../../lib/store/table.ts';
 
@@ -10,7 +11,8 @@ import { INDEXES, TABLE_KEYS } from '../../lib/store/table.ts';
 export class ScreeningTable extends Construct {
   readonly table: Table;
 
-  constructor(scope: Construct, id: string) {
+  /** With a key, the table is encrypted with it (customer-managed); else with an AWS-owned key. */
+  constructor(scope: Construct, id: string, encryptionKey?: IKey) {
     super(scope, id);
     const string = (name: string) => ({ name, type: AttributeType.STRING });
     this.table = new Table(this, 'Table', {
@@ -22,6 +24,7 @@ export class ScreeningTable extends Construct {
       // and kept even if the stack is deleted.
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       removalPolicy: RemovalPolicy.RETAIN,
+      ...(encryptionKey ? { encryption: TableEncryption.CUSTOMER_MANAGED, encryptionKey } : {}),
     });
     for (const index of Object.values(INDEXES)) {
       this.table.addGlobalSecondaryIndex({

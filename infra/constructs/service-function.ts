@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { Duration, Stack } from 'aws-cdk-lib';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -22,6 +23,8 @@ export interface ServiceFunctionSettings {
   tableName: string;
   logLevel: string;
   serviceVersion: string;
+  /** The customer-managed key of the stack's data, when it has one: log groups are encrypted with it. */
+  encryptionKey?: IKey;
 }
 
 export interface ServiceFunctionProps extends ServiceFunctionSettings {
@@ -35,6 +38,8 @@ export interface ServiceFunctionProps extends ServiceFunctionSettings {
   memorySize?: number;
   environment?: Record<string, string>;
   description?: string;
+  /** Concurrent executions set aside for (and capping) this function; default the account's pool. */
+  reservedConcurrency?: number;
 }
 
 /**
@@ -56,7 +61,10 @@ export class ServiceFunction extends Construct {
 
     // Screening logs carry tenant and screen ids only; a month covers incident investigation
     // while the audit trail itself lives in the table.
-    this.logGroup = new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH });
+    this.logGroup = new LogGroup(this, 'Logs', {
+      retention: RetentionDays.ONE_MONTH,
+      encryptionKey: props.encryptionKey,
+    });
 
     this.function = new NodejsFunction(this, 'Handler', {
       entry: path.join(props.projectRoot, props.entry),
@@ -70,6 +78,7 @@ export class ServiceFunction extends Construct {
       // allocates CPU in proportion to memory, which is what keeps a cold start's index load short.
       memorySize: props.memorySize ?? (needsWatchlists ? 1024 : 256),
       timeout: props.timeout ?? Duration.seconds(15),
+      reservedConcurrentExecutions: props.reservedConcurrency,
       logGroup: this.logGroup,
       tracing: Tracing.ACTIVE,
       environment: {

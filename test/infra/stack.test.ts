@@ -6,7 +6,9 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIST_SYNC_ENTRY } from '../../infra/constructs/list-sync.ts';
+import { DEFAULT_LOCKDOWN, type LockdownSettings } from '../../infra/constructs/lockdown.ts';
 import { pathPatternFor } from '../../infra/constructs/public-endpoint.ts';
+import { TABLE_ACTIONS } from '../../infra/constructs/table-access.ts';
 import { BATCH_WORKER_ENTRY, ScreeningServiceStack, UNROUTED_REQUEST_ENTRY } from '../../infra/stack.ts';
 import { type RouteDefinition, routes, scheduledJobs } from '../../lib/routes.ts';
 import { INDEXES } from '../../lib/store/table.ts';
@@ -29,12 +31,18 @@ function fixtureRoot(entries: readonly string[]): string {
   return root;
 }
 
-function buildStack(routeList: readonly RouteDefinition[], root: string): ScreeningServiceStack {
+function buildStack(
+  routeList: readonly RouteDefinition[],
+  root: string,
+  options: { lockdown?: Partial<LockdownSettings>; region?: string } = {},
+): ScreeningServiceStack {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
   return new ScreeningServiceStack(app, 'Test', {
     routes: routeList,
     projectRoot: root,
     serviceVersion: '1.5.0',
+    lockdown: options.lockdown,
+    ...(options.region ? { env: { account: '111122223333', region: options.region } } : {}),
   });
 }
 
@@ -185,7 +193,8 @@ describe('functions', () => {
   });
 
   it('each logs to its own log group kept for one month', () => {
-    const groups = resourcesOf('AWS::Logs::LogGroup');
+    // Every function's group, and the API's access logs.
+    const groups = resourcesOf('AWS::Logs::LogGroup').filter(([id]) => !id.startsWith('ApiAccessLogs'));
     expect(groups).toHaveLength(deployedRoutes.length + scheduledJobs.length + 3);
     for (const [, group] of groups) expect(group.Properties.RetentionInDays).toBe(30);
     const referenced = new Set(
@@ -252,13 +261,13 @@ describe('IAM', () => {
 describe('batch pipeline', () => {
   const streamRoutes = deployedRoutes.filter((r) => r.kind === 'stream');
 
-  it('serves each stream route from a response-streaming Function URL that passes X-API-Key through', () => {
+  it('serves each stream route from an IAM-authenticated response-streaming Function URL', () => {
     const urls = resourcesOf('AWS::Lambda::Url');
     expect(urls).toHaveLength(streamRoutes.length);
     for (const route of streamRoutes) {
       const [functionId, fn] = functionFor(route);
       const url = urls.find(([, u]) => JSON.stringify(u.Properties.TargetFunctionArn).includes(functionId));
-      expect(url?.[1].Properties).toMatchObject({ AuthType: 'NONE', InvokeMode: 'RESPONSE_STREAM' });
+      expect(url?.[1].Properties).toMatchObject({ AuthType: 'AWS_IAM', InvokeMode: 'RESPONSE_STREAM' });
       expect((fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables).toHaveProperty(
         'BATCH_QUEUE_URL',
       );
@@ -530,5 +539,173 @@ describe('scheduled jobs', () => {
       );
       expect(permissions, job.id).toHaveLength(1);
     }
+  });
+});
+
+describe('locked down', () => {
+  const streamRoutes = deployedRoutes.filter((r) => r.kind === 'stream');
+  const only = (type: string, from: Record<string, Resource>) =>
+    Object.values(from).filter((r) => r.Type === type);
+  const build = (options: Parameters<typeof buildStack>[2]) =>
+    Template.fromStack(buildStack(deployedRoutes, root, options)).toJSON().Resources as Record<
+      string,
+      Resource
+    >;
+
+  it('lets only CloudFront call the stream Function URLs: IAM auth signed by Origin Access Control', () => {
+    const [control] = only('AWS::CloudFront::OriginAccessControl', resources);
+    expect(control.Properties.OriginAccessControlConfig).toMatchObject({
+      OriginAccessControlOriginType: 'lambda',
+      SigningBehavior: 'always',
+      SigningProtocol: 'sigv4',
+    });
+    const [, distribution] = resourcesOf('AWS::CloudFront::Distribution')[0];
+    const origins = (distribution.Properties.DistributionConfig as { Origins: Record<string, unknown>[] })
+      .Origins;
+    expect(origins.filter((o) => o.OriginAccessControlId)).toHaveLength(streamRoutes.length);
+    for (const route of streamRoutes) {
+      const [functionId] = functionFor(route);
+      const [urlId] = resourcesOf('AWS::Lambda::Url').find(([, u]) =>
+        JSON.stringify(u.Properties.TargetFunctionArn).includes(functionId),
+      )!;
+      const invokers = resourcesOf('AWS::Lambda::Permission').filter(
+        ([, p]) =>
+          JSON.stringify(p.Properties.FunctionName).includes(urlId) &&
+          p.Properties.Action === 'lambda:InvokeFunctionUrl',
+      );
+      expect(
+        invokers.map(([, p]) => p.Properties.Principal),
+        route.id,
+      ).toEqual(['cloudfront.amazonaws.com']);
+      expect(JSON.stringify(invokers[0][1].Properties.SourceArn), route.id).toContain('distribution/');
+    }
+    // Nobody else may call a Function URL.
+    const urlInvokers = resourcesOf('AWS::Lambda::Permission').filter(
+      ([, p]) => p.Properties.Action === 'lambda:InvokeFunctionUrl',
+    );
+    expect(urlInvokers.every(([, p]) => p.Properties.Principal === 'cloudfront.amazonaws.com')).toBe(true);
+  });
+
+  it('throttles the API stage and writes its access logs, without keys or bodies', () => {
+    const [stage] = only('AWS::ApiGatewayV2::Stage', resources);
+    expect(stage.Properties).toMatchObject({
+      StageName: '$default',
+      AutoDeploy: true,
+      DefaultRouteSettings: {
+        ThrottlingRateLimit: DEFAULT_LOCKDOWN.throttle.rateLimit,
+        ThrottlingBurstLimit: DEFAULT_LOCKDOWN.throttle.burstLimit,
+      },
+    });
+    const logs = stage.Properties.AccessLogSettings as { DestinationArn: unknown; Format: string };
+    expect(JSON.stringify(logs.DestinationArn)).toContain('ApiAccessLogs');
+    expect(logs.Format).toContain('$context.requestId');
+    expect(logs.Format).not.toMatch(/api-key|x-api-key|body/i);
+  });
+
+  it('reserves concurrency for the stream functions and the worker, and caps the queue source at it', () => {
+    for (const route of streamRoutes)
+      expect(functionFor(route)[1].Properties.ReservedConcurrentExecutions, route.id).toBe(
+        DEFAULT_LOCKDOWN.streamConcurrency,
+      );
+    const [, worker] = resourcesOf('AWS::Lambda::Function').find(([, r]) =>
+      String(r.Properties.Description).startsWith('Screens one batch subject'),
+    )!;
+    expect(worker.Properties.ReservedConcurrentExecutions).toBe(DEFAULT_LOCKDOWN.workerConcurrency);
+    const [mapping] = only('AWS::Lambda::EventSourceMapping', resources);
+    expect(mapping.Properties.ScalingConfig).toEqual({
+      MaximumConcurrency: DEFAULT_LOCKDOWN.workerConcurrency,
+    });
+  });
+
+  it('grants no function Scan, and writes (Put, Update, Delete, BatchWrite) only to writers', () => {
+    const writes = [
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+      'dynamodb:DeleteItem',
+      'dynamodb:BatchWriteItem',
+    ];
+    for (const [, fn] of resourcesOf('AWS::Lambda::Function')) {
+      const dynamo = actionsOf(fn).filter((a) => a.startsWith('dynamodb:'));
+      expect(dynamo, String(fn.Properties.Description)).not.toContain('dynamodb:Scan');
+      expect(dynamo, String(fn.Properties.Description)).not.toContain('dynamodb:DescribeTable');
+    }
+    for (const route of deployedRoutes.filter((r) => r.tableAccess === 'read')) {
+      const dynamo = actionsOf(functionFor(route)[1]).filter((a) => a.startsWith('dynamodb:'));
+      expect(new Set(dynamo), route.id).toEqual(new Set(TABLE_ACTIONS.read));
+      expect(
+        dynamo.filter((a) => writes.includes(a)),
+        route.id,
+      ).toEqual([]);
+    }
+  });
+
+  it('keeps the execute-api endpoint on only without a custom domain; with one, CloudFront goes through it', () => {
+    const [api] = only('AWS::ApiGatewayV2::Api', resources);
+    expect(api.Properties.DisableExecuteApiEndpoint).toBeFalsy();
+
+    const domainName = 'api.screening.example.com';
+    const locked = build({
+      lockdown: {
+        apiDomain: { domainName, certificateArn: 'arn:aws:acm:eu-west-2:111122223333:certificate/abc' },
+      },
+    });
+    expect(only('AWS::ApiGatewayV2::Api', locked)[0].Properties.DisableExecuteApiEndpoint).toBe(true);
+    expect(only('AWS::ApiGatewayV2::DomainName', locked)[0].Properties.DomainName).toBe(domainName);
+    expect(only('AWS::ApiGatewayV2::ApiMapping', locked)).toHaveLength(1);
+    const config = only('AWS::CloudFront::Distribution', locked)[0].Properties.DistributionConfig as {
+      DefaultCacheBehavior: { TargetOriginId: string };
+      Origins: { Id: string; DomainName: unknown }[];
+    };
+    const apiOrigin = config.Origins.find((o) => o.Id === config.DefaultCacheBehavior.TargetOriginId)!;
+    expect(apiOrigin.DomainName).toBe(domainName);
+  });
+
+  it('puts a WAF rate rule in front of the distribution in us-east-1, or the web ACL it is given', () => {
+    const east = build({ region: 'us-east-1' });
+    const [acl] = only('AWS::WAFv2::WebACL', east);
+    expect(acl.Properties.Scope).toBe('CLOUDFRONT');
+    const [rule] = acl.Properties.Rules as { Action: unknown; Statement: Record<string, unknown> }[];
+    expect(rule).toMatchObject({
+      Action: { Block: {} },
+      Statement: { RateBasedStatement: { Limit: DEFAULT_LOCKDOWN.wafRateLimit, AggregateKeyType: 'IP' } },
+    });
+    const attached = (d: Record<string, Resource>) =>
+      (only('AWS::CloudFront::Distribution', d)[0].Properties.DistributionConfig as { WebACLId?: unknown })
+        .WebACLId;
+    expect(JSON.stringify(attached(east))).toContain('WebAcl');
+
+    const given = 'arn:aws:wafv2:us-east-1:111122223333:global/webacl/screening/0123';
+    const elsewhere = build({ region: 'eu-west-2', lockdown: { webAclArn: given } });
+    expect(only('AWS::WAFv2::WebACL', elsewhere)).toEqual([]);
+    expect(attached(elsewhere)).toBe(given);
+    // Environment-agnostic synth (no account): none created, and synth warns (see README).
+    expect(only('AWS::WAFv2::WebACL', resources)).toEqual([]);
+  });
+
+  it('encrypts the table, queues, log groups and bucket with one rotated customer-managed key when asked', () => {
+    expect(only('AWS::KMS::Key', resources)).toEqual([]);
+    const managed = build({ lockdown: { encryption: 'customer-managed' } });
+    const keys = Object.entries(managed).filter(([, r]) => r.Type === 'AWS::KMS::Key');
+    expect(keys).toHaveLength(1);
+    const [keyId, key] = keys[0];
+    expect(key.Properties.EnableKeyRotation).toBe(true);
+    const usesKey = (value: unknown) => JSON.stringify(value).includes(keyId);
+
+    const [table] = only('AWS::DynamoDB::Table', managed);
+    expect(table.Properties.SSESpecification).toMatchObject({ SSEEnabled: true, SSEType: 'KMS' });
+    expect(usesKey(table.Properties.SSESpecification)).toBe(true);
+    const queues = only('AWS::SQS::Queue', managed);
+    expect(queues).toHaveLength(2);
+    for (const queue of queues) expect(usesKey(queue.Properties.KmsMasterKeyId)).toBe(true);
+    const groups = only('AWS::Logs::LogGroup', managed);
+    for (const group of groups) expect(usesKey(group.Properties.KmsKeyId)).toBe(true);
+    const [bucket] = only('AWS::S3::Bucket', managed);
+    expect(JSON.stringify(bucket.Properties.BucketEncryption)).toContain('aws:kms');
+    expect(usesKey(bucket.Properties.BucketEncryption)).toBe(true);
+    // Functions that touch the table can use the key; the fallback function, which touches no data, cannot.
+    const kmsUsers = Object.values(managed)
+      .filter((r) => r.Type === 'AWS::IAM::Policy')
+      .filter((p) => JSON.stringify(p.Properties.PolicyDocument).includes('kms:Decrypt'));
+    expect(kmsUsers.length).toBeGreaterThan(deployedRoutes.length / 2);
   });
 });
