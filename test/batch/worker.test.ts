@@ -15,6 +15,7 @@ import { PLANS } from '../../lib/tenancy/plans.ts';
 import { getMonthlyUsage } from '../../lib/tenancy/quota.ts';
 import { createTenant } from '../../lib/tenancy/tenants.ts';
 import { startTestStore, type TestStore } from '../support/dynamo.ts';
+import { growthAdmin } from '../support/principals.ts';
 import { sqsRecord } from '../support/sqs-record.ts';
 
 /** The queue as SQS would hold it: the bodies sent, and the retry delays the worker asked for. */
@@ -52,17 +53,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => store?.close());
 
-async function growthPrincipal(): Promise<Principal> {
-  const { tenant, admin } = await createTenant(store.table, { name: 'Redelivery Bank', plan: 'growth' });
-  return {
-    tenantId: tenant.tenant_id,
-    tenantName: tenant.name,
-    userId: admin.user.user_id,
-    userName: admin.user.name,
-    role: 'admin',
-    plan: PLANS.growth,
-  };
-}
+const growthPrincipal = () => growthAdmin(store.table, 'Redelivery Bank');
 
 let deliveries = 0;
 function record(body: string, receiveCount = 1, messageId = 'message-1'): SQSRecord {

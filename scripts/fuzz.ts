@@ -1,0 +1,39 @@
+/**
+ * `npm run fuzz`: FUZZ_RUNS (default 10,000) generated requests, seeded by FUZZ_SEED (default
+ * 20261124), across every route of the manifest, against the local server on its embedded stores
+ * (test/support/fuzz-requests.ts says what is generated). Prints the requests by status class,
+ * every rule broken (a 5xx, or a 4xx without a JSON `detail`), and whether the server still
+ * answers /health afterwards; exits 1 if any rule broke.
+ */
+process.env.LOG_LEVEL ??= 'fatal';
+const { startLocalStack } = await import('../infra/local/stack.ts');
+const { fuzzServer, fuzzTargets } = await import('../test/support/fuzz-requests.ts');
+
+const runs = Number(process.env.FUZZ_RUNS ?? 10_000);
+const seed = Number(process.env.FUZZ_SEED ?? 20261124);
+const stack = await startLocalStack({ dataDir: null });
+let failed = false;
+try {
+  const started = performance.now();
+  const targets = await fuzzTargets(stack.url, stack.demoKeys);
+  const outcome = await fuzzServer(stack.url, targets, { runs, seed });
+  const seconds = (performance.now() - started) / 1000;
+  const health = await fetch(`${stack.url}/health`);
+  const classes = Object.entries(outcome.byStatusClass)
+    .sort()
+    .map(([statusClass, count]) => `${statusClass} ${count}`)
+    .join(', ');
+  process.stdout.write(
+    `${outcome.requests} requests (seed ${seed}) in ${seconds.toFixed(1)} s: ${classes}\n` +
+      `rules broken (5xx, or 4xx without a JSON detail): ${outcome.violations.length}\n` +
+      `GET /health afterwards: ${health.status}\n`,
+  );
+  for (const violation of outcome.violations.slice(0, 20))
+    process.stdout.write(
+      `  ${violation.status} ${violation.request.method} ${violation.request.path} ${violation.body}\n`,
+    );
+  failed = outcome.violations.length > 0 || health.status !== 200;
+} finally {
+  await stack.close();
+}
+process.exit(failed ? 1 : 0);
