@@ -35,6 +35,11 @@ function layoutPaths(): string[] {
     const named = /^\s*(?:\S+\/)?\s+([\w-]+\.\w+):/.exec(line)?.[1];
     if (named) paths.push(folder + named);
   }
+  // Paths written out in full in the prose of a line (`both read lib/routes.ts`), outside parentheses.
+  const folders = new Set(paths.filter((path) => /^[\w-]+\/$/.test(path)));
+  for (const line of tree.split('\n'))
+    for (const match of line.replace(/\([^)]*\)/g, '').matchAll(/(?<![\w/])([\w-]+\/[\w./-]*)/g))
+      if (folders.has(`${match[1].split('/')[0]}/`) && match.index > 0) paths.push(match[1]);
   for (const match of text.matchAll(/`([\w./-]+\/[\w./-]+)`/g)) paths.push(match[1]);
   return paths;
 }
@@ -52,8 +57,47 @@ describe('README layout', () => {
   it('names only paths that exist', () => {
     const paths = layoutPaths();
 
-    expect(paths).toEqual(expect.arrayContaining(['functions/', 'lib/', 'infra/stack.ts', 'docs/']));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'functions/',
+        'lib/',
+        'lib/routes.ts',
+        'lib/tenancy/',
+        'infra/stack.ts',
+        'docs/',
+      ]),
+    );
     expect(paths.filter((path) => !existsSync(join(root, path)))).toEqual([]);
+  });
+
+  it('lists every docs page and every top-level source folder', () => {
+    const paths = new Set(layoutPaths());
+    const docs = readdirSync(join(root, 'docs')).map((name) => `docs/${name}`);
+    const folders = ['functions', 'lib', 'infra', 'test', 'data', 'bench', 'eval', 'scripts', 'docs'];
+
+    expect(docs.filter((page) => !paths.has(page))).toEqual([]);
+    expect(folders.filter((folder) => !paths.has(`${folder}/`))).toEqual([]);
+  });
+});
+
+describe('docs pages', () => {
+  const pages = readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md'));
+
+  it.each(pages)('%s links only to README headings and repository files that exist', (page) => {
+    const text = readFileSync(join(root, 'docs', page), 'utf8');
+    const links = [...text.matchAll(/\]\(([^)#\s]*)(?:#([^)\s]+))?\)/g)].filter(
+      ([, target]) => !/^https?:/.test(target),
+    );
+
+    expect(links.length).toBeGreaterThan(0);
+    expect(
+      links.filter(([, target]) => target && !existsSync(join(root, 'docs', target))).map(([link]) => link),
+    ).toEqual([]);
+    expect(
+      links
+        .filter(([, target, anchor]) => target === '../README.md' && anchor && !readmeAnchors.has(anchor))
+        .map(([link]) => link),
+    ).toEqual([]);
   });
 });
 
