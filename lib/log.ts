@@ -1,4 +1,17 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { pino } from 'pino';
+
+/** The id of the request being served, for log lines written through the module logger. */
+const requestIds = new AsyncLocalStorage<string>();
+
+/**
+ * Runs `work` as part of the request `requestId`: every line logged meanwhile, by any logger,
+ * carries `requestId`, so a support ticket quoting the id finds all of them (the pipeline gives
+ * its own child logger the id as well; use cases deep in lib/ log through `logger`).
+ */
+export function loggingAs<T>(requestId: string, work: () => T): T {
+  return requestIds.run(requestId, work);
+}
 
 /**
  * Structured JSON logs. Log ids, counts and timings only: never names, dates of birth, notes or
@@ -8,6 +21,10 @@ export const logger = pino({
   level: process.env.LOG_LEVEL ?? (process.env.VITEST ? 'silent' : 'info'),
   base: { service: 'screening' },
   timestamp: pino.stdTimeFunctions.isoTime,
+  mixin(_fields, _level, log) {
+    const requestId = requestIds.getStore();
+    return requestId && log.bindings().requestId === undefined ? { requestId } : {};
+  },
   redact: {
     paths: ['*.name', '*.dob', '*.alias', '*.note', '*.apiKey', '*.api_key', 'headers["x-api-key"]'],
     censor: '[redacted]',

@@ -5,7 +5,7 @@ import { executionModeStreamifyResponse } from '@middy/core/StreamifyResponse';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type * as v from 'valibot';
 import { MethodNotAllowedError, NotFoundError } from '../errors.ts';
-import { type Logger, logger } from '../log.ts';
+import { type Logger, logger, loggingAs } from '../log.ts';
 import {
   type HandlerRoute,
   type RouteAuth,
@@ -245,8 +245,8 @@ export function httpHandler<
 ) {
   const definition = routeOf(route);
   return pipeline(definition, Boolean(spec.body), false).handler(async (event, context) => {
-    const result = await recordingUsage(event.usageSeen ?? new Map(), () =>
-      useCase(requestOf(event, spec), context),
+    const result = await loggingAs(requestIdOf(event), () =>
+      recordingUsage(event.usageSeen ?? new Map(), () => useCase(requestOf(event, spec), context)),
     );
     return jsonResponse(result.status ?? 200, result.body);
   });
@@ -275,13 +275,29 @@ export function streamHandler<
 ) {
   const definition = routeOf(route);
   return pipeline(definition, true, true).handler(async (event, context) => {
-    const result = await recordingUsage(event.usageSeen ?? new Map(), () =>
-      useCase(requestOf(event, spec), context),
+    const requestId = requestIdOf(event);
+    const result = await loggingAs(requestId, () =>
+      recordingUsage(event.usageSeen ?? new Map(), () => useCase(requestOf(event, spec), context)),
     );
     return {
       statusCode: 200,
       headers: { ...SSE_HEADERS, ...result.headers },
-      body: Readable.from(result.events, { objectMode: false }),
+      body: Readable.from(eventsLoggedAs(requestId, result.events), { objectMode: false }),
     };
   });
+}
+
+/** The stream's events, each produced as part of the request (its log lines carry its id). */
+async function* eventsLoggedAs(requestId: string, events: AsyncIterable<string>): AsyncGenerator<string> {
+  const iterator = events[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      const next = await loggingAs(requestId, () => iterator.next());
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    // A client that disconnects ends the stream early: let the use case's generator clean up.
+    await loggingAs(requestId, async () => iterator.return?.());
+  }
 }

@@ -1,6 +1,8 @@
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
+import { symbols } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
+import { logger, loggingAs } from '../../lib/log.ts';
 import { getServices } from '../../lib/runtime/services.ts';
 import { chargeScreens } from '../../lib/tenancy/quota.ts';
 import { createTenant } from '../../lib/tenancy/tenants.ts';
@@ -163,6 +165,53 @@ describe('quota headers', () => {
     expect(response.headers.get('quota-unlimited')).toBe('?1');
     expect(response.headers.get('ratelimit-policy')).toBeNull();
     expect(response.headers.get('ratelimit')).toBeNull();
+  });
+});
+
+/** The JSON log lines every logger writes while `work` runs (at debug level, so none is filtered). */
+async function capturingLogs(work: () => Promise<unknown>): Promise<Record<string, unknown>[]> {
+  const stream = (logger as unknown as Record<symbol, { write(line: string): boolean }>)[symbols.streamSym];
+  const { write } = stream;
+  const { level } = logger;
+  const lines: string[] = [];
+  stream.write = (line: string) => lines.push(line) > 0;
+  logger.level = 'debug';
+  try {
+    await work();
+  } finally {
+    stream.write = write;
+    logger.level = level;
+  }
+  return lines.map((line) => JSON.parse(line));
+}
+
+describe('request id in the logs', () => {
+  it('is on every line logged while requests are served, and on lines of the code below the pipeline', async () => {
+    const key = demoKey(stack, 'tdemoenterprise', 'analyst').api_key;
+
+    const lines = await capturingLogs(async () => {
+      await call(
+        'POST',
+        '/screen',
+        { 'x-api-key': key, 'x-request-id': 'log-check-1' },
+        { name: madeUpName() },
+      );
+      await call('GET', '/screens/SCR-20000101-000001', { 'x-api-key': key, 'x-request-id': 'log-check-2' });
+      await loggingAs('log-check-3', async () =>
+        logger.warn({ tenant: 'tdemoenterprise' }, 'a line from lib/'),
+      );
+    });
+
+    expect(
+      lines.filter((line) => line.msg === 'request').map((line) => [line.requestId, line.status]),
+    ).toEqual([
+      ['log-check-1', 200],
+      ['log-check-2', 404],
+    ]);
+    expect(lines.find((line) => line.msg === 'a line from lib/')?.requestId).toBe('log-check-3');
+    expect(
+      lines.filter((line) => !['log-check-1', 'log-check-2', 'log-check-3'].includes(String(line.requestId))),
+    ).toEqual([]);
   });
 });
 
