@@ -4,7 +4,13 @@ import { subjectList } from '../batch/request.ts';
 import { outcomeOf, type QueuedScreen, type SubjectScreener } from '../batch/worker.ts';
 import { ConflictError } from '../errors.ts';
 import type { Services } from '../runtime/services.ts';
-import { checkTypesField, objectMessage, strictBody, subjectFields } from '../screening/request.ts';
+import {
+  checkTypesField,
+  objectMessage,
+  optionalWholeNumber,
+  strictBody,
+  subjectFields,
+} from '../screening/request.ts';
 import type { Actor } from '../screening/screen-record.ts';
 import { type ScreeningPrincipal, type ScreenResult, screenSubject } from '../screening/screen-subject.ts';
 import type { Subject } from '../screening/subject.ts';
@@ -40,17 +46,11 @@ export const referenceField = v.pipe(
 );
 
 /** Days between re-screens, overriding the risk-level default. */
-export const rescreenIntervalField = v.pipe(
-  v.nullish(
-    v.pipe(
-      v.number('must be a whole number of days from 1 to 365'),
-      v.integer('must be a whole number of days from 1 to 365'),
-      v.minValue(1, 'must be at least 1 (day)'),
-      v.maxValue(365, 'must be at most 365 (days)'),
-    ),
-  ),
-  v.transform((value) => value ?? undefined),
-);
+export const rescreenIntervalField = optionalWholeNumber(1, 365, {
+  type: 'must be a whole number of days from 1 to 365',
+  min: 'must be at least 1 (day)',
+  max: 'must be at most 365 (days)',
+});
 
 /** The fields a client registration adds to a subject (POST /clients, batch client subjects). */
 export const clientFields = {

@@ -126,6 +126,27 @@ const typesSchema = v.pipe(
 );
 
 /** An absent or null flag is false (a default makes valibot run the schema for a missing key). */
+/**
+ * An optional whole number from `min` to `max` (omitted or `null` becomes `undefined`); each
+ * message names what the field expects, so a 400 says how to fix it.
+ */
+export const optionalWholeNumber = (
+  min: number,
+  max: number,
+  messages: { type: string; min: string; max: string },
+) =>
+  v.pipe(
+    v.nullish(
+      v.pipe(
+        v.number(messages.type),
+        v.integer(messages.type),
+        v.minValue(min, messages.min),
+        v.maxValue(max, messages.max),
+      ),
+    ),
+    v.transform((value) => value ?? undefined),
+  );
+
 const booleanFlag = v.nullish(v.boolean('must be true or false'), false);
 
 /**
@@ -181,17 +202,11 @@ export const DisposeRequestSchema = strictBody({
    * With `approved`, required: the `decision_version` of the decision the admin reviewed, so a
    * sign-off can never land on a decision that replaced it in the meantime.
    */
-  approves_version: v.pipe(
-    v.nullish(
-      v.pipe(
-        v.number('must be a whole number (the decision_version you reviewed)'),
-        v.integer('must be a whole number (the decision_version you reviewed)'),
-        v.minValue(1, 'must be 1 or more'),
-        v.maxValue(1_000_000, 'is not a version of this screen'),
-      ),
-    ),
-    v.transform((value) => value ?? undefined),
-  ),
+  approves_version: optionalWholeNumber(1, 1_000_000, {
+    type: 'must be a whole number (the decision_version you reviewed)',
+    min: 'must be 1 or more',
+    max: 'is not a version of this screen',
+  }),
 });
 
 export type DisposeRequest = v.InferOutput<typeof DisposeRequestSchema>;
