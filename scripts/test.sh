@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The project's test command (`npm test`): type check, lint, then every test in one vitest run
 # (embedded stores, plus the storage tests against AWS's DynamoDB Local). The last line printed
-# is vitest's count in the plain form `vitest: N passed, N failed`.
+# is vitest's count in the plain form `vitest: N passed, N failed`. The run measures coverage and
+# fails below the floor set in vitest.config.ts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED=true
@@ -15,7 +16,7 @@ echo "== tests (vitest)"
 results=.vitest-results.json
 rm -f "$results"
 set +e
-npx vitest run --reporter=default --reporter=json --outputFile.json="$results"
+npx vitest run --coverage --reporter=default --reporter=json --outputFile.json="$results"
 status=$?
 set -e
 # The closing line in the plain form CI reads: "vitest: N passed, N failed[, N skipped]".

@@ -10,6 +10,7 @@ import {
 } from '../../lib/screening/screen-id.ts';
 import { getMonthlyUsage } from '../../lib/tenancy/quota.ts';
 import { startTestStore, type TestStore } from '../support/dynamo.ts';
+import { failOnce } from '../support/flaky-table.ts';
 
 let store: TestStore;
 beforeAll(async () => {
@@ -75,5 +76,16 @@ describe('screen ids', () => {
   it('numbers without charging when no charge is asked (pre-charged batch subjects)', async () => {
     expect(await numberScreen(store.table, 'tfree', day)).toBe('SCR-20250314-000001');
     expect(await getMonthlyUsage(store.table, 'tfree', day)).toBe(0);
+  });
+
+  it('passes a store outage on as it is, not as a quota refusal, and numbers and charges nothing', async () => {
+    const flaky = failOnce(store.table, (input) => String(input.UpdateExpression).includes('used'));
+
+    const numbered = numberScreen(flaky.table, 'tnumberoutage', day, { limit: 5 });
+
+    await expect(numbered).rejects.toThrow('store unavailable');
+    await expect(numbered).rejects.not.toBeInstanceOf(QuotaExceededError);
+    expect(await getMonthlyUsage(store.table, 'tnumberoutage', day)).toBe(0);
+    expect(await numberScreen(store.table, 'tnumberoutage', day, { limit: 5 })).toBe('SCR-20250314-000001');
   });
 });

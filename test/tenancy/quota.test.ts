@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QuotaExceededError } from '../../lib/errors.ts';
 import { chargeScreens, getMonthlyUsage, refundScreens } from '../../lib/tenancy/quota.ts';
 import { startTestStore, type TestStore } from '../support/dynamo.ts';
+import { failOnce } from '../support/flaky-table.ts';
 
 let store: TestStore;
 beforeAll(async () => {
@@ -63,5 +64,16 @@ describe('monthly screen quota', () => {
     await refundScreens(store.table, 'trefund', 10);
 
     expect(await getMonthlyUsage(store.table, 'trefund')).toBe(3);
+  });
+
+  it('passes a store outage on as it is, not as a quota refusal, and charges nothing', async () => {
+    const flaky = failOnce(store.table, (input) => String(input.UpdateExpression).includes('used'));
+
+    const charge = chargeScreens(flaky.table, 'toutage', 3, 10);
+
+    await expect(charge).rejects.toThrow('store unavailable');
+    await expect(charge).rejects.not.toBeInstanceOf(QuotaExceededError);
+    expect(flaky.failed()).toBe(true);
+    expect(await getMonthlyUsage(store.table, 'toutage')).toBe(0);
   });
 });
