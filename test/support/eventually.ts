@@ -1,7 +1,8 @@
 /**
  * Polls `read` until `check` passes: a running server's schedules (list sync, queue workers) act
- * in their own time, more slowly on a loaded CI machine. Fails after `timeoutMs` (default 40 s)
- * with the last value read.
+ * in their own time, more slowly on a loaded CI machine. A read that throws (a connection reset
+ * while the server is busy swapping lists) is tried again like a value that does not pass yet.
+ * Fails after `timeoutMs` (default 40 s) with the last value read, or the last error.
  */
 export async function eventually<T>(
   read: () => Promise<T>,
@@ -10,9 +11,18 @@ export async function eventually<T>(
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const value = await read();
-    if (check(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met; last value: ${JSON.stringify(value)}`);
+    let last: { value: T } | { error: unknown };
+    try {
+      const value = await read();
+      if (check(value)) return value;
+      last = { value };
+    } catch (error) {
+      last = { error };
+    }
+    if (Date.now() > deadline) {
+      if ('error' in last) throw new Error(`condition not met; last read failed: ${String(last.error)}`);
+      throw new Error(`condition not met; last value: ${JSON.stringify(last.value)}`);
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
 }
