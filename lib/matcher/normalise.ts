@@ -8,6 +8,7 @@
  */
 
 import { NAME_VARIANT_GROUPS, NICKNAMES } from './name-variants.ts';
+import { HAN_RE } from './romanise/han.ts';
 import { phoneticKey, vowelShare } from './string-similarity.ts';
 import { PARTICLES, TITLES } from './titles.ts';
 import { transliterate } from './transliterate.ts';
@@ -27,6 +28,11 @@ export interface NameToken {
   vowelPoor: boolean;
   /** Transliterated from a non-Latin script: vowels are a guess, the skeleton is what counts. */
   transliterated: boolean;
+  /**
+   * Read from Han characters: the pinyin is exact, so a token spelt otherwise is another syllable
+   * (pinyin and Wade-Giles spellings of one syllable still agree through `siniticKey`).
+   */
+  readFromHan?: boolean;
 }
 
 const SPECIAL_LETTERS: Record<string, string> = {
@@ -124,7 +130,12 @@ function reorderSurnameFirst(name: string): string {
 }
 
 const NON_ASCII_RE = /[^\u0020-\u007e]/;
-const HAS_NON_LATIN_RE = /[^\p{Script=Latin}\p{M}\p{P}\p{Z}\p{N}\p{S}]/u;
+/**
+ * Letters whose romanisation is a guess at the vowels (and so is compared by its consonants). Han
+ * is not among them: pinyin is the spelling the lists themselves give Chinese names, so a name read
+ * from Han is compared letter for letter like a Latin one ("gang" is not "jing").
+ */
+const HAS_NON_LATIN_RE = /[^\p{Script=Latin}\p{Script=Han}\p{M}\p{P}\p{Z}\p{N}\p{S}]/u;
 const DIGITS_RE = /^[0-9]+$/;
 
 /** Folded word list of a name, before titles, particles and variant keys are applied. */
@@ -140,9 +151,15 @@ export function nameWords(name: string): string[] {
 }
 
 /** Builds the token record of one folded word. */
-export function makeToken(text: string, particle = false, transliterated = false): NameToken {
+export function makeToken(
+  text: string,
+  particle = false,
+  transliterated = false,
+  readFromHan = false,
+): NameToken {
   return {
     transliterated,
+    readFromHan,
     text,
     variantKeys: variantKeysOf(text),
     phonetic: phoneticKey(text),
@@ -157,8 +174,10 @@ export function makeToken(text: string, particle = false, transliterated = false
  * else would remain ("President" alone stays a name); particles are kept and flagged.
  */
 export function tokeniseName(name: string): NameToken[] {
-  const transliterated = NON_ASCII_RE.test(name) && HAS_NON_LATIN_RE.test(name);
-  return nameParts(name).map((p) => makeToken(p.text, p.particle, transliterated));
+  const nonAscii = NON_ASCII_RE.test(name);
+  const transliterated = nonAscii && HAS_NON_LATIN_RE.test(name);
+  const readFromHan = nonAscii && !transliterated && HAN_RE.test(name);
+  return nameParts(name).map((p) => makeToken(p.text, p.particle, transliterated, readFromHan));
 }
 
 /** The words of a name that take part in matching, with their particle flag (see `tokeniseName`). */

@@ -82,6 +82,9 @@ function compareTokens(a: NameToken, b: NameToken, cut: boolean): number {
   const sinitic = siniticKey(a.text);
   if (sinitic !== '' && sinitic === siniticKey(b.text))
     return Math.max(SINITIC_PAIR, spellingSimilarity(a, b, cut));
+  // Pinyin read from Han characters is exact: one letter apart is another syllable ("jin" is not
+  // "rin", "fei" not "wei"), and Chinese syllables are too short for a typo budget to mean a typo.
+  if (a.readFromHan || b.readFromHan) return Math.min(spellingSimilarity(a, b, cut), BEYOND_BUDGET);
   return spellingSimilarity(a, b, cut);
 }
 

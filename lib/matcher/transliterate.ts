@@ -8,19 +8,26 @@
  *
  * One module per script family under romanise/: alphabets (Cyrillic, Greek, Armenian, Georgian),
  * abjads (Arabic with Persian and Urdu letters, Hebrew), Korean Hangul, Japanese kana, Ethiopic,
- * and the Khmer and Thai abugidas. Other scripts pass through unchanged and are later dropped by
- * normalisation.
+ * the Khmer and Thai abugidas, Han (pinyin) and the Indic scripts. Other scripts pass through
+ * unchanged and are later dropped by normalisation.
+ *
+ * Han, foreign-name katakana and the Indic scripts are read a whole word at a time (a Chinese
+ * name's surname, a foreign name's parts, an Indic word's final consonant decide the spelling),
+ * before the character-by-character pass of the other scripts.
  */
 
 import { ARABIC, isLetterAt, transliterateArabicChar, transliterateHebrewChar } from './romanise/abjads.ts';
 import { ARMENIAN, CYRILLIC, GEORGIAN, GREEK, GREEK_DIGRAPHS } from './romanise/alphabets.ts';
 import { transliterateEthiopic } from './romanise/ethiopic.ts';
+import { HAN_RE, romaniseHan } from './romanise/han.ts';
 import { HANGUL_SURNAMES, hangulRunLength, transliterateHangul } from './romanise/hangul.ts';
-import { isKana, transliterateKana } from './romanise/kana.ts';
+import { INDIC_RE, romaniseIndic } from './romanise/indic.ts';
+import { isKana, romaniseForeignKatakana, transliterateKana } from './romanise/kana.ts';
 import { transliterateKhmer, transliterateThai } from './romanise/southeast-asian.ts';
 
 const HAS_NON_LATIN =
-  /[\u0370-\u03ff\u0400-\u052f\u0530-\u058f\u0590-\u05ff\u0600-\u06ff\u0e00-\u0e7f\u10a0-\u10ff\u1200-\u137f\u1780-\u17ff\u3040-\u30ff\uac00-\ud7a3]/;
+  /[\u0370-\u03ff\u0400-\u052f\u0530-\u058f\u0590-\u05ff\u0600-\u06ff\u0900-\u0d7f\u0e00-\u0e7f\u10a0-\u10ff\u1200-\u137f\u1780-\u17ff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7a3]/;
+const KANA_RE = /[\u3041-\u30fc]/;
 
 /**
  * Transliterates every supported non-Latin character of `text` to Latin letters and leaves
@@ -29,6 +36,10 @@ const HAS_NON_LATIN =
 export function transliterate(text: string): string {
   if (!HAS_NON_LATIN.test(text)) return text;
   let source = text.toLowerCase();
+  if (INDIC_RE.test(source)) source = romaniseIndic(source);
+  if (KANA_RE.test(source)) source = romaniseForeignKatakana(source);
+  // Han beside kana is Japanese, whose kanji readings pinyin does not give: left unread.
+  else if (HAN_RE.test(source)) source = romaniseHan(source);
   if (/[\u0370-\u03ff]/.test(source)) {
     for (const [pattern, replacement] of GREEK_DIGRAPHS) source = source.replace(pattern, replacement);
   }

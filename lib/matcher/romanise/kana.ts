@@ -35,3 +35,40 @@ export function transliterateKana(out: string, code: number, previousKana: boole
   if (out.endsWith('-')) return out.slice(0, -1) + romaji[0] + romaji;
   return out + romaji;
 }
+
+/** Katakana marks that only foreign words use: the long-vowel bar, ヴ, the small vowels and ・. */
+const FOREIGN_WORD_MARKS_RE = /[ーヴァィゥェォ・]/;
+const LONG_VOWEL_MARK = 0x30fc;
+const KATAKANA_RUN_RE = /[\u30a1-\u30fa\u30fc]+/g;
+
+/**
+ * Japanese phonotactics undone, so a Western name written in katakana lands on the consonants
+ * the lists spell ("ジョン・スミス" John Smith → "jon smis", "プーチン" Putin → "putin"): Japanese
+ * puts a vowel after every consonant but n (u, or o after t and d) and writes "ti" as チ.
+ */
+const FOREIGN_FOLDS: readonly (readonly [RegExp, string])[] = [
+  // A vowel added after a consonant that ends a word or stands before another consonant.
+  // チ renders "ti" in names from Russian and other European languages (Putin プーチン).
+  [/chi/g, 'ti'],
+  [/([bfgkmprsz]|ts|sh)u(?=[bcdfghjklmnprstvwz]|$)/g, '$1'],
+  [/([td])o$/g, '$1'],
+];
+
+/**
+ * Romanises the katakana of a name that katakana marks as foreign (one with ー, ヴ, a small vowel
+ * or the ・ between its parts) and folds Japanese phonotactics onto the Western spelling; any
+ * other kana is left for the Hepburn reading of `transliterateKana`.
+ */
+export function romaniseForeignKatakana(text: string): string {
+  if (!FOREIGN_WORD_MARKS_RE.test(text)) return text;
+  return text.replace(KATAKANA_RUN_RE, (run) => {
+    let out = '';
+    for (let i = 0; i < run.length; i++) {
+      const code = run.charCodeAt(i);
+      // ー marks the vowel before it as the name's own (プーチン), never an added one.
+      out = code === LONG_VOWEL_MARK ? `${out}_` : transliterateKana(out, code, i > 0);
+    }
+    for (const [pattern, replacement] of FOREIGN_FOLDS) out = out.replace(pattern, replacement);
+    return out.replaceAll('_', '');
+  });
+}
