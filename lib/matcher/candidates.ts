@@ -382,6 +382,8 @@ function splitRunTogether(
       t.particle ||
       t.initial ||
       t.transliterated ||
+      // A given name read from Han is one name joined on purpose ("jinping"), not two run together.
+      t.readFromHan ||
       t.text.length < MIN_RUN_TOGETHER ||
       index.byText.has(t.text) ||
       nearListed(t)

@@ -9,6 +9,7 @@
 
 import { NAME_VARIANT_GROUPS, NICKNAMES } from './name-variants.ts';
 import { HAN_RE } from './romanise/han.ts';
+import { INDIC_RE } from './romanise/indic.ts';
 import { phoneticKey, vowelShare } from './string-similarity.ts';
 import { PARTICLES, TITLES } from './titles.ts';
 import { transliterate } from './transliterate.ts';
@@ -33,6 +34,8 @@ export interface NameToken {
    * (pinyin and Wade-Giles spellings of one syllable still agree through `siniticKey`).
    */
   readFromHan?: boolean;
+  /** Read from an Indic script, which writes every vowel: a short name one letter apart is another. */
+  readFromIndic?: boolean;
 }
 
 const SPECIAL_LETTERS: Record<string, string> = {
@@ -132,10 +135,13 @@ function reorderSurnameFirst(name: string): string {
 const NON_ASCII_RE = /[^\u0020-\u007e]/;
 /**
  * Letters whose romanisation is a guess at the vowels (and so is compared by its consonants). Han
- * is not among them: pinyin is the spelling the lists themselves give Chinese names, so a name read
- * from Han is compared letter for letter like a Latin one ("gang" is not "jing").
+ * and the northern Indic scripts and the Dravidian scripts but Tamil are not among them: pinyin is
+ * the spelling the lists themselves give Chinese names, and those abugidas write every vowel, so
+ * their names are compared letter for letter like Latin ones ("gang" is not "jing", "pande" not
+ * "pinate"). Tamil writes k and g, t and d with one letter, so its spelling is a guess.
  */
-const HAS_NON_LATIN_RE = /[^\p{Script=Latin}\p{Script=Han}\p{M}\p{P}\p{Z}\p{N}\p{S}]/u;
+const HAS_NON_LATIN_RE =
+  /[^\p{Script=Latin}\p{Script=Han}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Gurmukhi}\p{Script=Gujarati}\p{Script=Oriya}\p{Script=Telugu}\p{Script=Kannada}\p{Script=Malayalam}\p{M}\p{P}\p{Z}\p{N}\p{S}]/u;
 const DIGITS_RE = /^[0-9]+$/;
 
 /** Folded word list of a name, before titles, particles and variant keys are applied. */
@@ -156,10 +162,12 @@ export function makeToken(
   particle = false,
   transliterated = false,
   readFromHan = false,
+  readFromIndic = false,
 ): NameToken {
   return {
     transliterated,
     readFromHan,
+    readFromIndic,
     text,
     variantKeys: variantKeysOf(text),
     phonetic: phoneticKey(text),
@@ -177,7 +185,10 @@ export function tokeniseName(name: string): NameToken[] {
   const nonAscii = NON_ASCII_RE.test(name);
   const transliterated = nonAscii && HAS_NON_LATIN_RE.test(name);
   const readFromHan = nonAscii && !transliterated && HAN_RE.test(name);
-  return nameParts(name).map((p) => makeToken(p.text, p.particle, transliterated, readFromHan));
+  const readFromIndic = nonAscii && !transliterated && INDIC_RE.test(name);
+  return nameParts(name).map((p) =>
+    makeToken(p.text, p.particle, transliterated, readFromHan, readFromIndic),
+  );
 }
 
 /** The words of a name that take part in matching, with their particle flag (see `tokeniseName`). */

@@ -11,6 +11,7 @@ import type { Scored } from './candidates.ts';
 import { compareCountry, compareDob, compareLocation, formatListedDob } from './corroboration.ts';
 import { type IndexedPerson, listedNameOf, type NameIndex } from './name-index.ts';
 import { criminalNarrative, pepNarrative, sanctionsNarrative } from './narrative.ts';
+import type { NameToken } from './normalise.ts';
 import { MATCH_FLOOR, matchRisk, type NameBand, nameBand } from './risk.ts';
 import type {
   CriminalResult,
@@ -95,6 +96,19 @@ const SURNAME_PRESENT = 0.93;
 /** Aligned at least this similar, a listed surname counts as spelt exactly. */
 const SURNAME_EXACT = 0.999;
 
+/** Syllables of a name written in Han up to which it is common whatever the lists say (see below). */
+const SHORT_CHINESE_NAME = 3;
+
+/** Syllables of a query read wholly from Han (pinyin: one vowel group each); 0 for any other query. */
+function hanSyllables(tokens: readonly NameToken[]): number {
+  let n = 0;
+  for (const t of tokens) {
+    if (!t.readFromHan) return 0;
+    n += t.text.match(/[aeiou]+/g)?.length ?? 0;
+  }
+  return n;
+}
+
 /** The name band after the rules that look past the similarity, with the reasons in words. */
 interface NameVerdict {
   band: NameBand | undefined;
@@ -142,6 +156,15 @@ function nameVerdict(
     // A listed surname the query lacks is another family until shown otherwise.
     if (band === 'strong') band = 'partial';
     notes.push('surname missing');
+  }
+  const syllables = hanSyllables(s.query.tokens);
+  if (syllables > 0 && syllables <= SHORT_CHINESE_NAME && band !== undefined && dob !== 'matched') {
+    // Written in Han, a Chinese name is a surname and one or two syllables out of a few hundred:
+    // the same name is carried by many people, and the lists cannot tell how many (no population
+    // name data ships; the few Chinese names listed make every syllable look rare). Without the
+    // date of birth it is at most weak: reported for the analyst to see, not an alert.
+    band = 'weak';
+    notes.push('short Chinese name');
   }
   if (band === 'strong' && s.name.rarestMatched < COMMON_PART_WEIGHT && dob !== 'matched') {
     band = 'partial';

@@ -84,7 +84,10 @@ function compareTokens(a: NameToken, b: NameToken, cut: boolean): number {
     return Math.max(SINITIC_PAIR, spellingSimilarity(a, b, cut));
   // Pinyin read from Han characters is exact: one letter apart is another syllable ("jin" is not
   // "rin", "fei" not "wei"), and Chinese syllables are too short for a typo budget to mean a typo.
-  if (a.readFromHan || b.readFromHan) return Math.min(spellingSimilarity(a, b, cut), BEYOND_BUDGET);
+  // So are short names read from an Indic script, which writes every vowel: "Mala" is not "Mali".
+  const shortIndic = (a.readFromIndic || b.readFromIndic) && Math.max(a.text.length, b.text.length) <= 4;
+  if (a.readFromHan || b.readFromHan || shortIndic)
+    return Math.min(spellingSimilarity(a, b, cut), BEYOND_BUDGET);
   return spellingSimilarity(a, b, cut);
 }
 

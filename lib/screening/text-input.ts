@@ -64,4 +64,4 @@ export function readableLetterCount(name: string): number {
 }
 
 export const MIN_READABLE_LETTERS = 2;
-export const UNREADABLE_NAME_MESSAGE = `must contain at least ${MIN_READABLE_LETTERS} letters screening can read (Latin, Cyrillic, Greek, Arabic, Hebrew, Armenian, Georgian, Hangul, kana, Ethiopic, Khmer or Thai script; titles and punctuation do not count); give Chinese or Indic names in Latin letters`;
+export const UNREADABLE_NAME_MESSAGE = `must contain at least ${MIN_READABLE_LETTERS} letters screening can read (Latin, Cyrillic, Greek, Arabic, Hebrew, Armenian, Georgian, Hangul, kana, Han, Indic, Ethiopic, Khmer or Thai script; titles and punctuation do not count); give names in other scripts (Burmese, Tibetan, Mongolian...) in Latin letters`;

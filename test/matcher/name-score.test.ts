@@ -50,6 +50,17 @@ describe('compareNames', () => {
     expect(alerts('Deng Xiaoping', 'Deng Lirong')).toBe(false);
   });
 
+  it('matches Han and Indic script against the Latin spelling lists use (watchman and Putin pairs)', () => {
+    expect(alerts('习近平', 'Xi Jinping')).toBe(true);
+    expect(alerts('王伟', 'Wang Wei')).toBe(true);
+    expect(alerts('व्लादिमीर पुतिन', 'PUTIN, Vladimir Vladimirovich')).toBe(true);
+    expect(alerts('ভ্লাদিমির পুতিন', 'PUTIN, Vladimir Vladimirovich')).toBe(true);
+    // Pinyin read from Han is exact: a syllable one letter apart is another syllable.
+    expect(alerts('王伟', 'Wang Fei')).toBe(false);
+    // Wade-Giles spells the same syllables otherwise.
+    expect(alerts('邓小平', 'Teng Hsiao-ping')).toBe(true);
+  });
+
   it('matches kana and Ethiopic script against the Latin spelling lists use', () => {
     expect(alerts('ジョン・スミス', 'Jon Sumisu')).toBe(true);
     expect(alerts('ቴዎድሮስ አድሃኖም', 'Tewodros Adhanom')).toBe(true);

@@ -61,7 +61,37 @@ describe('transliterate', () => {
     expect(normaliseName('トウキョウ')).toBe('tokyo');
     expect(normaliseName('きょうこ')).toBe('kyoko');
     expect(normaliseName('ホッカイドウ')).toBe('hokkaido');
-    expect(normaliseName('ジョン・スミス')).toBe('jon sumisu');
+  });
+
+  it('folds Japanese phonotactics out of a foreign name in katakana (・, ー, small vowels)', () => {
+    // OpenSanctions Putin variants: the vowel after a final consonant goes, チ is "ti".
+    expect(normaliseName('ウラジーミル・プーチン')).toBe('urajimir putin');
+    expect(normaliseName('ジョン・スミス')).toBe('jon smis');
+    expect(normaliseName('ヴィクトル')).toBe('viktor');
+  });
+
+  it('reads a Chinese name in Han as surname and joined given name, in pinyin (pinyin-pro)', () => {
+    expect(normaliseName('习近平')).toBe('xi jinping');
+    // EU FSF EU.6251.70 "ZHU Hailun" / 朱海仑; UK FCDO GHR0181 "Guoju Yin" / 尹國駒 (traditional).
+    expect(normaliseName('朱海仑')).toBe('zhu hailun');
+    expect(normaliseName('尹國駒')).toBe('yin guoju');
+    // A compound surname is one word; a surname read as a surname (单 shan, not dan).
+    expect(normaliseName('欧阳修')).toBe('ouyang xiu');
+    expect(normaliseName('单雄信')).toBe('shan xiongxin');
+    // A foreign name: one word per part between the middle dots.
+    expect(normaliseName('弗拉基米尔·普京')).toBe('fulajimier pujing');
+    // Beside kana, Han is Japanese kanji, whose readings pinyin does not give: left unread.
+    expect(normaliseName('さゆり 中村')).toBe('sayuri');
+  });
+
+  it('reads Indic scripts through IAST (sanscript), without the inherent vowels Hindi drops', () => {
+    expect(normaliseName('व्लादिमीर पुतिन')).toBe('vladimir putin');
+    expect(normaliseName('ವ್ಲಾದಿಮಿರ್ ಪುತಿನ್')).toBe('vladimir putin');
+    expect(normaliseName('ভ্লাদিমির পুতিন')).toBe('bhladimir putin');
+    expect(normaliseName('कमल अधिकारी')).toBe('kamal adhikari');
+    expect(normaliseName('चोपरा')).toBe('chopra');
+    expect(normaliseName('रामचन्द्र')).toBe('ramchandra');
+    expect(normaliseName('सिंह')).toBe('singh');
   });
 
   it('romanises Ethiopic, Khmer and Thai script', () => {

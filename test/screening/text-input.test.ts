@@ -22,7 +22,8 @@ describe('free-text rules', () => {
     expect(readableLetterCount('Mr X')).toBe(1);
     expect(readableLetterCount('--..,,')).toBe(0);
     expect(readableLetterCount('\u200b\u200b')).toBe(0);
-    expect(readableLetterCount('李明')).toBe(0);
+    expect(readableLetterCount('李明')).toBe(6);
+    expect(readableLetterCount('ဗလာ')).toBe(0);
     expect(readableLetterCount('𝔄𝔩')).toBe(2);
   });
 });

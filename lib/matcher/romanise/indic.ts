@@ -55,9 +55,32 @@ const IAST_TO_NAME: readonly (readonly [RegExp, string])[] = [
   [/c(?!h)/g, 'ch'],
   [/ṛ|r̥/g, 'ri'],
   [/ṃ(?=[pbm])/g, 'm'],
+  // सिंह is written Singh.
+  [/ṃh/g, 'ngh'],
   [/[ṃṁ]/g, 'n'],
   [/ḥ/g, ''],
 ];
+
+/** IAST sounds: aspirated stops and the diphthongs are one sound in two letters. */
+const IAST_SOUND_RE = /[kgcjṭḍtdpb]h|ai|au|./gu;
+const IAST_VOWEL_RE = /^(?:[aāiīuūeoṛṝḷ]|ai|au)$/;
+
+/**
+ * The inherent vowel the northern languages do not pronounce inside a word either: between a
+ * vowel and consonant on its left and a consonant and vowel on its right, scanning from the end
+ * (चोपरा "coparā" is Chopra, रामचन्द्र "rāmacandra" Ramchandra). In IAST every short `a` after a
+ * word's first letter is an inherent vowel, since no vowel sign writes it.
+ */
+function dropMedialSchwa(word: string): string {
+  const sounds = word.match(IAST_SOUND_RE) ?? [];
+  const vowel = (i: number) => i >= 0 && i < sounds.length && IAST_VOWEL_RE.test(sounds[i]);
+  const consonant = (i: number) => i >= 0 && i < sounds.length && !vowel(i);
+  for (let i = sounds.length - 3; i >= 2; i--) {
+    if (sounds[i] === 'a' && vowel(i - 2) && consonant(i - 1) && consonant(i + 1) && vowel(i + 2))
+      sounds.splice(i, 1);
+  }
+  return sounds.join('');
+}
 
 /** Romanises one word of one Indic script. */
 function romaniseWord(word: string): string {
@@ -75,6 +98,7 @@ function romaniseWord(word: string): string {
       native += String.fromCharCode(block + VIRAMA);
   }
   let latin = Sanscript.t(native, scheme, 'iast').normalize('NFC');
+  if (FINAL_SCHWA_DROPPED.has(scheme)) latin = dropMedialSchwa(latin);
   for (const [pattern, replacement] of IAST_TO_NAME) latin = latin.replace(pattern, replacement);
   return latin;
 }
