@@ -8,7 +8,7 @@
  */
 
 import { NAME_VARIANT_GROUPS, NICKNAMES } from './name-variants.ts';
-import { HAN_RE } from './romanise/han.ts';
+import { HAN_RE, isForeignHanName } from './romanise/han.ts';
 import { INDIC_RE } from './romanise/indic.ts';
 import { phoneticKey, vowelShare } from './string-similarity.ts';
 import { PARTICLES, TITLES } from './titles.ts';
@@ -183,7 +183,9 @@ export function makeToken(
  */
 export function tokeniseName(name: string): NameToken[] {
   const nonAscii = NON_ASCII_RE.test(name);
-  const transliterated = nonAscii && HAS_NON_LATIN_RE.test(name);
+  // A foreign name in Han ("弗拉基米尔·普京") is a guess at the foreign spelling, not pinyin.
+  const transliterated =
+    nonAscii && (HAS_NON_LATIN_RE.test(name) || (HAN_RE.test(name) && isForeignHanName(name)));
   const readFromHan = nonAscii && !transliterated && HAN_RE.test(name);
   const readFromIndic = nonAscii && !transliterated && INDIC_RE.test(name);
   return nameParts(name).map((p) =>

@@ -78,8 +78,10 @@ describe('transliterate', () => {
     // A compound surname is one word; a surname read as a surname (单 shan, not dan).
     expect(normaliseName('欧阳修')).toBe('ouyang xiu');
     expect(normaliseName('单雄信')).toBe('shan xiongxin');
-    // A foreign name: one word per part between the middle dots.
-    expect(normaliseName('弗拉基米尔·普京')).toBe('fulajimier pujing');
+    // A foreign name, one word per part between the middle dots, is transcribed back (夫 -ov, 尔 r):
+    // UK FCDO RUS3410 Grant AKOPOV, RUS3411 Oleg Igorevich FISHELEV.
+    expect(normaliseName('阿科波夫格兰特')).toBe('akopov glant');
+    expect(normaliseName('飞蛇列夫奥列格·伊戈尔耶维奇')).toBe('feishelev oleg igoryevich');
     // Beside kana, Han is Japanese kanji, whose readings pinyin does not give: left unread.
     expect(normaliseName('さゆり 中村')).toBe('sayuri');
   });

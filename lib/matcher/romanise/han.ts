@@ -36,6 +36,82 @@ const COMPOUND_SURNAMES = new Set(
 
 /** A whole name of one unbroken run of Han: a Chinese name of surname and given name. */
 const CHINESE_NAME_MAX = 4;
+/** A longer unbroken run of Han is a foreign name written in Chinese characters. */
+const FOREIGN_RUN_RE = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{5,}/;
+
+/**
+ * Characters that Chinese renderings of foreign (chiefly Russian and English) names use for a
+ * sound pinyin spells otherwise, with the sound they stand for, after the Xinhua transcription
+ * tables: 夫 is the "-ov" of a Russian surname, 尔 a bare r, 奇 the "-ich" of a patronymic, 科 "ko".
+ * Other characters keep their pinyin.
+ */
+const TRANSCRIPTION: Record<string, string> = {
+  夫: 'v',
+  弗: 'f',
+  尔: 'r',
+  特: 't',
+  德: 'd',
+  克: 'k',
+  格: 'g',
+  斯: 's',
+  茨: 'ts',
+  兹: 'z',
+  姆: 'm',
+  赫: 'kh',
+  什: 'sh',
+  奇: 'ch',
+  契: 'ch',
+  维: 'vi',
+  伊: 'i',
+  戈: 'go',
+  奥: 'o',
+  列: 'le',
+  科: 'ko',
+  波: 'po',
+  罗: 'ro',
+  诺: 'no',
+  托: 'to',
+  多: 'do',
+  索: 'so',
+  沃: 'vo',
+  瓦: 'va',
+  娃: 'va',
+  谢: 'se',
+  季: 'di',
+  基: 'ki',
+  丘: 'chu',
+  佩: 'pe',
+  捷: 'te',
+  鲍: 'bo',
+  霍: 'kho',
+  佐: 'zo',
+  欧: 'o',
+  涅: 'ne',
+  梅: 'me',
+  别: 'be',
+  热: 'zh',
+};
+/** Endings of Russian surnames (夫 -ov, 娃 -ova): the name's next part starts after them. */
+const SURNAME_ENDINGS = new Set(['夫', '娃']);
+
+/**
+ * Whether `text` is a foreign name written in Han: parts separated by a middle dot, or a run of
+ * Han longer than a Chinese name. Its romanisation is a guess at the foreign spelling.
+ */
+export function isForeignHanName(text: string): boolean {
+  return FOREIGN_NAME_SEPARATOR_RE.test(text) || FOREIGN_RUN_RE.test(text);
+}
+
+/** One part of a foreign name in Han: the transcription sounds, split after a surname ending. */
+function transcribeForeign(run: string): string {
+  const readings = pinyin(run, { toneType: 'none', type: 'array' });
+  let out = '';
+  for (let i = 0; i < run.length; i++) {
+    out += TRANSCRIPTION[run[i]] ?? readings[i] ?? '';
+    if (SURNAME_ENDINGS.has(run[i]) && i <= run.length - 3) out += ' ';
+  }
+  return out.toLowerCase();
+}
 
 function syllables(text: string, surname: boolean): string {
   return pinyin(text, { toneType: 'none', type: 'array', surname: surname ? 'head' : 'off' })
@@ -44,15 +120,15 @@ function syllables(text: string, surname: boolean): string {
 }
 
 /**
- * Romanises every run of Han characters in `text` (already split by the caller into one name:
- * words separated by spaces, foreign-name parts by a middle dot). A run that is a whole name of two
- * to four characters is read as surname + given name; any other run (one word of a name written
- * with spaces, one part of a foreign name) becomes one word.
+ * Romanises every run of Han characters in `text` (one name). A foreign name (see
+ * `isForeignHanName`) is transcribed part by part; otherwise a run that is the whole name, of two
+ * to four characters, is read as surname + given name, and any other run (one word of a name
+ * written with spaces) becomes one word.
  */
 export function romaniseHan(text: string): string {
+  if (isForeignHanName(text)) return text.replace(HAN_RUN_RE, (run) => ` ${transcribeForeign(run)} `);
   const words = text.trim().split(/\s+/);
-  const foreign = FOREIGN_NAME_SEPARATOR_RE.test(text);
-  const wholeName = !foreign && words.length === 1;
+  const wholeName = words.length === 1;
   return text.replace(HAN_RUN_RE, (run, at: number) => {
     const alone = wholeName && at === text.indexOf(run) && run.length === words[0].length;
     if (alone && run.length >= 2 && run.length <= CHINESE_NAME_MAX) {
@@ -61,6 +137,6 @@ export function romaniseHan(text: string): string {
       const given = syllables(run.slice(surnameLength), false);
       return ` ${surname} ${given} `;
     }
-    return ` ${syllables(run, !foreign)} `;
+    return ` ${syllables(run, true)} `;
   });
 }
