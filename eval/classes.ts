@@ -166,7 +166,7 @@ export function issueClasses(snapshot: WatchlistSnapshot): IssueClass[] {
     { id: 3, title: 'name parts run together', kind: 'recall', level: 'MEDIUM', cases: [] },
     {
       id: 4,
-      title: 'Han / kana / Indic name, listed Latin names only',
+      title: 'Han / kana / Indic script, Latin names only',
       kind: 'recall',
       level: 'LOW',
       cases: [],
