@@ -250,7 +250,7 @@ function unRecall(matcher: Matcher, snapshot: WatchlistSnapshot): void {
 function falseAlerts(matcher: Matcher): void {
   const base = join(evalDir, 'pairs', 'yente-screening-fixtures');
   console.log(
-    '\n(c) False alerts on innocent people (yente negatives; every 10th row, with DOB, nationality, birthplace)',
+    '\n(c) False alerts on innocent people (yente negatives; every 10th row, with nationality and birthplace; with and without the DOB)',
   );
   for (const file of ['negatives_global.csv', 'negatives_us.csv']) {
     const path = join(base, file);
@@ -259,39 +259,48 @@ function falseAlerts(matcher: Matcher): void {
       continue;
     }
     const rows = readCsv(path).filter((_, i) => i % 10 === 0);
-    let medium = 0;
-    let high = 0;
-    const bySource = new Map<string, number>();
-    const examples: string[] = [];
-    for (const r of rows) {
-      const result = matcher.screen(
-        { name: r.full_name, dob: r.date_of_birth, nationality: r.nationality, location: r.place_of_birth },
-        ['sanctions', 'pep', 'criminal'],
-      );
-      const rank = riskRank(result.risk_level);
-      if (rank >= riskRank('MEDIUM')) {
-        medium++;
-        for (const check of [result.sanctions_result, result.pep_result, result.criminal_result]) {
-          if (check && riskRank(check.risk_level) >= riskRank('MEDIUM')) {
-            const matches = 'matches' in check ? check.matches : [...check.interpol_hits, ...check.fbi_hits];
-            const top = matches[0];
-            if (top) bySource.set(top.list_id, (bySource.get(top.list_id) ?? 0) + 1);
-            if (top && rank >= riskRank('HIGH') && examples.length < 8) {
-              examples.push(
-                `${r.full_name} (${r.date_of_birth}) → ${top.primary_name} [${top.list_id}] ${top.risk_level} ${top.score}`,
-              );
+    for (const withDob of [true, false]) {
+      let medium = 0;
+      let high = 0;
+      const bySource = new Map<string, number>();
+      const examples: string[] = [];
+      for (const r of rows) {
+        const result = matcher.screen(
+          {
+            name: r.full_name,
+            dob: withDob ? r.date_of_birth : undefined,
+            nationality: r.nationality,
+            location: r.place_of_birth,
+          },
+          ['sanctions', 'pep', 'criminal'],
+        );
+        const rank = riskRank(result.risk_level);
+        if (rank >= riskRank('MEDIUM')) {
+          medium++;
+          for (const check of [result.sanctions_result, result.pep_result, result.criminal_result]) {
+            if (check && riskRank(check.risk_level) >= riskRank('MEDIUM')) {
+              const matches =
+                'matches' in check ? check.matches : [...check.interpol_hits, ...check.fbi_hits];
+              const top = matches[0];
+              if (top) bySource.set(top.list_id, (bySource.get(top.list_id) ?? 0) + 1);
+              if (top && rank >= riskRank('HIGH') && examples.length < 8) {
+                examples.push(
+                  `${r.full_name} (${withDob ? r.date_of_birth : 'no DOB'}) → ${top.primary_name} [${top.list_id}] ${top.risk_level} ${top.score}`,
+                );
+              }
             }
           }
         }
+        if (rank >= riskRank('HIGH')) high++;
       }
-      if (rank >= riskRank('HIGH')) high++;
+      const per1000 = (n: number) => ((1000 * n) / rows.length).toFixed(1);
+      const label = `${file} ${withDob ? 'with DOB' : 'no DOB'}`;
+      console.log(
+        `  ${label.padEnd(31)} n=${rows.length}  ≥MEDIUM ${per1000(medium)}/1000  ≥HIGH ${per1000(high)}/1000`,
+      );
+      console.log(`    ≥MEDIUM by list: ${[...bySource].map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`);
+      if (process.env.EVAL_VERBOSE) for (const e of examples) console.log(`    ≥HIGH: ${e}`);
     }
-    const per1000 = (n: number) => ((1000 * n) / rows.length).toFixed(1);
-    console.log(
-      `  ${file.padEnd(22)} n=${rows.length}  ≥MEDIUM ${per1000(medium)}/1000  ≥HIGH ${per1000(high)}/1000`,
-    );
-    console.log(`    ≥MEDIUM by list: ${[...bySource].map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`);
-    if (process.env.EVAL_VERBOSE) for (const e of examples) console.log(`    ≥HIGH: ${e}`);
   }
 }
 

@@ -345,6 +345,7 @@ export function lookupToken(index: NameIndex, token: NameToken, out: VocabIdSet)
   for (const v of token.variantKeys) out.addAll(index.byVariant.get(v));
   if (token.particle || token.initial) return;
   if (token.phonetic.length >= 3) out.addAll(index.byPhonetic.get(token.phonetic));
+  for (const r of token.readings) out.addAll(index.byText.get(r));
   if (text.length >= 3) {
     // Within one edit: the query with a character dropped equals a listed token, or both with a
     // character dropped agree (substitution), or the query equals a listed token less one.

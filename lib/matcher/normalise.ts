@@ -7,6 +7,7 @@
  * honorifics; mark particles; attach name-variant keys and a phonetic key to each token.
  */
 
+import { otherAlphabetReadings, withDigraphs } from './latin-orthographies.ts';
 import { NAME_VARIANT_GROUPS, NICKNAMES } from './name-variants.ts';
 import { phoneticKey, vowelShare } from './string-similarity.ts';
 import { PARTICLES, TITLES } from './titles.ts';
@@ -27,6 +28,11 @@ export interface NameToken {
   vowelPoor: boolean;
   /** Transliterated from a non-Latin script: vowels are a guess, the skeleton is what counts. */
   transliterated: boolean;
+  /**
+   * The token read as Polish, Czech, Baltic or Turkish spelling, rewritten the English way the
+   * lists spell ("wasiljewicz" → "vasilyevich"); empty for most tokens (latin-orthographies.ts).
+   */
+  readings: readonly string[];
 }
 
 const SPECIAL_LETTERS: Record<string, string> = {
@@ -149,6 +155,7 @@ export function makeToken(text: string, particle = false, transliterated = false
     particle,
     initial: text.length === 1,
     vowelPoor: text.length >= 3 && vowelShare(text) < 0.2,
+    readings: transliterated ? [] : otherAlphabetReadings(text),
   };
 }
 
@@ -157,8 +164,22 @@ export function makeToken(text: string, particle = false, transliterated = false
  * else would remain ("President" alone stays a name); particles are kept and flagged.
  */
 export function tokeniseName(name: string): NameToken[] {
-  const transliterated = NON_ASCII_RE.test(name) && HAS_NON_LATIN_RE.test(name);
-  return nameParts(name).map((p) => makeToken(p.text, p.particle, transliterated));
+  const nonAscii = NON_ASCII_RE.test(name);
+  const transliterated = nonAscii && HAS_NON_LATIN_RE.test(name);
+  const tokens = nameParts(name).map((p) => makeToken(p.text, p.particle, transliterated));
+  const digraphs = nonAscii && !transliterated ? withDigraphs(name.normalize('NFC')) : undefined;
+  if (digraphs !== undefined) {
+    // "Ajaš" folds to "ajas"; the lists write "Ayash": the háček spelt out is one more reading.
+    const spelt = nameParts(digraphs);
+    if (spelt.length === tokens.length) {
+      for (let i = 0; i < tokens.length; i++) {
+        const text = spelt[i].text;
+        if (text === tokens[i].text) continue;
+        tokens[i].readings = [...new Set([...tokens[i].readings, text, ...otherAlphabetReadings(text)])];
+      }
+    }
+  }
+  return tokens;
 }
 
 /** The words of a name that take part in matching, with their particle flag (see `tokeniseName`). */
