@@ -54,6 +54,12 @@ export interface NameIndex {
   vocab: NameToken[];
   /** Rarity weight per vocabulary id, 0.15..1. */
   weights: Float64Array;
+  /**
+   * Rarity weight of each vocabulary id's name, counted over every spelling of its name-variant
+   * group (Mohammed, Muhammad, Mohamed... are one name to whoever bears it), on all listed people
+   * of all lists, PEP office holders included: what the common-name rule reads (results.ts).
+   */
+  nameWeights: Float64Array;
   /** Name ids per vocabulary id `v`: `postingIds` from `postingStart[v]` to `postingStart[v + 1]`. */
   postingStart: Int32Array;
   postingIds: Int32Array;
@@ -173,6 +179,8 @@ export function buildIndex(snapshot: WatchlistSnapshot): NameIndex {
     for (const v of t.variantKeys) addKey(byVariant, v, id);
     if (t.phonetic.length >= 3) addKey(byPhonetic, t.phonetic, id);
   }
+  const frequency = populationFrequency(people, namePerson, postingStart, postingIds, compiled.df);
+  const nameWeights = variantGroupWeights(vocab, frequency, byVariant, byText, weights, n, rarityScale);
   // Open addressing, filled in id order: ids with one hash are met in id order when probing.
   const textSlots = new Int32Array(2 ** Math.ceil(Math.log2(vocabSize * 2 + 2))).fill(-1);
   const textHashes = new Uint32Array(vocabSize);
@@ -194,6 +202,7 @@ export function buildIndex(snapshot: WatchlistSnapshot): NameIndex {
     nameTokenIds: records,
     vocab,
     weights,
+    nameWeights,
     postingStart,
     postingIds,
     byText,
@@ -214,6 +223,83 @@ function tokenWeight(t: NameToken, df: number, n: number, rarityScale: number): 
   if (t.initial) return INITIAL_WEIGHT;
   const rarity = Math.min(1, Math.max(MIN_TOKEN_WEIGHT, Math.log(n / Math.max(df, 1)) / rarityScale));
   return isPatronymic(t) ? Math.min(rarity, PATRONYMIC_WEIGHT) : rarity;
+}
+
+/** Office holders needed before their names stand in for the population's. */
+const MIN_POPULATION_SAMPLE = 1000;
+
+/**
+ * How many listed people bear each vocabulary token, or, when more, how many would if the whole
+ * lists had the share of the PEP lists' office holders that bear it: legislators and office
+ * holders of every country are the lists' one sample of ordinary people's names, where the
+ * sanctions lists over-represent some families and regions ("Davis" is on 21 of 31,087 listed
+ * people but 19 of 10,961 office holders).
+ */
+function populationFrequency(
+  people: readonly IndexedPerson[],
+  namePerson: Int32Array,
+  postingStart: Int32Array,
+  postingIds: Int32Array,
+  df: Int32Array,
+): Int32Array {
+  // Per person: -2 outside the sample, else the last vocabulary id that counted it (-1: none).
+  const counted = new Int32Array(people.length);
+  let sample = 0;
+  for (let p = 0; p < people.length; p++) {
+    const inSample = people[p].category === 'pep';
+    counted[p] = inSample ? -1 : -2;
+    if (inSample) sample++;
+  }
+  if (sample < MIN_POPULATION_SAMPLE) return df;
+  const out = Int32Array.from(df);
+  for (let v = 0; v < df.length; v++) {
+    let inSample = 0;
+    const end = postingStart[v + 1];
+    for (let k = postingStart[v]; k < end; k++) {
+      const person = namePerson[postingIds[k]];
+      const last = counted[person];
+      if (last === -2 || last === v) continue;
+      counted[person] = v;
+      inSample++;
+    }
+    const scaled = Math.round((inSample * people.length) / sample);
+    if (scaled > out[v]) out[v] = scaled;
+  }
+  return out;
+}
+
+/**
+ * Rarity weights with each variant group's people counted together: a token's frequency is that
+ * of its commonest group (the sum of its spellings' frequencies, an upper bound when one person
+ * is listed under two spellings) or of its spelling in another Latin alphabet's reading, or its
+ * own when it has neither.
+ */
+function variantGroupWeights(
+  vocab: readonly NameToken[],
+  df: Int32Array,
+  byVariant: ReadonlyMap<string, number[]>,
+  byText: ReadonlyMap<string, number[]>,
+  weights: Float64Array,
+  n: number,
+  rarityScale: number,
+): Float64Array {
+  const groupFrequency = new Map<string, number>();
+  for (const [key, ids] of byVariant) {
+    let sum = 0;
+    for (const id of ids) sum += df[id];
+    groupFrequency.set(key, sum);
+  }
+  const out = Float64Array.from(weights);
+  for (let id = 0; id < vocab.length; id++) {
+    const t = vocab[id];
+    let frequency = df[id];
+    for (const key of t.variantKeys) frequency = Math.max(frequency, groupFrequency.get(key) ?? 0);
+    // "Nikolaj" is the Czech and Polish spelling of "Nikolay": as common as it.
+    for (const r of t.readings)
+      for (const other of byText.get(r) ?? []) frequency = Math.max(frequency, df[other]);
+    out[id] = tokenWeight(t, Math.min(frequency, n), n, rarityScale);
+  }
+  return out;
 }
 
 function categoryOf(list: ListId): CheckType {

@@ -143,7 +143,7 @@ function nameVerdict(
     if (band === 'strong') band = 'partial';
     notes.push('surname missing');
   }
-  if (band === 'strong' && s.name.rarestMatched < COMMON_PART_WEIGHT && dob !== 'matched') {
+  if (band === 'strong' && dob !== 'matched' && isCommonName(index, s)) {
     band = 'partial';
     notes.push('common name');
   }
@@ -160,6 +160,40 @@ function nameVerdict(
     band ??= atLeastMedium ? 'weak' : undefined;
   }
   return { band, atLeastMedium, notes };
+}
+
+/**
+ * Whether the name matched is one many people bear: its aligned parts are common on average,
+ * each counted over all spellings of its name-variant group on all lists (`nameWeights`), so a
+ * very common given name makes up for a family name less common than the threshold ("Mohammad
+ * Jabir", "Ahmad Jibril"), whichever listed name or alias was hit; a rare part (on a handful of
+ * listed people) keeps it uncommon. A name of only common parts (each pair weighed by its commoner
+ * side) is common too.
+ */
+function isCommonName(index: NameIndex, s: Scored): boolean {
+  if (s.name.rarestMatched < COMMON_PART_WEIGHT) return true;
+  const start = index.nameTokenStart[s.nameId];
+  let sum = 0;
+  let parts = 0;
+  for (let k = 0; k < index.nameLengths[s.nameId]; k++) {
+    const id = index.nameTokenIds[start + k];
+    const t = index.vocab[id];
+    if (t.particle || t.initial || !isAligned(s, t.text)) continue;
+    // A part on a handful of listed people at most is what identifies the person.
+    if (index.nameWeights[id] >= RARE_PART_WEIGHT) return false;
+    sum += index.nameWeights[id];
+    parts++;
+  }
+  return parts > 0 && sum / parts < COMMON_PART_WEIGHT;
+}
+
+/** Whether the listed part `text` is aligned with some query part (alone or run together). */
+function isAligned(s: Scored, text: string): boolean {
+  for (const p of s.name.pairs) {
+    if (p.listed === text) return true;
+    if (p.listed.length > text.length && p.listed.split(' ').includes(text)) return true;
+  }
+  return false;
 }
 
 /** Whether the subject's full date of birth is one of the listed full dates. */
