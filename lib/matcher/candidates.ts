@@ -74,7 +74,12 @@ export interface CandidateSelector {
    * Scores the shortlisted candidates of `q` in the requested check types into `best` (per
    * person, the best name over every query name given).
    */
-  scoreCandidates(q: QueryName, categories: Iterable<CheckType>, best: Map<number, Scored>): void;
+  scoreCandidates(
+    q: QueryName,
+    categories: ReadonlySet<CheckType>,
+    best: Map<number, Scored>,
+    alsoScore?: readonly number[],
+  ): void;
 }
 
 /**
@@ -327,7 +332,16 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
     return scoreTokens(q.tokens, scoringListed, weightOf, similarityOf);
   }
 
-  function scoreCandidates(q: QueryName, categories: Iterable<CheckType>, best: Map<number, Scored>): void {
+  // The call (generation) in which each person was first reached through `alsoScore`.
+  const reachedBy = new Int32Array(index.people.length);
+  let reachedGeneration = 0;
+
+  function scoreCandidates(
+    q: QueryName,
+    categories: ReadonlySet<CheckType>,
+    best: Map<number, Scored>,
+    alsoScore: readonly number[] = [],
+  ): void {
     touched.length = 0;
     const tokenSerials = collectCandidates(q);
     let queryWeight = 0;
@@ -335,14 +349,23 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
     const minEvidence = queryWeight * MIN_EVIDENCE_SHARE;
     eligible.length = 0;
     for (const nameId of touched) if (acc[nameId] >= minEvidence) eligible.push(nameId);
-    for (const category of categories) {
-      for (const nameId of shortlist(category)) {
-        const scored = scoreName(q, nameId, tokenSerials);
-        const person = index.namePerson[nameId];
-        const previous = best.get(person);
-        if (!previous || scored.score > previous.name.score)
-          best.set(person, { person, nameId, query: q, name: scored });
-      }
+    const keep = (nameId: number) => {
+      const scored = scoreName(q, nameId, tokenSerials);
+      const person = index.namePerson[nameId];
+      const previous = best.get(person);
+      if (!previous || scored.score > previous.name.score)
+        best.set(person, { person, nameId, query: q, name: scored });
+    };
+    for (const category of categories) for (const nameId of shortlist(category)) keep(nameId);
+    // People the subject's other details single out (its date of birth) that token evidence did
+    // not reach: scored however far their spelling is from the query's.
+    const generation = ++reachedGeneration;
+    for (const nameId of alsoScore) {
+      const person = index.namePerson[nameId];
+      if (!categories.has(nameCategory[nameId])) continue;
+      if (reachedBy[person] !== generation && best.has(person)) continue;
+      reachedBy[person] = generation;
+      keep(nameId);
     }
     for (const nameId of touched) {
       acc[nameId] = 0;

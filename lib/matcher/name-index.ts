@@ -63,6 +63,11 @@ export interface NameIndex {
   /** Name ids per vocabulary id `v`: `postingIds` from `postingStart[v]` to `postingStart[v + 1]`. */
   postingStart: Int32Array;
   postingIds: Int32Array;
+  /**
+   * Name ids of the listed people born on each full date (`YYYY-MM-DD`): a subject's full date of
+   * birth makes those names candidates whatever their spelling (at most a few dozen per date).
+   */
+  namesByDate: Map<string, number[]>;
   /** Vocabulary ids by token text (a word may be both a particle and a given name: "ben"). */
   byText: Map<string, number[]>;
   /** Vocabulary ids by name-variant key. */
@@ -194,6 +199,7 @@ export function buildIndex(snapshot: WatchlistSnapshot): NameIndex {
   }
   return {
     people,
+    namesByDate: namesByDate(people, namePerson),
     nameCount,
     namePerson,
     nameListed,
@@ -223,6 +229,21 @@ function tokenWeight(t: NameToken, df: number, n: number, rarityScale: number): 
   if (t.initial) return INITIAL_WEIGHT;
   const rarity = Math.min(1, Math.max(MIN_TOKEN_WEIGHT, Math.log(n / Math.max(df, 1)) / rarityScale));
   return isPatronymic(t) ? Math.min(rarity, PATRONYMIC_WEIGHT) : rarity;
+}
+
+function namesByDate(people: readonly IndexedPerson[], namePerson: Int32Array): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  for (let nameId = 0; nameId < namePerson.length; nameId++) {
+    const dobs = people[namePerson[nameId]].person.dobs;
+    for (let k = 0; k < dobs.length; k++) {
+      const d = dobs[k];
+      if (d.kind !== 'date') continue;
+      const ids = out.get(d.date);
+      if (ids === undefined) out.set(d.date, [nameId]);
+      else if (ids[ids.length - 1] !== nameId) ids.push(nameId);
+    }
+  }
+  return out;
 }
 
 /** Office holders needed before their names stand in for the population's. */

@@ -8,7 +8,13 @@ import { normaliseCountry } from '../watchlists/countries.ts';
 import { PEP_TIER_LABELS } from '../watchlists/pep-tiers.ts';
 import type { CheckType, ListedDob, ListedPerson, ListId, ListSummary } from '../watchlists/types.ts';
 import type { Scored } from './candidates.ts';
-import { compareCountry, compareDob, compareLocation, formatListedDob } from './corroboration.ts';
+import {
+  compareCountry,
+  compareDob,
+  compareLocation,
+  formatListedDob,
+  fullQueryDate,
+} from './corroboration.ts';
 import { type IndexedPerson, listedNameOf, type NameIndex } from './name-index.ts';
 import { criminalNarrative, pepNarrative, sanctionsNarrative } from './narrative.ts';
 import { MATCH_FLOOR, matchRisk, type NameBand, nameBand } from './risk.ts';
@@ -198,9 +204,8 @@ function isAligned(s: Scored, text: string): boolean {
 
 /** Whether the subject's full date of birth is one of the listed full dates. */
 function sameFullDate(query: string | undefined, listed: readonly ListedDob[]): boolean {
-  const q = query?.trim();
-  if (!q || !/^\d{4}-\d{2}-\d{2}$/.test(q)) return false;
-  return listed.some((d) => d.kind === 'date' && d.date === q);
+  const q = fullQueryDate(query);
+  return q !== undefined && listed.some((d) => d.kind === 'date' && d.date === q);
 }
 
 function nameExplanation(

@@ -75,6 +75,20 @@ describe('recall classes', () => {
   });
 });
 
+describe('recall classes: heavy typos with the date of birth', () => {
+  it('6: three typos across a two-part name with the listed full DOB are at least MEDIUM', () => {
+    // GILBOA, Joseph (OFAC 6860), born 1943-04-08: one typo in the given name, two in the surname.
+    const m = matchOn('6860', 'Joteph Gimbpa', '1943-04-08');
+    expect(m?.primary_name).toBe('GILBOA, Joseph');
+    expect(rank(m)).toBeGreaterThanOrEqual(riskRank('MEDIUM'));
+    expect(m?.explanation.dob.status).toBe('matched');
+    // Without the date the spelling alone is too far to report him at all.
+    expect(rank(matchOn('6860', 'Joteph Gimbpa'))).toBeLessThan(riskRank('MEDIUM'));
+    // The date alone finds no one: a different name born that day is not his match.
+    expect(matchOn('6860', 'Maria Lopez', '1943-04-08')).toBeUndefined();
+  });
+});
+
 describe('false-alert classes', () => {
   it("7: OFAC's remark aliases are weak; one name part of a weak alias alone stays LOW", () => {
     const m = matchOn('4107', 'Lucas');
@@ -133,7 +147,7 @@ describe('every class, generated from the lists (dev half)', () => {
     2: 0.95,
     3: 0.95,
     5: 0.98,
-    6: 0.55,
+    6: 0.98,
     7: 0.9,
     8: 0.75,
     9: 1,
