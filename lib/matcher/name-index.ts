@@ -55,9 +55,10 @@ export interface NameIndex {
   /** Rarity weight per vocabulary id, 0.15..1. */
   weights: Float64Array;
   /**
-   * Rarity weight of each vocabulary id's name, counted over every spelling of its name-variant
-   * group (Mohammed, Muhammad, Mohamed... are one name to whoever bears it), on all listed people
-   * of all lists, PEP office holders included: what the common-name rule reads (results.ts).
+   * Rarity of each vocabulary id's name by how many bear it, counted over every spelling of its
+   * name-variant group (Mohammed, Muhammad, Mohamed... are one name to whoever bears it) on all
+   * listed people of all lists, and among the PEP office holders (`populationFrequency`); unlike
+   * `weights`, a patronymic-shaped part is not capped. What the common-name rule reads (results.ts).
    */
   nameWeights: Float64Array;
   /** Name ids per vocabulary id `v`: `postingIds` from `postingStart[v]` to `postingStart[v + 1]`. */
@@ -227,8 +228,13 @@ export function buildIndex(snapshot: WatchlistSnapshot): NameIndex {
 function tokenWeight(t: NameToken, df: number, n: number, rarityScale: number): number {
   if (t.particle) return PARTICLE_WEIGHT;
   if (t.initial) return INITIAL_WEIGHT;
-  const rarity = Math.min(1, Math.max(MIN_TOKEN_WEIGHT, Math.log(n / Math.max(df, 1)) / rarityScale));
+  const rarity = frequencyWeight(df, n, rarityScale);
   return isPatronymic(t) ? Math.min(rarity, PATRONYMIC_WEIGHT) : rarity;
+}
+
+/** Rarity of a name part on `df` of `n` people, 0.15..1, whatever its shape. */
+function frequencyWeight(df: number, n: number, rarityScale: number): number {
+  return Math.min(1, Math.max(MIN_TOKEN_WEIGHT, Math.log(n / Math.max(df, 1)) / rarityScale));
 }
 
 function namesByDate(people: readonly IndexedPerson[], namePerson: Int32Array): Map<string, number[]> {
@@ -318,7 +324,9 @@ function variantGroupWeights(
     // "Nikolaj" is the Czech and Polish spelling of "Nikolay": as common as it.
     for (const r of t.readings)
       for (const other of byText.get(r) ?? []) frequency = Math.max(frequency, df[other]);
-    out[id] = tokenWeight(t, Math.min(frequency, n), n, rarityScale);
+    // How many bear the name, not how telling it is: a family name shaped like a patronymic
+    // ("Abramovich", "Yanukovych") is as rare as its bearers.
+    out[id] = t.particle || t.initial ? weights[id] : frequencyWeight(Math.min(frequency, n), n, rarityScale);
   }
   return out;
 }

@@ -169,15 +169,14 @@ function nameVerdict(
 }
 
 /**
- * Whether the name matched is one many people bear: its aligned parts are common on average,
- * each counted over all spellings of its name-variant group on all lists (`nameWeights`), so a
- * very common given name makes up for a family name less common than the threshold ("Mohammad
- * Jabir", "Ahmad Jibril"), whichever listed name or alias was hit; a rare part (on a handful of
- * listed people) keeps it uncommon. A name of only common parts (each pair weighed by its commoner
- * side) is common too.
+ * Whether the name matched is one many people bear: its aligned listed parts are common on
+ * average, each counted by how many bear it over all spellings of its name-variant group
+ * (`nameWeights`), so a very common given name makes up for a family name less common than the
+ * threshold ("Mohammad Jabir", "Ahmad Jibril"), whichever listed name or alias was hit; a rare
+ * part (on a handful of listed people) keeps it uncommon, also when it is shaped like a
+ * patronymic ("Abramovich"), which weighs little as evidence but is as rare as its bearers.
  */
 function isCommonName(index: NameIndex, s: Scored): boolean {
-  if (s.name.rarestMatched < COMMON_PART_WEIGHT) return true;
   const start = index.nameTokenStart[s.nameId];
   let sum = 0;
   let parts = 0;

@@ -118,6 +118,10 @@ describe('false-alert classes', () => {
     const putin = matchOn('35096', 'Vladimir Putin');
     expect(putin?.risk_level).toBe('HIGH');
     expect(putin?.explanation.name.detail).not.toContain('common name');
+    // Shaped like a patronymic, a family name on one family is still rare (it had been held down).
+    const yanukovych = matchOn('16641', 'Viktor Yanukovych');
+    expect(yanukovych?.risk_level).toBe('HIGH');
+    expect(yanukovych?.explanation.name.detail).not.toContain('common name');
   });
 
   it('9: given name and patronymic without the listed surname are not HIGH', () => {
