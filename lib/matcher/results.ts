@@ -169,16 +169,20 @@ function nameVerdict(
 }
 
 /**
- * Whether the name matched is one many people bear: its aligned listed parts are common on
- * average, each counted by how many bear it over all spellings of its name-variant group
- * (`nameWeights`), so a very common given name makes up for a family name less common than the
- * threshold ("Mohammad Jabir", "Ahmad Jibril"), whichever listed name or alias was hit; a rare
- * part (on a handful of listed people) keeps it uncommon, also when it is shaped like a
- * patronymic ("Abramovich"), which weighs little as evidence but is as rare as its bearers.
+ * Whether the name matched is one many people bear: its aligned listed parts are all common, or
+ * together no rarer than two common parts (rarity weights summed below twice
+ * `COMMON_PART_WEIGHT`), each part counted by how many bear it over all spellings of its
+ * name-variant group (`nameWeights`). A very common given name thus makes up for a family name
+ * less common than the threshold ("Mohammad Jabir", "Ahmad Jibril"), whichever listed name or
+ * alias was hit, without making a long name of fairly common parts common. A rare part (on a
+ * handful of listed people) keeps the
+ * name uncommon, also when it is shaped like a patronymic ("Abramovich"), which weighs little as
+ * evidence but is as rare as its bearers.
  */
 function isCommonName(index: NameIndex, s: Scored): boolean {
   const start = index.nameTokenStart[s.nameId];
   let sum = 0;
+  let rarest = 0;
   let parts = 0;
   for (let k = 0; k < index.nameLengths[s.nameId]; k++) {
     const id = index.nameTokenIds[start + k];
@@ -187,9 +191,12 @@ function isCommonName(index: NameIndex, s: Scored): boolean {
     // A part on a handful of listed people at most is what identifies the person.
     if (index.nameWeights[id] >= RARE_PART_WEIGHT) return false;
     sum += index.nameWeights[id];
+    if (index.nameWeights[id] > rarest) rarest = index.nameWeights[id];
     parts++;
   }
-  return parts > 0 && sum / parts < COMMON_PART_WEIGHT;
+  if (parts === 0) return false;
+  // Every part common, or together no more telling than two common parts.
+  return rarest < COMMON_PART_WEIGHT || sum < COMMON_PART_WEIGHT * Math.min(parts, 2);
 }
 
 /** Whether the listed part `text` is aligned with some query part (alone or run together). */

@@ -118,6 +118,10 @@ describe('false-alert classes', () => {
     const putin = matchOn('35096', 'Vladimir Putin');
     expect(putin?.risk_level).toBe('HIGH');
     expect(putin?.explanation.name.detail).not.toContain('common name');
+    // Three parts each common are a common name too (KHAN, Nasir Ali: OFAC 6864).
+    const khan = matchOn('6864', 'Nasir Ali Khan');
+    expect(khan?.risk_level).toBe('MEDIUM');
+    expect(khan?.explanation.name.detail).toContain('common name');
     // Shaped like a patronymic, a family name on one family is still rare (it had been held down).
     const yanukovych = matchOn('16641', 'Viktor Yanukovych');
     expect(yanukovych?.risk_level).toBe('HIGH');
