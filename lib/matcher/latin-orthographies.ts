@@ -25,6 +25,9 @@ const TURKIC: readonly (readonly [RegExp, string])[] = [[/j/g, 'zh']];
 /** Letters or pairs that one of the readings rewrites: most English-spelt tokens have none. */
 const REWRITTEN_RE = /[wj]|[cs]z|rz|ch/;
 
+/** Shared by every token without readings: most listed tokens, so none allocates its own. */
+const NO_READINGS: readonly string[] = Object.freeze([]);
+
 function rewrite(token: string, rules: readonly (readonly [RegExp, string])[]): string {
   let out = token;
   for (const [from, to] of rules) out = out.replace(from, to);
@@ -35,8 +38,8 @@ function rewrite(token: string, rules: readonly (readonly [RegExp, string])[]): 
  * The English-style spellings of a folded token read as Polish, Czech, Slovak or Baltic, and as
  * Turkish ([] when the token has none of the letters these languages write differently).
  */
-export function otherAlphabetReadings(token: string): string[] {
-  if (token.length < 2 || !REWRITTEN_RE.test(token)) return [];
+export function otherAlphabetReadings(token: string): readonly string[] {
+  if (token.length < 2 || !REWRITTEN_RE.test(token)) return NO_READINGS;
   const readings: string[] = [];
   const slavic = rewrite(token, WEST_SLAVIC_AND_BALTIC);
   if (slavic !== token) readings.push(slavic);

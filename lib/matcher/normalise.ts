@@ -155,7 +155,7 @@ export function makeToken(text: string, particle = false, transliterated = false
     particle,
     initial: text.length === 1,
     vowelPoor: text.length >= 3 && vowelShare(text) < 0.2,
-    readings: transliterated ? [] : otherAlphabetReadings(text),
+    readings: otherAlphabetReadings(transliterated ? '' : text),
   };
 }
 
