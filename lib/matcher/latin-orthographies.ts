@@ -19,11 +19,17 @@ const WEST_SLAVIC_AND_BALTIC: readonly (readonly [RegExp, string])[] = [
   // j is the English consonant y ("Jurij" / "Yuriy", "Mitjaev" / "Mityaev").
   [/j/g, 'y'],
 ];
-/** Turkish and Kazakh/Kyrgyz Latin j is the English zh ("Jakypovic" / "Zhakypovich"). */
-const TURKIC: readonly (readonly [RegExp, string])[] = [[/j/g, 'zh']];
+/**
+ * Turkish and Kazakh/Kyrgyz Latin j is the English zh ("Jakypovic" / "Zhakypovich"), and Turkish
+ * c the English j ("Cemil" / "Jemil"; c before h is the English ch, so left alone).
+ */
+const TURKIC: readonly (readonly [RegExp, string])[] = [
+  [/j/g, 'zh'],
+  [/c(?!h)/g, 'j'],
+];
 
 /** Letters or pairs that one of the readings rewrites: most English-spelt tokens have none. */
-const REWRITTEN_RE = /[wj]|[cs]z|rz|ch/;
+const REWRITTEN_RE = /[wjc]|sz|rz/;
 
 /** Shared by every token without readings: most listed tokens, so none allocates its own. */
 const NO_READINGS: readonly string[] = Object.freeze([]);
