@@ -43,6 +43,9 @@ const EVIDENCE_CACHE_SIZE = 4096;
 const SIM_CACHE_BITS = 18;
 const SIM_CACHE_SIZE = 1 << SIM_CACHE_BITS;
 
+/** No names to score beyond the shortlist (shared, so a screen without a date allocates none). */
+const NO_NAMES: readonly number[] = Object.freeze([]);
+
 /** Every field of a token, so that equal keys mean equal tokens for comparison. */
 function tokenKey(token: NameToken): string {
   let key = '';
@@ -340,7 +343,7 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
     q: QueryName,
     categories: ReadonlySet<CheckType>,
     best: Map<number, Scored>,
-    alsoScore: readonly number[] = [],
+    alsoScore: readonly number[] = NO_NAMES,
   ): void {
     touched.length = 0;
     const tokenSerials = collectCandidates(q);
