@@ -175,9 +175,8 @@ function nameVerdict(
  * name-variant group (`nameWeights`). A very common given name thus makes up for a family name
  * less common than the threshold ("Mohammad Jabir", "Ahmad Jibril"), whichever listed name or
  * alias was hit, without making a long name of fairly common parts common. A rare part (on a
- * handful of listed people) keeps the
- * name uncommon, also when it is shaped like a patronymic ("Abramovich"), which weighs little as
- * evidence but is as rare as its bearers.
+ * handful of listed people) keeps the name uncommon, also when it is shaped like a patronymic
+ * ("Abramovich"), which weighs little as evidence but is as rare as its bearers.
  */
 function isCommonName(index: NameIndex, s: Scored): boolean {
   const start = index.nameTokenStart[s.nameId];
