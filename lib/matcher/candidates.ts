@@ -335,6 +335,21 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
     return scoreTokens(q.tokens, scoringListed, weightOf, similarityOf);
   }
 
+  /**
+   * Whether a part of the name starts with the letter a query part starts with: typos keep most
+   * first letters, and a name sharing none is not this query's spelling of it (also the cheap
+   * test that spares scoring the other people born on the subject's date).
+   */
+  function sharesAnInitial(q: QueryName, nameId: number): boolean {
+    const start = index.nameTokenStart[nameId];
+    for (let k = 0; k < nameLengths[nameId]; k++) {
+      const listed = index.vocab[index.nameTokenIds[start + k]];
+      if (listed.particle) continue;
+      for (const t of q.tokens) if (!t.particle && t.text[0] === listed.text[0]) return true;
+    }
+    return false;
+  }
+
   // The call (generation) in which each person was first reached through `alsoScore`.
   const reachedBy = new Int32Array(index.people.length);
   let reachedGeneration = 0;
@@ -367,6 +382,7 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
       const person = index.namePerson[nameId];
       if (!categories.has(nameCategory[nameId])) continue;
       if (reachedBy[person] !== generation && best.has(person)) continue;
+      if (!sharesAnInitial(q, nameId)) continue;
       reachedBy[person] = generation;
       keep(nameId);
     }
