@@ -119,6 +119,7 @@ const joined: NameToken = {
   initial: false,
   vowelPoor: false,
   transliterated: false,
+  readings: [],
 };
 
 function joinedToken(a: NameToken, b: NameToken): NameToken {

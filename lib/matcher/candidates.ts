@@ -43,6 +43,9 @@ const EVIDENCE_CACHE_SIZE = 4096;
 const SIM_CACHE_BITS = 18;
 const SIM_CACHE_SIZE = 1 << SIM_CACHE_BITS;
 
+/** No names to score beyond the shortlist (shared, so a screen without a date allocates none). */
+const NO_NAMES: readonly number[] = Object.freeze([]);
+
 /** Every field of a token, so that equal keys mean equal tokens for comparison. */
 function tokenKey(token: NameToken): string {
   let key = '';
@@ -74,7 +77,12 @@ export interface CandidateSelector {
    * Scores the shortlisted candidates of `q` in the requested check types into `best` (per
    * person, the best name over every query name given).
    */
-  scoreCandidates(q: QueryName, categories: Iterable<CheckType>, best: Map<number, Scored>): void;
+  scoreCandidates(
+    q: QueryName,
+    categories: ReadonlySet<CheckType>,
+    best: Map<number, Scored>,
+    alsoScore?: readonly number[],
+  ): void;
 }
 
 /**
@@ -327,7 +335,31 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
     return scoreTokens(q.tokens, scoringListed, weightOf, similarityOf);
   }
 
-  function scoreCandidates(q: QueryName, categories: Iterable<CheckType>, best: Map<number, Scored>): void {
+  /**
+   * Whether a part of the name starts with the letter a query part starts with: typos keep most
+   * first letters, and a name sharing none is not this query's spelling of it (also the cheap
+   * test that spares scoring the other people born on the subject's date).
+   */
+  function sharesAnInitial(q: QueryName, nameId: number): boolean {
+    const start = index.nameTokenStart[nameId];
+    for (let k = 0; k < nameLengths[nameId]; k++) {
+      const listed = index.vocab[index.nameTokenIds[start + k]];
+      if (listed.particle) continue;
+      for (const t of q.tokens) if (!t.particle && t.text[0] === listed.text[0]) return true;
+    }
+    return false;
+  }
+
+  // The call (generation) in which each person was first reached through `alsoScore`.
+  const reachedBy = new Int32Array(index.people.length);
+  let reachedGeneration = 0;
+
+  function scoreCandidates(
+    q: QueryName,
+    categories: ReadonlySet<CheckType>,
+    best: Map<number, Scored>,
+    alsoScore: readonly number[] = NO_NAMES,
+  ): void {
     touched.length = 0;
     const tokenSerials = collectCandidates(q);
     let queryWeight = 0;
@@ -335,14 +367,24 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
     const minEvidence = queryWeight * MIN_EVIDENCE_SHARE;
     eligible.length = 0;
     for (const nameId of touched) if (acc[nameId] >= minEvidence) eligible.push(nameId);
-    for (const category of categories) {
-      for (const nameId of shortlist(category)) {
-        const scored = scoreName(q, nameId, tokenSerials);
-        const person = index.namePerson[nameId];
-        const previous = best.get(person);
-        if (!previous || scored.score > previous.name.score)
-          best.set(person, { person, nameId, query: q, name: scored });
-      }
+    const keep = (nameId: number) => {
+      const scored = scoreName(q, nameId, tokenSerials);
+      const person = index.namePerson[nameId];
+      const previous = best.get(person);
+      if (!previous || scored.score > previous.name.score)
+        best.set(person, { person, nameId, query: q, name: scored });
+    };
+    for (const category of categories) for (const nameId of shortlist(category)) keep(nameId);
+    // People the subject's other details single out (its date of birth) that token evidence did
+    // not reach: scored however far their spelling is from the query's.
+    const generation = ++reachedGeneration;
+    for (const nameId of alsoScore) {
+      const person = index.namePerson[nameId];
+      if (!categories.has(nameCategory[nameId])) continue;
+      if (reachedBy[person] !== generation && best.has(person)) continue;
+      if (!sharesAnInitial(q, nameId)) continue;
+      reachedBy[person] = generation;
+      keep(nameId);
     }
     for (const nameId of touched) {
       acc[nameId] = 0;

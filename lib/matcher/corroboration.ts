@@ -25,6 +25,12 @@ export function parseQueryDob(text: string | undefined): QueryDate | undefined {
   return { year, month, day };
 }
 
+/** The subject's date of birth when it is a full date (`YYYY-MM-DD`), as the lists write one. */
+export function fullQueryDate(text: string | undefined): string | undefined {
+  const q = text?.trim();
+  return q && /^\d{4}-\d{2}-\d{2}$/.test(q) ? q : undefined;
+}
+
 export function formatListedDob(dob: ListedDob): string {
   switch (dob.kind) {
     case 'date':

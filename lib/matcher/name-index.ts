@@ -54,9 +54,21 @@ export interface NameIndex {
   vocab: NameToken[];
   /** Rarity weight per vocabulary id, 0.15..1. */
   weights: Float64Array;
+  /**
+   * Rarity of each vocabulary id's name by how many bear it, counted over every spelling of its
+   * name-variant group (Mohammed, Muhammad, Mohamed... are one name to whoever bears it) on all
+   * listed people of all lists, and among the PEP office holders (`populationFrequency`); unlike
+   * `weights`, a patronymic-shaped part is not capped. What the common-name rule reads (results.ts).
+   */
+  nameWeights: Float64Array;
   /** Name ids per vocabulary id `v`: `postingIds` from `postingStart[v]` to `postingStart[v + 1]`. */
   postingStart: Int32Array;
   postingIds: Int32Array;
+  /**
+   * Name ids of the listed people born on each full date (`YYYY-MM-DD`): a subject's full date of
+   * birth makes those names candidates whatever their spelling (at most a few dozen per date).
+   */
+  namesByDate: Map<string, number[]>;
   /** Vocabulary ids by token text (a word may be both a particle and a given name: "ben"). */
   byText: Map<string, number[]>;
   /** Vocabulary ids by name-variant key. */
@@ -173,6 +185,8 @@ export function buildIndex(snapshot: WatchlistSnapshot): NameIndex {
     for (const v of t.variantKeys) addKey(byVariant, v, id);
     if (t.phonetic.length >= 3) addKey(byPhonetic, t.phonetic, id);
   }
+  const frequency = populationFrequency(people, namePerson, postingStart, postingIds, compiled.df);
+  const nameWeights = variantGroupWeights(vocab, frequency, byVariant, byText, weights, n, rarityScale);
   // Open addressing, filled in id order: ids with one hash are met in id order when probing.
   const textSlots = new Int32Array(2 ** Math.ceil(Math.log2(vocabSize * 2 + 2))).fill(-1);
   const textHashes = new Uint32Array(vocabSize);
@@ -186,6 +200,7 @@ export function buildIndex(snapshot: WatchlistSnapshot): NameIndex {
   }
   return {
     people,
+    namesByDate: namesByDate(people, namePerson),
     nameCount,
     namePerson,
     nameListed,
@@ -194,6 +209,7 @@ export function buildIndex(snapshot: WatchlistSnapshot): NameIndex {
     nameTokenIds: records,
     vocab,
     weights,
+    nameWeights,
     postingStart,
     postingIds,
     byText,
@@ -212,8 +228,107 @@ export function buildIndex(snapshot: WatchlistSnapshot): NameIndex {
 function tokenWeight(t: NameToken, df: number, n: number, rarityScale: number): number {
   if (t.particle) return PARTICLE_WEIGHT;
   if (t.initial) return INITIAL_WEIGHT;
-  const rarity = Math.min(1, Math.max(MIN_TOKEN_WEIGHT, Math.log(n / Math.max(df, 1)) / rarityScale));
+  const rarity = frequencyWeight(df, n, rarityScale);
   return isPatronymic(t) ? Math.min(rarity, PATRONYMIC_WEIGHT) : rarity;
+}
+
+/** Rarity of a name part on `df` of `n` people, 0.15..1, whatever its shape. */
+function frequencyWeight(df: number, n: number, rarityScale: number): number {
+  return Math.min(1, Math.max(MIN_TOKEN_WEIGHT, Math.log(n / Math.max(df, 1)) / rarityScale));
+}
+
+function namesByDate(people: readonly IndexedPerson[], namePerson: Int32Array): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  for (let nameId = 0; nameId < namePerson.length; nameId++) {
+    const dobs = people[namePerson[nameId]].person.dobs;
+    for (let k = 0; k < dobs.length; k++) {
+      const d = dobs[k];
+      if (d.kind !== 'date') continue;
+      const ids = out.get(d.date);
+      if (ids === undefined) out.set(d.date, [nameId]);
+      else if (ids[ids.length - 1] !== nameId) ids.push(nameId);
+    }
+  }
+  return out;
+}
+
+/** Office holders needed before their names stand in for the population's. */
+const MIN_POPULATION_SAMPLE = 1000;
+
+/**
+ * How many listed people bear each vocabulary token, or, when more, how many would if the whole
+ * lists had the share of the PEP lists' office holders that bear it: legislators and office
+ * holders of every country are the lists' one sample of ordinary people's names, where the
+ * sanctions lists over-represent some families and regions ("Davis" is on 21 of 31,087 listed
+ * people but 19 of 10,961 office holders).
+ */
+function populationFrequency(
+  people: readonly IndexedPerson[],
+  namePerson: Int32Array,
+  postingStart: Int32Array,
+  postingIds: Int32Array,
+  df: Int32Array,
+): Int32Array {
+  // Per person: -2 outside the sample, else the last vocabulary id that counted it (-1: none).
+  const counted = new Int32Array(people.length);
+  let sample = 0;
+  for (let p = 0; p < people.length; p++) {
+    const inSample = people[p].category === 'pep';
+    counted[p] = inSample ? -1 : -2;
+    if (inSample) sample++;
+  }
+  if (sample < MIN_POPULATION_SAMPLE) return df;
+  const out = Int32Array.from(df);
+  for (let v = 0; v < df.length; v++) {
+    let inSample = 0;
+    const end = postingStart[v + 1];
+    for (let k = postingStart[v]; k < end; k++) {
+      const person = namePerson[postingIds[k]];
+      const last = counted[person];
+      if (last === -2 || last === v) continue;
+      counted[person] = v;
+      inSample++;
+    }
+    const scaled = Math.round((inSample * people.length) / sample);
+    if (scaled > out[v]) out[v] = scaled;
+  }
+  return out;
+}
+
+/**
+ * Rarity weights with each variant group's people counted together: a token's frequency is that
+ * of its commonest group (the sum of its spellings' frequencies, an upper bound when one person
+ * is listed under two spellings) or of its spelling in another Latin alphabet's reading, or its
+ * own when it has neither.
+ */
+function variantGroupWeights(
+  vocab: readonly NameToken[],
+  df: Int32Array,
+  byVariant: ReadonlyMap<string, number[]>,
+  byText: ReadonlyMap<string, number[]>,
+  weights: Float64Array,
+  n: number,
+  rarityScale: number,
+): Float64Array {
+  const groupFrequency = new Map<string, number>();
+  for (const [key, ids] of byVariant) {
+    let sum = 0;
+    for (const id of ids) sum += df[id];
+    groupFrequency.set(key, sum);
+  }
+  const out = Float64Array.from(weights);
+  for (let id = 0; id < vocab.length; id++) {
+    const t = vocab[id];
+    let frequency = df[id];
+    for (const key of t.variantKeys) frequency = Math.max(frequency, groupFrequency.get(key) ?? 0);
+    // "Nikolaj" is the Czech and Polish spelling of "Nikolay": as common as it.
+    for (const r of t.readings)
+      for (const other of byText.get(r) ?? []) frequency = Math.max(frequency, df[other]);
+    // How many bear the name, not how telling it is: a family name shaped like a patronymic
+    // ("Abramovich", "Yanukovych") is as rare as its bearers.
+    out[id] = t.particle || t.initial ? weights[id] : frequencyWeight(Math.min(frequency, n), n, rarityScale);
+  }
+  return out;
 }
 
 function categoryOf(list: ListId): CheckType {
@@ -345,6 +460,7 @@ export function lookupToken(index: NameIndex, token: NameToken, out: VocabIdSet)
   for (const v of token.variantKeys) out.addAll(index.byVariant.get(v));
   if (token.particle || token.initial) return;
   if (token.phonetic.length >= 3) out.addAll(index.byPhonetic.get(token.phonetic));
+  for (const r of token.readings) out.addAll(index.byText.get(r));
   if (text.length >= 3) {
     // Within one edit: the query with a character dropped equals a listed token, or both with a
     // character dropped agree (substitution), or the query equals a listed token less one.

@@ -7,6 +7,7 @@
  * honorifics; mark particles; attach name-variant keys and a phonetic key to each token.
  */
 
+import { otherAlphabetReadings, withDigraphs } from './latin-orthographies.ts';
 import { NAME_VARIANT_GROUPS, NICKNAMES } from './name-variants.ts';
 import { HAN_RE, isForeignHanName } from './romanise/han.ts';
 import { INDIC_RE } from './romanise/indic.ts';
@@ -36,6 +37,12 @@ export interface NameToken {
   readFromHan?: boolean;
   /** Read from an Indic script, which writes every vowel: a short name one letter apart is another. */
   readFromIndic?: boolean;
+  /**
+   * The token read as Polish, Czech, Baltic or Turkish spelling, rewritten the English way the
+   * lists spell ("wasiljewicz" → "vasilyevich"); empty for most tokens (latin-orthographies.ts)
+   * and for every token read from another script.
+   */
+  readings: readonly string[];
 }
 
 const SPECIAL_LETTERS: Record<string, string> = {
@@ -174,6 +181,7 @@ export function makeToken(
     particle,
     initial: text.length === 1,
     vowelPoor: text.length >= 3 && vowelShare(text) < 0.2,
+    readings: otherAlphabetReadings(transliterated || readFromHan || readFromIndic ? '' : text),
   };
 }
 
@@ -188,9 +196,23 @@ export function tokeniseName(name: string): NameToken[] {
     nonAscii && (HAS_NON_LATIN_RE.test(name) || (HAN_RE.test(name) && isForeignHanName(name)));
   const readFromHan = nonAscii && !transliterated && HAN_RE.test(name);
   const readFromIndic = nonAscii && !transliterated && INDIC_RE.test(name);
-  return nameParts(name).map((p) =>
+  const tokens = nameParts(name).map((p) =>
     makeToken(p.text, p.particle, transliterated, readFromHan, readFromIndic),
   );
+  const latin = nonAscii && !transliterated && !readFromHan && !readFromIndic;
+  const digraphs = latin ? withDigraphs(name.normalize('NFC')) : undefined;
+  if (digraphs !== undefined) {
+    // "Ajaš" folds to "ajas"; the lists write "Ayash": the háček spelt out is one more reading.
+    const spelt = nameParts(digraphs);
+    if (spelt.length === tokens.length) {
+      for (let i = 0; i < tokens.length; i++) {
+        const text = spelt[i].text;
+        if (text === tokens[i].text) continue;
+        tokens[i].readings = [...new Set([...tokens[i].readings, text, ...otherAlphabetReadings(text)])];
+      }
+    }
+  }
+  return tokens;
 }
 
 /** The words of a name that take part in matching, with their particle flag (see `tokeniseName`). */

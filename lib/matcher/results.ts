@@ -8,7 +8,13 @@ import { normaliseCountry } from '../watchlists/countries.ts';
 import { PEP_TIER_LABELS } from '../watchlists/pep-tiers.ts';
 import type { CheckType, ListedDob, ListedPerson, ListId, ListSummary } from '../watchlists/types.ts';
 import type { Scored } from './candidates.ts';
-import { compareCountry, compareDob, compareLocation, formatListedDob } from './corroboration.ts';
+import {
+  compareCountry,
+  compareDob,
+  compareLocation,
+  formatListedDob,
+  fullQueryDate,
+} from './corroboration.ts';
 import { type IndexedPerson, listedNameOf, type NameIndex } from './name-index.ts';
 import { criminalNarrative, pepNarrative, sanctionsNarrative } from './narrative.ts';
 import type { NameToken } from './normalise.ts';
@@ -166,7 +172,7 @@ function nameVerdict(
     band = 'weak';
     notes.push('short Chinese name');
   }
-  if (band === 'strong' && s.name.rarestMatched < COMMON_PART_WEIGHT && dob !== 'matched') {
+  if (band === 'strong' && dob !== 'matched' && isCommonName(index, s)) {
     band = 'partial';
     notes.push('common name');
   }
@@ -185,11 +191,49 @@ function nameVerdict(
   return { band, atLeastMedium, notes };
 }
 
+/**
+ * Whether the name matched is one many people bear: its aligned listed parts are all common, or
+ * together no rarer than two common parts (rarity weights summed below twice
+ * `COMMON_PART_WEIGHT`), each part counted by how many bear it over all spellings of its
+ * name-variant group (`nameWeights`). A very common given name thus makes up for a family name
+ * less common than the threshold ("Mohammad Jabir", "Ahmad Jibril"), whichever listed name or
+ * alias was hit, without making a long name of fairly common parts common. A rare part (on a
+ * handful of listed people) keeps the name uncommon, also when it is shaped like a patronymic
+ * ("Abramovich"), which weighs little as evidence but is as rare as its bearers.
+ */
+function isCommonName(index: NameIndex, s: Scored): boolean {
+  const start = index.nameTokenStart[s.nameId];
+  let sum = 0;
+  let rarest = 0;
+  let parts = 0;
+  for (let k = 0; k < index.nameLengths[s.nameId]; k++) {
+    const id = index.nameTokenIds[start + k];
+    const t = index.vocab[id];
+    if (t.particle || t.initial || !isAligned(s, t.text)) continue;
+    // A part on a handful of listed people at most is what identifies the person.
+    if (index.nameWeights[id] >= RARE_PART_WEIGHT) return false;
+    sum += index.nameWeights[id];
+    if (index.nameWeights[id] > rarest) rarest = index.nameWeights[id];
+    parts++;
+  }
+  if (parts === 0) return false;
+  // Every part common, or together no more telling than two common parts.
+  return rarest < COMMON_PART_WEIGHT || sum < COMMON_PART_WEIGHT * Math.min(parts, 2);
+}
+
+/** Whether the listed part `text` is aligned with some query part (alone or run together). */
+function isAligned(s: Scored, text: string): boolean {
+  for (const p of s.name.pairs) {
+    if (p.listed === text) return true;
+    if (p.listed.length > text.length && p.listed.split(' ').includes(text)) return true;
+  }
+  return false;
+}
+
 /** Whether the subject's full date of birth is one of the listed full dates. */
 function sameFullDate(query: string | undefined, listed: readonly ListedDob[]): boolean {
-  const q = query?.trim();
-  if (!q || !/^\d{4}-\d{2}-\d{2}$/.test(q)) return false;
-  return listed.some((d) => d.kind === 'date' && d.date === q);
+  const q = fullQueryDate(query);
+  return q !== undefined && listed.some((d) => d.kind === 'date' && d.date === q);
 }
 
 function nameExplanation(

@@ -10,6 +10,7 @@
 
 import type { CheckType, ListSummary, WatchlistSnapshot } from '../watchlists/types.ts';
 import { createCandidateSelector, type Scored } from './candidates.ts';
+import { fullQueryDate } from './corroboration.ts';
 import { buildIndex } from './name-index.ts';
 import { buildChecks } from './results.ts';
 import type { ScreenChecks, SubjectInput } from './types.ts';
@@ -38,7 +39,11 @@ export function createMatcher(snapshot: WatchlistSnapshot): Matcher {
       queries.push(selector.queryName(subject.alias, 'alias'));
     const requested = new Set(types);
     const best = new Map<number, Scored>();
-    for (const q of queries) if (q) selector.scoreCandidates(q, requested, best);
+    // The listed people born on the subject's full date of birth are scored too: a name typed
+    // with more typos than the index's spelling lookup bridges is still found by its date.
+    const date = fullQueryDate(subject.dob);
+    const sameDate = date === undefined ? undefined : index.namesByDate.get(date);
+    for (const q of queries) if (q) selector.scoreCandidates(q, requested, best, sameDate);
     return buildChecks(index, best.values(), subject, requested, listsByCategory);
   }
 

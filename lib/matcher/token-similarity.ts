@@ -22,8 +22,13 @@ const ALIGN_MIN = 0.75;
 const SINITIC_PAIR = 0.93;
 /** Two spellings in one group of the name-variant dictionary (Mohammed / Muhammad, Bill / William). */
 const VARIANT_PAIR = 0.95;
+/**
+ * One name in another Latin alphabet's letters ("Wasiljewicz" / "Vasilyevich", "Jajla" / "Yayla"):
+ * the same sounds, so as close as two spellings of a variant group.
+ */
+const OTHER_ALPHABET_PAIR = 0.95;
 /** A stem and the stem with a Baltic nominative ending ("Putin" / "Putinas"). */
-const INFLECTED_PAIR = 0.93;
+const INFLECTED_PAIR = 0.95;
 /** An initial and a name starting with its letter; also two particles with one phonetic key. */
 const INITIAL_PAIR = 0.9;
 /** Two different particles ("al" / "bin"). */
@@ -73,6 +78,7 @@ function compareTokens(a: NameToken, b: NameToken, cut: boolean): number {
     for (const k of a.variantKeys) if (b.variantKeys.includes(k)) return VARIANT_PAIR;
   }
   if (hasInflectedEnding(a.text, b.text) || hasInflectedEnding(b.text, a.text)) return INFLECTED_PAIR;
+  if (readsAs(a, b.text) || readsAs(b, a.text)) return OTHER_ALPHABET_PAIR;
   if (a.text.length > 6 && b.text.length > 6 && isPatronymic(a) && isPatronymic(b))
     return patronymicSimilarity(a, b, cut);
   const aAbd = a.text.startsWith(ABD_PREFIX) && a.text.length >= ABD_PREFIX.length + 3;
@@ -155,6 +161,19 @@ function spellingSimilarity(a: NameToken, b: NameToken, cut: boolean): number {
 /** Patronymics and Turkic "son of" suffixes carry little identifying weight. */
 export function isPatronymic(token: NameToken): boolean {
   return token.text.length > 6 && PATRONYMIC_RE.test(token.text);
+}
+
+/**
+ * Whether a reading of `token` in another Latin alphabet is `text`, also with a Baltic ending on
+ * either side ("Jurijs" / "Yuriy").
+ */
+function readsAs(token: NameToken, text: string): boolean {
+  const readings = token.readings;
+  for (let k = 0; k < readings.length; k++) {
+    const r = readings[k];
+    if (r === text || hasInflectedEnding(r, text) || hasInflectedEnding(text, r)) return true;
+  }
+  return false;
 }
 
 function hasInflectedEnding(long: string, stem: string): boolean {

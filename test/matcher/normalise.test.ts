@@ -107,3 +107,29 @@ describe('transliterate', () => {
     expect(transliterate('Vladimir Putin')).toBe('Vladimir Putin');
   });
 });
+
+describe('readings in other Latin alphabets', () => {
+  // Listed people's names as Polish, Czech, Latvian and Turkish customers write them.
+  const readings = (name: string) => tokeniseName(name).map((t) => t.readings);
+
+  it('reads Polish, Czech and Baltic letter choices as the lists spell them', () => {
+    const [given, surname] = readings('Witalij Zacharczenko');
+    expect(given).toContain('vitaliy');
+    expect(surname).toContain('zakharchenko');
+    expect(readings('Wladimir Wasiljewicz')[1]).toContain('vasilyevich');
+  });
+
+  it('reads Turkish j as zh and c as j', () => {
+    expect(readings('Adilet Jakypovic')[1]).toContain('zhakypovij');
+    expect(readings('Cemil Bayik')[0]).toContain('jemil');
+  });
+
+  it('spells out háček and cedilla letters before folding them away', () => {
+    expect(tokeniseName('Hassan Ajaš')[1]).toMatchObject({ text: 'ajas' });
+    expect(readings('Hassan Ajaš')[1]).toEqual(expect.arrayContaining(['ajash', 'ayash']));
+  });
+
+  it('gives none to a name without those letters', () => {
+    expect(readings('Osama bin Laden')).toEqual([[], [], []]);
+  });
+});
