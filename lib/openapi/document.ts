@@ -5,6 +5,7 @@ import {
   toJsonSchemaDefs,
 } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
+import { MAX_BODY_BYTES } from '../http/body-limit.ts';
 import { type RouteDefinition, routes } from '../routes.ts';
 import { guardedBodies } from '../screening/request.ts';
 import { INTERFACE_VERSION } from '../version.ts';
@@ -101,7 +102,8 @@ function errorStatuses(route: RouteDefinition, operation: Operation): Map<ErrorS
   if (operation.body) add(400, 'The body is not valid JSON or breaks a rule; the detail names the field');
   if (operation.query) add(400, 'A query parameter breaks a rule; the detail names it');
   if (route.auth === 'api-key') add(401, 'X-API-Key is missing or not a working key');
-  if (operation.body) add(413, 'The body is larger than the service accepts');
+  // Every route refuses an oversized body before reading it, whether it reads a body or not.
+  add(413, `The body is larger than ${MAX_BODY_BYTES} bytes (1 MB)`);
   if (operation.idempotent) {
     add(400, 'Idempotency-Key is not 1 to 255 printable ASCII characters');
     add(409, 'A request with this Idempotency-Key is still running; retry shortly');
