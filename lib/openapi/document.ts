@@ -218,7 +218,7 @@ function operationObject(route: RouteDefinition, operation: Operation): JsonObje
 }
 
 /** The OpenAPI 3.1 document of every route of the manifest. */
-export function openApiDocument(): JsonObject {
+export function openApiDocument(): OpenApiDocument {
   const paths: Record<string, JsonObject> = {};
   for (const route of routes as readonly RouteDefinition[]) {
     const operation: Operation = operations[route.id as keyof typeof operations];
@@ -256,10 +256,12 @@ export function openApiDocument(): JsonObject {
   };
 }
 
-let built: JsonObject | undefined;
+export type OpenApiDocument = v.InferOutput<typeof responses.OpenApiDocumentSchema>;
+
+let built: OpenApiDocument | undefined;
 
 /** The document, built once per process (it depends only on the code). */
-export function servedOpenApiDocument(): JsonObject {
+export function servedOpenApiDocument(): OpenApiDocument {
   built ??= openApiDocument();
   return built;
 }

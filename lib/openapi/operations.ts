@@ -52,11 +52,20 @@ export interface Operation {
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 500;
 
-const json = <const TSchema extends v.GenericSchema>(
-  schema: TSchema,
-  description: string,
-  status: 200 | 201 | 202 = 200,
-) => ({ status, description, schema });
+/** A JSON success answer; the status is a literal (not inferred from `Operation`), so results are typed by it. */
+const json = <const TSchema extends v.GenericSchema>(schema: TSchema, description: string) => ({
+  status: 200 as const,
+  description,
+  schema,
+});
+const created = <const TSchema extends v.GenericSchema>(schema: TSchema, description: string) => ({
+  ...json(schema, description),
+  status: 201 as const,
+});
+const accepted = <const TSchema extends v.GenericSchema>(schema: TSchema, description: string) => ({
+  ...json(schema, description),
+  status: 202 as const,
+});
 
 const batchEvents = {
   status: 200 as const,
@@ -117,7 +126,7 @@ export const operations = {
   'client-register': {
     body: ClientRequestSchema,
     idempotent: true,
-    success: json(ClientProfileSchema, 'The client, screened and under monitoring', 201),
+    success: created(ClientProfileSchema, 'The client, screened and under monitoring'),
     errors: {
       409: 'Another client of the tenant has this reference',
       429: 'The monthly screen limit is reached; nothing is stored or charged',
@@ -154,7 +163,7 @@ export const operations = {
   'users-list': { success: json(UserListSchema, 'Every user of the tenant'), errors: adminsOnly },
   'user-add': {
     body: AddUserRequestSchema,
-    success: json(UserWithKeySchema, 'The analyst added, with their key shown this once', 201),
+    success: created(UserWithKeySchema, 'The analyst added, with their key shown this once'),
     errors: { 403: 'The caller is not an admin, or asked for an admin', 409: 'Every analyst seat is in use' },
   },
   'user-disable': {
@@ -175,10 +184,9 @@ export const operations = {
     errors: { ...listQueryErrors, ...adminsOnly },
   },
   'rescreen-trigger': {
-    success: json(
+    success: accepted(
       RescreenRunStartedSchema,
       'The run, started (its clients are re-screened in the background)',
-      202,
     ),
   },
   'rescreen-run': {
