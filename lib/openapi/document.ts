@@ -9,6 +9,7 @@ import { MAX_BODY_BYTES } from '../http/body-limit.ts';
 import { type RouteDefinition, routes } from '../routes.ts';
 import { guardedBodies } from '../screening/request.ts';
 import { INTERFACE_VERSION } from '../version.ts';
+import capturedExamples from './examples.json' with { type: 'json' };
 import { type ErrorStatus, type Operation, operations } from './operations.ts';
 import * as responses from './responses.ts';
 
@@ -92,7 +93,17 @@ function convert(schema: v.GenericSchema, config: ConversionConfig): JsonSchema 
   return rest as JsonSchema;
 }
 
-const errorContent = { 'application/json': { schema: { $ref: componentRef('ErrorBody') } } };
+/**
+ * Real answers of the local stack by operation id and status (scripts/capture-openapi-examples.ts;
+ * a stream's as its text), checked against their schemas by test/openapi/document.test.ts.
+ */
+const examples: Record<string, Record<string, unknown>> = capturedExamples;
+const exampleOf = (routeId: string, status: number) =>
+  status in (examples[routeId] ?? {}) ? { example: examples[routeId][status] } : {};
+
+const errorContent = (routeId: string, status: number) => ({
+  'application/json': { schema: { $ref: componentRef('ErrorBody') }, ...exampleOf(routeId, status) },
+});
 
 /** The error statuses a route can answer: those of its kind (authentication, a body...) and its own. */
 function errorStatuses(route: RouteDefinition, operation: Operation): Map<ErrorStatus, string[]> {
@@ -115,8 +126,9 @@ function errorStatuses(route: RouteDefinition, operation: Operation): Map<ErrorS
   return new Map([...statuses].sort(([a], [b]) => a - b));
 }
 
-function successResponse(operation: Operation): JsonObject {
+function successResponse(routeId: string, operation: Operation): JsonObject {
   const { success } = operation;
+  const example = exampleOf(routeId, success.status);
   if ('events' in success) {
     const names = Object.keys(success.events);
     return {
@@ -125,6 +137,7 @@ function successResponse(operation: Operation): JsonObject {
         'text/event-stream': {
           // Each event is `event: <name>` and `data: <JSON>`; the data schema of each name follows.
           schema: { type: 'string' },
+          ...example,
           'x-events': Object.fromEntries(
             names.map((name) => [name, convert(success.events[name], responseConfig)]),
           ),
@@ -135,7 +148,7 @@ function successResponse(operation: Operation): JsonObject {
   if (!success.schema) return { description: success.description };
   return {
     description: success.description,
-    content: { 'application/json': { schema: convert(success.schema, responseConfig) } },
+    content: { 'application/json': { schema: convert(success.schema, responseConfig), ...example } },
   };
 }
 
@@ -190,9 +203,9 @@ function tagOf(path: string): string {
 }
 
 function operationObject(route: RouteDefinition, operation: Operation): JsonObject {
-  const responses: JsonObject = { [String(operation.success.status)]: successResponse(operation) };
+  const responses: JsonObject = { [String(operation.success.status)]: successResponse(route.id, operation) };
   for (const [status, when] of errorStatuses(route, operation)) {
-    responses[String(status)] = { description: when.join('. '), content: errorContent };
+    responses[String(status)] = { description: when.join('. '), content: errorContent(route.id, status) };
   }
   const parameters = [
     ...pathParameters(route.path),
