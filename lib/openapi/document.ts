@@ -113,6 +113,7 @@ function errorStatuses(route: RouteDefinition, operation: Operation): Map<ErrorS
   if (operation.body) add(400, 'The body is not valid JSON or breaks a rule; the detail names the field');
   if (operation.query) add(400, 'A query parameter breaks a rule; the detail names it');
   if (route.auth === 'api-key') add(401, 'X-API-Key is missing or not a working key');
+  if (route.planFeature) add(403, `The tenant’s plan does not include ${route.planFeature} screening`);
   // Every route refuses an oversized body before reading it, whether it reads a body or not.
   add(413, `The body is larger than ${MAX_BODY_BYTES} bytes (1 MB)`);
   if (operation.idempotent) {

@@ -78,7 +78,6 @@ const notFound = (what: string) => ({ 404: `No ${what} with this id in the calle
 const adminsOnly = { 403: 'The caller is not an admin' };
 const listQueryErrors = { 400: 'A limit outside 1 to 200, or a cursor this list did not issue' };
 const batchErrors = {
-  403: 'The plan does not include batch screening',
   429: 'The batch does not fit in this month’s remaining quota; nothing is charged',
 };
 
