@@ -250,7 +250,8 @@ function operationObject(route: RouteDefinition, operation: Operation): JsonObje
     responses[String(status)] = {
       description: when.join('. '),
       headers: headersOf(route, status),
-      content: errorContent(route.id, status),
+      // A HEAD response never has a body, not even an error's.
+      ...(route.method === 'HEAD' ? {} : { content: errorContent(route.id, status) }),
     };
   }
   const parameters = [
