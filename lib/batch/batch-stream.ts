@@ -56,7 +56,7 @@ export async function streamBatch(
   return { headers: {}, events: logged() };
 }
 
-const BATCH_ID_PATTERN = /^BAT-\d{8}-[0-9a-f]{10}$/;
+export const BATCH_ID_PATTERN = /^BAT-\d{8}-[0-9a-f]{10}$/;
 
 /**
  * GET /batch/{batch_id}/events: the progress stream of a batch the caller's tenant started,
