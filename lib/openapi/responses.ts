@@ -1,0 +1,435 @@
+import * as v from 'valibot';
+import { RunCountsSchema } from '../batch/batch-record.ts';
+import { BATCH_ID_PATTERN } from '../batch/batch-stream.ts';
+import { RISK_ORDER } from '../matcher/types.ts';
+import { CLIENT_ID_PATTERN } from '../monitoring/client-record.ts';
+import { RUN_ID_PATTERN } from '../monitoring/rescreen-run.ts';
+import { DISPOSITIONS } from '../screening/request.ts';
+import { SCREEN_ID_PATTERN } from '../screening/screen-id.ts';
+import {
+  SCREEN_ORIGINS,
+  ActorSchema as StoredActorSchema,
+  HistoryEntrySchema as StoredHistoryEntrySchema,
+} from '../screening/screen-record.ts';
+import { SubjectSchema as StoredSubjectSchema } from '../screening/subject.ts';
+import { AUDIT_ACTIONS } from '../tenancy/audit.ts';
+import { PLAN_IDS } from '../tenancy/plans.ts';
+import { ROLES, USER_STATUSES } from '../tenancy/tenants.ts';
+import { CHECK_TYPES } from '../watchlists/types.ts';
+
+/**
+ * The response bodies of the API as valibot schemas: the OpenAPI document (lib/openapi/document.ts)
+ * converts them to JSON Schema, and the request pipeline (lib/http/handler.ts) types each use
+ * case's result as the input of its route's declared response schema (lib/openapi/operations.ts),
+ * so the code cannot return a shape the document does not describe without failing the type
+ * check. The contract tests then validate every body the HTTP tests receive against the document.
+ *
+ * These schemas describe, they do not transform: no transforms or checks, so the JSON Schema is an
+ * exact rendering of them. Field meanings are the README's.
+ */
+
+const riskLevel = v.picklist(RISK_ORDER);
+/** ISO 8601 with seconds and a zone (`Z` or `+00:00`): JSON Schema's `date-time`. */
+const timestamp = v.pipe(v.string(), v.isoTimestamp());
+const screenId = v.pipe(v.string(), v.regex(SCREEN_ID_PATTERN));
+const clientId = v.pipe(v.string(), v.regex(CLIENT_ID_PATTERN));
+const batchId = v.pipe(v.string(), v.regex(BATCH_ID_PATTERN));
+const runId = v.pipe(v.string(), v.regex(RUN_ID_PATTERN));
+const checkTypes = v.array(v.picklist(CHECK_TYPES));
+const cursor = v.pipe(
+  v.nullable(v.string()),
+  v.description('Pass as `cursor` for the next page; null on the last page.'),
+);
+
+/**
+ * The stored subject and actor shapes (parsed on the way out of the table), as strict response
+ * objects: a field the API does not declare fails the contract tests.
+ */
+export const SubjectSchema = v.strictObject(StoredSubjectSchema.entries);
+export const ActorSchema = v.strictObject(StoredActorSchema.entries);
+
+/** Every error: a 4xx or 5xx answers `{ detail }`, never internals. */
+export const ErrorBodySchema = v.pipe(
+  v.strictObject({ detail: v.string() }),
+  v.description('Every error response: what went wrong, naming the field for a 400.'),
+);
+
+export const HealthSchema = v.strictObject({
+  status: v.literal('ok'),
+  version: v.string(),
+  timestamp,
+});
+
+export const AccountSchema = v.strictObject({
+  user: v.strictObject({ user_id: v.string(), name: v.string(), role: v.picklist(ROLES) }),
+  role: v.picklist(ROLES),
+  tenant: v.strictObject({ tenant_id: v.string(), name: v.string() }),
+  plan: v.strictObject({
+    id: v.picklist(PLAN_IDS),
+    name: v.string(),
+    monthly_screens: v.nullable(v.number()),
+    analyst_seats: v.nullable(v.number()),
+    batch: v.boolean(),
+  }),
+  usage: v.strictObject({
+    month: v.pipe(v.string(), v.regex(/^\d{4}-\d{2}$/)),
+    screens_used: v.number(),
+    screens_allowed: v.nullable(v.number()),
+    screens_remaining: v.nullable(v.number()),
+  }),
+});
+
+export const RotatedKeySchema = v.strictObject({
+  api_key: v.string(),
+  key_hint: v.string(),
+  issued_at: timestamp,
+  detail: v.string(),
+});
+
+export const DatabaseStatusSchema = v.strictObject({
+  lists: v.array(
+    v.strictObject({
+      id: v.string(),
+      name: v.string(),
+      category: v.picklist(CHECK_TYPES),
+      publisher: v.string(),
+      entity_count: v.number(),
+      individual_count: v.number(),
+      linked_count: v.number(),
+      source_date: v.pipe(v.string(), v.isoDate()),
+      source_date_basis: v.string(),
+      last_sync: timestamp,
+      last_successful_sync: v.nullable(timestamp),
+      last_attempted_sync: v.nullable(timestamp),
+      sync_error: v.nullable(v.string()),
+      synced_from: v.array(v.string()),
+      age_days: v.number(),
+      stale: v.boolean(),
+      stale_reasons: v.array(v.string()),
+      notes: v.array(v.string()),
+      attribution: v.optional(v.string()),
+    }),
+  ),
+  totals: v.strictObject({ lists: v.number(), entities: v.number(), individuals: v.number() }),
+  last_sync: v.nullable(timestamp),
+  stale: v.boolean(),
+  stale_lists: v.array(v.string()),
+  staleness_rule: v.string(),
+  checked_at: timestamp,
+});
+
+const fieldExplanation = v.strictObject({
+  status: v.picklist(['matched', 'near', 'mismatched', 'unknown']),
+  detail: v.string(),
+});
+
+export const MatchSchema = v.strictObject({
+  list_id: v.string(),
+  list_name: v.string(),
+  entity_id: v.string(),
+  primary_name: v.string(),
+  matched_name: v.string(),
+  matched_input: v.picklist(['name', 'alias']),
+  score: v.number(),
+  name_score: v.number(),
+  risk_level: riskLevel,
+  dobs: v.array(v.string()),
+  nationalities: v.array(v.string()),
+  programmes: v.array(v.string()),
+  explanation: v.strictObject({
+    name: fieldExplanation,
+    dob: fieldExplanation,
+    nationality: fieldExplanation,
+    location: fieldExplanation,
+  }),
+  url: v.optional(v.string()),
+  listings: v.array(
+    v.strictObject({
+      list_id: v.string(),
+      list_name: v.string(),
+      entity_id: v.string(),
+      primary_name: v.string(),
+      programmes: v.array(v.string()),
+      reference: v.optional(v.string()),
+      listed_on: v.optional(v.string()),
+      url: v.optional(v.string()),
+      linked_by: v.string(),
+    }),
+  ),
+  pep: v.optional(
+    v.strictObject({
+      tier: v.number(),
+      tier_label: v.string(),
+      category: v.string(),
+      position: v.string(),
+      current: v.boolean(),
+    }),
+  ),
+});
+
+export const SanctionsResultSchema = v.strictObject({
+  risk_level: riskLevel,
+  is_sanctioned: v.boolean(),
+  matches: v.array(MatchSchema),
+  narrative: v.string(),
+});
+
+export const PepResultSchema = v.strictObject({
+  risk_level: riskLevel,
+  is_pep: v.boolean(),
+  tier: v.nullable(v.number()),
+  tier_label: v.nullable(v.string()),
+  category: v.nullable(v.string()),
+  narrative: v.string(),
+  matches: v.array(MatchSchema),
+});
+
+export const CriminalResultSchema = v.strictObject({
+  risk_level: riskLevel,
+  interpol_hits: v.array(MatchSchema),
+  fbi_hits: v.array(MatchSchema),
+  narrative: v.string(),
+});
+
+const historyEntryEntries = { ...StoredHistoryEntrySchema.entries, author: ActorSchema };
+
+/** One decision of a screen's history, as stored. */
+export const DecisionSchema = v.strictObject(historyEntryEntries);
+
+export const DispositionSchema = v.strictObject({
+  ...historyEntryEntries,
+  awaiting_approval: v.boolean(),
+  decision_version: v.nullable(v.number()),
+  approved_decision: v.optional(DecisionSchema),
+});
+
+const matchRef = v.strictObject({
+  list_id: v.string(),
+  entity_id: v.string(),
+  primary_name: v.string(),
+  risk_level: riskLevel,
+});
+
+const screenSummaryEntries = {
+  screen_id: screenId,
+  risk_level: riskLevel,
+  subject: SubjectSchema,
+  screened_at: timestamp,
+  types: checkTypes,
+  created_by: ActorSchema,
+  disposition: v.nullable(DispositionSchema),
+};
+
+export const ScreenSummarySchema = v.strictObject(screenSummaryEntries);
+
+export const ScreenSchema = v.strictObject({
+  ...screenSummaryEntries,
+  sanctions_result: v.nullable(SanctionsResultSchema),
+  pep_result: v.nullable(PepResultSchema),
+  criminal_result: v.nullable(CriminalResultSchema),
+  origin: v.picklist(SCREEN_ORIGINS),
+  client_id: v.nullable(clientId),
+  alert: v.nullable(
+    v.strictObject({
+      previous_screen_id: v.nullable(screenId),
+      risk_before: v.nullable(riskLevel),
+      risk_after: riskLevel,
+      matches_added: v.array(matchRef),
+      matches_removed: v.array(matchRef),
+      matches_changed: v.array(matchRef),
+    }),
+  ),
+  superseded_by: v.nullable(screenId),
+});
+
+export const ScreenResultSchema = v.strictObject({ ...ScreenSchema.entries, skipped: v.boolean() });
+
+export const ScreenPageSchema = v.strictObject({
+  screens: v.array(ScreenSummarySchema),
+  next_cursor: cursor,
+});
+
+const entryLink = v.strictObject({
+  version: v.number(),
+  disposition: v.picklist(DISPOSITIONS),
+  author: ActorSchema,
+  at: timestamp,
+});
+
+export const ScreenHistorySchema = v.strictObject({
+  screen_id: screenId,
+  disposition: v.nullable(DispositionSchema),
+  history: v.array(
+    v.strictObject({
+      ...historyEntryEntries,
+      version: v.number(),
+      approves: v.optional(entryLink),
+      superseded_by: v.optional(entryLink),
+      approved_by: v.optional(ActorSchema),
+      approved_at: v.optional(timestamp),
+      withdraws_approval: v.optional(entryLink),
+    }),
+  ),
+});
+
+export const ScreenDeletedSchema = v.strictObject({ screen_id: screenId, deleted: v.literal(true) });
+
+const clientProfileEntries = {
+  client_id: clientId,
+  reference: v.nullable(v.string()),
+  subject: SubjectSchema,
+  types: checkTypes,
+  status: v.picklist(['active', 'stopped']),
+  created_at: timestamp,
+  created_by: ActorSchema,
+  last_screen_id: screenId,
+  last_screened_at: timestamp,
+  risk_level: riskLevel,
+  rescreen_interval_days: v.number(),
+  rescreen_interval_custom: v.boolean(),
+  next_due_at: v.nullable(timestamp),
+  stopped_at: v.optional(timestamp),
+  stopped_by: v.optional(ActorSchema),
+};
+
+export const ClientProfileSchema = v.strictObject(clientProfileEntries);
+
+export const ClientPageSchema = v.strictObject({
+  clients: v.array(ClientProfileSchema),
+  next_cursor: cursor,
+});
+
+export const ClientDetailSchema = v.strictObject({
+  ...clientProfileEntries,
+  screens: v.array(ScreenSummarySchema),
+  next_cursor: cursor,
+});
+
+export const ScreenedSubjectsPageSchema = v.strictObject({
+  subjects: v.array(
+    v.strictObject({
+      subject: SubjectSchema,
+      types: checkTypes,
+      latest_screen: v.strictObject({ screen_id: screenId, risk_level: riskLevel, screened_at: timestamp }),
+      screen_count: v.number(),
+      latest_disposition: v.nullable(
+        v.strictObject({
+          disposition: v.picklist(DISPOSITIONS),
+          author: ActorSchema,
+          at: timestamp,
+          screen_id: screenId,
+        }),
+      ),
+      last_activity_at: timestamp,
+    }),
+  ),
+  next_cursor: cursor,
+});
+
+const runStartedEntries = {
+  run_id: runId,
+  status: v.picklist(['running', 'finished']),
+  due: v.number(),
+  queued: v.number(),
+  skipped_quota: v.number(),
+};
+
+export const RescreenRunStartedSchema = v.strictObject(runStartedEntries);
+
+export const RescreenRunSchema = v.strictObject({
+  ...runStartedEntries,
+  already_running: v.number(),
+  started_at: timestamp,
+  started_by: ActorSchema,
+  trigger: RunCountsSchema.entries.trigger,
+  finished: v.number(),
+  changed: v.array(
+    v.strictObject({
+      client_id: clientId,
+      reference: v.nullable(v.string()),
+      screen_id: screenId,
+      previous_screen_id: v.nullable(screenId),
+      risk_before: v.nullable(riskLevel),
+      risk_after: riskLevel,
+      matches_added: v.number(),
+      matches_changed: v.number(),
+    }),
+  ),
+});
+
+export const UserSchema = v.strictObject({
+  user_id: v.string(),
+  name: v.string(),
+  role: v.picklist(ROLES),
+  status: v.picklist(USER_STATUSES),
+  key_hint: v.nullable(v.string()),
+  key_issued_at: v.nullable(timestamp),
+  created_at: timestamp,
+  disabled_at: v.optional(timestamp),
+  disabled_by: v.optional(v.string()),
+});
+
+export const UserListSchema = v.strictObject({ users: v.array(UserSchema) });
+
+/** A user with a key shown this once (added, or their key revoked). */
+export const UserWithKeySchema = v.strictObject({
+  user: UserSchema,
+  api_key: v.string(),
+  detail: v.string(),
+});
+
+export const DisabledUserSchema = v.strictObject({ user: UserSchema });
+
+export const AuditPageSchema = v.strictObject({
+  entries: v.array(
+    v.strictObject({
+      audit_id: v.string(),
+      action: v.picklist(AUDIT_ACTIONS),
+      actor: v.strictObject({ user_id: v.string(), role: v.picklist([...ROLES, 'ops']) }),
+      target_user_id: v.optional(v.string()),
+      details: v.record(v.string(), v.string()),
+      at: timestamp,
+      outcome: v.picklist(['started', 'done', 'refused', 'failed']),
+      outcome_detail: v.optional(v.string()),
+      completed_at: v.optional(timestamp),
+    }),
+  ),
+  next_cursor: cursor,
+});
+
+/** The Server-Sent Events of the batch streams, by event name. */
+export const BatchEventSchemas = {
+  start: v.strictObject({ batch_id: batchId, total: v.number() }),
+  progress: v.strictObject({
+    batch_id: batchId,
+    index: v.number(),
+    completed: v.number(),
+    total: v.number(),
+    screen_id: screenId,
+    risk_level: riskLevel,
+    skipped: v.boolean(),
+    client_id: v.optional(clientId),
+  }),
+  error: v.strictObject({ batch_id: batchId, index: v.number(), detail: v.string() }),
+  complete: v.strictObject({
+    batch_id: batchId,
+    total: v.number(),
+    completed: v.number(),
+    failed: v.number(),
+    risk_counts: v.strictObject({
+      CRITICAL: v.number(),
+      HIGH: v.number(),
+      MEDIUM: v.number(),
+      LOW: v.number(),
+      CLEAR: v.number(),
+    }),
+    detail: v.optional(v.string()),
+  }),
+};
+
+/** GET /openapi.json: this document (OpenAPI 3.1); its own schema is the OpenAPI specification's. */
+export const OpenApiDocumentSchema = v.looseObject({
+  openapi: v.string(),
+  info: v.looseObject({ title: v.string(), version: v.string() }),
+  paths: v.record(v.string(), v.looseObject({})),
+});
