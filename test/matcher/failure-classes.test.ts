@@ -153,7 +153,7 @@ describe('false-alert classes', () => {
 
   it('8: a part counts once per person however many lists repeat it; a common alias stays below HIGH', () => {
     // SALIMI, Hosein (OFAC 10584): eleven listed records bear Salimi, six of them his own unlinked
-    // listings (UN, EU three times, UK, OFAC); four distinct people in all, so his own name
+    // listings (UN, EU three times, UK, OFAC); three distinct people in all, so his own name
     // without a DOB is HIGH (it had been held to MEDIUM as a common name).
     const salimi = matchOn('10584', 'Hosein Salimi');
     expect(salimi?.risk_level).toBe('HIGH');
