@@ -373,46 +373,49 @@ function distinctBearers(
     }
     personDates[p] = dates;
   }
-  // Each name's parts as an order-free hash: equal names collide by construction, different ones
-  // only by chance (which merges two bearers of a count, no more).
-  const nameHashes = new Int32Array(namePerson.length);
+  // Each name as a small integer shared by the names of the same parts: an order-free hash of
+  // the parts, so different names share one only by chance (which merges two bearers, no more).
+  const spellings = new Map<number, number>();
+  const nameSpelling = new Int32Array(namePerson.length);
   for (let nameId = 0; nameId < namePerson.length; nameId++) {
     let hash = 0;
     const start = nameTokenStart[nameId];
     for (let j = 0; j < nameLengths[nameId]; j++)
       hash = (hash + Math.imul(nameTokenIds[start + j] + 1, 0x9e3779b1)) | 0;
-    nameHashes[nameId] = hash;
+    let id = spellings.get(hash);
+    if (id === undefined) {
+      id = spellings.size;
+      spellings.set(hash, id);
+    }
+    nameSpelling[nameId] = id;
   }
-  // Union-find over one token's bearers at a time; `bearerOf[p]` is person p's slot while
-  // `seenFor[p]` is the token being counted.
-  const seenFor = new Int32Array(people.length).fill(-1);
+  // Union-find over one token's bearers at a time. `bearerOf[p]` is person p's slot, and
+  // `dateBearer` / `spellingBearer` the first bearer seen with a date or name, valid while their
+  // `...For` entry is the token being counted: no map is cleared between tokens.
+  const bearerFor = new Int32Array(people.length).fill(-1);
   const bearerOf = new Int32Array(people.length);
+  const dateFor = new Int32Array(dateIds.size).fill(-1);
+  const dateBearer = new Int32Array(dateIds.size);
+  const spellingFor = new Int32Array(spellings.size).fill(-1);
+  const spellingBearer = new Int32Array(spellings.size);
   const parent: number[] = [];
-  const byDate = new Map<number, number>();
-  const byName = new Map<number, number>();
   let distinct = 0;
   const find = (x: number): number => {
-    let r = x;
-    while (parent[r] !== r) r = parent[r];
-    while (parent[x] !== r) {
+    let root = x;
+    while (parent[root] !== root) root = parent[root];
+    while (parent[x] !== root) {
       const next = parent[x];
-      parent[x] = r;
+      parent[x] = root;
       x = next;
     }
-    return r;
+    return root;
   };
-  const join = (seen: Map<number, number>, key: number, bearer: number): void => {
-    const other = seen.get(key);
-    if (other === undefined) {
-      seen.set(key, bearer);
-      return;
-    }
-    const a = find(other);
-    const b = find(bearer);
-    if (a !== b) {
-      parent[a] = b;
-      distinct--;
-    }
+  const union = (a: number, b: number): void => {
+    const ra = find(a);
+    const rb = find(b);
+    if (ra === rb) return;
+    parent[ra] = rb;
+    distinct--;
   };
   const out = new Int32Array(vocab.length);
   for (let v = 0; v < vocab.length; v++) {
@@ -422,20 +425,27 @@ function distinctBearers(
       continue;
     }
     parent.length = 0;
-    byDate.clear();
-    byName.clear();
     distinct = 0;
     for (let k = postingStart[v]; k < postingStart[v + 1]; k++) {
       const nameId = postingIds[k];
       const p = namePerson[nameId];
-      if (seenFor[p] !== v) {
-        seenFor[p] = v;
+      if (bearerFor[p] !== v) {
+        bearerFor[p] = v;
         bearerOf[p] = parent.length;
         parent.push(parent.length);
         distinct++;
-        for (const d of personDates[p]) join(byDate, d, bearerOf[p]);
+        for (const d of personDates[p]) {
+          if (dateFor[d] !== v) {
+            dateFor[d] = v;
+            dateBearer[d] = bearerOf[p];
+          } else union(dateBearer[d], bearerOf[p]);
+        }
       }
-      join(byName, nameHashes[nameId], bearerOf[p]);
+      const spelling = nameSpelling[nameId];
+      if (spellingFor[spelling] !== v) {
+        spellingFor[spelling] = v;
+        spellingBearer[spelling] = bearerOf[p];
+      } else union(spellingBearer[spelling], bearerOf[p]);
     }
     out[v] = distinct;
   }
