@@ -61,6 +61,14 @@ export interface NameIndex {
    * `weights`, a patronymic-shaped part is not capped. What the common-name rule reads (results.ts).
    */
   nameWeights: Float64Array;
+  /**
+   * As `nameWeights`, with the listed people bearing a name counted as distinct bearers: listings
+   * of one person that linking across lists did not join (the same full date of birth, or the
+   * same name spelt the same way) count once (`distinctBearers`). What the common-name rule's
+   * rare-part test reads: a part on a handful of distinct people identifies the person however
+   * many lists repeat them.
+   */
+  bearerWeights: Float64Array;
   /** Name ids per vocabulary id `v`: `postingIds` from `postingStart[v]` to `postingStart[v + 1]`. */
   postingStart: Int32Array;
   postingIds: Int32Array;
@@ -185,8 +193,35 @@ export function buildIndex(snapshot: WatchlistSnapshot): NameIndex {
     for (const v of t.variantKeys) addKey(byVariant, v, id);
     if (t.phonetic.length >= 3) addKey(byPhonetic, t.phonetic, id);
   }
-  const frequency = populationFrequency(people, namePerson, postingStart, postingIds, compiled.df);
-  const nameWeights = variantGroupWeights(vocab, frequency, byVariant, byText, weights, n, rarityScale);
+  const population = populationFrequency(people, namePerson, postingStart, postingIds, compiled.df);
+  const nameWeights = variantGroupWeights(
+    vocab,
+    atLeast(compiled.df, population),
+    byVariant,
+    byText,
+    weights,
+    n,
+    rarityScale,
+  );
+  const bearers = distinctBearers(
+    vocab,
+    people,
+    namePerson,
+    postingStart,
+    postingIds,
+    nameTokenStart,
+    nameLengths,
+    records,
+  );
+  const bearerWeights = variantGroupWeights(
+    vocab,
+    atLeast(bearers, population),
+    byVariant,
+    byText,
+    weights,
+    n,
+    rarityScale,
+  );
   // Open addressing, filled in id order: ids with one hash are met in id order when probing.
   const textSlots = new Int32Array(2 ** Math.ceil(Math.log2(vocabSize * 2 + 2))).fill(-1);
   const textHashes = new Uint32Array(vocabSize);
@@ -210,6 +245,7 @@ export function buildIndex(snapshot: WatchlistSnapshot): NameIndex {
     vocab,
     weights,
     nameWeights,
+    bearerWeights,
     postingStart,
     postingIds,
     byText,
@@ -256,11 +292,12 @@ function namesByDate(people: readonly IndexedPerson[], namePerson: Int32Array): 
 const MIN_POPULATION_SAMPLE = 1000;
 
 /**
- * How many listed people bear each vocabulary token, or, when more, how many would if the whole
- * lists had the share of the PEP lists' office holders that bear it: legislators and office
- * holders of every country are the lists' one sample of ordinary people's names, where the
- * sanctions lists over-represent some families and regions ("Davis" is on 21 of 31,087 listed
- * people but 19 of 10,961 office holders).
+ * How many listed people would bear each vocabulary token if the whole lists had the share of the
+ * PEP lists' office holders that bear it (0 for every token when the sample is too small):
+ * legislators and office holders of every country are the lists' one sample of ordinary people's
+ * names, where the sanctions lists over-represent some families and regions ("Davis" is on 21 of
+ * 31,087 listed people but 19 of 10,961 office holders). Read as a floor under the lists' own
+ * count (`atLeast`).
  */
 function populationFrequency(
   people: readonly IndexedPerson[],
@@ -277,8 +314,8 @@ function populationFrequency(
     counted[p] = inSample ? -1 : -2;
     if (inSample) sample++;
   }
-  if (sample < MIN_POPULATION_SAMPLE) return df;
-  const out = Int32Array.from(df);
+  const out = new Int32Array(df.length);
+  if (sample < MIN_POPULATION_SAMPLE) return out;
   for (let v = 0; v < df.length; v++) {
     let inSample = 0;
     const end = postingStart[v + 1];
@@ -289,8 +326,128 @@ function populationFrequency(
       counted[person] = v;
       inSample++;
     }
-    const scaled = Math.round((inSample * people.length) / sample);
-    if (scaled > out[v]) out[v] = scaled;
+    out[v] = Math.round((inSample * people.length) / sample);
+  }
+  return out;
+}
+
+/** Per vocabulary id, the larger of the two counts. */
+function atLeast(count: Int32Array, floor: Int32Array): Int32Array {
+  const out = new Int32Array(count.length);
+  for (let v = 0; v < count.length; v++) out[v] = Math.max(count[v], floor[v]);
+  return out;
+}
+
+/**
+ * How many distinct people bear each vocabulary token: bearers whose listings share a full date
+ * of birth, or who bear it in the same name (the same parts, spelt the same way), count once.
+ * Linking (lib/watchlists/linking.ts) leaves a two-part name without a date of birth unlinked, and
+ * PEP and criminal listings are never linked, so one man listed under five records ("Mohammad
+ * Eslami": UN, EU, UK, Canada, and as a minister on the PEP list) would count as five bearers.
+ * Two people sharing an exact name are counted once here: an undercount of a name's bearers only,
+ * which linking could not afford (it would merge two people's matches).
+ */
+function distinctBearers(
+  vocab: readonly NameToken[],
+  people: readonly IndexedPerson[],
+  namePerson: Int32Array,
+  postingStart: Int32Array,
+  postingIds: Int32Array,
+  nameTokenStart: Int32Array,
+  nameLengths: Uint16Array,
+  nameTokenIds: Int32Array,
+): Int32Array {
+  // Each full date of birth as a small integer, per person.
+  const dateIds = new Map<string, number>();
+  const personDates: number[][] = new Array(people.length);
+  for (let p = 0; p < people.length; p++) {
+    const dates: number[] = [];
+    for (const d of people[p].person.dobs) {
+      if (d.kind !== 'date') continue;
+      let id = dateIds.get(d.date);
+      if (id === undefined) {
+        id = dateIds.size;
+        dateIds.set(d.date, id);
+      }
+      dates.push(id);
+    }
+    personDates[p] = dates;
+  }
+  // Each name as a small integer shared by the names of the same parts: an order-free hash of
+  // the parts, so different names share one only by chance (which merges two bearers, no more).
+  const spellings = new Map<number, number>();
+  const nameSpelling = new Int32Array(namePerson.length);
+  for (let nameId = 0; nameId < namePerson.length; nameId++) {
+    let hash = 0;
+    const start = nameTokenStart[nameId];
+    for (let j = 0; j < nameLengths[nameId]; j++)
+      hash = (hash + Math.imul(nameTokenIds[start + j] + 1, 0x9e3779b1)) | 0;
+    let id = spellings.get(hash);
+    if (id === undefined) {
+      id = spellings.size;
+      spellings.set(hash, id);
+    }
+    nameSpelling[nameId] = id;
+  }
+  // Union-find over one token's bearers at a time. `bearerOf[p]` is person p's slot, and
+  // `dateBearer` / `spellingBearer` the first bearer seen with a date or name, valid while their
+  // `...For` entry is the token being counted: no map is cleared between tokens.
+  const bearerFor = new Int32Array(people.length).fill(-1);
+  const bearerOf = new Int32Array(people.length);
+  const dateFor = new Int32Array(dateIds.size).fill(-1);
+  const dateBearer = new Int32Array(dateIds.size);
+  const spellingFor = new Int32Array(spellings.size).fill(-1);
+  const spellingBearer = new Int32Array(spellings.size);
+  const parent: number[] = [];
+  let distinct = 0;
+  const find = (x: number): number => {
+    let root = x;
+    while (parent[root] !== root) root = parent[root];
+    while (parent[x] !== root) {
+      const next = parent[x];
+      parent[x] = root;
+      x = next;
+    }
+    return root;
+  };
+  const union = (a: number, b: number): void => {
+    const ra = find(a);
+    const rb = find(b);
+    if (ra === rb) return;
+    parent[ra] = rb;
+    distinct--;
+  };
+  const out = new Int32Array(vocab.length);
+  for (let v = 0; v < vocab.length; v++) {
+    const postings = postingStart[v + 1] - postingStart[v];
+    if (postings <= 1) {
+      out[v] = postings;
+      continue;
+    }
+    parent.length = 0;
+    distinct = 0;
+    for (let k = postingStart[v]; k < postingStart[v + 1]; k++) {
+      const nameId = postingIds[k];
+      const p = namePerson[nameId];
+      if (bearerFor[p] !== v) {
+        bearerFor[p] = v;
+        bearerOf[p] = parent.length;
+        parent.push(parent.length);
+        distinct++;
+        for (const d of personDates[p]) {
+          if (dateFor[d] !== v) {
+            dateFor[d] = v;
+            dateBearer[d] = bearerOf[p];
+          } else union(dateBearer[d], bearerOf[p]);
+        }
+      }
+      const spelling = nameSpelling[nameId];
+      if (spellingFor[spelling] !== v) {
+        spellingFor[spelling] = v;
+        spellingBearer[spelling] = bearerOf[p];
+      } else union(spellingBearer[spelling], bearerOf[p]);
+    }
+    out[v] = distinct;
   }
   return out;
 }

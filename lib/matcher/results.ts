@@ -210,8 +210,9 @@ function isCommonName(index: NameIndex, s: Scored): boolean {
     const id = index.nameTokenIds[start + k];
     const t = index.vocab[id];
     if (t.particle || t.initial || !isAligned(s, t.text)) continue;
-    // A part on a handful of listed people at most is what identifies the person.
-    if (index.nameWeights[id] >= RARE_PART_WEIGHT) return false;
+    // A part on a handful of distinct people at most is what identifies the person, however many
+    // lists repeat them (counted by distinct bearers, not listings).
+    if (index.bearerWeights[id] >= RARE_PART_WEIGHT) return false;
     sum += index.nameWeights[id];
     if (index.nameWeights[id] > rarest) rarest = index.nameWeights[id];
     parts++;

@@ -151,6 +151,21 @@ describe('false-alert classes', () => {
     expect(yanukovych?.explanation.name.detail).not.toContain('common name');
   });
 
+  it('8: a part counts once per person however many lists repeat it; a common alias stays below HIGH', () => {
+    // SALIMI, Hosein (OFAC 10584): eleven listed records bear Salimi, six of them his own unlinked
+    // listings (UN, EU three times, UK, OFAC); three distinct people in all, so his own name
+    // without a DOB is HIGH (it had been held to MEDIUM as a common name).
+    const salimi = matchOn('10584', 'Hosein Salimi');
+    expect(salimi?.risk_level).toBe('HIGH');
+    expect(salimi?.explanation.name.detail).not.toContain('common name');
+    // KHAN, Asad, an alias of MOHAMMADHASNI, Haji Asad Khan Zarkari (OFAC 10898): both parts are
+    // borne by dozens of distinct listed people, so it stays a common name.
+    const khan = matchOn('10898', 'Asad Khan');
+    expect(khan?.matched_name).toBe('KHAN, Asad');
+    expect(khan?.risk_level).toBe('MEDIUM');
+    expect(khan?.explanation.name.detail).toContain('common name');
+  });
+
   it('9: given name and patronymic without the listed surname are not HIGH', () => {
     const m = matchOn('35096', 'Vladimir Vladimirovich');
     expect(rank(m)).toBeLessThan(riskRank('HIGH'));
