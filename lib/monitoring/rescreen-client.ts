@@ -60,7 +60,10 @@ export const rescreenQueuedClient: SubjectScreener = async (services, principal,
   const { table } = services;
   const runId = batch.batch_id;
   const clientId = subject.client_id ?? '';
-  const claim = await claimClient(table, principal.tenantId, clientId, subject.due_at, runId);
+  const claim = await claimClient(table, principal.tenantId, clientId, runId, {
+    dueAt: subject.due_at,
+    lastScreenId: subject.previous_screen_id,
+  });
   if (!claim.claimed) {
     const { client } = claim;
     if (client?.status !== 'active') {
@@ -105,18 +108,29 @@ export const rescreenQueuedClient: SubjectScreener = async (services, principal,
 
 type ClientClaim = { claimed: true; client: ClientItem } | { claimed: false; client: ClientItem | undefined };
 
+/** The client as the run found it due: its due date and the screen it had then. */
+interface SeenClient {
+  dueAt: string | undefined;
+  lastScreenId: string | undefined;
+}
+
 /**
  * Claims the client for this run with one conditional write that also returns it: still
- * monitored, still due when the run saw it, and not held by another run's live claim (this run's
- * own claim is taken again by a retry). The claim moves the client's due-index key to the end of
- * the lease, so no other run finds it due meanwhile, and a run that dies leaves it due again.
+ * monitored, still the due date and last screen the run saw, and not held by another run's live
+ * claim (this run's own claim is taken again by a retry). The last screen is what tells one due
+ * window from the next: every re-screen changes it, whereas the due date, kept to the second, can
+ * come back the same (a run whose cut-off is ahead of the clock, as a test's scheduled event is,
+ * re-screens a client in the second it was registered), and a run that saw the client before
+ * another run re-screened it would then screen and charge it again. The
+ * claim moves the client's due-index key to the end of the lease, so no other run finds it due
+ * meanwhile, and a run that dies leaves it due again.
  */
 async function claimClient(
   table: Table,
   tenantId: string,
   clientId: string,
-  dueAt: string | undefined,
   runId: string,
+  seen: SeenClient,
 ): Promise<ClientClaim> {
   if (!isClientId(clientId)) return { claimed: false, client: undefined };
   const now = new Date();
@@ -130,7 +144,7 @@ async function claimClient(
         Key: key,
         UpdateExpression: 'SET claim_run_id = :run, claim_until = :lease, #dueSk = :dueSk',
         ConditionExpression:
-          '#status = :active AND next_due_at = :seen AND ' +
+          '#status = :active AND next_due_at = :seen AND last_screen_id = :seenScreen AND ' +
           '(attribute_not_exists(claim_until) OR claim_until < :now OR claim_run_id = :run)',
         ExpressionAttributeNames: { '#status': 'status', '#dueSk': skName },
         ExpressionAttributeValues: {
@@ -138,7 +152,8 @@ async function claimClient(
           ':lease': leaseUntil,
           ':dueSk': dueIndexKeys(tenantId, clientId, leaseUntil)[skName],
           ':active': 'active',
-          ':seen': dueAt ?? '',
+          ':seen': seen.dueAt ?? '',
+          ':seenScreen': seen.lastScreenId ?? '',
           ':now': isoSeconds(now),
         },
         ReturnValues: 'ALL_NEW',

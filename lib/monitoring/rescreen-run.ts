@@ -27,8 +27,8 @@ import { type ClientItem, DUE_SHARDS, parseClientItem } from './client-record.ts
  * are counted as skipped for quota), (3) record the run and queue one job per charged client.
  *
  * Each client is then claimed by the worker that re-screens it (rescreen-client.ts), with one
- * conditional write on the client: its due date still the one the run saw, and no other run's
- * live claim. So two runs at once (the hourly schedule, a manual trigger) screen a client at most
+ * conditional write on the client: its due date and last screen still the ones the run saw, and
+ * no other run's live claim. So two runs at once (the hourly schedule, a manual trigger) screen a client at most
  * once per due window: the run that loses the claim refunds that client's screen and counts it
  * as `already_running`. The claim moves the client's due-index key past a lease, so a run that
  * dies leaves the client due again rather than lost.

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { handler as autoRescreen } from '../../functions/schedule/auto-rescreen.ts';
 import { scheduledEvent } from '../../infra/local/scheduler.ts';
 import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
@@ -29,6 +29,30 @@ const DAY = 86_400_000;
 /** The hourly rule firing `days` from now: the injectable clock of the scheduled function. */
 const scheduleAt = (days: number) =>
   autoRescreen(scheduledEvent({ id: 'auto-rescreen' }, new Date(Date.now() + days * DAY)));
+
+/**
+ * A manual run started a few days ahead with a queue that accepts and holds its jobs, so the test
+ * delivers them (`jobOf`) when it chooses.
+ */
+function startHeldRun(tenantId: string) {
+  const services = getServices();
+  const held = { ...services.batchQueue(), sendAll: async () => ({ failed: [] as number[] }) };
+  return startRescreenRun(
+    { table: services.table, batchQueue: () => held },
+    {
+      tenantId,
+      plan: PLANS.enterprise,
+      trigger: 'manual',
+      startedBy: { user_id: 'system', role: 'system' },
+      now: new Date(Date.now() + 2 * DAY),
+    },
+    logger,
+  );
+}
+
+/** The queue message of a run's first client. */
+const jobOf = (tenantId: string, runId: string) =>
+  encodeJob({ kind: 'batch-subject', v: 2, tenant_id: tenantId, batch_id: runId, index: 0 });
 
 async function freshTenant(plan: 'starter' | 'enterprise' = 'enterprise', used = 0) {
   const { table } = getServices();
@@ -211,7 +235,15 @@ describe('auto-rescreen', () => {
       clients.push((await api.post('/clients', key, { name: madeUpName(), rescreen_interval_days: 1 })).body);
     }
 
-    const [first, second] = await Promise.all([scheduleAt(2), scheduleAt(2)]);
+    // The rule fires at the clients' due date, once the clock is a second past their registration:
+    // a client re-screened by either run is then due a day after the cut-off, not within it. (At a
+    // cut-off two days ahead, a run that reached this tenant after the other run's re-screens
+    // would rightly find the clients due again, as the registration and the re-screen are both
+    // dated now.)
+    const cutOff = Math.max(...clients.map((client) => Date.parse(client.next_due_at)));
+    await sleep(Math.max(0, cutOff - DAY + 1000 - Date.now()));
+    const rule = () => autoRescreen(scheduledEvent({ id: 'auto-rescreen' }, new Date(cutOff)));
+    const [first, second] = await Promise.all([rule(), rule()]);
     const runs = [...first.runs, ...second.runs];
     const mine = [];
     for (const { run_id } of runs) {
@@ -245,35 +277,44 @@ describe('auto-rescreen', () => {
     expect((await api.get('/clients/rescreen/runs/nonsense', key)).status).toBe(404);
   });
 
+  it('a run that queued a client another run re-screened since does not screen it, even when the new due date equals the one it saw', async () => {
+    const { tenantId, key } = await freshTenant();
+    // A frozen clock: the registration and run A's re-screen fall in the same second, so the
+    // client's next due date after A's re-screen is, to the second, the one run B saw.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now());
+      const client = (await api.post('/clients', key, { name: madeUpName(), rescreen_interval_days: 1 }))
+        .body;
+      const [runA, runB] = [await startHeldRun(tenantId), await startHeldRun(tenantId)];
+      expect([runA.queued, runB.queued]).toEqual([1, 1]);
+      const deliver = (runId: string) =>
+        createQueueWorker()({ Records: [sqsRecord(runId, jobOf(tenantId, runId))] });
+
+      await deliver(runA.run_id);
+      const profile = (await api.get(`/clients/${client.client_id}`, key)).body;
+      expect(profile.next_due_at).toBe(client.next_due_at);
+      await deliver(runB.run_id);
+
+      expect(await screensOf(client.client_id, key)).toHaveLength(2);
+      expect(await usedOf(key)).toBe(2);
+      expect(await finished(runB.run_id, key)).toMatchObject({ queued: 1, already_running: 1, finished: 1 });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('a retry after the screen was stored but not recorded on the client finds that screen: no second screen', async () => {
     const { tenantId, key } = await freshTenant();
     const client = (await api.post('/clients', key, { name: madeUpName(), rescreen_interval_days: 1 })).body;
     const services = getServices();
-    // The run is started with a queue that accepts and holds the job, so this test delivers it.
-    const held = { ...services.batchQueue(), sendAll: async () => ({ failed: [] as number[] }) };
-    const run = await startRescreenRun(
-      { table: services.table, batchQueue: () => held },
-      {
-        tenantId,
-        plan: PLANS.enterprise,
-        trigger: 'manual',
-        startedBy: { user_id: 'system', role: 'system' },
-        now: new Date(Date.now() + 2 * DAY),
-      },
-      logger,
-    );
+    const run = await startHeldRun(tenantId);
     expect(run.queued).toBe(1);
     const used = await usedOf(key);
 
     // First delivery: the screen is stored, then the store fails on the client's update.
     const flaky = failOnce(services.table, (input) => String(input.UpdateExpression).includes('last_run_id'));
-    const body = encodeJob({
-      kind: 'batch-subject',
-      v: 2,
-      tenant_id: tenantId,
-      batch_id: run.run_id,
-      index: 0,
-    });
+    const body = jobOf(tenantId, run.run_id);
     const first = await createQueueWorker({ services: () => ({ ...services, table: flaky.table }) })({
       Records: [sqsRecord('first', body, 1)],
     });
