@@ -17,7 +17,7 @@ import { getServices, type Services } from '../runtime/services.ts';
 import { authenticate, type Principal, requirePlanFeature } from '../tenancy/auth.ts';
 import { recordingUsage, type UsageSeen } from '../tenancy/quota.ts';
 import { bodyLimit } from './body-limit.ts';
-import { errorResponse, jsonResponse } from './error-response.ts';
+import { contentResponse, errorResponse, jsonResponse } from './error-response.ts';
 import { jsonBody } from './json-body.ts';
 import { quotaHeaders } from './quota-headers.ts';
 import { requestIdFor } from './request-id.ts';
@@ -48,6 +48,17 @@ export interface HttpRequest<TBody, TQuery, TPrincipal> {
 export interface HttpResult {
   status?: number;
   body: unknown;
+}
+
+/**
+ * A response that is not JSON (the API reference page and its files), sent with its own headers
+ * (`content-type` included). Errors on such a route are still the JSON `{ detail }` of every route.
+ */
+export interface ContentResult {
+  status?: number;
+  headers: Record<string, string>;
+  /** Text is sent as it is; bytes are base64-encoded with `isBase64Encoded`, as API Gateway expects. */
+  content: string | Uint8Array;
 }
 
 /** A streamed response: the status line and headers, then each string of `events` as it comes. */
@@ -241,13 +252,14 @@ export function httpHandler<
 >(
   route: TRoute,
   spec: InputSpec<TBodySchema, TQuerySchema>,
-  useCase: UseCase<TBodySchema, TQuerySchema, AuthOf<TRoute>, HttpResult>,
+  useCase: UseCase<TBodySchema, TQuerySchema, AuthOf<TRoute>, HttpResult | ContentResult>,
 ) {
   const definition = routeOf(route);
   return pipeline(definition, Boolean(spec.body), false).handler(async (event, context) => {
     const result = await loggingAs(requestIdOf(event), () =>
       recordingUsage(event.usageSeen ?? new Map(), () => useCase(requestOf(event, spec), context)),
     );
+    if ('content' in result) return contentResponse(result.status ?? 200, result.content, result.headers);
     return jsonResponse(result.status ?? 200, result.body);
   });
 }
