@@ -50,7 +50,7 @@ export interface RouteDefinition extends FunctionDefinition {
   method: HttpMethod;
   /** API Gateway style path, `{param}` for path parameters. */
   path: string;
-  /** `none` only for /health and the API reference; everything else authenticates X-API-Key. */
+  /** `none` only for /health, /openapi.json and the API reference (/docs); everything else authenticates X-API-Key. */
   auth: 'none' | 'api-key';
   /** `http` routes go through API Gateway; `stream` routes through a response-streaming Function URL. */
   kind: 'http' | 'stream';
@@ -102,6 +102,16 @@ export const routes = [
     kind: 'http',
     tableAccess: 'none',
     summary: 'Liveness, headers only',
+  },
+  {
+    id: 'openapi',
+    method: 'GET',
+    path: '/openapi.json',
+    entry: 'functions/http/openapi.ts',
+    auth: 'none',
+    kind: 'http',
+    tableAccess: 'none',
+    summary: 'This API’s OpenAPI 3.1 document, generated from the code',
   },
   {
     id: 'me',

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The project's test command (`npm test`): type check, lint, then every test in one vitest run
+# The project's test command (`npm test`): type check, lint, the OpenAPI document's lint, then every test in one vitest run
 # (embedded stores, plus the storage tests against AWS's DynamoDB Local). The last line printed
 # is vitest's count in the plain form `vitest: N passed, N failed`. The run measures coverage and
 # fails below the floor set in vitest.config.ts.
@@ -10,6 +10,8 @@ echo "== type check (tsc --noEmit)"
 npx tsc --noEmit
 echo "== lint and format check (biome ci)"
 npx biome ci . --reporter=summary
+echo "== OpenAPI document lint (redocly lint, rules in redocly.yaml)"
+REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true npx redocly lint docs/openapi.json --format=summary
 echo "== watchlist snapshot (built once here, so parallel test workers don't each build it)"
 npx tsx scripts/build-snapshot.ts > /dev/null
 echo "== tests (vitest)"

@@ -31,14 +31,20 @@ const EARLIEST_BIRTH_YEAR = 1900;
  * otherwise read an array's indexes as unknown fields) and unknown fields are named in the 400.
  */
 export function strictBody<const TEntries extends v.ObjectEntries>(entries: TEntries) {
-  return v.pipe(
-    v.custom<Record<string, unknown>>(
-      (input) => typeof input === 'object' && input !== null && !Array.isArray(input),
-      'must be a JSON object',
-    ),
-    v.strictObject(entries, objectMessage),
+  const guard = v.custom<Record<string, unknown>>(
+    (input) => typeof input === 'object' && input !== null && !Array.isArray(input),
+    'must be a JSON object',
   );
+  const object = v.strictObject(entries, objectMessage);
+  guardedBodies.set(guard, object);
+  return v.pipe(guard, object);
 }
+
+/**
+ * The object each `strictBody` guard stands before: JSON Schema cannot render the guard itself,
+ * so the OpenAPI document (lib/openapi/document.ts) renders the object in its place.
+ */
+export const guardedBodies = new WeakMap<object, v.GenericSchema>();
 
 export function objectMessage(issue: v.BaseIssue<unknown>): string {
   if (issue.expected === 'never') return 'is not a known field (check the spelling)';

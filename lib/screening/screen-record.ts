@@ -287,7 +287,7 @@ export function historyView(history: readonly HistoryEntry[]): HistoryView[] {
 
 const objectOf = <T>() => v.custom<T>((value) => typeof value === 'object' && value !== null);
 export const ActorSchema = v.object({ user_id: v.string(), role: v.picklist([...ROLES, 'system']) });
-const HistoryEntrySchema = v.object({
+export const HistoryEntrySchema = v.object({
   disposition: v.picklist(DISPOSITIONS),
   note: v.nullable(v.string()),
   author: ActorSchema,

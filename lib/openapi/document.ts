@@ -1,0 +1,264 @@
+import {
+  type ConversionConfig,
+  type JsonSchema,
+  toJsonSchema,
+  toJsonSchemaDefs,
+} from '@valibot/to-json-schema';
+import type * as v from 'valibot';
+import { type RouteDefinition, routes } from '../routes.ts';
+import { guardedBodies } from '../screening/request.ts';
+import { INTERFACE_VERSION } from '../version.ts';
+import { type ErrorStatus, type Operation, operations } from './operations.ts';
+import * as responses from './responses.ts';
+
+/**
+ * The OpenAPI 3.1 document of the service, generated, never written by hand: one operation per
+ * route of the manifest (lib/routes.ts), its parameters and request body from the valibot schemas
+ * the request pipeline validates with, its responses from the valibot response schemas
+ * (lib/openapi/operations.ts, lib/openapi/responses.ts), converted by @valibot/to-json-schema.
+ * Served at GET /openapi.json and written to docs/openapi.json by `npm run openapi`.
+ */
+
+type JsonObject = Record<string, unknown>;
+
+/** Named response schemas: each becomes `#/components/schemas/<name>` and is referenced by it. */
+const namedSchemas: Record<string, v.GenericSchema> = {
+  ErrorBody: responses.ErrorBodySchema,
+  Health: responses.HealthSchema,
+  Account: responses.AccountSchema,
+  RotatedKey: responses.RotatedKeySchema,
+  DatabaseStatus: responses.DatabaseStatusSchema,
+  Actor: responses.ActorSchema,
+  Subject: responses.SubjectSchema,
+  Match: responses.MatchSchema,
+  SanctionsResult: responses.SanctionsResultSchema,
+  PepResult: responses.PepResultSchema,
+  CriminalResult: responses.CriminalResultSchema,
+  Decision: responses.HistoryEntrySchema,
+  Disposition: responses.DispositionSchema,
+  ScreenSummary: responses.ScreenSummarySchema,
+  Screen: responses.ScreenSchema,
+  ScreenResult: responses.ScreenResultSchema,
+  ScreenPage: responses.ScreenPageSchema,
+  ScreenHistory: responses.ScreenHistorySchema,
+  ScreenDeleted: responses.ScreenDeletedSchema,
+  ClientProfile: responses.ClientProfileSchema,
+  ClientPage: responses.ClientPageSchema,
+  ClientDetail: responses.ClientDetailSchema,
+  ScreenedSubjectsPage: responses.ScreenedSubjectsPageSchema,
+  RescreenRunStarted: responses.RescreenRunStartedSchema,
+  RescreenRun: responses.RescreenRunSchema,
+  User: responses.UserSchema,
+  UserList: responses.UserListSchema,
+  UserWithKey: responses.UserWithKeySchema,
+  DisabledUser: responses.DisabledUserSchema,
+  AuditPage: responses.AuditPageSchema,
+  OpenApiDocument: responses.OpenApiDocumentSchema,
+  BatchStartEvent: responses.BatchEventSchemas.start,
+  BatchProgressEvent: responses.BatchEventSchemas.progress,
+  BatchErrorEvent: responses.BatchEventSchemas.error,
+  BatchCompleteEvent: responses.BatchEventSchemas.complete,
+};
+
+const componentRef = (name: string) => `#/components/schemas/${name}`;
+
+/** Response schemas describe exactly: anything the converter cannot render is an error here. */
+const responseConfig: ConversionConfig = {
+  target: 'draft-2020-12',
+  errorMode: 'throw',
+  definitions: namedSchemas,
+  overrideRef: ({ referenceId }) => componentRef(referenceId),
+};
+
+/**
+ * Request schemas also check what JSON Schema cannot say (a real calendar date, readable letters,
+ * the `types` list): the document gives their input type and its limits, the server's 400 the rest.
+ * The JSON-object guard of a body (lib/screening/request.ts `strictBody`) is rendered as its object.
+ */
+const requestConfig: ConversionConfig = {
+  target: 'draft-2020-12',
+  typeMode: 'input',
+  errorMode: 'ignore',
+  overrideSchema: ({ valibotSchema }) => {
+    const object = guardedBodies.get(valibotSchema);
+    return object ? convert(object, requestConfig) : undefined;
+  },
+};
+
+/** A schema as the document embeds it: no `$schema` or `$defs` of its own (components hold them). */
+function convert(schema: v.GenericSchema, config: ConversionConfig): JsonSchema {
+  const { $schema: _dialect, $defs: _definitions, ...rest } = toJsonSchema(schema, config) as JsonObject;
+  return rest as JsonSchema;
+}
+
+const errorContent = { 'application/json': { schema: { $ref: componentRef('ErrorBody') } } };
+
+/** The error statuses a route can answer: those of its kind (authentication, a body...) and its own. */
+function errorStatuses(route: RouteDefinition, operation: Operation): Map<ErrorStatus, string[]> {
+  const statuses = new Map<ErrorStatus, string[]>();
+  const add = (status: ErrorStatus, when: string) =>
+    statuses.set(status, [...(statuses.get(status) ?? []), when]);
+  if (operation.body) add(400, 'The body is not valid JSON or breaks a rule; the detail names the field');
+  if (operation.query) add(400, 'A query parameter breaks a rule; the detail names it');
+  if (route.auth === 'api-key') add(401, 'X-API-Key is missing or not a working key');
+  if (operation.body) add(413, 'The body is larger than the service accepts');
+  if (operation.idempotent) {
+    add(400, 'Idempotency-Key is not 1 to 255 printable ASCII characters');
+    add(409, 'A request with this Idempotency-Key is still running; retry shortly');
+    add(422, 'This Idempotency-Key was already used with a different body');
+  }
+  for (const [status, when] of Object.entries(operation.errors ?? {}))
+    add(Number(status) as ErrorStatus, when);
+  add(500, 'An internal error; the detail names the request id to quote to support');
+  return new Map([...statuses].sort(([a], [b]) => a - b));
+}
+
+function successResponse(operation: Operation): JsonObject {
+  const { success } = operation;
+  if ('events' in success) {
+    const names = Object.keys(success.events);
+    return {
+      description: success.description,
+      content: {
+        'text/event-stream': {
+          // Each event is `event: <name>` and `data: <JSON>`; the data schema of each name follows.
+          schema: { type: 'string' },
+          'x-events': Object.fromEntries(
+            names.map((name) => [name, convert(success.events[name], responseConfig)]),
+          ),
+        },
+      },
+    };
+  }
+  if (!success.schema) return { description: success.description };
+  return {
+    description: success.description,
+    content: { 'application/json': { schema: convert(success.schema, responseConfig) } },
+  };
+}
+
+const pathParameters = (path: string) =>
+  [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }));
+
+function queryParameters(schema: v.GenericSchema | undefined): JsonObject[] {
+  if (!schema) return [];
+  const object = convert(schema, requestConfig) as { properties?: JsonObject; required?: string[] };
+  return Object.entries(object.properties ?? {}).map(([name, property]) => ({
+    name,
+    in: 'query',
+    required: object.required?.includes(name) ?? false,
+    schema: property,
+  }));
+}
+
+const idempotencyKeyHeader = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Retry safely: the same key and body within 24 hours answers the first response again, nothing done twice.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[!-~]+$' },
+};
+
+/** Group of a route in the reference: by the first segment of its path. */
+const TAGS: Record<string, { name: string; description: string }> = {
+  health: { name: 'Account', description: 'Liveness, the caller and their tenant, the watchlists in force' },
+  me: { name: 'Account', description: '' },
+  dbstatus: { name: 'Account', description: '' },
+  'openapi.json': { name: 'Reference', description: 'This document, and the interactive reference at /docs' },
+  docs: { name: 'Reference', description: '' },
+  screen: { name: 'Screening', description: 'Screen a person; read, decide on and delete screens' },
+  screens: { name: 'Screening', description: '' },
+  clients: {
+    name: 'Clients',
+    description: 'Clients under ongoing monitoring, re-screens, every subject screened',
+  },
+  batch: { name: 'Batch', description: 'Up to 500 subjects, progress streamed back as Server-Sent Events' },
+  users: { name: 'Users', description: 'The tenant’s users, keys and administration trail (admins)' },
+  audit: { name: 'Users', description: '' },
+};
+function tagOf(path: string): string {
+  const tag = TAGS[path.split('/')[1]];
+  if (!tag) throw new Error(`No tag for ${path}: add its first segment to TAGS in lib/openapi/document.ts`);
+  return tag.name;
+}
+
+function operationObject(route: RouteDefinition, operation: Operation): JsonObject {
+  const responses: JsonObject = { [String(operation.success.status)]: successResponse(operation) };
+  for (const [status, when] of errorStatuses(route, operation)) {
+    responses[String(status)] = { description: when.join('. '), content: errorContent };
+  }
+  const parameters = [
+    ...pathParameters(route.path),
+    ...queryParameters(operation.query),
+    ...(operation.idempotent ? [idempotencyKeyHeader] : []),
+  ];
+  return {
+    operationId: route.id,
+    summary: route.summary,
+    tags: [tagOf(route.path)],
+    security: route.auth === 'api-key' ? [{ ApiKey: [] }] : [],
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(operation.body
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: convert(operation.body, requestConfig) } },
+          },
+        }
+      : {}),
+    responses,
+  };
+}
+
+/** The OpenAPI 3.1 document of every route of the manifest. */
+export function openApiDocument(): JsonObject {
+  const paths: Record<string, JsonObject> = {};
+  for (const route of routes as readonly RouteDefinition[]) {
+    const operation: Operation = operations[route.id as keyof typeof operations];
+    paths[route.path] ??= {};
+    paths[route.path][route.method.toLowerCase()] = operationObject(route, operation);
+  }
+  const tags = Object.values(TAGS).filter((tag) => tag.description);
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Individual Screening Service',
+      version: INTERFACE_VERSION,
+      description:
+        'Screens individuals against sanctions lists, politically exposed persons and criminal records; stores every result as a screen analysts disposition; keeps registered clients under ongoing monitoring. Every error is JSON with a `detail`. Generated from the service’s own validation and response schemas.',
+    },
+    servers: [{ url: '/', description: 'The service answering this document' }],
+    tags,
+    paths,
+    components: {
+      securitySchemes: {
+        ApiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-API-Key',
+          description:
+            'A user’s key, `isk_<tenant id>.<user id>.<43 characters>`; `npm start` prints demo keys.',
+        },
+      },
+      schemas: toJsonSchemaDefs(namedSchemas, {
+        target: 'draft-2020-12',
+        errorMode: 'throw',
+        overrideRef: responseConfig.overrideRef,
+      }),
+    },
+  };
+}
+
+let built: JsonObject | undefined;
+
+/** The document, built once per process (it depends only on the code). */
+export function servedOpenApiDocument(): JsonObject {
+  built ??= openApiDocument();
+  return built;
+}

@@ -1,0 +1,204 @@
+import type * as v from 'valibot';
+import { BatchRequestSchema } from '../batch/request.ts';
+import { ClientListQuerySchema } from '../monitoring/clients-read.ts';
+import { BatchClientsRequestSchema, ClientRequestSchema } from '../monitoring/register-client.ts';
+import type { RouteId } from '../routes.ts';
+import { DisposeRequestSchema, ListQuerySchema, ScreenRequestSchema } from '../screening/request.ts';
+import { AddUserRequestSchema } from '../tenancy/users.ts';
+import {
+  AccountSchema,
+  AuditPageSchema,
+  BatchEventSchemas,
+  ClientDetailSchema,
+  ClientPageSchema,
+  ClientProfileSchema,
+  DatabaseStatusSchema,
+  DisabledUserSchema,
+  HealthSchema,
+  OpenApiDocumentSchema,
+  RescreenRunSchema,
+  RescreenRunStartedSchema,
+  RotatedKeySchema,
+  ScreenDeletedSchema,
+  ScreenedSubjectsPageSchema,
+  ScreenHistorySchema,
+  ScreenPageSchema,
+  ScreenResultSchema,
+  ScreenSchema,
+  UserListSchema,
+  UserWithKeySchema,
+} from './responses.ts';
+
+/**
+ * The contract of every route of the manifest (lib/routes.ts): what it reads (request body and
+ * query, as the valibot schemas the request pipeline validates with) and what it answers (its
+ * success status and body schema, or for a streamed route its Server-Sent Events; the error
+ * statuses it can answer beyond those every route of its kind can). The request pipeline takes
+ * its input schemas from here and types each use case's result by its success schema
+ * (lib/http/handler.ts); the OpenAPI document (lib/openapi/document.ts) is generated from it.
+ */
+export interface Operation {
+  body?: v.GenericSchema;
+  query?: v.GenericSchema;
+  /** The success answer: a JSON body, or (streamed routes) the events of an SSE stream. */
+  success:
+    | { status: 200 | 201 | 202; description: string; schema: v.GenericSchema | null }
+    | { status: 200; description: string; events: Readonly<Record<string, v.GenericSchema>> };
+  /** Error statuses particular to the route, with when each happens. */
+  errors?: Partial<Record<ErrorStatus, string>>;
+  /** Whether the route honours an `Idempotency-Key` header (lib/http/idempotency.ts). */
+  idempotent?: boolean;
+}
+
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 500;
+
+const json = <const TSchema extends v.GenericSchema>(
+  schema: TSchema,
+  description: string,
+  status: 200 | 201 | 202 = 200,
+) => ({ status, description, schema });
+
+const batchEvents = {
+  status: 200 as const,
+  description:
+    'Server-Sent Events: `start` once, one `progress` per subject as it completes (completion order), `error` for a subject that failed for good, `complete` once, last; comment lines keep an idle connection open.',
+  events: BatchEventSchemas,
+};
+
+const notFound = (what: string) => ({ 404: `No ${what} with this id in the caller's tenant` });
+const adminsOnly = { 403: 'The caller is not an admin' };
+const listQueryErrors = { 400: 'A limit outside 1 to 200, or a cursor this list did not issue' };
+const batchErrors = {
+  403: 'The plan does not include batch screening',
+  429: 'The batch does not fit in this month’s remaining quota; nothing is charged',
+};
+
+export const operations = {
+  health: { success: json(HealthSchema, 'The service is up') },
+  'health-head': { success: { status: 200, description: 'The service is up (headers only)', schema: null } },
+  openapi: { success: json(OpenApiDocumentSchema, 'This document') },
+  me: { success: json(AccountSchema, 'The caller, tenant, plan and this month’s usage') },
+  'rotate-key': { success: json(RotatedKeySchema, 'The new key, shown this once') },
+  dbstatus: { success: json(DatabaseStatusSchema, 'Per list counts, dates, sync state and staleness') },
+  screen: {
+    body: ScreenRequestSchema,
+    idempotent: true,
+    success: json(ScreenResultSchema, 'The screen (`skipped`: an earlier screen inside the rescreen window)'),
+    errors: { 429: 'The monthly screen limit is reached; nothing is stored or charged' },
+  },
+  'screens-list': {
+    query: ListQuerySchema,
+    success: json(ScreenPageSchema, 'A page of screens, newest first'),
+    errors: listQueryErrors,
+  },
+  'screens-pending': {
+    query: ListQuerySchema,
+    success: json(ScreenPageSchema, 'A page of screens with no disposition, newest first'),
+    errors: listQueryErrors,
+  },
+  'screen-get': { success: json(ScreenSchema, 'The screen with all match data'), errors: notFound('screen') },
+  'screen-history': {
+    success: json(ScreenHistorySchema, 'The disposition in force and every history entry, oldest first'),
+    errors: notFound('screen'),
+  },
+  'screen-dispose': {
+    body: DisposeRequestSchema,
+    success: json(ScreenHistorySchema, 'The disposition recorded, with the history'),
+    errors: {
+      ...notFound('screen'),
+      403: 'An analyst approving, or an admin approving their own decision',
+      409: 'A disposition is already in force (send `override`), the approval names another decision, or the history is full',
+    },
+  },
+  'screen-delete': {
+    success: json(ScreenDeletedSchema, 'The screen, its history and notes are gone for good'),
+    errors: { ...notFound('screen'), 403: 'An analyst deleting a screen someone else created' },
+  },
+  'client-register': {
+    body: ClientRequestSchema,
+    idempotent: true,
+    success: json(ClientProfileSchema, 'The client, screened and under monitoring', 201),
+    errors: {
+      409: 'Another client of the tenant has this reference',
+      429: 'The monthly screen limit is reached; nothing is stored or charged',
+    },
+  },
+  'clients-list': {
+    query: ClientListQuerySchema,
+    success: json(ClientPageSchema, 'A page of client profiles, newest first'),
+    errors: { 400: 'A limit, cursor, risk_level or reference that is not valid' },
+  },
+  'clients-screened': {
+    query: ListQuerySchema,
+    success: json(ScreenedSubjectsPageSchema, 'Every subject ever screened, most recent activity first'),
+    errors: listQueryErrors,
+  },
+  'clients-reviewed': {
+    query: ListQuerySchema,
+    success: json(ScreenedSubjectsPageSchema, 'Subjects with a disposition, most recent decision first'),
+    errors: listQueryErrors,
+  },
+  'client-get': {
+    query: ListQuerySchema,
+    success: json(ClientDetailSchema, 'The client profile and a page of its screens'),
+    errors: { ...listQueryErrors, ...notFound('client') },
+  },
+  'client-stop': {
+    success: json(ClientProfileSchema, 'The client, no longer monitored; its screens stay'),
+    errors: {
+      ...notFound('client'),
+      403: 'An analyst stopping a client someone else registered',
+      409: 'Monitoring of the client has already stopped',
+    },
+  },
+  'users-list': { success: json(UserListSchema, 'Every user of the tenant'), errors: adminsOnly },
+  'user-add': {
+    body: AddUserRequestSchema,
+    success: json(UserWithKeySchema, 'The analyst added, with their key shown this once', 201),
+    errors: { 403: 'The caller is not an admin, or asked for an admin', 409: 'Every analyst seat is in use' },
+  },
+  'user-disable': {
+    success: json(DisabledUserSchema, 'The user, disabled'),
+    errors: {
+      ...notFound('user'),
+      403: 'The caller is not an admin, or disables themselves',
+      409: 'The user is already disabled',
+    },
+  },
+  'user-revoke-key': {
+    success: json(UserWithKeySchema, 'The user with a new key, shown this once'),
+    errors: { ...notFound('user'), ...adminsOnly, 409: 'The user is disabled' },
+  },
+  'audit-list': {
+    query: ListQuerySchema,
+    success: json(AuditPageSchema, 'A page of the administration trail, newest first'),
+    errors: { ...listQueryErrors, ...adminsOnly },
+  },
+  'rescreen-trigger': {
+    success: json(
+      RescreenRunStartedSchema,
+      'The run, started (its clients are re-screened in the background)',
+      202,
+    ),
+  },
+  'rescreen-run': {
+    success: json(RescreenRunSchema, 'The run’s counts, progress and the clients whose outcome changed'),
+    errors: notFound('rescreen run'),
+  },
+  'batch-stream': { body: BatchRequestSchema, idempotent: true, success: batchEvents, errors: batchErrors },
+  'batch-clients-stream': {
+    body: BatchClientsRequestSchema,
+    success: batchEvents,
+    errors: { ...batchErrors, 409: 'A subject’s reference belongs to another client' },
+  },
+  'batch-reattach': { success: batchEvents, errors: notFound('batch') },
+  'reference-page': {
+    success: { status: 200, description: 'The interactive reference of this document (HTML)', schema: null },
+  },
+  'reference-asset': {
+    success: { status: 200, description: 'The file: a script, a stylesheet or an icon', schema: null },
+    errors: { 404: 'Not one of the reference page’s files' },
+  },
+} as const satisfies Record<RouteId, Operation>;
+
+export type Operations = typeof operations;

@@ -1,0 +1,417 @@
+import * as v from 'valibot';
+import { RunCountsSchema } from '../batch/batch-record.ts';
+import { RISK_ORDER } from '../matcher/types.ts';
+import { DISPOSITIONS } from '../screening/request.ts';
+import { ActorSchema, HistoryEntrySchema, SCREEN_ORIGINS } from '../screening/screen-record.ts';
+import { SubjectSchema } from '../screening/subject.ts';
+import { AUDIT_ACTIONS } from '../tenancy/audit.ts';
+import { PLAN_IDS } from '../tenancy/plans.ts';
+import { ROLES, USER_STATUSES } from '../tenancy/tenants.ts';
+import { CHECK_TYPES } from '../watchlists/types.ts';
+
+/**
+ * The response bodies of the API as valibot schemas: the OpenAPI document (lib/openapi/document.ts)
+ * converts them to JSON Schema, and the request pipeline (lib/http/handler.ts) types each use
+ * case's result as the input of its route's declared response schema (lib/openapi/operations.ts),
+ * so the code cannot return a shape the document does not describe without failing the type
+ * check. The contract tests then validate every body the HTTP tests receive against the document.
+ *
+ * These schemas describe, they do not transform: no transforms or checks, so the JSON Schema is an
+ * exact rendering of them. Field meanings are the README's.
+ */
+
+const riskLevel = v.picklist(RISK_ORDER);
+const checkTypes = v.array(v.picklist(CHECK_TYPES));
+const cursor = v.pipe(
+  v.nullable(v.string()),
+  v.description('Pass as `cursor` for the next page; null on the last page.'),
+);
+
+/** Every error: a 4xx or 5xx answers `{ detail }`, never internals. */
+export const ErrorBodySchema = v.pipe(
+  v.strictObject({ detail: v.string() }),
+  v.description('Every error response: what went wrong, naming the field for a 400.'),
+);
+
+export const HealthSchema = v.strictObject({
+  status: v.literal('ok'),
+  version: v.string(),
+  timestamp: v.string(),
+});
+
+export const AccountSchema = v.strictObject({
+  user: v.strictObject({ user_id: v.string(), name: v.string(), role: v.picklist(ROLES) }),
+  role: v.picklist(ROLES),
+  tenant: v.strictObject({ tenant_id: v.string(), name: v.string() }),
+  plan: v.strictObject({
+    id: v.picklist(PLAN_IDS),
+    name: v.string(),
+    monthly_screens: v.nullable(v.number()),
+    analyst_seats: v.nullable(v.number()),
+    batch: v.boolean(),
+  }),
+  usage: v.strictObject({
+    month: v.string(),
+    screens_used: v.number(),
+    screens_allowed: v.nullable(v.number()),
+    screens_remaining: v.nullable(v.number()),
+  }),
+});
+
+export const RotatedKeySchema = v.strictObject({
+  api_key: v.string(),
+  key_hint: v.string(),
+  issued_at: v.string(),
+  detail: v.string(),
+});
+
+export const DatabaseStatusSchema = v.strictObject({
+  lists: v.array(
+    v.strictObject({
+      id: v.string(),
+      name: v.string(),
+      category: v.picklist(CHECK_TYPES),
+      publisher: v.string(),
+      entity_count: v.number(),
+      individual_count: v.number(),
+      linked_count: v.number(),
+      source_date: v.string(),
+      source_date_basis: v.string(),
+      last_sync: v.string(),
+      last_successful_sync: v.nullable(v.string()),
+      last_attempted_sync: v.nullable(v.string()),
+      sync_error: v.nullable(v.string()),
+      synced_from: v.array(v.string()),
+      age_days: v.number(),
+      stale: v.boolean(),
+      stale_reasons: v.array(v.string()),
+      notes: v.array(v.string()),
+      attribution: v.optional(v.string()),
+    }),
+  ),
+  totals: v.strictObject({ lists: v.number(), entities: v.number(), individuals: v.number() }),
+  last_sync: v.nullable(v.string()),
+  stale: v.boolean(),
+  stale_lists: v.array(v.string()),
+  staleness_rule: v.string(),
+  checked_at: v.string(),
+});
+
+const fieldExplanation = v.strictObject({
+  status: v.picklist(['matched', 'near', 'mismatched', 'unknown']),
+  detail: v.string(),
+});
+
+export const MatchSchema = v.strictObject({
+  list_id: v.string(),
+  list_name: v.string(),
+  entity_id: v.string(),
+  primary_name: v.string(),
+  matched_name: v.string(),
+  matched_input: v.picklist(['name', 'alias']),
+  score: v.number(),
+  name_score: v.number(),
+  risk_level: riskLevel,
+  dobs: v.array(v.string()),
+  nationalities: v.array(v.string()),
+  programmes: v.array(v.string()),
+  explanation: v.strictObject({
+    name: fieldExplanation,
+    dob: fieldExplanation,
+    nationality: fieldExplanation,
+    location: fieldExplanation,
+  }),
+  url: v.optional(v.string()),
+  listings: v.array(
+    v.strictObject({
+      list_id: v.string(),
+      list_name: v.string(),
+      entity_id: v.string(),
+      primary_name: v.string(),
+      programmes: v.array(v.string()),
+      reference: v.optional(v.string()),
+      listed_on: v.optional(v.string()),
+      url: v.optional(v.string()),
+      linked_by: v.string(),
+    }),
+  ),
+  pep: v.optional(
+    v.strictObject({
+      tier: v.number(),
+      tier_label: v.string(),
+      category: v.string(),
+      position: v.string(),
+      current: v.boolean(),
+    }),
+  ),
+});
+
+export const SanctionsResultSchema = v.strictObject({
+  risk_level: riskLevel,
+  is_sanctioned: v.boolean(),
+  matches: v.array(MatchSchema),
+  narrative: v.string(),
+});
+
+export const PepResultSchema = v.strictObject({
+  risk_level: riskLevel,
+  is_pep: v.boolean(),
+  tier: v.nullable(v.number()),
+  tier_label: v.nullable(v.string()),
+  category: v.nullable(v.string()),
+  narrative: v.string(),
+  matches: v.array(MatchSchema),
+});
+
+export const CriminalResultSchema = v.strictObject({
+  risk_level: riskLevel,
+  interpol_hits: v.array(MatchSchema),
+  fbi_hits: v.array(MatchSchema),
+  narrative: v.string(),
+});
+
+const historyEntryEntries = HistoryEntrySchema.entries;
+
+export const DispositionSchema = v.strictObject({
+  ...historyEntryEntries,
+  awaiting_approval: v.boolean(),
+  decision_version: v.nullable(v.number()),
+  approved_decision: v.optional(HistoryEntrySchema),
+});
+
+const matchRef = v.strictObject({
+  list_id: v.string(),
+  entity_id: v.string(),
+  primary_name: v.string(),
+  risk_level: riskLevel,
+});
+
+const screenSummaryEntries = {
+  screen_id: v.string(),
+  risk_level: riskLevel,
+  subject: SubjectSchema,
+  screened_at: v.string(),
+  types: checkTypes,
+  created_by: ActorSchema,
+  disposition: v.nullable(DispositionSchema),
+};
+
+export const ScreenSummarySchema = v.strictObject(screenSummaryEntries);
+
+export const ScreenSchema = v.strictObject({
+  ...screenSummaryEntries,
+  sanctions_result: v.nullable(SanctionsResultSchema),
+  pep_result: v.nullable(PepResultSchema),
+  criminal_result: v.nullable(CriminalResultSchema),
+  origin: v.picklist(SCREEN_ORIGINS),
+  client_id: v.nullable(v.string()),
+  alert: v.nullable(
+    v.strictObject({
+      previous_screen_id: v.nullable(v.string()),
+      risk_before: v.nullable(riskLevel),
+      risk_after: riskLevel,
+      matches_added: v.array(matchRef),
+      matches_removed: v.array(matchRef),
+      matches_changed: v.array(matchRef),
+    }),
+  ),
+  superseded_by: v.nullable(v.string()),
+});
+
+export const ScreenResultSchema = v.strictObject({ ...ScreenSchema.entries, skipped: v.boolean() });
+
+export const ScreenPageSchema = v.strictObject({
+  screens: v.array(ScreenSummarySchema),
+  next_cursor: cursor,
+});
+
+const entryLink = v.strictObject({
+  version: v.number(),
+  disposition: v.picklist(DISPOSITIONS),
+  author: ActorSchema,
+  at: v.string(),
+});
+
+export const ScreenHistorySchema = v.strictObject({
+  screen_id: v.string(),
+  disposition: v.nullable(DispositionSchema),
+  history: v.array(
+    v.strictObject({
+      ...historyEntryEntries,
+      version: v.number(),
+      approves: v.optional(entryLink),
+      superseded_by: v.optional(entryLink),
+      approved_by: v.optional(ActorSchema),
+      approved_at: v.optional(v.string()),
+      withdraws_approval: v.optional(entryLink),
+    }),
+  ),
+});
+
+export const ScreenDeletedSchema = v.strictObject({ screen_id: v.string(), deleted: v.literal(true) });
+
+const clientProfileEntries = {
+  client_id: v.string(),
+  reference: v.nullable(v.string()),
+  subject: SubjectSchema,
+  types: checkTypes,
+  status: v.picklist(['active', 'stopped']),
+  created_at: v.string(),
+  created_by: ActorSchema,
+  last_screen_id: v.string(),
+  last_screened_at: v.string(),
+  risk_level: riskLevel,
+  rescreen_interval_days: v.number(),
+  rescreen_interval_custom: v.boolean(),
+  next_due_at: v.nullable(v.string()),
+  stopped_at: v.optional(v.string()),
+  stopped_by: v.optional(ActorSchema),
+};
+
+export const ClientProfileSchema = v.strictObject(clientProfileEntries);
+
+export const ClientPageSchema = v.strictObject({
+  clients: v.array(ClientProfileSchema),
+  next_cursor: cursor,
+});
+
+export const ClientDetailSchema = v.strictObject({
+  ...clientProfileEntries,
+  screens: v.array(ScreenSummarySchema),
+  next_cursor: cursor,
+});
+
+export const ScreenedSubjectsPageSchema = v.strictObject({
+  subjects: v.array(
+    v.strictObject({
+      subject: SubjectSchema,
+      types: checkTypes,
+      latest_screen: v.strictObject({
+        screen_id: v.string(),
+        risk_level: riskLevel,
+        screened_at: v.string(),
+      }),
+      screen_count: v.number(),
+      latest_disposition: v.nullable(
+        v.strictObject({
+          disposition: v.picklist(DISPOSITIONS),
+          author: ActorSchema,
+          at: v.string(),
+          screen_id: v.string(),
+        }),
+      ),
+      last_activity_at: v.string(),
+    }),
+  ),
+  next_cursor: cursor,
+});
+
+const runStartedEntries = {
+  run_id: v.string(),
+  status: v.picklist(['running', 'finished']),
+  due: v.number(),
+  queued: v.number(),
+  skipped_quota: v.number(),
+};
+
+export const RescreenRunStartedSchema = v.strictObject(runStartedEntries);
+
+export const RescreenRunSchema = v.strictObject({
+  ...runStartedEntries,
+  already_running: v.number(),
+  started_at: v.string(),
+  started_by: ActorSchema,
+  trigger: RunCountsSchema.entries.trigger,
+  finished: v.number(),
+  changed: v.array(
+    v.strictObject({
+      client_id: v.string(),
+      reference: v.nullable(v.string()),
+      screen_id: v.string(),
+      previous_screen_id: v.nullable(v.string()),
+      risk_before: v.nullable(riskLevel),
+      risk_after: riskLevel,
+      matches_added: v.number(),
+      matches_changed: v.number(),
+    }),
+  ),
+});
+
+export const UserSchema = v.strictObject({
+  user_id: v.string(),
+  name: v.string(),
+  role: v.picklist(ROLES),
+  status: v.picklist(USER_STATUSES),
+  key_hint: v.nullable(v.string()),
+  key_issued_at: v.nullable(v.string()),
+  created_at: v.string(),
+  disabled_at: v.optional(v.string()),
+  disabled_by: v.optional(v.string()),
+});
+
+export const UserListSchema = v.strictObject({ users: v.array(UserSchema) });
+
+/** A user with a key shown this once (added, or their key revoked). */
+export const UserWithKeySchema = v.strictObject({
+  user: UserSchema,
+  api_key: v.string(),
+  detail: v.string(),
+});
+
+export const DisabledUserSchema = v.strictObject({ user: UserSchema });
+
+export const AuditPageSchema = v.strictObject({
+  entries: v.array(
+    v.strictObject({
+      audit_id: v.string(),
+      action: v.picklist(AUDIT_ACTIONS),
+      actor: v.strictObject({ user_id: v.string(), role: v.picklist([...ROLES, 'ops']) }),
+      target_user_id: v.optional(v.string()),
+      details: v.record(v.string(), v.string()),
+      at: v.string(),
+      outcome: v.picklist(['started', 'done', 'refused', 'failed']),
+      outcome_detail: v.optional(v.string()),
+      completed_at: v.optional(v.string()),
+    }),
+  ),
+  next_cursor: cursor,
+});
+
+/** The Server-Sent Events of the batch streams, by event name. */
+export const BatchEventSchemas = {
+  start: v.strictObject({ batch_id: v.string(), total: v.number() }),
+  progress: v.strictObject({
+    batch_id: v.string(),
+    index: v.number(),
+    completed: v.number(),
+    total: v.number(),
+    screen_id: v.string(),
+    risk_level: riskLevel,
+    skipped: v.boolean(),
+    client_id: v.optional(v.string()),
+  }),
+  error: v.strictObject({ batch_id: v.string(), index: v.number(), detail: v.string() }),
+  complete: v.strictObject({
+    batch_id: v.string(),
+    total: v.number(),
+    completed: v.number(),
+    failed: v.number(),
+    risk_counts: v.strictObject({
+      CRITICAL: v.number(),
+      HIGH: v.number(),
+      MEDIUM: v.number(),
+      LOW: v.number(),
+      CLEAR: v.number(),
+    }),
+    detail: v.optional(v.string()),
+  }),
+};
+
+/** GET /openapi.json: this document (OpenAPI 3.1); its own schema is the OpenAPI specification's. */
+export const OpenApiDocumentSchema = v.looseObject({
+  openapi: v.string(),
+  info: v.looseObject({ title: v.string(), version: v.string() }),
+  paths: v.record(v.string(), v.looseObject({})),
+});
+
+export { ActorSchema, HistoryEntrySchema, SubjectSchema };
