@@ -72,8 +72,8 @@ const PAGE = `<!DOCTYPE html>
  * document's `servers` are replaced by the page's own base URL when the document is loaded, so a
  * deployment behind CloudFront, a custom domain or a base path calls itself, never another
  * environment. The key typed into Authorize (the document's `X-API-Key` scheme) is kept in the
- * browser's local storage across reloads; `validatorUrl: null` stops the badge that would send
- * the document to validator.swagger.io, and `queryConfigEnabled: false` stops a link such as
+ * browser's local storage across reloads; `validatorUrl: null` keeps the document from ever
+ * being sent to validator.swagger.io (the badge of Swagger UI's standalone layout), and `queryConfigEnabled: false` stops a link such as
  * `/docs?url=…` from loading another document into the page.
  */
 const STARTER = `'use strict';
