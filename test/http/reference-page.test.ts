@@ -155,11 +155,10 @@ describe('the reference page in a browser', () => {
         'No Chromium at /usr/bin/chromium (or CHROMIUM_PATH): CI must run the browser test (.ci/run installs Debian’s chromium)',
       );
     }
-    it('needs Chromium', (context) => {
-      context.skip(
-        'skipped: no Chromium at /usr/bin/chromium or CHROMIUM_PATH; `apt-get install chromium` to run the browser test',
-      );
-    });
+    const reason =
+      'no Chromium at /usr/bin/chromium or CHROMIUM_PATH; `apt-get install chromium` to run the browser test';
+    console.warn(`test/http/reference-page.test.ts: browser tests skipped: ${reason}`);
+    it('needs Chromium', (context) => context.skip(reason));
     return;
   }
 
