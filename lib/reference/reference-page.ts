@@ -2,6 +2,7 @@ import { NotFoundError } from '../errors.ts';
 import type { ContentResult } from '../http/handler.ts';
 import { INTERFACE_VERSION } from '../version.ts';
 import {
+  acceptsGzip,
   contentTypeOf,
   isSwaggerUiFile,
   readSwaggerUiFile,
@@ -128,21 +129,31 @@ export function referencePage(): ContentResult {
 
 /**
  * `GET /docs/{asset}`: one of the allow-listed Swagger UI files or the starter script; any
- * other name is a 404, so the route never becomes a way to read the deployment package.
+ * other name is a 404, so the route never becomes a way to read the deployment package. Text
+ * files go gzipped to a browser that accepts it.
  */
 export async function referenceAsset(
   name: string,
   configuredDirectory: string | undefined,
+  acceptEncoding?: string,
 ): Promise<ContentResult> {
-  const headers = { ...PAGE_HEADERS, 'cache-control': ASSET_CACHE_CONTROL };
-  if (name === STARTER_SCRIPT) {
-    return { headers: { ...headers, 'content-type': contentTypeOf(name) }, content: STARTER };
-  }
-  if (!isSwaggerUiFile(name)) {
+  if (name !== STARTER_SCRIPT && !isSwaggerUiFile(name)) {
     throw new NotFoundError(
       `No reference page file ${name}; the page is served at /docs (files: ${[...SWAGGER_UI_FILES.files, STARTER_SCRIPT].join(', ')})`,
     );
   }
+  const headers = {
+    ...PAGE_HEADERS,
+    'cache-control': ASSET_CACHE_CONTROL,
+    'content-type': contentTypeOf(name),
+  };
+  if (!isSwaggerUiFile(name)) return { headers, content: STARTER };
   const bytes = await readSwaggerUiFile(swaggerUiDirectory(configuredDirectory), name);
-  return { headers: { ...headers, 'content-type': contentTypeOf(name) }, content: bytes };
+  if (bytes.gzip && acceptsGzip(acceptEncoding)) {
+    return {
+      headers: { ...headers, 'content-encoding': 'gzip', vary: 'accept-encoding' },
+      content: bytes.gzip,
+    };
+  }
+  return { headers: bytes.gzip ? { ...headers, vary: 'accept-encoding' } : headers, content: bytes.identity };
 }

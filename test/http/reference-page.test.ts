@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer, request, type Server } from 'node:http';
+import { createServer, get, type IncomingHttpHeaders, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '../../lib/reference/reference-page.ts';
@@ -30,16 +31,24 @@ describe('GET /docs and its files', () => {
     expect(urls.filter((url) => url.startsWith('/') || url.includes(':'))).toEqual([]);
   });
 
-  it('serves each allow-listed file as it is in swagger-ui-dist, without a key', async () => {
+  it('serves each allow-listed file as it is in swagger-ui-dist, without a key; text gzipped when accepted', async () => {
     for (const file of SWAGGER_UI_FILES.files) {
-      const response = await fetch(`${local.stack.url}/docs/${file}`);
+      const source = readFileSync(join(repoRoot, SWAGGER_UI_FILES.from, file));
+      const text = !file.endsWith('.png');
 
-      expect(response.status, file).toBe(200);
-      expect(
-        Buffer.from(await response.arrayBuffer()).equals(
-          readFileSync(join(repoRoot, SWAGGER_UI_FILES.from, file)),
-        ),
-      ).toBe(true);
+      const plain = await rawGet(`${local.stack.url}/docs/${file}`, {});
+      const gzipped = await rawGet(`${local.stack.url}/docs/${file}`, {
+        'accept-encoding': 'gzip, deflate, br',
+      });
+      const refused = await rawGet(`${local.stack.url}/docs/${file}`, { 'accept-encoding': 'gzip;q=0, br' });
+
+      for (const response of [plain, gzipped, refused]) expect(response.status, file).toBe(200);
+      expect(plain.headers['content-encoding'], file).toBeUndefined();
+      expect(plain.body.equals(source), file).toBe(true);
+      expect(refused.body.equals(source), file).toBe(true);
+      expect(gzipped.headers['content-encoding'], file).toBe(text ? 'gzip' : undefined);
+      expect((text ? gunzipSync(gzipped.body) : gzipped.body).equals(source), file).toBe(true);
+      if (text) expect(gzipped.body.length, file).toBeLessThan(source.length / 3);
     }
     const starter = await fetch(`${local.stack.url}/docs/reference-page.js`);
     expect(starter.status).toBe(200);
@@ -63,6 +72,23 @@ describe('GET /docs and its files', () => {
     }
   });
 });
+
+/** A GET as it arrives: the bytes on the wire, not decompressed (fetch would decompress). */
+function rawGet(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((done, fail) => {
+    get(url, { headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () =>
+        done({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }),
+      );
+      response.on('error', fail);
+    }).on('error', fail);
+  });
+}
 
 /** Debian's chromium (CHROMIUM_PATH overrides): Playwright's own browser download is not used. */
 function chromiumExecutable(): string | undefined {
@@ -115,8 +141,11 @@ async function basePathProxy(target: string, prefix: string): Promise<{ url: str
 
 /** What a page asked for and complained about while it was open. */
 function watch(page: Page) {
-  const seen = { requests: [] as string[], errors: [] as string[] };
+  const seen = { requests: [] as string[], errors: [] as string[], encodings: new Map<string, string>() };
   page.on('request', (req) => seen.requests.push(req.url()));
+  page.on('response', (response) =>
+    seen.encodings.set(response.url(), response.headers()['content-encoding'] ?? 'identity'),
+  );
   page.on('console', (message) => {
     if (message.type() === 'error') seen.errors.push(message.text());
   });
@@ -187,6 +216,7 @@ describe('the reference page in a browser', () => {
     );
     // A script, style or connection the policy refused would be a console error.
     expect(seen.errors).toEqual([]);
+    expect(seen.encodings.get(`${origin}/docs/swagger-ui-bundle.js`)).toBe('gzip');
     await page.close();
   });
 
