@@ -32,7 +32,15 @@ export default defineConfig({
   test: {
     coverage,
     projects: [
-      { test: { ...shared, name: 'embedded', include: ['test/**/*.test.ts'] } },
+      {
+        test: {
+          ...shared,
+          name: 'embedded',
+          include: ['test/**/*.test.ts'],
+          // Every response the HTTP tests receive is checked against the OpenAPI document.
+          setupFiles: ['test/support/contract-setup.ts'],
+        },
+      },
       {
         test: {
           ...shared,

@@ -1,11 +1,6 @@
 import { httpHandler } from '../../lib/http/handler.ts';
-import { ListQuerySchema } from '../../lib/screening/request.ts';
 import { listAuditAsAdmin } from '../../lib/tenancy/audit.ts';
 
-export const handler = httpHandler(
-  'audit-list',
-  { query: ListQuerySchema },
-  async ({ services, principal, query }) => ({
-    body: await listAuditAsAdmin(services.table, principal, query.limit, query.cursor),
-  }),
-);
+export const handler = httpHandler('audit-list', async ({ services, principal, query }) => ({
+  body: await listAuditAsAdmin(services.table, principal, query.limit, query.cursor),
+}));

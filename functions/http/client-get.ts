@@ -1,11 +1,6 @@
 import { httpHandler } from '../../lib/http/handler.ts';
 import { getClient } from '../../lib/monitoring/clients-read.ts';
-import { ListQuerySchema } from '../../lib/screening/request.ts';
 
-export const handler = httpHandler(
-  'client-get',
-  { query: ListQuerySchema },
-  async ({ services, principal, params, query }) => ({
-    body: await getClient(services.table, principal.tenantId, params.client_id ?? '', query),
-  }),
-);
+export const handler = httpHandler('client-get', async ({ services, principal, params, query }) => ({
+  body: await getClient(services.table, principal.tenantId, params.client_id ?? '', query),
+}));

@@ -1,8 +1,8 @@
 import { httpHandler } from '../../lib/http/handler.ts';
 import { idempotencyKeyOf, idempotent } from '../../lib/http/idempotency.ts';
-import { ClientRequestSchema, registerClient } from '../../lib/monitoring/register-client.ts';
+import { registerClient } from '../../lib/monitoring/register-client.ts';
 
-export const handler = httpHandler('client-register', { body: ClientRequestSchema }, async (request) => {
+export const handler = httpHandler('client-register', async (request) => {
   const { services, principal, body, event } = request;
   const scope = {
     tenantId: principal.tenantId,

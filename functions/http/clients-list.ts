@@ -1,6 +1,6 @@
 import { httpHandler } from '../../lib/http/handler.ts';
-import { ClientListQuerySchema, listClients } from '../../lib/monitoring/clients-read.ts';
+import { listClients } from '../../lib/monitoring/clients-read.ts';
 
-export const handler = httpHandler('clients-list', { query: ClientListQuerySchema }, async (request) => ({
+export const handler = httpHandler('clients-list', async (request) => ({
   body: await listClients(request.services.table, request.principal.tenantId, request.query),
 }));

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../lib/http/handler.ts';
 import { describeDatabaseWithSync } from '../../lib/sync/database-status.ts';
 
-export const handler = httpHandler('dbstatus', {}, async ({ services }) => ({
+export const handler = httpHandler('dbstatus', async ({ services }) => ({
   body: await describeDatabaseWithSync(services.table, (await services.matcher()).lists),
 }));

@@ -3,6 +3,6 @@ import { httpHandler } from '../../lib/http/handler.ts';
 import { fallbackRoute } from '../../lib/routes.ts';
 
 /** API Gateway `$default` route: unknown paths get 404, known paths with the wrong method 405. */
-export const handler = httpHandler(fallbackRoute, {}, ({ event }) =>
+export const handler = httpHandler(fallbackRoute, ({ event }) =>
   rejectUnroutedRequest(event.requestContext.http.method, event.rawPath),
 );

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../lib/http/handler.ts';
 import { describeAccount } from '../../lib/tenancy/account.ts';
 
-export const handler = httpHandler('me', {}, async ({ services, principal }) => ({
+export const handler = httpHandler('me', async ({ services, principal }) => ({
   body: await describeAccount(services.table, principal),
 }));

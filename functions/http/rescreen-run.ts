@@ -1,6 +1,6 @@
 import { httpHandler } from '../../lib/http/handler.ts';
 import { getRescreenRun } from '../../lib/monitoring/rescreen-run.ts';
 
-export const handler = httpHandler('rescreen-run', {}, async ({ services, principal, params }) => ({
+export const handler = httpHandler('rescreen-run', async ({ services, principal, params }) => ({
   body: await getRescreenRun(services.table, principal.tenantId, params.run_id ?? ''),
 }));

@@ -1,7 +1,7 @@
 import { httpHandler } from '../../lib/http/handler.ts';
 import { startRescreenRun } from '../../lib/monitoring/rescreen-run.ts';
 
-export const handler = httpHandler('rescreen-trigger', {}, async ({ services, principal, log }) => ({
+export const handler = httpHandler('rescreen-trigger', async ({ services, principal, log }) => ({
   status: 202,
   body: await startRescreenRun(
     services,

@@ -1,11 +1,6 @@
 import { httpHandler } from '../../lib/http/handler.ts';
 import { disposeScreen } from '../../lib/screening/dispose.ts';
-import { DisposeRequestSchema } from '../../lib/screening/request.ts';
 
-export const handler = httpHandler(
-  'screen-dispose',
-  { body: DisposeRequestSchema },
-  async ({ services, principal, params, body }) => ({
-    body: await disposeScreen(services.table, principal, params.screen_id ?? '', body),
-  }),
-);
+export const handler = httpHandler('screen-dispose', async ({ services, principal, params, body }) => ({
+  body: await disposeScreen(services.table, principal, params.screen_id ?? '', body),
+}));

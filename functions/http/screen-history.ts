@@ -1,6 +1,6 @@
 import { httpHandler } from '../../lib/http/handler.ts';
 import { getScreenHistory } from '../../lib/screening/screens-read.ts';
 
-export const handler = httpHandler('screen-history', {}, async ({ services, principal, params }) => ({
+export const handler = httpHandler('screen-history', async ({ services, principal, params }) => ({
   body: await getScreenHistory(services.table, principal.tenantId, params.screen_id ?? ''),
 }));

@@ -1,21 +1,14 @@
 import { httpHandler } from '../../lib/http/handler.ts';
 import { idempotencyKeyOf, idempotent } from '../../lib/http/idempotency.ts';
-import { ScreenRequestSchema } from '../../lib/screening/request.ts';
 import { screenSubject } from '../../lib/screening/screen-subject.ts';
 
-export const handler = httpHandler(
-  'screen',
-  { body: ScreenRequestSchema },
-  async ({ services, principal, body, event }) => {
-    const scope = {
-      tenantId: principal.tenantId,
-      route: 'screen',
-      key: idempotencyKeyOf(event.headers),
-      body,
-    };
-    const { result } = await idempotent(services.table, scope, () =>
-      screenSubject(services, principal, body),
-    );
-    return { body: result };
-  },
-);
+export const handler = httpHandler('screen', async ({ services, principal, body, event }) => {
+  const scope = {
+    tenantId: principal.tenantId,
+    route: 'screen',
+    key: idempotencyKeyOf(event.headers),
+    body,
+  };
+  const { result } = await idempotent(services.table, scope, () => screenSubject(services, principal, body));
+  return { body: result };
+});

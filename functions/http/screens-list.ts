@@ -1,11 +1,6 @@
 import { httpHandler } from '../../lib/http/handler.ts';
-import { ListQuerySchema } from '../../lib/screening/request.ts';
 import { listScreens } from '../../lib/screening/screens-read.ts';
 
-export const handler = httpHandler(
-  'screens-list',
-  { query: ListQuerySchema },
-  async ({ services, principal, query }) => ({
-    body: await listScreens(services.table, principal.tenantId, query.limit, query.cursor),
-  }),
-);
+export const handler = httpHandler('screens-list', async ({ services, principal, query }) => ({
+  body: await listScreens(services.table, principal.tenantId, query.limit, query.cursor),
+}));

@@ -1,11 +1,6 @@
 import { httpHandler } from '../../lib/http/handler.ts';
-import { ListQuerySchema } from '../../lib/screening/request.ts';
 import { listPendingScreens } from '../../lib/screening/screens-read.ts';
 
-export const handler = httpHandler(
-  'screens-pending',
-  { query: ListQuerySchema },
-  async ({ services, principal, query }) => ({
-    body: await listPendingScreens(services.table, principal.tenantId, query.limit, query.cursor),
-  }),
-);
+export const handler = httpHandler('screens-pending', async ({ services, principal, query }) => ({
+  body: await listPendingScreens(services.table, principal.tenantId, query.limit, query.cursor),
+}));

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../lib/http/handler.ts';
 import { usersOfCaller } from '../../lib/tenancy/users.ts';
 
-export const handler = httpHandler('user-disable', {}, async ({ services, principal, params }) => ({
+export const handler = httpHandler('user-disable', async ({ services, principal, params }) => ({
   body: await usersOfCaller.disable(services.table, principal, params.user_id ?? ''),
 }));

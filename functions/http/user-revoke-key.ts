@@ -1,6 +1,6 @@
 import { httpHandler } from '../../lib/http/handler.ts';
 import { usersOfCaller } from '../../lib/tenancy/users.ts';
 
-export const handler = httpHandler('user-revoke-key', {}, async ({ services, principal, params }) => ({
+export const handler = httpHandler('user-revoke-key', async ({ services, principal, params }) => ({
   body: await usersOfCaller.revokeKey(services.table, principal, params.user_id ?? ''),
 }));

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../lib/http/handler.ts';
 import { usersOfCaller } from '../../lib/tenancy/users.ts';
 
-export const handler = httpHandler('users-list', {}, async ({ services, principal }) => ({
+export const handler = httpHandler('users-list', async ({ services, principal }) => ({
   body: await usersOfCaller.list(services.table, principal),
 }));

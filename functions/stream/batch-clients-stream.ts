@@ -1,11 +1,7 @@
 import { streamBatch } from '../../lib/batch/batch-stream.ts';
 import { streamHandler } from '../../lib/http/handler.ts';
-import { BatchClientsRequestSchema } from '../../lib/monitoring/register-client.ts';
 
 /** POST /batch/clients/stream: each subject screened and registered as a monitored client. */
-export const handler = streamHandler(
-  'batch-clients-stream',
-  { body: BatchClientsRequestSchema },
-  (request, context) =>
-    streamBatch({ ...request, body: { ...request.body, purpose: 'register-clients' } }, context),
+export const handler = streamHandler('batch-clients-stream', (request, context) =>
+  streamBatch({ ...request, body: { ...request.body, purpose: 'register-clients' } }, context),
 );

@@ -2,4 +2,4 @@ import { reattachBatch } from '../../lib/batch/batch-stream.ts';
 import { streamHandler } from '../../lib/http/handler.ts';
 
 /** GET /batch/{batch_id}/events: a batch's progress stream again, from its first event. */
-export const handler = streamHandler('batch-reattach', {}, reattachBatch);
+export const handler = streamHandler('batch-reattach', reattachBatch);

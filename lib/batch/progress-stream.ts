@@ -1,6 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type * as v from 'valibot';
 import { RISK_ORDER, type RiskLevel } from '../matcher/types.ts';
+import type { BatchEventSchemas } from '../openapi/responses.ts';
 import type { Table } from '../store/table.ts';
+
+type BatchEvents = typeof BatchEventSchemas;
+
 import { type FinishedItem, readFinishedItems } from './batch-record.ts';
 import type { StartedBatch } from './start-batch.ts';
 
@@ -41,7 +46,15 @@ export interface BatchCompleteEvent {
   detail?: string;
 }
 
-export function sseEvent(name: string, data: unknown): string {
+/**
+ * One event of a batch stream. Its name and data are typed by the event schemas of the OpenAPI
+ * document (lib/openapi/responses.ts `BatchEventSchemas`), so the stream cannot send an event the
+ * document does not describe.
+ */
+export function sseEvent<TName extends keyof BatchEvents>(
+  name: TName,
+  data: v.InferInput<BatchEvents[TName]>,
+): string {
   return `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 

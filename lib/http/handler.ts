@@ -6,6 +6,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import type * as v from 'valibot';
 import { MethodNotAllowedError, NotFoundError } from '../errors.ts';
 import { type Logger, logger, loggingAs } from '../log.ts';
+import { type Operation, type Operations, operations } from '../openapi/operations.ts';
 import {
   type HandlerRoute,
   type RouteAuth,
@@ -45,6 +46,7 @@ export interface HttpRequest<TBody, TQuery, TPrincipal> {
   event: APIGatewayProxyEventV2;
 }
 
+/** What a use case answers: the route's success status (200 unless it declares another) and body. */
 export interface HttpResult {
   status?: number;
   body: unknown;
@@ -61,19 +63,48 @@ export interface ContentResult {
   content: string | Uint8Array;
 }
 
+/**
+ * The result a route's use case must return, from its contract (lib/openapi/operations.ts): the
+ * declared success status, and a body of the input type of the declared response schema. A use case
+ * answering a shape the OpenAPI document does not describe fails the type check. A route whose
+ * contract declares media types other than JSON (the reference page) answers a ContentResult.
+ */
+type ResultOf<TRoute> = TRoute extends keyof Operations
+  ? Operations[TRoute]['success'] extends { mediaTypes: readonly string[] }
+    ? ContentResult
+    : Operations[TRoute]['success'] extends { status: infer TStatus; schema: infer TSchema }
+      ? (TStatus extends 200 ? { status?: 200 } : { status: TStatus }) & {
+          body: TSchema extends v.GenericSchema ? v.InferInput<TSchema> : undefined;
+        }
+      : never
+  : HttpResult;
+
+/** The request body and query schemas a route's contract declares (none for the fallback). */
+type BodySchemaOf<TRoute> = TRoute extends keyof Operations
+  ? Operations[TRoute] extends { body: infer TSchema extends v.GenericSchema }
+    ? TSchema
+    : undefined
+  : undefined;
+type QuerySchemaOf<TRoute> = TRoute extends keyof Operations
+  ? Operations[TRoute] extends { query: infer TSchema extends v.GenericSchema }
+    ? TSchema
+    : undefined
+  : undefined;
+
 /** A streamed response: the status line and headers, then each string of `events` as it comes. */
 export interface StreamResult {
   headers: Record<string, string>;
   events: AsyncIterable<string>;
 }
 
-interface InputSpec<
-  TBodySchema extends v.GenericSchema | undefined,
-  TQuerySchema extends v.GenericSchema | undefined,
-> {
-  body?: TBodySchema;
-  query?: TQuerySchema;
+/** The schemas a request is validated with: its route's contract's (lib/openapi/operations.ts). */
+interface InputSpec {
+  body?: v.GenericSchema;
+  query?: v.GenericSchema;
 }
+
+const inputOf = (route: RouteId | HandlerRoute): InputSpec =>
+  typeof route === 'string' ? (operations[route] as Operation) : {};
 
 type Output<S> = S extends v.GenericSchema ? v.InferOutput<S> : undefined;
 
@@ -213,7 +244,7 @@ function pipeline(route: HandlerRoute, parsesBody: boolean, streamed: boolean) {
 
 function requestOf<TBody, TQuery, TPrincipal>(
   event: ServiceEvent,
-  spec: InputSpec<v.GenericSchema | undefined, v.GenericSchema | undefined>,
+  spec: InputSpec,
 ): HttpRequest<TBody, TQuery, TPrincipal> {
   const body = spec.body ? validate(spec.body, event.body, 'body') : undefined;
   const query = spec.query ? validate(spec.query, event.queryStringParameters ?? {}, 'query') : undefined;
@@ -243,24 +274,21 @@ type AuthOf<TRoute> = TRoute extends RouteId
 /**
  * The Lambda handler of a buffered route (API Gateway HTTP API, payload v2): the pipeline, then
  * the use case; its result is the JSON response. `route` is the manifest id (or, for the
- * `$default` fallback, its definition).
+ * `$default` fallback, its definition); the route's contract gives the schemas its body and query
+ * are validated with and the type of its result.
  */
-export function httpHandler<
-  const TRoute extends RouteId | HandlerRoute,
-  TBodySchema extends v.GenericSchema | undefined = undefined,
-  TQuerySchema extends v.GenericSchema | undefined = undefined,
->(
+export function httpHandler<const TRoute extends RouteId | HandlerRoute>(
   route: TRoute,
-  spec: InputSpec<TBodySchema, TQuerySchema>,
-  useCase: UseCase<TBodySchema, TQuerySchema, AuthOf<TRoute>, HttpResult | ContentResult>,
+  useCase: UseCase<BodySchemaOf<TRoute>, QuerySchemaOf<TRoute>, AuthOf<TRoute>, ResultOf<TRoute>>,
 ) {
   const definition = routeOf(route);
+  const spec = inputOf(route);
   return pipeline(definition, Boolean(spec.body), false).handler(async (event, context) => {
     const result = await loggingAs(requestIdOf(event), () =>
       recordingUsage(event.usageSeen ?? new Map(), () => useCase(requestOf(event, spec), context)),
     );
     if ('content' in result) return contentResponse(result.status ?? 200, result.content, result.headers);
-    return jsonResponse(result.status ?? 200, result.body);
+    return jsonResponse((result as HttpResult).status ?? 200, result.body);
   });
 }
 
@@ -277,15 +305,12 @@ export const SSE_HEADERS = {
  * `{detail}` response as on every other route; then the use case's events are written as they
  * are produced.
  */
-export function streamHandler<
-  TBodySchema extends v.GenericSchema | undefined = undefined,
-  TQuerySchema extends v.GenericSchema | undefined = undefined,
->(
-  route: RouteId,
-  spec: InputSpec<TBodySchema, TQuerySchema>,
-  useCase: UseCase<TBodySchema, TQuerySchema, 'api-key', StreamResult>,
+export function streamHandler<const TRoute extends RouteId>(
+  route: TRoute,
+  useCase: UseCase<BodySchemaOf<TRoute>, QuerySchemaOf<TRoute>, 'api-key', StreamResult>,
 ) {
   const definition = routeOf(route);
+  const spec = inputOf(route);
   return pipeline(definition, true, true).handler(async (event, context) => {
     const requestId = requestIdOf(event);
     const result = await loggingAs(requestId, () =>

@@ -5,9 +5,11 @@ import {
   toJsonSchemaDefs,
 } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
+import { MAX_BODY_BYTES } from '../http/body-limit.ts';
 import { type RouteDefinition, routes } from '../routes.ts';
 import { guardedBodies } from '../screening/request.ts';
 import { INTERFACE_VERSION } from '../version.ts';
+import capturedExamples from './examples.json' with { type: 'json' };
 import { type ErrorStatus, type Operation, operations } from './operations.ts';
 import * as responses from './responses.ts';
 
@@ -91,7 +93,17 @@ function convert(schema: v.GenericSchema, config: ConversionConfig): JsonSchema 
   return rest as JsonSchema;
 }
 
-const errorContent = { 'application/json': { schema: { $ref: componentRef('ErrorBody') } } };
+/**
+ * Real answers of the local stack by operation id and status (scripts/capture-openapi-examples.ts;
+ * a stream's as its text), checked against their schemas by test/openapi/document.test.ts.
+ */
+const examples: Record<string, Record<string, unknown>> = capturedExamples;
+const exampleOf = (routeId: string, status: number) =>
+  status in (examples[routeId] ?? {}) ? { example: examples[routeId][status] } : {};
+
+const errorContent = (routeId: string, status: number) => ({
+  'application/json': { schema: { $ref: componentRef('ErrorBody') }, ...exampleOf(routeId, status) },
+});
 
 /** The error statuses a route can answer: those of its kind (authentication, a body...) and its own. */
 function errorStatuses(route: RouteDefinition, operation: Operation): Map<ErrorStatus, string[]> {
@@ -101,7 +113,9 @@ function errorStatuses(route: RouteDefinition, operation: Operation): Map<ErrorS
   if (operation.body) add(400, 'The body is not valid JSON or breaks a rule; the detail names the field');
   if (operation.query) add(400, 'A query parameter breaks a rule; the detail names it');
   if (route.auth === 'api-key') add(401, 'X-API-Key is missing or not a working key');
-  if (operation.body) add(413, 'The body is larger than the service accepts');
+  if (route.planFeature) add(403, `The tenant’s plan does not include ${route.planFeature} screening`);
+  // Every route refuses an oversized body before reading it, whether it reads a body or not.
+  add(413, `The body is larger than ${MAX_BODY_BYTES} bytes (1 MB)`);
   if (operation.idempotent) {
     add(400, 'Idempotency-Key is not 1 to 255 printable ASCII characters');
     add(409, 'A request with this Idempotency-Key is still running; retry shortly');
@@ -113,8 +127,9 @@ function errorStatuses(route: RouteDefinition, operation: Operation): Map<ErrorS
   return new Map([...statuses].sort(([a], [b]) => a - b));
 }
 
-function successResponse(operation: Operation): JsonObject {
+function successResponse(routeId: string, operation: Operation): JsonObject {
   const { success } = operation;
+  const example = exampleOf(routeId, success.status);
   if ('events' in success) {
     const names = Object.keys(success.events);
     return {
@@ -123,6 +138,7 @@ function successResponse(operation: Operation): JsonObject {
         'text/event-stream': {
           // Each event is `event: <name>` and `data: <JSON>`; the data schema of each name follows.
           schema: { type: 'string' },
+          ...example,
           'x-events': Object.fromEntries(
             names.map((name) => [name, convert(success.events[name], responseConfig)]),
           ),
@@ -130,10 +146,22 @@ function successResponse(operation: Operation): JsonObject {
       },
     };
   }
+  if ('mediaTypes' in success) {
+    // Text as a string; an image as bytes of its own type (an empty schema: any content).
+    return {
+      description: success.description,
+      content: Object.fromEntries(
+        success.mediaTypes.map((type) => [
+          type,
+          type.startsWith('text/') ? { schema: { type: 'string' } } : {},
+        ]),
+      ),
+    };
+  }
   if (!success.schema) return { description: success.description };
   return {
     description: success.description,
-    content: { 'application/json': { schema: convert(success.schema, responseConfig) } },
+    content: { 'application/json': { schema: convert(success.schema, responseConfig), ...example } },
   };
 }
 
@@ -189,9 +217,9 @@ function tagOf(path: string): string {
 }
 
 function operationObject(route: RouteDefinition, operation: Operation): JsonObject {
-  const responses: JsonObject = { [String(operation.success.status)]: successResponse(operation) };
+  const responses: JsonObject = { [String(operation.success.status)]: successResponse(route.id, operation) };
   for (const [status, when] of errorStatuses(route, operation)) {
-    responses[String(status)] = { description: when.join('. '), content: errorContent };
+    responses[String(status)] = { description: when.join('. '), content: errorContent(route.id, status) };
   }
   const parameters = [
     ...pathParameters(route.path),
@@ -217,7 +245,7 @@ function operationObject(route: RouteDefinition, operation: Operation): JsonObje
 }
 
 /** The OpenAPI 3.1 document of every route of the manifest. */
-export function openApiDocument(): JsonObject {
+export function openApiDocument(): OpenApiDocument {
   const paths: Record<string, JsonObject> = {};
   for (const route of routes as readonly RouteDefinition[]) {
     const operation: Operation = operations[route.id as keyof typeof operations];
@@ -255,10 +283,12 @@ export function openApiDocument(): JsonObject {
   };
 }
 
-let built: JsonObject | undefined;
+export type OpenApiDocument = v.InferOutput<typeof responses.OpenApiDocumentSchema>;
+
+let built: OpenApiDocument | undefined;
 
 /** The document, built once per process (it depends only on the code). */
-export function servedOpenApiDocument(): JsonObject {
+export function servedOpenApiDocument(): OpenApiDocument {
   built ??= openApiDocument();
   return built;
 }

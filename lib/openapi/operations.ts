@@ -40,10 +40,14 @@ import {
 export interface Operation {
   body?: v.GenericSchema;
   query?: v.GenericSchema;
-  /** The success answer: a JSON body, or (streamed routes) the events of an SSE stream. */
+  /**
+   * The success answer: a JSON body, (streamed routes) the events of an SSE stream, or (the
+   * reference page and its files) content of the media types listed.
+   */
   success:
     | { status: 200 | 201 | 202; description: string; schema: v.GenericSchema | null }
-    | { status: 200; description: string; events: Readonly<Record<string, v.GenericSchema>> };
+    | { status: 200; description: string; events: Readonly<Record<string, v.GenericSchema>> }
+    | { status: 200; description: string; mediaTypes: readonly string[] };
   /** Error statuses particular to the route, with when each happens. */
   errors?: Partial<Record<ErrorStatus, string>>;
   /** Whether the route honours an `Idempotency-Key` header (lib/http/idempotency.ts). */
@@ -52,11 +56,20 @@ export interface Operation {
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 500;
 
-const json = <const TSchema extends v.GenericSchema>(
-  schema: TSchema,
-  description: string,
-  status: 200 | 201 | 202 = 200,
-) => ({ status, description, schema });
+/** A JSON success answer; the status is a literal (not inferred from `Operation`), so results are typed by it. */
+const json = <const TSchema extends v.GenericSchema>(schema: TSchema, description: string) => ({
+  status: 200 as const,
+  description,
+  schema,
+});
+const created = <const TSchema extends v.GenericSchema>(schema: TSchema, description: string) => ({
+  ...json(schema, description),
+  status: 201 as const,
+});
+const accepted = <const TSchema extends v.GenericSchema>(schema: TSchema, description: string) => ({
+  ...json(schema, description),
+  status: 202 as const,
+});
 
 const batchEvents = {
   status: 200 as const,
@@ -69,7 +82,6 @@ const notFound = (what: string) => ({ 404: `No ${what} with this id in the calle
 const adminsOnly = { 403: 'The caller is not an admin' };
 const listQueryErrors = { 400: 'A limit outside 1 to 200, or a cursor this list did not issue' };
 const batchErrors = {
-  403: 'The plan does not include batch screening',
   429: 'The batch does not fit in this month’s remaining quota; nothing is charged',
 };
 
@@ -117,7 +129,7 @@ export const operations = {
   'client-register': {
     body: ClientRequestSchema,
     idempotent: true,
-    success: json(ClientProfileSchema, 'The client, screened and under monitoring', 201),
+    success: created(ClientProfileSchema, 'The client, screened and under monitoring'),
     errors: {
       409: 'Another client of the tenant has this reference',
       429: 'The monthly screen limit is reached; nothing is stored or charged',
@@ -154,7 +166,7 @@ export const operations = {
   'users-list': { success: json(UserListSchema, 'Every user of the tenant'), errors: adminsOnly },
   'user-add': {
     body: AddUserRequestSchema,
-    success: json(UserWithKeySchema, 'The analyst added, with their key shown this once', 201),
+    success: created(UserWithKeySchema, 'The analyst added, with their key shown this once'),
     errors: { 403: 'The caller is not an admin, or asked for an admin', 409: 'Every analyst seat is in use' },
   },
   'user-disable': {
@@ -175,10 +187,9 @@ export const operations = {
     errors: { ...listQueryErrors, ...adminsOnly },
   },
   'rescreen-trigger': {
-    success: json(
+    success: accepted(
       RescreenRunStartedSchema,
       'The run, started (its clients are re-screened in the background)',
-      202,
     ),
   },
   'rescreen-run': {
@@ -193,10 +204,18 @@ export const operations = {
   },
   'batch-reattach': { success: batchEvents, errors: notFound('batch') },
   'reference-page': {
-    success: { status: 200, description: 'The interactive reference of this document (HTML)', schema: null },
+    success: {
+      status: 200,
+      description: 'The interactive reference of this document',
+      mediaTypes: ['text/html'],
+    },
   },
   'reference-asset': {
-    success: { status: 200, description: 'The file: a script, a stylesheet or an icon', schema: null },
+    success: {
+      status: 200,
+      description: 'One of the page’s files: its script, Swagger UI’s script and stylesheet, or an icon',
+      mediaTypes: ['text/javascript', 'text/css', 'image/png'],
+    },
     errors: { 404: 'Not one of the reference page’s files' },
   },
 } as const satisfies Record<RouteId, Operation>;

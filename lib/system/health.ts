@@ -6,5 +6,5 @@ export function isoWithOffset(at: Date): string {
 }
 
 export function healthStatus(at: Date = new Date()) {
-  return { status: 'ok', version: INTERFACE_VERSION, timestamp: isoWithOffset(at) };
+  return { status: 'ok' as const, version: INTERFACE_VERSION, timestamp: isoWithOffset(at) };
 }

@@ -76,7 +76,7 @@ export function describeDatabase(
       last_successful_sync: state?.last_success_at ?? null,
       last_attempted_sync: state?.last_attempt_at ?? null,
       sync_error: state?.error ?? null,
-      synced_from: state?.official_urls ?? [],
+      synced_from: [...(state?.official_urls ?? [])],
       age_days: sourceAgeDays,
       stale: staleReasons.length > 0,
       stale_reasons: staleReasons,

@@ -4,8 +4,17 @@ import { openApiDocument } from '../../lib/openapi/document.ts';
 import { OPENAPI_FILE, openApiFileText } from '../../lib/openapi/file.ts';
 import { type RouteDefinition, routes } from '../../lib/routes.ts';
 import { useLocalStack } from '../screening/http-client.ts';
+import { contractOf } from '../support/contract.ts';
 
-type Operations = Record<string, Record<string, { security: unknown[]; responses: Record<string, unknown> }>>;
+interface MediaType {
+  example?: unknown;
+}
+interface OperationObject {
+  operationId: string;
+  security: unknown[];
+  responses: Record<string, { content?: Record<string, MediaType> }>;
+}
+type Operations = Record<string, Record<string, OperationObject>>;
 
 const document = openApiDocument();
 const paths = document.paths as Operations;
@@ -29,6 +38,39 @@ describe('the OpenAPI document', () => {
     expect(document.components).toMatchObject({
       securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
     });
+  });
+
+  it('shows a real answer as the example of every success response with a body, each keeping its schema', () => {
+    const contract = contractOf(document);
+    const withoutExample: string[] = [];
+    for (const [path, item] of Object.entries(paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        const url = `http://127.0.0.1${path.replace(/\{\w+\}/g, 'example')}`;
+        for (const [status, response] of Object.entries(operation.responses)) {
+          for (const [type, media] of Object.entries(response.content ?? {})) {
+            if (media.example === undefined) {
+              // The reference page's HTML, scripts and icons are files, not answers to show.
+              const answer = type === 'application/json' || type === 'text/event-stream';
+              if (status.startsWith('2') && operation.operationId !== 'openapi' && answer)
+                withoutExample.push(operation.operationId);
+              continue;
+            }
+            const problems: string[] = [];
+            if (type === 'text/event-stream') {
+              contract
+                .eventChecker(method, url, (problem) => problems.push(problem))
+                ?.feed(String(media.example));
+            } else {
+              problems.push(
+                ...contract.check(method, url, Number(status), type, JSON.stringify(media.example)).problems,
+              );
+            }
+            expect(problems, `${operation.operationId} ${status}`).toEqual([]);
+          }
+        }
+      }
+    }
+    expect(withoutExample).toEqual([]);
   });
 
   it('is committed as generated (run `npm run openapi` after changing a route or a schema)', () => {

@@ -1,0 +1,77 @@
+import { afterAll, afterEach } from 'vitest';
+import { contractOf } from './contract.ts';
+
+/**
+ * Contract tests of every HTTP test (a setup file of the embedded project, vitest.config.ts): every
+ * response a test receives from the local server through `fetch` is checked against the OpenAPI
+ * document (test/support/contract.ts), and a test that received a status the document does not
+ * declare, or a body or event that does not match its schema, fails with the problems named.
+ * Requests to anything but a local address (and paths no operation takes) pass unchecked.
+ */
+
+const contract = contractOf();
+const problems: string[] = [];
+const pending = new Set<Promise<void>>();
+const originalFetch = globalThis.fetch;
+
+const isLocal = (url: URL) => url.hostname === '127.0.0.1' || url.hostname === 'localhost';
+
+function urlOf(input: string | URL | Request): string {
+  if (typeof input === 'string') return input;
+  return input instanceof URL ? input.href : input.url;
+}
+
+/** The SSE body passed through as the test reads it, each event checked on the way. */
+function checkedEventStream(response: Response, method: string, url: string): Response {
+  const checker = contract.eventChecker(method, url, (problem) => problems.push(problem));
+  if (!checker || !response.body) return response;
+  const decoder = new TextDecoder();
+  const body = response.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        checker.feed(decoder.decode(chunk, { stream: true }));
+        controller.enqueue(chunk);
+      },
+    }),
+  );
+  return new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+}
+
+globalThis.fetch = async (input: string | URL | Request, init?: RequestInit) => {
+  const response = await originalFetch(input, init);
+  const url = urlOf(input);
+  if (!isLocal(new URL(url))) return response;
+  const method = init?.method ?? (input instanceof Request ? input.method : 'GET');
+  const contentType = response.headers.get('content-type');
+  if (response.status === 200 && contentType?.startsWith('text/event-stream')) {
+    const { problems: found } = contract.check(method, url, response.status, contentType, '');
+    problems.push(...found);
+    return checkedEventStream(response, method, url);
+  }
+  const checked = response
+    .clone()
+    .text()
+    .then((body) => {
+      problems.push(...contract.check(method, url, response.status, contentType, body).problems);
+    })
+    .catch(() => {
+      // The test aborted the request: it saw no body, and there is none to check.
+    })
+    .finally(() => pending.delete(checked));
+  pending.add(checked);
+  return response;
+};
+
+async function failOnBrokenContract() {
+  await Promise.all([...pending]);
+  if (problems.length === 0) return;
+  const found = problems.splice(0);
+  throw new Error(`Responses that break the OpenAPI document (docs/openapi.json):\n${found.join('\n')}`);
+}
+
+afterEach(failOnBrokenContract);
+afterAll(failOnBrokenContract);
