@@ -79,13 +79,16 @@ export function readSwaggerUiFile(directory: string, name: SwaggerUiFile): Promi
   return bytes;
 }
 
-/** Whether an `Accept-Encoding` header admits gzip (`gzip` or `*`, with a q-value above 0). */
+/**
+ * Whether an `Accept-Encoding` header admits gzip: `gzip` with a q-value above 0, or else `*`
+ * with one (an explicit `gzip;q=0` wins over `*`).
+ */
 export function acceptsGzip(acceptEncoding: string | undefined): boolean {
+  const qualities = new Map<string, number>();
   for (const entry of (acceptEncoding ?? '').split(',')) {
     const [coding, ...parameters] = entry.split(';').map((part) => part.trim().toLowerCase());
-    if (coding !== 'gzip' && coding !== '*') continue;
     const quality = parameters.find((parameter) => parameter.startsWith('q='));
-    if (quality === undefined || Number(quality.slice(2)) > 0) return true;
+    qualities.set(coding, quality === undefined ? 1 : Number(quality.slice(2)));
   }
-  return false;
+  return (qualities.get('gzip') ?? qualities.get('*') ?? 0) > 0;
 }
