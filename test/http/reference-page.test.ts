@@ -250,7 +250,8 @@ describe('the reference page in a browser', () => {
       (await live.locator('.response-col_description .highlight-code pre').first().textContent()) ?? '',
     ) as { screen_id: string; risk_level: string; sanctions_result: { matches: { list_id: string }[] } };
     expect(shown.screen_id).toMatch(/^SCR-\d{8}-\d{6}$/);
-    expect(['LOW', 'MEDIUM', 'HIGH']).toContain(shown.risk_level);
+    // A listed person is never CLEAR.
+    expect(['CRITICAL', 'HIGH', 'MEDIUM', 'LOW']).toContain(shown.risk_level);
     expect(shown.sanctions_result.matches.map((match) => match.list_id)).toContain('un_sc');
     // The screen is real: the API returns it to the same key.
     expect((await local.api.get(`/screens/${shown.screen_id}`, key)).body.subject.name).toBe(name);
