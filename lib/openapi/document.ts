@@ -216,10 +216,56 @@ function tagOf(path: string): string {
   return tag.name;
 }
 
+/** Response header fields (lib/http/handler.ts, lib/http/quota-headers.ts), referenced by every response. */
+const responseHeaders = {
+  'X-Request-Id': {
+    description:
+      'The request’s id, in every log line written while serving it: the caller’s well-formed X-Request-Id, else a fresh one.',
+    required: true,
+    schema: { type: 'string' },
+  },
+  RateLimit: {
+    description:
+      'The tenant’s monthly screen quota now, IETF draft-ietf-httpapi-ratelimit-headers-10: `"monthly";r=<remaining>;t=<seconds until the month ends>`. Plans with a quota only.',
+    schema: { type: 'string' },
+  },
+  'RateLimit-Policy': {
+    description:
+      'The quota policy: `"monthly";q=<screens per month>;w=<seconds in this month>`. Plans with a quota only.',
+    schema: { type: 'string' },
+  },
+  'Quota-Unlimited': {
+    description: '`?1` on plans without a monthly quota (Enterprise), in place of the two RateLimit fields.',
+    schema: { type: 'string' },
+  },
+};
+const headerRef = (name: keyof typeof responseHeaders) => ({ $ref: `#/components/headers/${name}` });
+
+/** Every response names its request id; an authenticated one (not a 401) the tenant's quota too. */
+function headersOf(route: RouteDefinition, status: number): JsonObject {
+  const quota =
+    route.auth === 'api-key' && status !== 401
+      ? {
+          RateLimit: headerRef('RateLimit'),
+          'RateLimit-Policy': headerRef('RateLimit-Policy'),
+          'Quota-Unlimited': headerRef('Quota-Unlimited'),
+        }
+      : {};
+  return { 'X-Request-Id': headerRef('X-Request-Id'), ...quota };
+}
+
 function operationObject(route: RouteDefinition, operation: Operation): JsonObject {
-  const responses: JsonObject = { [String(operation.success.status)]: successResponse(route.id, operation) };
+  const { status: success } = operation.success;
+  const responses: JsonObject = {
+    [String(success)]: { ...successResponse(route.id, operation), headers: headersOf(route, success) },
+  };
   for (const [status, when] of errorStatuses(route, operation)) {
-    responses[String(status)] = { description: when.join('. '), content: errorContent(route.id, status) };
+    responses[String(status)] = {
+      description: when.join('. '),
+      headers: headersOf(route, status),
+      // A HEAD response never has a body, not even an error's.
+      ...(route.method === 'HEAD' ? {} : { content: errorContent(route.id, status) }),
+    };
   }
   const parameters = [
     ...pathParameters(route.path),
@@ -265,6 +311,7 @@ export function openApiDocument(): OpenApiDocument {
     tags,
     paths,
     components: {
+      headers: responseHeaders,
       securitySchemes: {
         ApiKey: {
           type: 'apiKey',

@@ -5,6 +5,7 @@ import { isStrippedControl } from '../../lib/screening/text-input.ts';
 import { chargeScreens, getMonthlyUsage } from '../../lib/tenancy/quota.ts';
 import { createTenant } from '../../lib/tenancy/tenants.ts';
 import { demoKey, madeUpName, useLocalStack } from '../screening/http-client.ts';
+import { checkReceived } from '../support/contract-setup.ts';
 import { readEvents, type SseEvent } from '../support/sse.ts';
 
 /** Bad input of every shape gives a 4xx naming the problem, the same on every path that takes it. */
@@ -103,13 +104,15 @@ function rawRequest(
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            text: Buffer.concat(chunks).toString(),
-            headers: res.headers,
-          }),
-        );
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString();
+          const received = new Headers();
+          for (const [name, value] of Object.entries(res.headers)) {
+            if (value !== undefined) received.set(name, String(value));
+          }
+          checkReceived(method, `${local.stack.url}${target}`, res.statusCode ?? 0, received, text);
+          resolve({ status: res.statusCode ?? 0, text, headers: res.headers });
+        });
       },
     );
     req.on('error', reject);

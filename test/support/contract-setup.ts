@@ -41,6 +41,14 @@ function checkedEventStream(response: Response, method: string, url: string): Re
   });
 }
 
+/**
+ * Checks a response a test received without `fetch` (a raw node:http request) the same way: its
+ * problems fail the test like those of a fetched response.
+ */
+export function checkReceived(method: string, url: string, status: number, headers: Headers, body: string) {
+  problems.push(...contract.check(method, url, status, headers, body).problems);
+}
+
 globalThis.fetch = async (input: string | URL | Request, init?: RequestInit) => {
   const response = await originalFetch(input, init);
   const url = urlOf(input);
@@ -48,7 +56,7 @@ globalThis.fetch = async (input: string | URL | Request, init?: RequestInit) => 
   const method = init?.method ?? (input instanceof Request ? input.method : 'GET');
   const contentType = response.headers.get('content-type');
   if (response.status === 200 && contentType?.startsWith('text/event-stream')) {
-    const { problems: found } = contract.check(method, url, response.status, contentType, '');
+    const { problems: found } = contract.check(method, url, response.status, response.headers, '');
     problems.push(...found);
     return checkedEventStream(response, method, url);
   }
@@ -56,7 +64,7 @@ globalThis.fetch = async (input: string | URL | Request, init?: RequestInit) => 
     .clone()
     .text()
     .then((body) => {
-      problems.push(...contract.check(method, url, response.status, contentType, body).problems);
+      problems.push(...contract.check(method, url, response.status, response.headers, body).problems);
     })
     .catch(() => {
       // The test aborted the request: it saw no body, and there is none to check.

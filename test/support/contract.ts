@@ -12,8 +12,12 @@ import { openApiDocument } from '../../lib/openapi/document.ts';
  */
 
 type JsonObject = Record<string, unknown>;
+interface ResponseObject {
+  content?: Record<string, { schema: unknown; 'x-events'?: JsonObject }>;
+  headers?: Record<string, { $ref: string }>;
+}
 interface OperationObject {
-  responses: Record<string, { content?: Record<string, { schema: unknown; 'x-events'?: JsonObject }> }>;
+  responses: Record<string, ResponseObject>;
 }
 
 const DOCUMENT_ID = 'openapi.json';
@@ -65,15 +69,46 @@ export function contractOf(document: JsonObject = openApiDocument()) {
           .slice(0, 5)
           .map((error) => `${location}${error.instancePath} ${error.message}`);
 
+  const headerObjects =
+    (document.components as { headers?: Record<string, { required?: boolean }> }).headers ?? {};
+
+  /** The body against the schema of its status and content type. */
+  function bodyProblems(
+    found: NonNullable<ReturnType<typeof find>>,
+    name: string,
+    status: number,
+    headers: Headers,
+    body: string,
+  ): string[] {
+    const declared = found.operation.responses[String(status)];
+    const mediaTypes = Object.keys(declared.content ?? {});
+    if (mediaTypes.length === 0) return body ? [`${name} ${status}: a body where none is declared`] : [];
+    const contentType = headers.get('content-type');
+    const mediaType = mediaTypes.find((type) => contentType?.startsWith(type));
+    if (!mediaType) return [`${name} ${status}: content-type ${contentType}, declared ${mediaTypes}`];
+    if (mediaType !== 'application/json') return [];
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      return [`${name} ${status}: the body is not JSON`];
+    }
+    const at = pointer(
+      'paths',
+      found.template,
+      found.method,
+      'responses',
+      String(status),
+      'content',
+      mediaType,
+      'schema',
+    );
+    return schemaProblems(`${name} ${status} body`, validatorAt(at), parsed);
+  }
+
   return {
-    /** The response's status, content type and (for JSON) body against the document. */
-    check(
-      method: string,
-      url: string,
-      status: number,
-      contentType: string | null,
-      body: string,
-    ): ContractCheck {
+    /** The response's status, required header fields, content type and (for JSON) body. */
+    check(method: string, url: string, status: number, headers: Headers, body: string): ContractCheck {
       const found = find(method, new URL(url).pathname);
       if (!found) return { operation: undefined, problems: [] };
       const name = `${found.method.toUpperCase()} ${found.template}`;
@@ -85,38 +120,12 @@ export function contractOf(document: JsonObject = openApiDocument()) {
           problems: [`${name}: status ${status} is not declared (declared: ${statuses})`],
         };
       }
-      const mediaTypes = Object.keys(declared.content ?? {});
-      if (mediaTypes.length === 0) {
-        return {
-          operation: name,
-          problems: body ? [`${name} ${status}: a body where none is declared`] : [],
-        };
-      }
-      const mediaType = mediaTypes.find((type) => contentType?.startsWith(type));
-      if (!mediaType) {
-        return {
-          operation: name,
-          problems: [`${name} ${status}: content-type ${contentType}, declared ${mediaTypes}`],
-        };
-      }
-      if (mediaType !== 'application/json') return { operation: name, problems: [] };
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(body);
-      } catch {
-        return { operation: name, problems: [`${name} ${status}: the body is not JSON`] };
-      }
-      const at = pointer(
-        'paths',
-        found.template,
-        found.method,
-        'responses',
-        String(status),
-        'content',
-        mediaType,
-        'schema',
-      );
-      return { operation: name, problems: schemaProblems(`${name} ${status} body`, validatorAt(at), parsed) };
+      const missing = Object.entries(declared.headers ?? {})
+        .filter(
+          ([field, { $ref }]) => headerObjects[$ref.split('/').at(-1) ?? '']?.required && !headers.has(field),
+        )
+        .map(([field]) => `${name} ${status}: no ${field} header`);
+      return { operation: name, problems: [...missing, ...bodyProblems(found, name, status, headers, body)] };
     },
 
     /**
