@@ -217,6 +217,20 @@ describe('the reference page in a browser', () => {
     // A script, style or connection the policy refused would be a console error.
     expect(seen.errors).toEqual([]);
     expect(seen.encodings.get(`${origin}/docs/swagger-ui-bundle.js`)).toBe('gzip');
+
+    // And the policy holds in the browser: a script on the page reaching for a CDN is refused
+    // before any request is made.
+    const refused = await page.evaluate(
+      () =>
+        new Promise<string>((settle) => {
+          document.addEventListener('securitypolicyviolation', (event) => settle(event.effectiveDirective), {
+            once: true,
+          });
+          fetch('https://cdn.example.com/swagger-ui-bundle.js').catch(() => undefined);
+        }),
+    );
+    expect(refused).toBe('connect-src');
+    expect(seen.requests.filter((url) => new URL(url).origin !== origin)).toEqual([]);
     await page.close();
   });
 
