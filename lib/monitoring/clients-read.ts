@@ -30,11 +30,20 @@ export const ClientListQuerySchema = v.object({
   risk_level: v.optional(
     v.pipe(
       v.string(),
+      v.description(`Only clients at this risk level (${RISK_ORDER.join(', ')}; any case)`),
       v.transform((text) => text.trim().toUpperCase()),
       v.picklist(RISK_ORDER, `must be one of ${RISK_ORDER.join(', ')}`),
     ),
   ),
-  reference: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be blank'), v.maxLength(128))),
+  reference: v.optional(
+    v.pipe(
+      v.string(),
+      v.description('Only the client registered under this reference'),
+      v.trim(),
+      v.minLength(1, 'must not be blank'),
+      v.maxLength(128),
+    ),
+  ),
 });
 
 export type ClientListQuery = v.InferOutput<typeof ClientListQuerySchema>;

@@ -176,12 +176,16 @@ const pathParameters = (path: string) =>
 function queryParameters(schema: v.GenericSchema | undefined): JsonObject[] {
   if (!schema) return [];
   const object = convert(schema, requestConfig) as { properties?: JsonObject; required?: string[] };
-  return Object.entries(object.properties ?? {}).map(([name, property]) => ({
-    name,
-    in: 'query',
-    required: object.required?.includes(name) ?? false,
-    schema: property,
-  }));
+  return Object.entries(object.properties ?? {}).map(([name, property]) => {
+    const { description, ...schema } = property as { description?: string };
+    return {
+      name,
+      in: 'query',
+      ...(description ? { description } : {}),
+      required: object.required?.includes(name) ?? false,
+      schema,
+    };
+  });
 }
 
 const idempotencyKeyHeader = {

@@ -224,6 +224,7 @@ export const LIST_LIMIT_MAX = 200;
 export const ListQuerySchema = v.object({
   limit: v.pipe(
     v.optional(v.string(), String(LIST_LIMIT_DEFAULT)),
+    v.description(`Rows per page, 1 to ${LIST_LIMIT_MAX}`),
     v.check(
       (text) => /^\d{1,6}$/.test(text.trim()),
       `must be a whole number between 1 and ${LIST_LIMIT_MAX}`,
@@ -232,7 +233,13 @@ export const ListQuerySchema = v.object({
     v.minValue(1, `must be a whole number between 1 and ${LIST_LIMIT_MAX}`),
     v.maxValue(LIST_LIMIT_MAX, `must be at most ${LIST_LIMIT_MAX}`),
   ),
-  cursor: v.optional(v.pipe(v.string(), v.maxLength(1000, 'is not a cursor this service issued'))),
+  cursor: v.optional(
+    v.pipe(
+      v.string(),
+      v.description('The `next_cursor` of the previous page; omit for the first page'),
+      v.maxLength(1000, 'is not a cursor this service issued'),
+    ),
+  ),
 });
 
 export type ListQuery = v.InferOutput<typeof ListQuerySchema>;
