@@ -1,13 +1,13 @@
 import { httpHandler } from '../../lib/http/handler.ts';
-import { idempotencyKeyOf, idempotent } from '../../lib/http/idempotency.ts';
+import { idempotent } from '../../lib/http/idempotency.ts';
 import { registerClient } from '../../lib/monitoring/register-client.ts';
 
 export const handler = httpHandler('client-register', async (request) => {
-  const { services, principal, body, event } = request;
+  const { services, principal, body, idempotencyKey } = request;
   const scope = {
     tenantId: principal.tenantId,
     route: 'client-register',
-    key: idempotencyKeyOf(event.headers),
+    key: idempotencyKey,
     body,
   };
   const { result } = await idempotent(

@@ -1,12 +1,12 @@
 import { httpHandler } from '../../lib/http/handler.ts';
-import { idempotencyKeyOf, idempotent } from '../../lib/http/idempotency.ts';
+import { idempotent } from '../../lib/http/idempotency.ts';
 import { screenSubject } from '../../lib/screening/screen-subject.ts';
 
-export const handler = httpHandler('screen', async ({ services, principal, body, event }) => {
+export const handler = httpHandler('screen', async ({ services, principal, body, idempotencyKey }) => {
   const scope = {
     tenantId: principal.tenantId,
     route: 'screen',
-    key: idempotencyKeyOf(event.headers),
+    key: idempotencyKey,
     body,
   };
   const { result } = await idempotent(services.table, scope, () => screenSubject(services, principal, body));

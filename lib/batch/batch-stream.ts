@@ -1,7 +1,7 @@
 import type { Context } from 'aws-lambda';
 import { NotFoundError } from '../errors.ts';
 import type { HttpRequest, StreamResult } from '../http/handler.ts';
-import { idempotencyKeyOf, idempotent } from '../http/idempotency.ts';
+import { idempotent } from '../http/idempotency.ts';
 import type { Principal } from '../tenancy/auth.ts';
 import { type BatchItemSubject, type BatchPurpose, getBatch } from './batch-record.ts';
 import { batchEvents, type ProgressStreamOptions } from './progress-stream.ts';
@@ -29,7 +29,7 @@ export async function streamBatch(
   const scope = {
     tenantId: principal.tenantId,
     route: request.body.purpose === 'register-clients' ? 'batch-clients-stream' : 'batch-stream',
-    key: idempotencyKeyOf(request.event.headers),
+    key: request.idempotencyKey,
     body: request.body,
   };
   const { result: batch } = await idempotent(services.table, scope, () =>
@@ -56,7 +56,7 @@ export async function streamBatch(
   return { headers: {}, events: logged() };
 }
 
-const BATCH_ID_PATTERN = /^BAT-\d{8}-[0-9a-f]{10}$/;
+export const BATCH_ID_PATTERN = /^BAT-\d{8}-[0-9a-f]{10}$/;
 
 /**
  * GET /batch/{batch_id}/events: the progress stream of a batch the caller's tenant started,

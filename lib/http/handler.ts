@@ -19,6 +19,7 @@ import { authenticate, type Principal, requirePlanFeature } from '../tenancy/aut
 import { recordingUsage, type UsageSeen } from '../tenancy/quota.ts';
 import { bodyLimit } from './body-limit.ts';
 import { contentResponse, errorResponse, jsonResponse } from './error-response.ts';
+import { idempotencyKeyOf } from './idempotency.ts';
 import { jsonBody } from './json-body.ts';
 import { quotaHeaders } from './quota-headers.ts';
 import { requestIdFor } from './request-id.ts';
@@ -40,6 +41,11 @@ export interface HttpRequest<TBody, TQuery, TPrincipal> {
   params: Record<string, string>;
   principal: TPrincipal;
   apiKey: string;
+  /**
+   * The request's Idempotency-Key (lib/http/idempotency.ts), read only on routes whose contract
+   * declares `idempotent` (so the document and the code agree on where it works); else undefined.
+   */
+  idempotencyKey: string | undefined;
   requestId: string;
   services: Services;
   log: Logger;
@@ -101,6 +107,7 @@ export interface StreamResult {
 interface InputSpec {
   body?: v.GenericSchema;
   query?: v.GenericSchema;
+  idempotent?: boolean;
 }
 
 const inputOf = (route: RouteId | HandlerRoute): InputSpec =>
@@ -254,6 +261,7 @@ function requestOf<TBody, TQuery, TPrincipal>(
     params: (event.pathParameters ?? {}) as Record<string, string>,
     principal: event.principal as TPrincipal,
     apiKey: event.headers?.['x-api-key'] ?? '',
+    idempotencyKey: spec.idempotent ? idempotencyKeyOf(event.headers) : undefined,
     requestId: requestIdOf(event),
     services: getServices(),
     log: event.log ?? logger,

@@ -60,8 +60,10 @@ export function queuedClientId(batchCreatedAt: string, batchId: string, index: n
   return newClientId(new Date(Date.parse(batchCreatedAt) + index), suffix);
 }
 
+export const CLIENT_ID_PATTERN = /^CLI-\d{8}-\d{9}-[0-9a-f]{6}$/;
+
 export function isClientId(text: string): boolean {
-  return /^CLI-\d{8}-\d{9}-[0-9a-f]{6}$/.test(text);
+  return CLIENT_ID_PATTERN.test(text);
 }
 
 export function dueShardOf(clientId: string): number {

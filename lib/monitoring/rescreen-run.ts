@@ -46,8 +46,10 @@ export function newRunId(at: Date): string {
   return `RUN-${screenDay(at)}-${randomBytes(5).toString('hex')}`;
 }
 
+export const RUN_ID_PATTERN = /^RUN-\d{8}-[0-9a-f]{10}$/;
+
 export function isRunId(text: string): boolean {
-  return /^RUN-\d{8}-[0-9a-f]{10}$/.test(text);
+  return RUN_ID_PATTERN.test(text);
 }
 
 /** The tenant's clients whose next due date has passed, read shard by shard in parallel. */

@@ -199,6 +199,7 @@ export const operations = {
   'batch-stream': { body: BatchRequestSchema, idempotent: true, success: batchEvents, errors: batchErrors },
   'batch-clients-stream': {
     body: BatchClientsRequestSchema,
+    idempotent: true,
     success: batchEvents,
     errors: { ...batchErrors, 409: 'A subject’s reference belongs to another client' },
   },

@@ -1,7 +1,11 @@
 import * as v from 'valibot';
 import { RunCountsSchema } from '../batch/batch-record.ts';
+import { BATCH_ID_PATTERN } from '../batch/batch-stream.ts';
 import { RISK_ORDER } from '../matcher/types.ts';
+import { CLIENT_ID_PATTERN } from '../monitoring/client-record.ts';
+import { RUN_ID_PATTERN } from '../monitoring/rescreen-run.ts';
 import { DISPOSITIONS } from '../screening/request.ts';
+import { SCREEN_ID_PATTERN } from '../screening/screen-id.ts';
 import { ActorSchema, HistoryEntrySchema, SCREEN_ORIGINS } from '../screening/screen-record.ts';
 import { SubjectSchema } from '../screening/subject.ts';
 import { AUDIT_ACTIONS } from '../tenancy/audit.ts';
@@ -21,6 +25,12 @@ import { CHECK_TYPES } from '../watchlists/types.ts';
  */
 
 const riskLevel = v.picklist(RISK_ORDER);
+/** ISO 8601 with seconds and a zone (`Z` or `+00:00`): JSON Schema's `date-time`. */
+const timestamp = v.pipe(v.string(), v.isoTimestamp());
+const screenId = v.pipe(v.string(), v.regex(SCREEN_ID_PATTERN));
+const clientId = v.pipe(v.string(), v.regex(CLIENT_ID_PATTERN));
+const batchId = v.pipe(v.string(), v.regex(BATCH_ID_PATTERN));
+const runId = v.pipe(v.string(), v.regex(RUN_ID_PATTERN));
 const checkTypes = v.array(v.picklist(CHECK_TYPES));
 const cursor = v.pipe(
   v.nullable(v.string()),
@@ -36,7 +46,7 @@ export const ErrorBodySchema = v.pipe(
 export const HealthSchema = v.strictObject({
   status: v.literal('ok'),
   version: v.string(),
-  timestamp: v.string(),
+  timestamp,
 });
 
 export const AccountSchema = v.strictObject({
@@ -51,7 +61,7 @@ export const AccountSchema = v.strictObject({
     batch: v.boolean(),
   }),
   usage: v.strictObject({
-    month: v.string(),
+    month: v.pipe(v.string(), v.regex(/^\d{4}-\d{2}$/)),
     screens_used: v.number(),
     screens_allowed: v.nullable(v.number()),
     screens_remaining: v.nullable(v.number()),
@@ -61,7 +71,7 @@ export const AccountSchema = v.strictObject({
 export const RotatedKeySchema = v.strictObject({
   api_key: v.string(),
   key_hint: v.string(),
-  issued_at: v.string(),
+  issued_at: timestamp,
   detail: v.string(),
 });
 
@@ -75,11 +85,11 @@ export const DatabaseStatusSchema = v.strictObject({
       entity_count: v.number(),
       individual_count: v.number(),
       linked_count: v.number(),
-      source_date: v.string(),
+      source_date: v.pipe(v.string(), v.isoDate()),
       source_date_basis: v.string(),
-      last_sync: v.string(),
-      last_successful_sync: v.nullable(v.string()),
-      last_attempted_sync: v.nullable(v.string()),
+      last_sync: timestamp,
+      last_successful_sync: v.nullable(timestamp),
+      last_attempted_sync: v.nullable(timestamp),
       sync_error: v.nullable(v.string()),
       synced_from: v.array(v.string()),
       age_days: v.number(),
@@ -90,11 +100,11 @@ export const DatabaseStatusSchema = v.strictObject({
     }),
   ),
   totals: v.strictObject({ lists: v.number(), entities: v.number(), individuals: v.number() }),
-  last_sync: v.nullable(v.string()),
+  last_sync: v.nullable(timestamp),
   stale: v.boolean(),
   stale_lists: v.array(v.string()),
   staleness_rule: v.string(),
-  checked_at: v.string(),
+  checked_at: timestamp,
 });
 
 const fieldExplanation = v.strictObject({
@@ -187,10 +197,10 @@ const matchRef = v.strictObject({
 });
 
 const screenSummaryEntries = {
-  screen_id: v.string(),
+  screen_id: screenId,
   risk_level: riskLevel,
   subject: SubjectSchema,
-  screened_at: v.string(),
+  screened_at: timestamp,
   types: checkTypes,
   created_by: ActorSchema,
   disposition: v.nullable(DispositionSchema),
@@ -204,10 +214,10 @@ export const ScreenSchema = v.strictObject({
   pep_result: v.nullable(PepResultSchema),
   criminal_result: v.nullable(CriminalResultSchema),
   origin: v.picklist(SCREEN_ORIGINS),
-  client_id: v.nullable(v.string()),
+  client_id: v.nullable(clientId),
   alert: v.nullable(
     v.strictObject({
-      previous_screen_id: v.nullable(v.string()),
+      previous_screen_id: v.nullable(screenId),
       risk_before: v.nullable(riskLevel),
       risk_after: riskLevel,
       matches_added: v.array(matchRef),
@@ -215,7 +225,7 @@ export const ScreenSchema = v.strictObject({
       matches_changed: v.array(matchRef),
     }),
   ),
-  superseded_by: v.nullable(v.string()),
+  superseded_by: v.nullable(screenId),
 });
 
 export const ScreenResultSchema = v.strictObject({ ...ScreenSchema.entries, skipped: v.boolean() });
@@ -229,11 +239,11 @@ const entryLink = v.strictObject({
   version: v.number(),
   disposition: v.picklist(DISPOSITIONS),
   author: ActorSchema,
-  at: v.string(),
+  at: timestamp,
 });
 
 export const ScreenHistorySchema = v.strictObject({
-  screen_id: v.string(),
+  screen_id: screenId,
   disposition: v.nullable(DispositionSchema),
   history: v.array(
     v.strictObject({
@@ -242,29 +252,29 @@ export const ScreenHistorySchema = v.strictObject({
       approves: v.optional(entryLink),
       superseded_by: v.optional(entryLink),
       approved_by: v.optional(ActorSchema),
-      approved_at: v.optional(v.string()),
+      approved_at: v.optional(timestamp),
       withdraws_approval: v.optional(entryLink),
     }),
   ),
 });
 
-export const ScreenDeletedSchema = v.strictObject({ screen_id: v.string(), deleted: v.literal(true) });
+export const ScreenDeletedSchema = v.strictObject({ screen_id: screenId, deleted: v.literal(true) });
 
 const clientProfileEntries = {
-  client_id: v.string(),
+  client_id: clientId,
   reference: v.nullable(v.string()),
   subject: SubjectSchema,
   types: checkTypes,
   status: v.picklist(['active', 'stopped']),
-  created_at: v.string(),
+  created_at: timestamp,
   created_by: ActorSchema,
-  last_screen_id: v.string(),
-  last_screened_at: v.string(),
+  last_screen_id: screenId,
+  last_screened_at: timestamp,
   risk_level: riskLevel,
   rescreen_interval_days: v.number(),
   rescreen_interval_custom: v.boolean(),
-  next_due_at: v.nullable(v.string()),
-  stopped_at: v.optional(v.string()),
+  next_due_at: v.nullable(timestamp),
+  stopped_at: v.optional(timestamp),
   stopped_by: v.optional(ActorSchema),
 };
 
@@ -286,28 +296,24 @@ export const ScreenedSubjectsPageSchema = v.strictObject({
     v.strictObject({
       subject: SubjectSchema,
       types: checkTypes,
-      latest_screen: v.strictObject({
-        screen_id: v.string(),
-        risk_level: riskLevel,
-        screened_at: v.string(),
-      }),
+      latest_screen: v.strictObject({ screen_id: screenId, risk_level: riskLevel, screened_at: timestamp }),
       screen_count: v.number(),
       latest_disposition: v.nullable(
         v.strictObject({
           disposition: v.picklist(DISPOSITIONS),
           author: ActorSchema,
-          at: v.string(),
-          screen_id: v.string(),
+          at: timestamp,
+          screen_id: screenId,
         }),
       ),
-      last_activity_at: v.string(),
+      last_activity_at: timestamp,
     }),
   ),
   next_cursor: cursor,
 });
 
 const runStartedEntries = {
-  run_id: v.string(),
+  run_id: runId,
   status: v.picklist(['running', 'finished']),
   due: v.number(),
   queued: v.number(),
@@ -319,16 +325,16 @@ export const RescreenRunStartedSchema = v.strictObject(runStartedEntries);
 export const RescreenRunSchema = v.strictObject({
   ...runStartedEntries,
   already_running: v.number(),
-  started_at: v.string(),
+  started_at: timestamp,
   started_by: ActorSchema,
   trigger: RunCountsSchema.entries.trigger,
   finished: v.number(),
   changed: v.array(
     v.strictObject({
-      client_id: v.string(),
+      client_id: clientId,
       reference: v.nullable(v.string()),
-      screen_id: v.string(),
-      previous_screen_id: v.nullable(v.string()),
+      screen_id: screenId,
+      previous_screen_id: v.nullable(screenId),
       risk_before: v.nullable(riskLevel),
       risk_after: riskLevel,
       matches_added: v.number(),
@@ -343,9 +349,9 @@ export const UserSchema = v.strictObject({
   role: v.picklist(ROLES),
   status: v.picklist(USER_STATUSES),
   key_hint: v.nullable(v.string()),
-  key_issued_at: v.nullable(v.string()),
-  created_at: v.string(),
-  disabled_at: v.optional(v.string()),
+  key_issued_at: v.nullable(timestamp),
+  created_at: timestamp,
+  disabled_at: v.optional(timestamp),
   disabled_by: v.optional(v.string()),
 });
 
@@ -368,10 +374,10 @@ export const AuditPageSchema = v.strictObject({
       actor: v.strictObject({ user_id: v.string(), role: v.picklist([...ROLES, 'ops']) }),
       target_user_id: v.optional(v.string()),
       details: v.record(v.string(), v.string()),
-      at: v.string(),
+      at: timestamp,
       outcome: v.picklist(['started', 'done', 'refused', 'failed']),
       outcome_detail: v.optional(v.string()),
-      completed_at: v.optional(v.string()),
+      completed_at: v.optional(timestamp),
     }),
   ),
   next_cursor: cursor,
@@ -379,20 +385,20 @@ export const AuditPageSchema = v.strictObject({
 
 /** The Server-Sent Events of the batch streams, by event name. */
 export const BatchEventSchemas = {
-  start: v.strictObject({ batch_id: v.string(), total: v.number() }),
+  start: v.strictObject({ batch_id: batchId, total: v.number() }),
   progress: v.strictObject({
-    batch_id: v.string(),
+    batch_id: batchId,
     index: v.number(),
     completed: v.number(),
     total: v.number(),
-    screen_id: v.string(),
+    screen_id: screenId,
     risk_level: riskLevel,
     skipped: v.boolean(),
-    client_id: v.optional(v.string()),
+    client_id: v.optional(clientId),
   }),
-  error: v.strictObject({ batch_id: v.string(), index: v.number(), detail: v.string() }),
+  error: v.strictObject({ batch_id: batchId, index: v.number(), detail: v.string() }),
   complete: v.strictObject({
-    batch_id: v.string(),
+    batch_id: batchId,
     total: v.number(),
     completed: v.number(),
     failed: v.number(),

@@ -114,9 +114,9 @@ describe('Idempotency-Key on POST /screen', () => {
   });
 });
 
-describe('Idempotency-Key on POST /batch/stream', () => {
-  async function streamEvents(key: string, body: unknown, idempotencyKey: string) {
-    const response = await fetch(`${stack.url}/batch/stream`, {
+describe('Idempotency-Key on the batch streams', () => {
+  async function streamEvents(key: string, body: unknown, idempotencyKey: string, path = '/batch/stream') {
+    const response = await fetch(`${stack.url}${path}`, {
       method: 'POST',
       headers: { 'x-api-key': key, 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
       body: JSON.stringify(body),
@@ -146,5 +146,27 @@ describe('Idempotency-Key on POST /batch/stream', () => {
     expect(repeat.at(-1)).toMatchObject({ event: 'complete', data: { total: 2, completed: 2, failed: 0 } });
     expect(await usage(tenantId)).toBe(2);
     expect((await api.get('/screens', key)).body.screens).toHaveLength(2);
+  });
+
+  it('registers a client batch once: a repeat streams the first batch again, a changed body is 422', async () => {
+    const { tenantId, key } = await freshTenant();
+    const idempotencyKey = randomUUID();
+    const body = { subjects: [{ name: madeUpName(), reference: `IDEM-${idempotencyKey}` }] };
+
+    const first = await streamEvents(key, body, idempotencyKey, '/batch/clients/stream');
+    const repeat = await streamEvents(key, body, idempotencyKey, '/batch/clients/stream');
+    const changed = await api.post(
+      '/batch/clients/stream',
+      key,
+      { subjects: [{ name: madeUpName() }] },
+      { 'idempotency-key': idempotencyKey },
+    );
+
+    expect(repeat[0].data.batch_id).toBe(first[0].data.batch_id);
+    expect(repeat.at(-1)).toMatchObject({ event: 'complete', data: { total: 1, completed: 1, failed: 0 } });
+    expect(await usage(tenantId)).toBe(1);
+    expect((await api.get('/clients', key)).body.clients).toHaveLength(1);
+    expect(changed.status).toBe(422);
+    expect(changed.body.detail).toMatch(/^Idempotency-Key was already used with a different request body/);
   });
 });

@@ -68,12 +68,12 @@ describe('the contract checker', () => {
 
   it('checks each event of a stream: its name declared, its data matching', () => {
     const problems: string[] = [];
-    const checker = contract.eventChecker('GET', url('/batch/BAT-1/events'), (problem) =>
+    const checker = contract.eventChecker('GET', url('/batch/BAT-20261124-f106a27474/events'), (problem) =>
       problems.push(problem),
     );
 
-    checker?.feed('event: start\ndata: {"batch_id":"BAT-1","total":1}\n\n: heartbeat\n\n');
-    checker?.feed('event: progress\ndata: {"batch_id":"BAT-1","index":0}\n\n');
+    checker?.feed('event: start\ndata: {"batch_id":"BAT-20261124-f106a27474","total":1}\n\n: heartbeat\n\n');
+    checker?.feed('event: progress\ndata: {"batch_id":"BAT-20261124-f106a27474","index":0}\n\n');
     checker?.feed('event: finished\ndata: {}\n\n');
 
     expect(problems[0]).toContain(
