@@ -42,15 +42,23 @@ export const referenceField = v.pipe(
       v.regex(/^[^\p{Cc}\p{Cf}]+$/u, 'must not contain control characters'),
     ),
   ),
+  v.description(
+    `Optional: your own customer id, 1 to ${REFERENCE_MAX_LENGTH} characters, unique within your tenant`,
+  ),
   v.transform((value) => value ?? undefined),
 );
 
 /** Days between re-screens, overriding the risk-level default. */
-export const rescreenIntervalField = optionalWholeNumber(1, 365, {
-  type: 'must be a whole number of days from 1 to 365',
-  min: 'must be at least 1 (day)',
-  max: 'must be at most 365 (days)',
-});
+export const rescreenIntervalField = optionalWholeNumber(
+  1,
+  365,
+  {
+    type: 'must be a whole number of days from 1 to 365',
+    min: 'must be at least 1 (day)',
+    max: 'must be at most 365 (days)',
+  },
+  'Optional: days between re-screens, 1 to 365; default by risk level',
+);
 
 /** The fields a client registration adds to a subject (POST /clients, batch client subjects). */
 export const clientFields = {

@@ -36,7 +36,7 @@ const namedSchemas: Record<string, v.GenericSchema> = {
   SanctionsResult: responses.SanctionsResultSchema,
   PepResult: responses.PepResultSchema,
   CriminalResult: responses.CriminalResultSchema,
-  Decision: responses.HistoryEntrySchema,
+  Decision: responses.DecisionSchema,
   Disposition: responses.DispositionSchema,
   ScreenSummary: responses.ScreenSummarySchema,
   Screen: responses.ScreenSchema,

@@ -156,11 +156,13 @@ export const operations = {
     errors: { ...listQueryErrors, ...notFound('client') },
   },
   'client-stop': {
-    success: json(ClientProfileSchema, 'The client, no longer monitored; its screens stay'),
+    success: json(
+      ClientProfileSchema,
+      'The client, no longer monitored (stopping again answers the same); its screens stay',
+    ),
     errors: {
       ...notFound('client'),
       403: 'An analyst stopping a client someone else registered',
-      409: 'Monitoring of the client has already stopped',
     },
   },
   'users-list': { success: json(UserListSchema, 'Every user of the tenant'), errors: adminsOnly },
@@ -201,7 +203,8 @@ export const operations = {
     body: BatchClientsRequestSchema,
     idempotent: true,
     success: batchEvents,
-    errors: { ...batchErrors, 409: 'A subject’s reference belongs to another client' },
+    // A subject whose reference another client holds is an `error` event of the stream, not a 409.
+    errors: batchErrors,
   },
   'batch-reattach': { success: batchEvents, errors: notFound('batch') },
   'reference-page': {

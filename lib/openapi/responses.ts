@@ -6,8 +6,12 @@ import { CLIENT_ID_PATTERN } from '../monitoring/client-record.ts';
 import { RUN_ID_PATTERN } from '../monitoring/rescreen-run.ts';
 import { DISPOSITIONS } from '../screening/request.ts';
 import { SCREEN_ID_PATTERN } from '../screening/screen-id.ts';
-import { ActorSchema, HistoryEntrySchema, SCREEN_ORIGINS } from '../screening/screen-record.ts';
-import { SubjectSchema } from '../screening/subject.ts';
+import {
+  SCREEN_ORIGINS,
+  ActorSchema as StoredActorSchema,
+  HistoryEntrySchema as StoredHistoryEntrySchema,
+} from '../screening/screen-record.ts';
+import { SubjectSchema as StoredSubjectSchema } from '../screening/subject.ts';
 import { AUDIT_ACTIONS } from '../tenancy/audit.ts';
 import { PLAN_IDS } from '../tenancy/plans.ts';
 import { ROLES, USER_STATUSES } from '../tenancy/tenants.ts';
@@ -36,6 +40,13 @@ const cursor = v.pipe(
   v.nullable(v.string()),
   v.description('Pass as `cursor` for the next page; null on the last page.'),
 );
+
+/**
+ * The stored subject and actor shapes (parsed on the way out of the table), as strict response
+ * objects: a field the API does not declare fails the contract tests.
+ */
+export const SubjectSchema = v.strictObject(StoredSubjectSchema.entries);
+export const ActorSchema = v.strictObject(StoredActorSchema.entries);
 
 /** Every error: a 4xx or 5xx answers `{ detail }`, never internals. */
 export const ErrorBodySchema = v.pipe(
@@ -180,13 +191,16 @@ export const CriminalResultSchema = v.strictObject({
   narrative: v.string(),
 });
 
-const historyEntryEntries = HistoryEntrySchema.entries;
+const historyEntryEntries = { ...StoredHistoryEntrySchema.entries, author: ActorSchema };
+
+/** One decision of a screen's history, as stored. */
+export const DecisionSchema = v.strictObject(historyEntryEntries);
 
 export const DispositionSchema = v.strictObject({
   ...historyEntryEntries,
   awaiting_approval: v.boolean(),
   decision_version: v.nullable(v.number()),
-  approved_decision: v.optional(HistoryEntrySchema),
+  approved_decision: v.optional(DecisionSchema),
 });
 
 const matchRef = v.strictObject({
@@ -419,5 +433,3 @@ export const OpenApiDocumentSchema = v.looseObject({
   info: v.looseObject({ title: v.string(), version: v.string() }),
   paths: v.record(v.string(), v.looseObject({})),
 });
-
-export { ActorSchema, HistoryEntrySchema, SubjectSchema };

@@ -57,9 +57,11 @@ export function objectMessage(issue: v.BaseIssue<unknown>): string {
  * when not well-formed Unicode (lib/screening/text-input.ts); exported for every body that takes
  * names (users, clients).
  */
-export const trimmed = (max: number, what: string) =>
+export const trimmed = (max: number, what: string, description = `${what}, at most ${max} characters`) =>
   v.pipe(
     v.string(`must be a string (${what})`),
+    // Descriptions stand before any transform: the OpenAPI document renders a body as its input type.
+    v.description(description),
     v.check(isWellFormedText, MALFORMED_TEXT_MESSAGE),
     v.transform((text) => stripControls(text).replace(/\s+/g, ' ').trim()),
     v.maxLength(max, `must be at most ${max} characters`),
@@ -69,6 +71,7 @@ export const trimmed = (max: number, what: string) =>
 const optionalText = (max: number, what: string) =>
   v.pipe(
     v.nullish(trimmed(max, what)),
+    v.description(`Optional: ${what}, at most ${max} characters; null or blank is not given`),
     v.transform((value) => (value ? value : undefined)),
   );
 
@@ -93,6 +96,9 @@ const dobSchema = v.pipe(
         `must be ${EARLIEST_BIRTH_YEAR} or later`,
       ),
     ),
+  ),
+  v.description(
+    `Optional date of birth, YYYY-MM-DD: a real calendar date, ${EARLIEST_BIRTH_YEAR} or later, not in the future`,
   ),
   v.transform((value) => value ?? undefined),
 );
@@ -121,6 +127,9 @@ const typesSchema = v.pipe(
     v.string(`must be a comma-separated string, a subset of ${CHECK_TYPES.join(',')}`),
     CHECK_TYPES.join(','),
   ),
+  v.description(
+    `The checks to run: a comma-separated subset of ${CHECK_TYPES.join(',')} (any order and case); default all`,
+  ),
   v.rawTransform(({ dataset, addIssue, NEVER }) => {
     const parsed = parseCheckTypes(dataset.value);
     if ('problem' in parsed) {
@@ -140,6 +149,7 @@ export const optionalWholeNumber = (
   min: number,
   max: number,
   messages: { type: string; min: string; max: string },
+  description: string,
 ) =>
   v.pipe(
     v.nullish(
@@ -150,10 +160,12 @@ export const optionalWholeNumber = (
         v.maxValue(max, messages.max),
       ),
     ),
+    v.description(description),
     v.transform((value) => value ?? undefined),
   );
 
-const booleanFlag = v.nullish(v.boolean('must be true or false'), false);
+const booleanFlag = (description: string) =>
+  v.pipe(v.nullish(v.boolean('must be true or false'), false), v.description(description));
 
 /**
  * The subject fields of POST /screen (docs/api-decisions.md#request-bodies), exported so the batch endpoints validate each
@@ -161,7 +173,11 @@ const booleanFlag = v.nullish(v.boolean('must be true or false'), false);
  */
 export const subjectFields = {
   name: v.pipe(
-    trimmed(NAME_MAX_LENGTH, 'the full name'),
+    trimmed(
+      NAME_MAX_LENGTH,
+      'the full name',
+      `The person’s full name, 2 to ${NAME_MAX_LENGTH} characters with at least 2 letters screening can read`,
+    ),
     v.minLength(2, 'must be at least 2 characters'),
     v.check((name) => readableLetterCount(name) >= MIN_READABLE_LETTERS, UNREADABLE_NAME_MESSAGE),
   ),
@@ -175,7 +191,11 @@ export const subjectFields = {
 export const checkTypesField = typesSchema;
 
 /** Body of POST /screen (docs/api-decisions.md#request-bodies). */
-export const ScreenRequestSchema = strictBody({ ...subjectFields, types: typesSchema, force: booleanFlag });
+export const ScreenRequestSchema = strictBody({
+  ...subjectFields,
+  types: typesSchema,
+  force: booleanFlag('Screen afresh (and charge) even inside the rescreen window; default false'),
+});
 
 export type ScreenRequest = v.InferOutput<typeof ScreenRequestSchema>;
 
@@ -190,7 +210,10 @@ export type DispositionValue = (typeof DISPOSITIONS)[number];
 
 /** Body of POST /screens/{screen_id}/dispose (docs/api-decisions.md#request-bodies). */
 export const DisposeRequestSchema = strictBody({
-  disposition: v.picklist(DISPOSITIONS, `must be one of ${DISPOSITIONS.join(', ')}`),
+  disposition: v.pipe(
+    v.picklist(DISPOSITIONS, `must be one of ${DISPOSITIONS.join(', ')}`),
+    v.description('The decision; `approved` (admins only) signs off the decision in force'),
+  ),
   note: v.pipe(
     v.nullish(
       v.pipe(
@@ -200,19 +223,25 @@ export const DisposeRequestSchema = strictBody({
         v.maxLength(NOTE_MAX_LENGTH, `must be at most ${NOTE_MAX_LENGTH} characters`),
       ),
     ),
+    v.description(`The analyst’s note, at most ${NOTE_MAX_LENGTH} characters (line breaks kept)`),
     v.transform((value) => (value ? value : undefined)),
   ),
-  override: booleanFlag,
-  approval_requested: booleanFlag,
+  override: booleanFlag('Replace the disposition in force; default false'),
+  approval_requested: booleanFlag('Mark the decision as awaiting an admin’s sign-off; default false'),
   /**
    * With `approved`, required: the `decision_version` of the decision the admin reviewed, so a
    * sign-off can never land on a decision that replaced it in the meantime.
    */
-  approves_version: optionalWholeNumber(1, 1_000_000, {
-    type: 'must be a whole number (the decision_version you reviewed)',
-    min: 'must be 1 or more',
-    max: 'is not a version of this screen',
-  }),
+  approves_version: optionalWholeNumber(
+    1,
+    1_000_000,
+    {
+      type: 'must be a whole number (the decision_version you reviewed)',
+      min: 'must be 1 or more',
+      max: 'is not a version of this screen',
+    },
+    'With `approved`, required: the `decision_version` of the decision the admin reviewed',
+  ),
 });
 
 export type DisposeRequest = v.InferOutput<typeof DisposeRequestSchema>;

@@ -183,10 +183,17 @@ export const USER_NAME_MAX_LENGTH = 100;
 /** Body of POST /users: the new user's name; `role` may only be `analyst` (the default). */
 export const AddUserRequestSchema = strictBody({
   name: v.pipe(
-    trimmed(USER_NAME_MAX_LENGTH, 'the user’s name'),
+    trimmed(
+      USER_NAME_MAX_LENGTH,
+      'the user’s name',
+      `The user’s name, 2 to ${USER_NAME_MAX_LENGTH} characters`,
+    ),
     v.minLength(2, 'must be at least 2 characters'),
   ),
-  role: v.nullish(v.picklist(ROLES, `must be one of ${ROLES.join(', ')}`), 'analyst'),
+  role: v.pipe(
+    v.nullish(v.picklist(ROLES, `must be one of ${ROLES.join(', ')}`), 'analyst'),
+    v.description('Only `analyst` (the default): admins are added by operations'),
+  ),
 });
 export type AddUserRequest = v.InferOutput<typeof AddUserRequestSchema>;
 

@@ -199,6 +199,11 @@ describe('GET /clients', () => {
       'risk_level: must be one of',
     );
     expect((await api.get('/clients?limit=0', key)).status).toBe(400);
+    expect((await api.get('/clients/screened?limit=0', key)).status).toBe(400);
+    const client = (await api.post('/clients', key, { name: madeUpName() })).body;
+    expect((await api.get(`/clients/${client.client_id}?limit=201`, key)).body.detail).toBe(
+      'limit: must be at most 200',
+    );
     const wrong = await api.get(`/clients?cursor=${foreign}`, key);
     expect(wrong.status).toBe(400);
     expect(wrong.body.detail).toContain('cursor:');
@@ -221,6 +226,9 @@ describe('GET and DELETE /clients/{client_id}', () => {
     expect((await api.get(`/screens/${client.last_screen_id}`, key)).status).toBe(200);
     expect((await api.get(`/clients/${client.client_id}`, key)).body.status).toBe('stopped');
     expect((await api.post('/clients', key, { name: madeUpName(), reference: 'STOP-1' })).status).toBe(201);
+    const again = await api.delete(`/clients/${client.client_id}`, key);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(stopped.body);
   });
 
   it('analysts stop only the clients they registered (403 otherwise)', async () => {

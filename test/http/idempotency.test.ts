@@ -146,6 +146,15 @@ describe('Idempotency-Key on the batch streams', () => {
     expect(repeat.at(-1)).toMatchObject({ event: 'complete', data: { total: 2, completed: 2, failed: 0 } });
     expect(await usage(tenantId)).toBe(2);
     expect((await api.get('/screens', key)).body.screens).toHaveLength(2);
+    const changed = await api.post(
+      '/batch/stream',
+      key,
+      { subjects: [{ name: madeUpName() }] },
+      {
+        'idempotency-key': idempotencyKey,
+      },
+    );
+    expect(changed.status).toBe(422);
   });
 
   it('registers a client batch once: a repeat streams the first batch again, a changed body is 422', async () => {

@@ -107,4 +107,22 @@ describe('user and key management', () => {
     expect((await local.api.post('/users', admin, { name: 'Ann', role: 'owner' })).status).toBe(400);
     expect((await local.api.get('/audit?cursor=bogus', admin)).status).toBe(400);
   });
+
+  it('a key is revoked by an admin only, and never for a disabled user', async () => {
+    const admin = enterpriseAdmin().api_key;
+    const added = (await local.api.post('/users', admin, { name: madeUpName() })).body;
+
+    const byAnalyst = await local.api.post(
+      `/users/${added.user.user_id}/revoke-key`,
+      demoKey(local.stack, 'tdemoenterprise', 'analyst').api_key,
+    );
+    await local.api.post(`/users/${added.user.user_id}/disable`, admin);
+    const ofDisabled = await local.api.post(`/users/${added.user.user_id}/revoke-key`, admin);
+
+    expect(byAnalyst.status).toBe(403);
+    expect(byAnalyst.body.detail).toMatch(/admin/);
+    expect(ofDisabled.status).toBe(409);
+    expect(ofDisabled.body.detail).toMatch(/disabled/);
+    expect((await local.api.get('/me', added.api_key)).status).toBe(401);
+  });
 });

@@ -1,5 +1,7 @@
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, afterEach } from 'vitest';
-import { contractOf } from './contract.ts';
+import { type ContractCheck, contractOf } from './contract.ts';
 
 /**
  * Contract tests of every HTTP test (a setup file of the embedded project, vitest.config.ts): every
@@ -13,6 +15,19 @@ const contract = contractOf();
 const problems: string[] = [];
 const pending = new Set<Promise<void>>();
 const originalFetch = globalThis.fetch;
+
+/**
+ * With CONTRACT_COVERAGE_DIR set, each checked response's operation and status is appended to a
+ * file there, one per worker process; scripts/contract-coverage.ts compares them with the document.
+ */
+const coverageFile = process.env.CONTRACT_COVERAGE_DIR
+  ? join(process.env.CONTRACT_COVERAGE_DIR, `${process.pid}.txt`)
+  : undefined;
+
+function record({ operation, problems: found }: ContractCheck, status: number) {
+  problems.push(...found);
+  if (coverageFile && operation) appendFileSync(coverageFile, `${operation} ${status}\n`);
+}
 
 const isLocal = (url: URL) => url.hostname === '127.0.0.1' || url.hostname === 'localhost';
 
@@ -46,7 +61,7 @@ function checkedEventStream(response: Response, method: string, url: string): Re
  * problems fail the test like those of a fetched response.
  */
 export function checkReceived(method: string, url: string, status: number, headers: Headers, body: string) {
-  problems.push(...contract.check(method, url, status, headers, body).problems);
+  record(contract.check(method, url, status, headers, body), status);
 }
 
 globalThis.fetch = async (input: string | URL | Request, init?: RequestInit) => {
@@ -56,15 +71,14 @@ globalThis.fetch = async (input: string | URL | Request, init?: RequestInit) => 
   const method = init?.method ?? (input instanceof Request ? input.method : 'GET');
   const contentType = response.headers.get('content-type');
   if (response.status === 200 && contentType?.startsWith('text/event-stream')) {
-    const { problems: found } = contract.check(method, url, response.status, response.headers, '');
-    problems.push(...found);
+    record(contract.check(method, url, response.status, response.headers, ''), response.status);
     return checkedEventStream(response, method, url);
   }
   const checked = response
     .clone()
     .text()
     .then((body) => {
-      problems.push(...contract.check(method, url, response.status, response.headers, body).problems);
+      record(contract.check(method, url, response.status, response.headers, body), response.status);
     })
     .catch(() => {
       // The test aborted the request: it saw no body, and there is none to check.
