@@ -147,6 +147,7 @@ export class ScreeningServiceStack extends Stack {
         entry: route.entry,
         description: `${route.method} ${route.path}: ${route.summary}`,
         needsWatchlists: route.needsWatchlists,
+        bundledFiles: route.bundledFiles,
         environment: route.sendsToQueue ? { BATCH_QUEUE_URL: batch.queue.queueUrl } : undefined,
       });
       grantTableAccess(table, endpoint.function, route.tableAccess);

@@ -6,6 +6,8 @@
  * never exist in one place and not the other. Declaring is granting.
  */
 
+import { SWAGGER_UI_FILES } from './reference/swagger-ui-files.ts';
+
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'DELETE';
 
 /** DynamoDB access a function needs; the stack grants exactly this. */
@@ -28,16 +30,34 @@ export interface FunctionDefinition {
   summary: string;
 }
 
+/**
+ * Files a function reads at run time besides its code (the reference page's Swagger UI files):
+ * the stack copies exactly these into its deployment package and sets `variable` to the folder
+ * they are in; locally they are read where they are.
+ */
+export interface BundledFiles {
+  /** Folder the files come from, relative to the repository root. */
+  from: string;
+  /** Their names in that folder; only these are copied. */
+  files: readonly string[];
+  /** Folder of the deployment package they are copied to (under /var/task). */
+  into: string;
+  /** Environment variable naming that folder in the deployed function. */
+  variable: 'SWAGGER_UI_DIR';
+}
+
 export interface RouteDefinition extends FunctionDefinition {
   method: HttpMethod;
   /** API Gateway style path, `{param}` for path parameters. */
   path: string;
-  /** `none` only for /health and /openapi.json; everything else authenticates X-API-Key. */
+  /** `none` only for /health, /openapi.json and the API reference (/docs); everything else authenticates X-API-Key. */
   auth: 'none' | 'api-key';
   /** `http` routes go through API Gateway; `stream` routes through a response-streaming Function URL. */
   kind: 'http' | 'stream';
   /** Plan feature the route needs (checked by the request pipeline; 403 naming the plan). */
   planFeature?: PlanFeature;
+  /** Files the route's function serves or reads, copied into its deployment package. */
+  bundledFiles?: BundledFiles;
 }
 
 /** The part of a route the request pipeline reads. */
@@ -326,6 +346,29 @@ export const routes = [
     kind: 'http',
     tableAccess: 'read',
     summary: 'A rescreen run’s counts, progress and the clients whose outcome changed',
+  },
+  {
+    // The interactive reference: no key, so anyone evaluating or integrating can read it; what it
+    // calls ("Try it out") needs the key like any client.
+    id: 'reference-page',
+    method: 'GET',
+    path: '/docs',
+    entry: 'functions/http/reference-page.ts',
+    auth: 'none',
+    kind: 'http',
+    tableAccess: 'none',
+    summary: 'Interactive API reference (Swagger UI) of the OpenAPI document',
+  },
+  {
+    id: 'reference-asset',
+    method: 'GET',
+    path: '/docs/{asset}',
+    entry: 'functions/http/reference-asset.ts',
+    auth: 'none',
+    kind: 'http',
+    tableAccess: 'none',
+    bundledFiles: SWAGGER_UI_FILES,
+    summary: 'The reference page’s script, styles and icons, served by the service itself',
   },
   {
     id: 'batch-stream',

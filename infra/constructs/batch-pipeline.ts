@@ -103,6 +103,7 @@ export class BatchPipeline extends Construct {
         entry: route.entry,
         description: `${route.method} ${route.path}: ${route.summary}`,
         needsWatchlists: route.needsWatchlists,
+        bundledFiles: route.bundledFiles,
         // Streams progress until the last subject of up to 500 completes; Function URLs allow 15 min.
         timeout: Duration.minutes(10),
         environment: { BATCH_QUEUE_URL: this.queue.queueUrl },

@@ -6,6 +6,7 @@ import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import type { BundledFiles } from '../../lib/routes.ts';
 
 /** Where `npm run build:snapshot` writes the compiled watchlist index, relative to the project root. */
 export const WATCHLIST_SNAPSHOT_SOURCE = 'data/snapshot/watchlists.json';
@@ -40,6 +41,8 @@ export interface ServiceFunctionProps extends ServiceFunctionSettings {
   description?: string;
   /** Concurrent executions set aside for (and capping) this function; default the account's pool. */
   reservedConcurrency?: number;
+  /** Files the function reads at run time (the manifest's `bundledFiles`), copied into its package. */
+  bundledFiles?: BundledFiles;
 }
 
 /**
@@ -58,6 +61,7 @@ export class ServiceFunction extends Construct {
     const needsWatchlists = props.needsWatchlists ?? false;
     this.needsWatchlists = needsWatchlists;
     if (needsWatchlists) assertSnapshotPresent(this, props.projectRoot);
+    if (props.bundledFiles) assertBundledFilesPresent(this, props.projectRoot, props.bundledFiles);
 
     // Screening logs carry tenant and screen ids only; a month covers incident investigation
     // while the audit trail itself lives in the table.
@@ -87,6 +91,9 @@ export class ServiceFunction extends Construct {
         LOG_LEVEL: props.logLevel,
         SERVICE_VERSION: props.serviceVersion,
         ...(needsWatchlists ? { WATCHLIST_SNAPSHOT: WATCHLIST_SNAPSHOT_IN_BUNDLE } : {}),
+        ...(props.bundledFiles
+          ? { [props.bundledFiles.variable]: path.posix.join(PACKAGE_ROOT, props.bundledFiles.into) }
+          : {}),
         ...props.environment,
       },
       bundling: {
@@ -100,7 +107,7 @@ export class ServiceFunction extends Construct {
         externalModules: ['@aws-sdk/*'],
         sourceMap: true,
         minify: true,
-        commandHooks: needsWatchlists ? snapshotCopyHooks : undefined,
+        commandHooks: copyHooks(needsWatchlists, props.bundledFiles),
       },
     });
   }
@@ -115,13 +122,49 @@ export function constructIdFor(routeId: string): string {
     .join('');
 }
 
-const snapshotCopyHooks = {
-  beforeBundling: (): string[] => [],
-  beforeInstall: (): string[] => [],
-  afterBundling: (inputDir: string, outputDir: string): string[] => [
-    `cp "${path.posix.join(inputDir, WATCHLIST_SNAPSHOT_SOURCE)}" "${path.posix.join(outputDir, 'watchlists.json')}"`,
-  ],
-};
+/** Where Lambda unpacks a function's deployment package. */
+const PACKAGE_ROOT = '/var/task';
+
+/**
+ * esbuild bundles code only: the files a function reads at run time (the watchlist snapshot, the
+ * reference page's Swagger UI files) are copied into the package after bundling, or the deployed
+ * function would not find them.
+ */
+function copyHooks(needsWatchlists: boolean, bundledFiles: BundledFiles | undefined) {
+  if (!needsWatchlists && !bundledFiles) return undefined;
+  return {
+    beforeBundling: (): string[] => [],
+    beforeInstall: (): string[] => [],
+    afterBundling: (inputDir: string, outputDir: string): string[] => [
+      ...(needsWatchlists
+        ? [
+            `cp "${path.posix.join(inputDir, WATCHLIST_SNAPSHOT_SOURCE)}" "${path.posix.join(outputDir, 'watchlists.json')}"`,
+          ]
+        : []),
+      ...(bundledFiles
+        ? [
+            `mkdir -p "${path.posix.join(outputDir, bundledFiles.into)}"`,
+            ...bundledFiles.files.map(
+              (file) =>
+                `cp "${path.posix.join(inputDir, bundledFiles.from, file)}" "${path.posix.join(outputDir, bundledFiles.into, file)}"`,
+            ),
+          ]
+        : []),
+    ],
+  };
+}
+
+function assertBundledFilesPresent(scope: Construct, projectRoot: string, bundledFiles: BundledFiles): void {
+  if (!Stack.of(scope).bundlingRequired) return;
+  const missing = bundledFiles.files.filter(
+    (file) => !existsSync(path.join(projectRoot, bundledFiles.from, file)),
+  );
+  if (missing.length > 0) {
+    throw new Error(
+      `Files to bundle not found in ${path.join(projectRoot, bundledFiles.from)}: ${missing.join(', ')} (run \`npm ci\`).`,
+    );
+  }
+}
 
 function assertSnapshotPresent(scope: Construct, projectRoot: string): void {
   // Unit tests skip bundling, so the snapshot is only required when a bundle is really built.

@@ -133,7 +133,8 @@ function localError(error: unknown, req: IncomingMessage): APIGatewayProxyStruct
 
 function send(res: ServerResponse, result: APIGatewayProxyStructuredResultV2): void {
   res.writeHead(result.statusCode ?? 200, result.headers as Record<string, string>);
-  res.end(result.body ?? '');
+  // API Gateway decodes a binary body (the reference page's icons) before sending it; so does this.
+  res.end(result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64') : (result.body ?? ''));
 }
 
 /**

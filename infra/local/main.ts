@@ -25,6 +25,7 @@ process.stdout.write(
     ...lines,
     '',
     `Try: curl -s ${stack.url}/me -H "X-API-Key: ${stack.demoKeys[0].api_key}"`,
+    `API reference (Authorize with a key above, then Try it out): ${stack.url}/docs`,
     '',
   ].join('\n'),
 );

@@ -25,6 +25,21 @@ export function jsonResponse(
   return { statusCode: status, headers: { ...JSON_HEADERS, ...headers }, body: JSON.stringify(body) };
 }
 
+/** A response that is not JSON; bytes travel base64-encoded, as API Gateway payload v2 expects. */
+export function contentResponse(
+  status: number,
+  content: string | Uint8Array,
+  headers: Record<string, string>,
+): APIGatewayProxyStructuredResultV2 {
+  if (typeof content === 'string') return { statusCode: status, headers, body: content };
+  return {
+    statusCode: status,
+    headers,
+    body: Buffer.from(content.buffer, content.byteOffset, content.byteLength).toString('base64'),
+    isBase64Encoded: true,
+  };
+}
+
 /**
  * The one mapping from errors to responses: domain errors keep their status and detail; the
  * body parser's 422 for malformed JSON is a 400 here (the request body is invalid: docs/api-decisions.md#errors);

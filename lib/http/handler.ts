@@ -18,7 +18,7 @@ import { getServices, type Services } from '../runtime/services.ts';
 import { authenticate, type Principal, requirePlanFeature } from '../tenancy/auth.ts';
 import { recordingUsage, type UsageSeen } from '../tenancy/quota.ts';
 import { bodyLimit } from './body-limit.ts';
-import { errorResponse, jsonResponse } from './error-response.ts';
+import { contentResponse, errorResponse, jsonResponse } from './error-response.ts';
 import { idempotencyKeyOf } from './idempotency.ts';
 import { jsonBody } from './json-body.ts';
 import { quotaHeaders } from './quota-headers.ts';
@@ -59,16 +59,30 @@ export interface HttpResult {
 }
 
 /**
+ * A response that is not JSON (the API reference page and its files), sent with its own headers
+ * (`content-type` included). Errors on such a route are still the JSON `{ detail }` of every route.
+ */
+export interface ContentResult {
+  status?: number;
+  headers: Record<string, string>;
+  /** Text is sent as it is; bytes are base64-encoded with `isBase64Encoded`, as API Gateway expects. */
+  content: string | Uint8Array;
+}
+
+/**
  * The result a route's use case must return, from its contract (lib/openapi/operations.ts): the
  * declared success status, and a body of the input type of the declared response schema. A use case
- * answering a shape the OpenAPI document does not describe fails the type check.
+ * answering a shape the OpenAPI document does not describe fails the type check. A route whose
+ * contract declares media types other than JSON (the reference page) answers a ContentResult.
  */
 type ResultOf<TRoute> = TRoute extends keyof Operations
-  ? Operations[TRoute]['success'] extends { status: infer TStatus; schema: infer TSchema }
-    ? (TStatus extends 200 ? { status?: 200 } : { status: TStatus }) & {
-        body: TSchema extends v.GenericSchema ? v.InferInput<TSchema> : undefined;
-      }
-    : never
+  ? Operations[TRoute]['success'] extends { mediaTypes: readonly string[] }
+    ? ContentResult
+    : Operations[TRoute]['success'] extends { status: infer TStatus; schema: infer TSchema }
+      ? (TStatus extends 200 ? { status?: 200 } : { status: TStatus }) & {
+          body: TSchema extends v.GenericSchema ? v.InferInput<TSchema> : undefined;
+        }
+      : never
   : HttpResult;
 
 /** The request body and query schemas a route's contract declares (none for the fallback). */
@@ -281,6 +295,7 @@ export function httpHandler<const TRoute extends RouteId | HandlerRoute>(
     const result = await loggingAs(requestIdOf(event), () =>
       recordingUsage(event.usageSeen ?? new Map(), () => useCase(requestOf(event, spec), context)),
     );
+    if ('content' in result) return contentResponse(result.status ?? 200, result.content, result.headers);
     return jsonResponse((result as HttpResult).status ?? 200, result.body);
   });
 }

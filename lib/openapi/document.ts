@@ -146,6 +146,18 @@ function successResponse(routeId: string, operation: Operation): JsonObject {
       },
     };
   }
+  if ('mediaTypes' in success) {
+    // Text as a string; an image as bytes of its own type (an empty schema: any content).
+    return {
+      description: success.description,
+      content: Object.fromEntries(
+        success.mediaTypes.map((type) => [
+          type,
+          type.startsWith('text/') ? { schema: { type: 'string' } } : {},
+        ]),
+      ),
+    };
+  }
   if (!success.schema) return { description: success.description };
   return {
     description: success.description,
@@ -190,7 +202,8 @@ const TAGS: Record<string, { name: string; description: string }> = {
   health: { name: 'Account', description: 'Liveness, the caller and their tenant, the watchlists in force' },
   me: { name: 'Account', description: '' },
   dbstatus: { name: 'Account', description: '' },
-  'openapi.json': { name: 'Reference', description: 'This document' },
+  'openapi.json': { name: 'Reference', description: 'This document, and the interactive reference at /docs' },
+  docs: { name: 'Reference', description: '' },
   screen: { name: 'Screening', description: 'Screen a person; read, decide on and delete screens' },
   screens: { name: 'Screening', description: '' },
   clients: {

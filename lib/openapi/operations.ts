@@ -40,10 +40,14 @@ import {
 export interface Operation {
   body?: v.GenericSchema;
   query?: v.GenericSchema;
-  /** The success answer: a JSON body, or (streamed routes) the events of an SSE stream. */
+  /**
+   * The success answer: a JSON body, (streamed routes) the events of an SSE stream, or (the
+   * reference page and its files) content of the media types listed.
+   */
   success:
     | { status: 200 | 201 | 202; description: string; schema: v.GenericSchema | null }
-    | { status: 200; description: string; events: Readonly<Record<string, v.GenericSchema>> };
+    | { status: 200; description: string; events: Readonly<Record<string, v.GenericSchema>> }
+    | { status: 200; description: string; mediaTypes: readonly string[] };
   /** Error statuses particular to the route, with when each happens. */
   errors?: Partial<Record<ErrorStatus, string>>;
   /** Whether the route honours an `Idempotency-Key` header (lib/http/idempotency.ts). */
@@ -203,6 +207,21 @@ export const operations = {
     errors: batchErrors,
   },
   'batch-reattach': { success: batchEvents, errors: notFound('batch') },
+  'reference-page': {
+    success: {
+      status: 200,
+      description: 'The interactive reference of this document',
+      mediaTypes: ['text/html'],
+    },
+  },
+  'reference-asset': {
+    success: {
+      status: 200,
+      description: 'One of the page’s files: its script, Swagger UI’s script and stylesheet, or an icon',
+      mediaTypes: ['text/javascript', 'text/css', 'image/png'],
+    },
+    errors: { 404: 'Not one of the reference page’s files' },
+  },
 } as const satisfies Record<RouteId, Operation>;
 
 export type Operations = typeof operations;

@@ -36,6 +36,8 @@ const ConfigSchema = v.object({
     v.pipe(v.string(), v.transform(Number), v.number(), v.minValue(1), v.maxValue(900)),
     '60',
   ),
+  /** Where the reference page's Swagger UI files are (set by the stack); default the installed package. */
+  SWAGGER_UI_DIR: v.optional(v.string()),
   /** Minimum seconds between two checks for a newer synced snapshot. */
   WATCHLIST_CHECK_SECONDS: v.optional(
     v.pipe(v.string(), v.transform(Number), v.number(), v.minValue(0), v.maxValue(86_400)),

@@ -1,16 +1,27 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { App } from 'aws-cdk-lib';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIST_SYNC_ENTRY } from '../../infra/constructs/list-sync.ts';
 import { DEFAULT_LOCKDOWN, type LockdownSettings } from '../../infra/constructs/lockdown.ts';
 import { pathPatternFor } from '../../infra/constructs/public-endpoint.ts';
+import { ServiceFunction } from '../../infra/constructs/service-function.ts';
 import { TABLE_ACTIONS } from '../../infra/constructs/table-access.ts';
 import { BATCH_WORKER_ENTRY, ScreeningServiceStack, UNROUTED_REQUEST_ENTRY } from '../../infra/stack.ts';
-import { type RouteDefinition, routes, scheduledJobs } from '../../lib/routes.ts';
+import { type RouteDefinition, routeById, routes, scheduledJobs } from '../../lib/routes.ts';
 import { INDEXES } from '../../lib/store/table.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -707,5 +718,105 @@ describe('locked down', () => {
       .filter((r) => r.Type === 'AWS::IAM::Policy')
       .filter((p) => JSON.stringify(p.Properties.PolicyDocument).includes('kms:Decrypt'));
     expect(kmsUsers.length).toBeGreaterThan(deployedRoutes.length / 2);
+  });
+});
+
+describe('reference page', () => {
+  const assetRoute = routeById('reference-asset');
+  const files = assetRoute.bundledFiles!;
+  const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+  it('tells only the asset function where its bundled Swagger UI files are', () => {
+    for (const [, fn] of resourcesOf('AWS::Lambda::Function')) {
+      const env = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      const serves = String(fn.Properties.Description).startsWith(`GET ${assetRoute.path}:`);
+      expect(env[files.variable], String(fn.Properties.Description)).toBe(
+        serves ? `/var/task/${files.into}` : undefined,
+      );
+    }
+  });
+
+  // The template tests above skip bundling; this one bundles the asset function for real
+  // (esbuild, as `cdk deploy` does) and runs the bundled handler against its own package.
+  it('bundles every Swagger UI file the asset function serves, and the bundled handler serves each byte for byte', () => {
+    const outdir = mkdtempSync(path.join(tmpdir(), 'screening-bundle-'));
+    try {
+      // Asset metadata names the package's folder in the assembly, as the CDK CLI records it.
+      const app = new App({ outdir, context: { 'aws:cdk:enable-asset-metadata': true } });
+      const stack = new Stack(app, 'ReferenceBundle');
+      new ServiceFunction(stack, 'ReferenceAsset', {
+        projectRoot: repoRoot,
+        tableName: 'unused',
+        logLevel: 'silent',
+        serviceVersion: '1.5.0',
+        entry: assetRoute.entry,
+        bundledFiles: assetRoute.bundledFiles,
+      });
+      const assembly = app.synth();
+      const template = assembly.getStackByName('ReferenceBundle').template as {
+        Resources: Record<string, Resource & { Metadata?: Record<string, string> }>;
+      };
+      const [fn] = Object.values(template.Resources).filter((r) => r.Type === 'AWS::Lambda::Function');
+      const packageDir = path.join(assembly.directory, fn.Metadata!['aws:asset:path']);
+      const filesDir = String(
+        (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables[files.variable],
+      );
+      expect(filesDir.startsWith('/var/task/')).toBe(true);
+
+      for (const file of files.files) {
+        const packaged = path.join(packageDir, filesDir.slice('/var/task/'.length), file);
+        expect(existsSync(packaged), file).toBe(true);
+      }
+
+      // The bundled handler, in a process of its own, with the folder its environment names and,
+      // as the nodejs22.x runtime provides, the AWS SDK (the only package left out of the bundle).
+      mkdirSync(path.join(outdir, 'node_modules'));
+      symlinkSync(path.join(repoRoot, 'node_modules/@aws-sdk'), path.join(outdir, 'node_modules/@aws-sdk'));
+      const run = spawnSync(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `const { handler } = await import(${JSON.stringify(pathToFileURL(path.join(packageDir, 'index.mjs')).href)});
+           const out = {};
+           for (const name of ${JSON.stringify([...files.files, 'reference-page.js', 'package.json'])}) {
+             const res = await handler({ version: '2.0', routeKey: 'GET /docs/{asset}', rawPath: '/docs/' + name,
+               headers: {}, pathParameters: { asset: name }, isBase64Encoded: false,
+               requestContext: { http: { method: 'GET', path: '/docs/' + name }, requestId: 'bundle-test' } }, {});
+             const body = Buffer.from(res.body, res.isBase64Encoded ? 'base64' : 'utf8');
+             out[name] = { status: res.statusCode, type: res.headers['content-type'],
+               sha256: (await import('node:crypto')).createHash('sha256').update(body).digest('hex') };
+           }
+           process.stdout.write(JSON.stringify(out));`,
+        ],
+        {
+          encoding: 'utf8',
+          env: {
+            PATH: process.env.PATH,
+            TABLE_NAME: 'unused',
+            AWS_REGION: 'eu-west-2',
+            LOG_LEVEL: 'silent',
+            AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+            [files.variable]: path.join(packageDir, filesDir.slice('/var/task/'.length)),
+          },
+        },
+      );
+      expect(run.stderr).toBe('');
+      const served = JSON.parse(run.stdout) as Record<
+        string,
+        { status: number; type: string; sha256: string }
+      >;
+      for (const file of files.files) {
+        const source = readFileSync(path.join(repoRoot, files.from, file));
+        expect(served[file], file).toMatchObject({ status: 200, sha256: sha256(source) });
+      }
+      expect(served['reference-page.js']).toMatchObject({
+        status: 200,
+        type: 'text/javascript; charset=utf-8',
+      });
+      expect(served['package.json'].status).toBe(404);
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
   });
 });
