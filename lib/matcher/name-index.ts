@@ -12,6 +12,7 @@
 
 import type {
   CheckType,
+  ListedDob,
   ListedName,
   ListedPerson,
   ListId,
@@ -258,6 +259,17 @@ function dateNumber(date: string): number {
   return Number(date.slice(0, 4)) * 10000 + Number(date.slice(5, 7)) * 100 + Number(date.slice(8, 10));
 }
 
+/** The full dates (`YYYY-MM-DD`) among a listed person's dates of birth, as YYYYMMDD numbers. */
+function fullDatesOf(dobs: readonly ListedDob[]): number[] {
+  const out: number[] = [];
+  for (let k = 0; k < dobs.length; k++) {
+    const d = dobs[k];
+    // Only a date of this shape can equal a subject's full date (`fullQueryDate`).
+    if (d.kind === 'date' && FULL_DATE_RE.test(d.date)) out.push(dateNumber(d.date));
+  }
+  return out;
+}
+
 /** Name ids below this fit beside the date in one sort key (`namesByDate`). */
 const NAME_ID_SPAN = 2 ** 24;
 
@@ -265,14 +277,15 @@ function namesByDate(people: readonly IndexedPerson[], namePerson: Int32Array): 
   // One number per (date, name): date × span + name id, so a numeric sort orders by date, then name.
   if (namePerson.length > NAME_ID_SPAN) throw new Error(`more than ${NAME_ID_SPAN} listed names`);
   const keys: number[] = [];
+  // A person's names are mostly consecutive ids: their dates are read once per run of them.
+  let person = -1;
+  let personDates: number[] = [];
   for (let nameId = 0; nameId < namePerson.length; nameId++) {
-    const dobs = people[namePerson[nameId]].person.dobs;
-    for (let k = 0; k < dobs.length; k++) {
-      const d = dobs[k];
-      // Only a date of this shape can equal a subject's full date (`fullQueryDate`).
-      if (d.kind === 'date' && FULL_DATE_RE.test(d.date))
-        keys.push(dateNumber(d.date) * NAME_ID_SPAN + nameId);
+    if (namePerson[nameId] !== person) {
+      person = namePerson[nameId];
+      personDates = fullDatesOf(people[person].person.dobs);
     }
+    for (let k = 0; k < personDates.length; k++) keys.push(personDates[k] * NAME_ID_SPAN + nameId);
   }
   const sorted = Float64Array.from(keys).sort();
   const dates: number[] = [];
