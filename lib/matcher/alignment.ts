@@ -112,13 +112,17 @@ function assignCandidates(count: number): void {
  * refilled per comparison: the comparison keeps no reference to it.
  */
 const joined: NameToken = {
+  // The fields in `makeToken`'s order, so that the comparison sees one object shape (V8 hidden
+  // class) for every token and stays monomorphic.
+  transliterated: false,
+  readFromHan: false,
+  readFromIndic: false,
   text: '',
   variantKeys: [],
   phonetic: '',
   particle: false,
   initial: false,
   vowelPoor: false,
-  transliterated: false,
   readings: [],
 };
 

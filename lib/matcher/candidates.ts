@@ -44,12 +44,15 @@ const SIM_CACHE_BITS = 18;
 const SIM_CACHE_SIZE = 1 << SIM_CACHE_BITS;
 
 /** No names to score beyond the shortlist (shared, so a screen without a date allocates none). */
-const NO_NAMES: readonly number[] = Object.freeze([]);
+const NO_NAMES: ArrayLike<number> = new Int32Array(0);
 
 /** Every field of a token, so that equal keys mean equal tokens for comparison. */
 function tokenKey(token: NameToken): string {
   let key = '';
-  for (const value of Object.values(token)) key += `${Array.isArray(value) ? value.join(',') : value}\u0001`;
+  for (const value of Object.values(token)) {
+    if (!Array.isArray(value)) key += `${value}\u0001`;
+    else key += value.length === 0 ? '\u0001' : `${value.join(',')}\u0001`;
+  }
   return key;
 }
 
@@ -81,7 +84,7 @@ export interface CandidateSelector {
     q: QueryName,
     categories: ReadonlySet<CheckType>,
     best: Map<number, Scored>,
-    alsoScore?: readonly number[],
+    alsoScore?: ArrayLike<number>,
   ): void;
 }
 
@@ -109,7 +112,11 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
   const acc = new Float64Array(index.nameCount);
   const stamp = new Int32Array(index.nameCount).fill(-1);
   const credits = new Uint8Array(index.nameCount);
-  const touched: number[] = [];
+  // Names credited so far in this call, in the order first credited: `touched` up to
+  // `touchedCount` (typed and never shrunk, so a screen does not regrow it; emptying a JS array
+  // frees its storage).
+  const touched = new Int32Array(index.nameCount);
+  let touchedCount = 0;
   let stampCounter = 0;
 
   /** Whether some listed token is within alignment reach of `token` (a spelling of it). */
@@ -219,10 +226,10 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
     if (qualifyingCount === 0) return;
     opened = true;
     const s = stampCounter++;
-    if (!opening && postingsTotal > touched.length * 4) {
+    if (!opening && postingsTotal > touchedCount * 4) {
       // A common part that may not open candidates: visit the few candidates instead of its
       // long posting lists.
-      for (let t = 0; t < touched.length; t++) {
+      for (let t = 0; t < touchedCount; t++) {
         const nameId = touched[t];
         if (credits[nameId] >= nameLengths[nameId]) continue;
         const start = index.nameTokenStart[nameId];
@@ -249,7 +256,7 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
         if (stamp[nameId] === s) continue;
         if (acc[nameId] === 0) {
           if (!opening) continue;
-          touched.push(nameId);
+          touched[touchedCount++] = nameId;
         } else if (credits[nameId] >= nameLengths[nameId]) {
           // Every listed part already credited: further query parts can only be extras.
           continue;
@@ -289,11 +296,13 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
   }
 
   /** The candidates with enough evidence to be scored at all, in the order they were found. */
-  const eligible: number[] = [];
+  const eligible = new Int32Array(index.nameCount);
+  let eligibleCount = 0;
 
   function shortlist(category: CheckType): number[] {
     const top: number[] = [];
-    for (const nameId of eligible) {
+    for (let e = 0; e < eligibleCount; e++) {
+      const nameId = eligible[e];
       const a = acc[nameId];
       if (nameCategory[nameId] !== category) continue;
       if (top.length === SHORTLIST && a <= acc[top[SHORTLIST - 1]]) continue;
@@ -350,6 +359,15 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
     return false;
   }
 
+  /** Scores one name and keeps it in `best` when it is its person's best so far. */
+  function keepBest(q: QueryName, nameId: number, tokenSerials: number[], best: Map<number, Scored>): void {
+    const scored = scoreName(q, nameId, tokenSerials);
+    const person = index.namePerson[nameId];
+    const previous = best.get(person);
+    if (!previous || scored.score > previous.name.score)
+      best.set(person, { person, nameId, query: q, name: scored });
+  }
+
   // The call (generation) in which each person was first reached through `alsoScore`.
   const reachedBy = new Int32Array(index.people.length);
   let reachedGeneration = 0;
@@ -358,39 +376,37 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
     q: QueryName,
     categories: ReadonlySet<CheckType>,
     best: Map<number, Scored>,
-    alsoScore: readonly number[] = NO_NAMES,
+    alsoScore: ArrayLike<number> = NO_NAMES,
   ): void {
-    touched.length = 0;
+    touchedCount = 0;
     const tokenSerials = collectCandidates(q);
     let queryWeight = 0;
     for (const w of q.weights) queryWeight += w;
     const minEvidence = queryWeight * MIN_EVIDENCE_SHARE;
-    eligible.length = 0;
-    for (const nameId of touched) if (acc[nameId] >= minEvidence) eligible.push(nameId);
-    const keep = (nameId: number) => {
-      const scored = scoreName(q, nameId, tokenSerials);
-      const person = index.namePerson[nameId];
-      const previous = best.get(person);
-      if (!previous || scored.score > previous.name.score)
-        best.set(person, { person, nameId, query: q, name: scored });
-    };
-    for (const category of categories) for (const nameId of shortlist(category)) keep(nameId);
+    eligibleCount = 0;
+    for (let t = 0; t < touchedCount; t++) {
+      const nameId = touched[t];
+      if (acc[nameId] >= minEvidence) eligible[eligibleCount++] = nameId;
+    }
+    for (const category of categories)
+      for (const nameId of shortlist(category)) keepBest(q, nameId, tokenSerials, best);
     // People the subject's other details single out (its date of birth) that token evidence did
     // not reach: scored however far their spelling is from the query's.
     const generation = ++reachedGeneration;
-    for (const nameId of alsoScore) {
+    for (let k = 0; k < alsoScore.length; k++) {
+      const nameId = alsoScore[k];
       const person = index.namePerson[nameId];
       if (!categories.has(nameCategory[nameId])) continue;
       if (reachedBy[person] !== generation && best.has(person)) continue;
       if (!sharesAnInitial(q, nameId)) continue;
       reachedBy[person] = generation;
-      keep(nameId);
+      keepBest(q, nameId, tokenSerials, best);
     }
-    for (const nameId of touched) {
-      acc[nameId] = 0;
-      credits[nameId] = 0;
+    for (let t = 0; t < touchedCount; t++) {
+      acc[touched[t]] = 0;
+      credits[touched[t]] = 0;
     }
-    touched.length = 0;
+    touchedCount = 0;
   }
 
   return { queryName, scoreCandidates };

@@ -12,6 +12,7 @@
 
 import type {
   CheckType,
+  ListedDob,
   ListedName,
   ListedPerson,
   ListId,
@@ -73,10 +74,11 @@ export interface NameIndex {
   postingStart: Int32Array;
   postingIds: Int32Array;
   /**
-   * Name ids of the listed people born on each full date (`YYYY-MM-DD`): a subject's full date of
-   * birth makes those names candidates whatever their spelling (at most a few dozen per date).
+   * Name ids of the listed people born on each full date (`YYYY-MM-DD`, read by `namesBornOn`): a
+   * subject's full date of birth makes those names candidates whatever their spelling (at most a
+   * few dozen per date).
    */
-  namesByDate: Map<string, number[]>;
+  namesByDate: NamesByDate;
   /** Vocabulary ids by token text (a word may be both a particle and a given name: "ben"). */
   byText: Map<string, number[]>;
   /** Vocabulary ids by name-variant key. */
@@ -273,19 +275,84 @@ function frequencyWeight(df: number, n: number, rarityScale: number): number {
   return Math.min(1, Math.max(MIN_TOKEN_WEIGHT, Math.log(n / Math.max(df, 1)) / rarityScale));
 }
 
-function namesByDate(people: readonly IndexedPerson[], namePerson: Int32Array): Map<string, number[]> {
-  const out = new Map<string, number[]>();
-  for (let nameId = 0; nameId < namePerson.length; nameId++) {
-    const dobs = people[namePerson[nameId]].person.dobs;
-    for (let k = 0; k < dobs.length; k++) {
-      const d = dobs[k];
-      if (d.kind !== 'date') continue;
-      const ids = out.get(d.date);
-      if (ids === undefined) out.set(d.date, [nameId]);
-      else if (ids[ids.length - 1] !== nameId) ids.push(nameId);
-    }
+/**
+ * Name ids by full date of birth in flat typed arrays (about 13,000 dates, 47,000 names): the
+ * names born on `dates[k]` are `nameIds` from `start[k]` to `start[k + 1]`, ascending. A map of
+ * date strings to arrays held 2 MB of heap for the same.
+ */
+export interface NamesByDate {
+  /** Dates as the number YYYYMMDD, ascending. */
+  dates: Int32Array;
+  start: Int32Array;
+  nameIds: Int32Array;
+}
+
+const FULL_DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
+const NO_NAME_IDS = new Int32Array(0);
+
+/** `YYYY-MM-DD` as the number YYYYMMDD (the caller checks the shape). */
+function dateNumber(date: string): number {
+  return Number(date.slice(0, 4)) * 10000 + Number(date.slice(5, 7)) * 100 + Number(date.slice(8, 10));
+}
+
+/** The full dates (`YYYY-MM-DD`) among a listed person's dates of birth, as YYYYMMDD numbers. */
+function fullDatesOf(dobs: readonly ListedDob[]): number[] {
+  const out: number[] = [];
+  for (let k = 0; k < dobs.length; k++) {
+    const d = dobs[k];
+    // Only a date of this shape can equal a subject's full date (`fullQueryDate`).
+    if (d.kind === 'date' && FULL_DATE_RE.test(d.date)) out.push(dateNumber(d.date));
   }
   return out;
+}
+
+/** Name ids below this fit beside the date in one sort key (`namesByDate`). */
+const NAME_ID_SPAN = 2 ** 24;
+
+function namesByDate(people: readonly IndexedPerson[], namePerson: Int32Array): NamesByDate {
+  // One number per (date, name): date × span + name id, so a numeric sort orders by date, then name.
+  if (namePerson.length > NAME_ID_SPAN) throw new Error(`more than ${NAME_ID_SPAN} listed names`);
+  const keys: number[] = [];
+  // A person's names are mostly consecutive ids: their dates are read once per run of them.
+  let person = -1;
+  let personDates: number[] = [];
+  for (let nameId = 0; nameId < namePerson.length; nameId++) {
+    if (namePerson[nameId] !== person) {
+      person = namePerson[nameId];
+      personDates = fullDatesOf(people[person].person.dobs);
+    }
+    for (let k = 0; k < personDates.length; k++) keys.push(personDates[k] * NAME_ID_SPAN + nameId);
+  }
+  const sorted = Float64Array.from(keys).sort();
+  const dates: number[] = [];
+  const start: number[] = [];
+  const nameIds: number[] = [];
+  for (let k = 0; k < sorted.length; k++) {
+    if (k > 0 && sorted[k] === sorted[k - 1]) continue;
+    const date = Math.floor(sorted[k] / NAME_ID_SPAN);
+    if (dates[dates.length - 1] !== date) {
+      dates.push(date);
+      start.push(nameIds.length);
+    }
+    nameIds.push(sorted[k] % NAME_ID_SPAN);
+  }
+  start.push(nameIds.length);
+  return { dates: Int32Array.from(dates), start: Int32Array.from(start), nameIds: Int32Array.from(nameIds) };
+}
+
+/** Name ids of the listed people born on the full date `date` (`YYYY-MM-DD`), ascending. */
+export function namesBornOn(index: NameIndex, date: string): Int32Array {
+  const { dates, start, nameIds } = index.namesByDate;
+  const key = dateNumber(date);
+  let lo = 0;
+  let hi = dates.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    if (dates[mid] < key) lo = mid + 1;
+    else if (dates[mid] > key) hi = mid - 1;
+    else return nameIds.subarray(start[mid], start[mid + 1]);
+  }
+  return NO_NAME_IDS;
 }
 
 /** Office holders needed before their names stand in for the population's. */

@@ -99,6 +99,11 @@ function contribution(s: number): number {
 
 const bySimilarity = (x: AlignedPair, y: AlignedPair): number => y.similarity - x.similarity;
 
+function inDescendingSimilarity(pairs: readonly AlignedPair[]): boolean {
+  for (let k = 1; k < pairs.length; k++) if (pairs[k].similarity > pairs[k - 1].similarity) return false;
+  return true;
+}
+
 /**
  * Removes the first of `count` weights equal to `value` (the last one when none is, as
  * `splice(indexOf(value), 1)` does); returns the new count.
@@ -163,7 +168,9 @@ export function scoreTokens(
   let matchedParts = 0;
   let matchedInitials = 0;
   let rarestMatched = 0;
-  const pairs: AlignedPair[] = [];
+  // Arrays of their final length: growing one by `push` from empty reserves 16 slots, and a screen
+  // scores dozens of names (allocation is what sets the young-generation collections' pace).
+  const pairs = new Array<AlignedPair>(chosenCount);
   let abdShortForms = 0;
   let abdOnQuery = 0;
   for (let c = 0; c < chosenCount; c++) {
@@ -202,14 +209,14 @@ export function scoreTokens(
       matchedParts += q2 >= 0 || l2 >= 0 ? 2 : 1;
     }
     if (initialPair) matchedInitials++;
-    pairs.push({
+    pairs[c] = {
       query: q2 >= 0 ? query[q].text + query[q2].text : query[q].text,
       listed: l2 >= 0 ? `${listed[l].text} ${listed[l2].text}` : listed[l].text,
       similarity: s,
-    });
+    };
   }
-  const unmatchedQuery: string[] = [];
-  const unmatchedListed: string[] = [];
+  const unmatchedQuery = new Array<string>(unalignedParts(query, usedQ));
+  const unmatchedListed = new Array<string>(unalignedParts(listed, usedL));
   let queryParts = 0;
   let listedParts = 0;
   let leftQueryCount = 0;
@@ -218,15 +225,15 @@ export function scoreTokens(
     if (listed[j].particle) continue;
     listedParts++;
     if (usedL[j]) continue;
+    unmatchedListed[leftListedCount] = listed[j].text;
     leftListed[leftListedCount++] = weigh(listed[j]);
-    unmatchedListed.push(listed[j].text);
   }
   for (let i = 0; i < nq; i++) {
     if (query[i].particle) continue;
     queryParts++;
     if (usedQ[i]) continue;
+    unmatchedQuery[leftQueryCount] = query[i].text;
     leftQuery[leftQueryCount++] = weigh(query[i]);
-    unmatchedQuery.push(query[i].text);
   }
   // A query part facing an unexplained listed part is a conflict ("Barack" vs "Michelle", a
   // different father's name in an Arabic name chain, a different patronymic): the two names
@@ -273,8 +280,16 @@ export function scoreTokens(
   if (matchedParts === 0) score = Math.min(score, NO_PART_CAP);
   if (evidence < EVIDENCE_MIN)
     score *= NO_EVIDENCE_FACTOR + ((1 - NO_EVIDENCE_FACTOR) * evidence) / EVIDENCE_MIN;
-  pairs.sort(bySimilarity);
+  // Usually in order already (the alignment picks pairs best first), and a sort copies the array.
+  if (!inDescendingSimilarity(pairs)) pairs.sort(bySimilarity);
   return { score: Math.min(1, score), pairs, unmatchedQuery, unmatchedListed, rarestMatched };
+}
+
+/** Tokens of one side, particles aside, that the alignment left without a counterpart. */
+function unalignedParts(tokens: readonly NameToken[], used: Uint8Array): number {
+  let n = 0;
+  for (let k = 0; k < tokens.length; k++) if (!tokens[k].particle && !used[k]) n++;
+  return n;
 }
 
 function isAbdFragment(text: string): boolean {

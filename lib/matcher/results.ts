@@ -283,11 +283,11 @@ function toMatch(
   nationalityCountry: string | undefined,
   locationCountry: string | undefined,
 ): { match: Match } | undefined {
+  // Below the floor only an exactly matching rare surname can still make a match (see nameVerdict).
+  if (s.name.score < MATCH_FLOOR && s.name.rarestMatched < RARE_PART_WEIGHT) return undefined;
   const indexed: IndexedPerson = index.people[s.person];
   const listedName = listedNameOf(index, s.nameId);
   const weakAlias = listedName.strength === 'weak';
-  // Below the floor only an exactly matching rare surname can still make a match (see nameVerdict).
-  if (s.name.score < MATCH_FLOOR && s.name.rarestMatched < RARE_PART_WEIGHT) return undefined;
   const person = indexed.person;
   const dob = compareDob(subject.dob, person.dobs);
   const nationality = compareCountry(

@@ -11,7 +11,7 @@
 import type { CheckType, ListSummary, WatchlistSnapshot } from '../watchlists/types.ts';
 import { createCandidateSelector, type Scored } from './candidates.ts';
 import { fullQueryDate } from './corroboration.ts';
-import { buildIndex } from './name-index.ts';
+import { buildIndex, namesBornOn } from './name-index.ts';
 import { buildChecks } from './results.ts';
 import type { ScreenChecks, SubjectInput } from './types.ts';
 
@@ -42,7 +42,7 @@ export function createMatcher(snapshot: WatchlistSnapshot): Matcher {
     // The listed people born on the subject's full date of birth are scored too: a name typed
     // with more typos than the index's spelling lookup bridges is still found by its date.
     const date = fullQueryDate(subject.dob);
-    const sameDate = date === undefined ? undefined : index.namesByDate.get(date);
+    const sameDate = date === undefined ? undefined : namesBornOn(index, date);
     for (const q of queries) if (q) selector.scoreCandidates(q, requested, best, sameDate);
     return buildChecks(index, best.values(), subject, requested, listsByCategory);
   }

@@ -78,7 +78,8 @@ function compareTokens(a: NameToken, b: NameToken, cut: boolean): number {
     for (const k of a.variantKeys) if (b.variantKeys.includes(k)) return VARIANT_PAIR;
   }
   if (hasInflectedEnding(a.text, b.text) || hasInflectedEnding(b.text, a.text)) return INFLECTED_PAIR;
-  if (readsAs(a, b.text) || readsAs(b, a.text)) return OTHER_ALPHABET_PAIR;
+  if ((a.readings.length > 0 || b.readings.length > 0) && (readsAs(a, b.text) || readsAs(b, a.text)))
+    return OTHER_ALPHABET_PAIR;
   if (a.text.length > 6 && b.text.length > 6 && isPatronymic(a) && isPatronymic(b))
     return patronymicSimilarity(a, b, cut);
   const aAbd = a.text.startsWith(ABD_PREFIX) && a.text.length >= ABD_PREFIX.length + 3;

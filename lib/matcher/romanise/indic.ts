@@ -10,11 +10,26 @@
  * and Gujarati write "Kamal" as कमल, which IAST spells "kamala").
  */
 
-import SanscriptPackage from '@indic-transliteration/sanscript';
+import { createRequire } from 'node:module';
 
 // The package is CommonJS (`module.exports = Sanscript`) while its types declare an ES default
 // export, which TypeScript's Node module resolution then puts one level deeper than it is.
-const Sanscript = SanscriptPackage as unknown as typeof SanscriptPackage.default;
+type Sanscript = typeof import('@indic-transliteration/sanscript').default;
+let sanscript: Sanscript | undefined;
+
+/**
+ * Sanscript, loaded at the first word written in an Indic script, never on a Latin-script screen.
+ * A bundler turns the literal `require` into its own lazily evaluated copy of the package; Node's
+ * ES modules (tsx, vitest) have no `require`, so one is made there.
+ */
+function loadSanscript(): Sanscript {
+  sanscript ??= (
+    typeof require === 'function'
+      ? require('@indic-transliteration/sanscript')
+      : createRequire(import.meta.url)('@indic-transliteration/sanscript')
+  ) as Sanscript;
+  return sanscript;
+}
 
 /** The Indic blocks, 128 code points each, sharing one layout (after ISCII). */
 export const INDIC_RE = /[\u0900-\u0d7f]/;
@@ -97,7 +112,7 @@ function romaniseWord(word: string): string {
     if (isConsonant(last) && before !== VIRAMA && native.length > 1)
       native += String.fromCharCode(block + VIRAMA);
   }
-  let latin = Sanscript.t(native, scheme, 'iast').normalize('NFC');
+  let latin = loadSanscript().t(native, scheme, 'iast').normalize('NFC');
   if (FINAL_SCHWA_DROPPED.has(scheme)) latin = dropMedialSchwa(latin);
   for (const [pattern, replacement] of IAST_TO_NAME) latin = latin.replace(pattern, replacement);
   return latin;
