@@ -1,13 +1,15 @@
 /**
  * The compiled name index: what the matcher derives from the listed names that does not depend
  * on a query — each distinct listed name's tokens as vocabulary ids, the vocabulary with its
- * document frequencies, the single-deletion neighbourhood of every token, and each person's
- * canonical countries. Tokenising ~42k names is most of a cold start, so the snapshot builder
- * stores this next to the people and a cold start only reads arrays back.
+ * document frequencies, the single-deletion neighbourhood of every token, each person's
+ * canonical countries, the names by full date of birth, and the bearer-count weights of the
+ * common-name rule. Tokenising ~42k names and counting every part's bearers is most of a cold
+ * start, so the snapshot builder stores this next to the people and a cold start only reads
+ * arrays back.
  *
  * A stored compilation is used only while it is current. Its fingerprint hashes the source of
  * every module the compilation runs (followed through their relative imports: normaliser,
- * transliteration, name variants, titles, phonetic keys, countries) plus the
+ * transliteration, name variants, titles, phonetic keys, countries, rarity weights) plus the
  * output of the normaliser on a fixed probe set. A stale compilation would silently change who
  * matches, so when the code differs the index is compiled afresh rather than trusted. Where the
  * sources are not on disk (a bundled Lambda, whose snapshot was refreshed at synth time from the
@@ -17,11 +19,14 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { normaliseCountries, normaliseCountry } from '../watchlists/countries.ts';
-import type { ListedPerson, WatchlistSnapshot } from '../watchlists/types.ts';
+import type { ListedPerson, ListSummary, WatchlistSnapshot } from '../watchlists/types.ts';
+import { namePostings, vocabularyKeys } from './name-postings.ts';
+import { commonNameWeights, personCategories, tokenWeights } from './name-rarity.ts';
+import { type NamesByDate, namesByDate } from './names-by-date.ts';
 import { makeToken, nameParts, tokeniseName } from './normalise.ts';
 
 /** Bumped whenever the layout of `CompiledIndexData` changes. */
-export const COMPILED_INDEX_VERSION = 1;
+export const COMPILED_INDEX_VERSION = 2;
 
 /** What the code that produced a compilation looked like. */
 export interface IndexFingerprint {
@@ -52,6 +57,12 @@ export interface CompiledIndexData {
   nationalities: string[];
   /** Per person: canonical countries of nationalities and locations joined by `|`. */
   locationCountries: string[];
+  /** Float64 per vocabulary id: `commonNameWeights`' name weight. */
+  nameWeights: string;
+  /** Float64 per vocabulary id: `commonNameWeights`' distinct-bearer weight. */
+  bearerWeights: string;
+  /** Int32 arrays of `NamesByDate`. */
+  namesByDate: { dates: string; start: string; nameIds: string };
 }
 
 /** The compilation materialised for the index builder. */
@@ -64,6 +75,9 @@ export interface CompiledIndex {
   deletionIds: Int32Array;
   nationalities: string[][];
   locationCountries: string[][];
+  nameWeights: Float64Array;
+  bearerWeights: Float64Array;
+  namesByDate: NamesByDate;
 }
 
 /** Names the normaliser must treat exactly as at compile time: scripts, titles, particles, Abd-. */
@@ -117,8 +131,11 @@ function countriesOfPerson(
   return { nationalities, locations };
 }
 
-/** Tokenises every listed name of the snapshot. Pure; the slow part of a cold start. */
-export function compileIndex(people: readonly ListedPerson[]): CompiledIndex {
+/**
+ * Tokenises every listed name of the snapshot and counts each part's bearers. Pure; the slow part
+ * of a cold start.
+ */
+export function compileIndex(people: readonly ListedPerson[], lists: readonly ListSummary[]): CompiledIndex {
   const vocab: string[] = [];
   const particle: number[] = [];
   const byKey = new Map<string, number>();
@@ -192,28 +209,48 @@ export function compileIndex(people: readonly ListedPerson[]): CompiledIndex {
     deletionIds[i] = id;
     deletionHashes[i] = (packed[i] - id) / ID_SPACE;
   }
+
+  const particles = Uint8Array.from(particle);
+  const frequencies = Int32Array.from(df);
+  const records = Int32Array.from(names);
+  const tokens = vocab.map((text, id) => makeToken(text, particles[id] === 1));
+  const postings = namePostings(records, vocab.length);
+  const weights = tokenWeights(tokens, frequencies, people.length);
+  const { nameWeights, bearerWeights } = commonNameWeights(
+    tokens,
+    frequencies,
+    weights,
+    people,
+    personCategories(people, lists),
+    postings,
+    records,
+    vocabularyKeys(tokens),
+  );
   return {
     vocab,
-    particle: Uint8Array.from(particle),
-    df: Int32Array.from(df),
-    names: Int32Array.from(names),
+    particle: particles,
+    df: frequencies,
+    names: records,
     deletionHashes,
     deletionIds,
     nationalities,
     locationCountries,
+    nameWeights,
+    bearerWeights,
+    namesByDate: namesByDate(people, postings.namePerson),
   };
 }
 
-function toBase64(array: Int32Array | Uint32Array): string {
+function toBase64(array: Int32Array | Uint32Array | Float64Array): string {
   return Buffer.from(array.buffer, array.byteOffset, array.byteLength).toString('base64');
 }
 
 function fromBase64(text: string): Uint8Array {
-  const bytes = Buffer.from(text, 'base64');
-  // A fresh, 4-byte-aligned copy: pooled Buffers may start at any offset.
-  const copy = new Uint8Array(bytes.byteLength);
-  copy.set(bytes);
-  return copy;
+  // Decoded straight into a buffer of its own, so typed arrays of any element size can view it
+  // from offset 0 (a pooled Buffer may start at any offset), with no intermediate copy.
+  const bytes = new Uint8Array(Buffer.byteLength(text, 'base64'));
+  Buffer.from(bytes.buffer).write(text, 'base64');
+  return bytes;
 }
 
 const COUNTRY_SEPARATOR = '|';
@@ -246,6 +283,13 @@ export function serialiseCompiledIndex(compiled: CompiledIndex, people: number):
     deletions: Buffer.from(deletions.buffer).toString('base64'),
     nationalities: compiled.nationalities.map((c) => c.join(COUNTRY_SEPARATOR)),
     locationCountries: compiled.locationCountries.map((c) => c.join(COUNTRY_SEPARATOR)),
+    nameWeights: toBase64(compiled.nameWeights),
+    bearerWeights: toBase64(compiled.bearerWeights),
+    namesByDate: {
+      dates: toBase64(compiled.namesByDate.dates),
+      start: toBase64(compiled.namesByDate.start),
+      nameIds: toBase64(compiled.namesByDate.nameIds),
+    },
   };
 }
 
@@ -273,6 +317,13 @@ export function deserialiseCompiledIndex(data: CompiledIndexData): CompiledIndex
     deletionIds: new Int32Array(deletions.buffer, half, half / 4),
     nationalities: data.nationalities.map(splitCountries),
     locationCountries: data.locationCountries.map(splitCountries),
+    nameWeights: new Float64Array(fromBase64(data.nameWeights).buffer),
+    bearerWeights: new Float64Array(fromBase64(data.bearerWeights).buffer),
+    namesByDate: {
+      dates: new Int32Array(fromBase64(data.namesByDate.dates).buffer),
+      start: new Int32Array(fromBase64(data.namesByDate.start).buffer),
+      nameIds: new Int32Array(fromBase64(data.namesByDate.nameIds).buffer),
+    },
   };
 }
 
@@ -280,7 +331,8 @@ const IMPORT_RE = /(?:from|import)\s+'(\.{1,2}\/[^']+\.ts)'/g;
 
 /**
  * SHA-256 over the source of this module and everything it imports, or null. (name-index.ts derives
- * token records and rarity weights from the compilation at load, with the code running then.)
+ * token records, lookup keys and the score's rarity weights from the compilation at load, with the
+ * code running then.)
  */
 function sourceFingerprint(): string | null {
   const hash = createHash('sha256');
@@ -376,7 +428,7 @@ export function attachedCompiledIndex(snapshot: WatchlistSnapshot): CompiledInde
 export function compiledIndexOf(snapshot: WatchlistSnapshot): CompiledIndex {
   const stored = attached.get(snapshot);
   if (stored && isCurrent(stored, snapshot.people)) return deserialiseCompiledIndex(stored);
-  return compileIndex(snapshot.people);
+  return compileIndex(snapshot.people, snapshot.lists);
 }
 
 /**
@@ -386,7 +438,7 @@ export function compiledIndexOf(snapshot: WatchlistSnapshot): CompiledIndex {
 export function currentCompiledIndexData(snapshot: WatchlistSnapshot): CompiledIndexData {
   const stored = attached.get(snapshot);
   if (stored && isCurrent(stored, snapshot.people)) return stored;
-  const data = serialiseCompiledIndex(compileIndex(snapshot.people), snapshot.people.length);
+  const data = serialiseCompiledIndex(compileIndex(snapshot.people, snapshot.lists), snapshot.people.length);
   attached.set(snapshot, data);
   return data;
 }

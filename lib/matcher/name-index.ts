@@ -12,7 +12,6 @@
 
 import type {
   CheckType,
-  ListedDob,
   ListedName,
   ListedPerson,
   ListId,
@@ -20,9 +19,10 @@ import type {
   WatchlistSnapshot,
 } from '../watchlists/types.ts';
 import { compiledIndexOf, hashSkipping } from './compiled-index.ts';
+import { namePostings, vocabularyKeys } from './name-postings.ts';
+import { personCategories, tokenWeights } from './name-rarity.ts';
+import { type NamesByDate, namesBornOnDate } from './names-by-date.ts';
 import { makeToken, type NameToken } from './normalise.ts';
-import { isPatronymic } from './token-similarity.ts';
-import { INITIAL_WEIGHT, MIN_TOKEN_WEIGHT, PARTICLE_WEIGHT, PATRONYMIC_WEIGHT } from './weights.ts';
 
 export interface IndexedPerson {
   person: ListedPerson;
@@ -109,30 +109,21 @@ export interface NameIndex {
   listNames: Map<ListId, string>;
 }
 
-function addKey(keys: Map<string, number[]>, key: string, id: number): void {
-  const ids = keys.get(key);
-  if (ids === undefined) keys.set(key, [id]);
-  else if (ids[ids.length - 1] !== id) ids.push(id);
-}
-
 /**
  * Builds the index of the snapshot from its compilation (compiled-index.ts: stored with the
  * snapshot, or compiled now when absent or made by other code). Pure; call once per snapshot.
  */
 export function buildIndex(snapshot: WatchlistSnapshot): NameIndex {
   const listNames = new Map<ListId, string>();
-  const listCategory = new Map<ListId, CheckType>();
-  for (const l of snapshot.lists) {
-    listNames.set(l.id, l.name);
-    listCategory.set(l.id, l.category);
-  }
+  for (const l of snapshot.lists) listNames.set(l.id, l.name);
   const compiled = compiledIndexOf(snapshot);
+  const categories = personCategories(snapshot.people, snapshot.lists);
   const people: IndexedPerson[] = new Array(snapshot.people.length);
   for (let p = 0; p < snapshot.people.length; p++) {
     const person = snapshot.people[p];
     people[p] = {
       person,
-      category: listCategory.get(person.list_id) ?? categoryOf(person.list_id),
+      category: categories[p],
       listName: listNames.get(person.list_id) ?? person.list_id,
       nationalities: compiled.nationalities[p],
       locationCountries: compiled.locationCountries[p],
@@ -143,87 +134,9 @@ export function buildIndex(snapshot: WatchlistSnapshot): NameIndex {
   const vocab: NameToken[] = new Array(vocabSize);
   for (let id = 0; id < vocabSize; id++)
     vocab[id] = makeToken(compiled.vocab[id], compiled.particle[id] === 1);
-
-  // Names, and posting lists sized in a first pass so they fill typed arrays directly.
-  const records = compiled.names;
-  const postingCounts = new Int32Array(vocabSize);
-  let nameCount = 0;
-  for (let at = 0; at < records.length; nameCount++) {
-    const count = records[at + 2];
-    for (let k = 0; k < count; k++) {
-      const id = records[at + 3 + k];
-      // A token repeated within one name is posted once.
-      let repeated = false;
-      for (let e = 0; e < k; e++) if (records[at + 3 + e] === id) repeated = true;
-      if (!repeated) postingCounts[id]++;
-    }
-    at += 3 + count;
-  }
-  const postingStart = new Int32Array(vocabSize + 1);
-  for (let id = 0; id < vocabSize; id++) postingStart[id + 1] = postingStart[id] + postingCounts[id];
-  const postingIds = new Int32Array(postingStart[vocabSize]);
-  const filled = postingStart.slice(0, vocabSize);
-  const namePerson = new Int32Array(nameCount);
-  const nameListed = new Int32Array(nameCount);
-  const nameLengths = new Uint16Array(nameCount);
-  const nameTokenStart = new Int32Array(nameCount);
-  let nameId = 0;
-  for (let at = 0; at < records.length; nameId++) {
-    const count = records[at + 2];
-    for (let k = 0; k < count; k++) {
-      const id = records[at + 3 + k];
-      if (filled[id] > postingStart[id] && postingIds[filled[id] - 1] === nameId) continue;
-      postingIds[filled[id]++] = nameId;
-    }
-    namePerson[nameId] = records[at];
-    nameListed[nameId] = records[at + 1];
-    nameLengths[nameId] = count;
-    nameTokenStart[nameId] = at + 3;
-    at += 3 + count;
-  }
-
-  const byText = new Map<string, number[]>();
-  const byVariant = new Map<string, number[]>();
-  const byPhonetic = new Map<string, number[]>();
-  const n = Math.max(people.length, 2);
-  const weights = new Float64Array(vocabSize);
-  const rarityScale = Math.log(n / 3);
-  for (let id = 0; id < vocabSize; id++) {
-    const t = vocab[id];
-    weights[id] = tokenWeight(t, compiled.df[id], n, rarityScale);
-    addKey(byText, t.text, id);
-    for (const v of t.variantKeys) addKey(byVariant, v, id);
-    if (t.phonetic.length >= 3) addKey(byPhonetic, t.phonetic, id);
-  }
-  const population = populationFrequency(people, namePerson, postingStart, postingIds, compiled.df);
-  const nameWeights = variantGroupWeights(
-    vocab,
-    atLeast(compiled.df, population),
-    byVariant,
-    byText,
-    weights,
-    n,
-    rarityScale,
-  );
-  const bearers = distinctBearers(
-    vocab,
-    people,
-    namePerson,
-    postingStart,
-    postingIds,
-    nameTokenStart,
-    nameLengths,
-    records,
-  );
-  const bearerWeights = variantGroupWeights(
-    vocab,
-    atLeast(bearers, population),
-    byVariant,
-    byText,
-    weights,
-    n,
-    rarityScale,
-  );
+  const postings = namePostings(compiled.names, vocabSize);
+  const { byText, byVariant, byPhonetic } = vocabularyKeys(vocab);
+  const weights = tokenWeights(vocab, compiled.df, people.length);
   // Open addressing, filled in id order: ids with one hash are met in id order when probing.
   const textSlots = new Int32Array(2 ** Math.ceil(Math.log2(vocabSize * 2 + 2))).fill(-1);
   const textHashes = new Uint32Array(vocabSize);
@@ -237,19 +150,19 @@ export function buildIndex(snapshot: WatchlistSnapshot): NameIndex {
   }
   return {
     people,
-    namesByDate: namesByDate(people, namePerson),
-    nameCount,
-    namePerson,
-    nameListed,
-    nameLengths,
-    nameTokenStart,
-    nameTokenIds: records,
+    namesByDate: compiled.namesByDate,
+    nameCount: postings.nameCount,
+    namePerson: postings.namePerson,
+    nameListed: postings.nameListed,
+    nameLengths: postings.nameLengths,
+    nameTokenStart: postings.nameTokenStart,
+    nameTokenIds: compiled.names,
     vocab,
     weights,
-    nameWeights,
-    bearerWeights,
-    postingStart,
-    postingIds,
+    nameWeights: compiled.nameWeights,
+    bearerWeights: compiled.bearerWeights,
+    postingStart: postings.postingStart,
+    postingIds: postings.postingIds,
     byText,
     byVariant,
     byPhonetic,
@@ -263,302 +176,9 @@ export function buildIndex(snapshot: WatchlistSnapshot): NameIndex {
   };
 }
 
-function tokenWeight(t: NameToken, df: number, n: number, rarityScale: number): number {
-  if (t.particle) return PARTICLE_WEIGHT;
-  if (t.initial) return INITIAL_WEIGHT;
-  const rarity = frequencyWeight(df, n, rarityScale);
-  return isPatronymic(t) ? Math.min(rarity, PATRONYMIC_WEIGHT) : rarity;
-}
-
-/** Rarity of a name part on `df` of `n` people, 0.15..1, whatever its shape. */
-function frequencyWeight(df: number, n: number, rarityScale: number): number {
-  return Math.min(1, Math.max(MIN_TOKEN_WEIGHT, Math.log(n / Math.max(df, 1)) / rarityScale));
-}
-
-/**
- * Name ids by full date of birth in flat typed arrays (about 13,000 dates, 47,000 names): the
- * names born on `dates[k]` are `nameIds` from `start[k]` to `start[k + 1]`, ascending. A map of
- * date strings to arrays held 2 MB of heap for the same.
- */
-export interface NamesByDate {
-  /** Dates as the number YYYYMMDD, ascending. */
-  dates: Int32Array;
-  start: Int32Array;
-  nameIds: Int32Array;
-}
-
-const FULL_DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
-const NO_NAME_IDS = new Int32Array(0);
-
-/** `YYYY-MM-DD` as the number YYYYMMDD (the caller checks the shape). */
-function dateNumber(date: string): number {
-  return Number(date.slice(0, 4)) * 10000 + Number(date.slice(5, 7)) * 100 + Number(date.slice(8, 10));
-}
-
-/** The full dates (`YYYY-MM-DD`) among a listed person's dates of birth, as YYYYMMDD numbers. */
-function fullDatesOf(dobs: readonly ListedDob[]): number[] {
-  const out: number[] = [];
-  for (let k = 0; k < dobs.length; k++) {
-    const d = dobs[k];
-    // Only a date of this shape can equal a subject's full date (`fullQueryDate`).
-    if (d.kind === 'date' && FULL_DATE_RE.test(d.date)) out.push(dateNumber(d.date));
-  }
-  return out;
-}
-
-/** Name ids below this fit beside the date in one sort key (`namesByDate`). */
-const NAME_ID_SPAN = 2 ** 24;
-
-function namesByDate(people: readonly IndexedPerson[], namePerson: Int32Array): NamesByDate {
-  // One number per (date, name): date × span + name id, so a numeric sort orders by date, then name.
-  if (namePerson.length > NAME_ID_SPAN) throw new Error(`more than ${NAME_ID_SPAN} listed names`);
-  const keys: number[] = [];
-  // A person's names are mostly consecutive ids: their dates are read once per run of them.
-  let person = -1;
-  let personDates: number[] = [];
-  for (let nameId = 0; nameId < namePerson.length; nameId++) {
-    if (namePerson[nameId] !== person) {
-      person = namePerson[nameId];
-      personDates = fullDatesOf(people[person].person.dobs);
-    }
-    for (let k = 0; k < personDates.length; k++) keys.push(personDates[k] * NAME_ID_SPAN + nameId);
-  }
-  const sorted = Float64Array.from(keys).sort();
-  const dates: number[] = [];
-  const start: number[] = [];
-  const nameIds: number[] = [];
-  for (let k = 0; k < sorted.length; k++) {
-    if (k > 0 && sorted[k] === sorted[k - 1]) continue;
-    const date = Math.floor(sorted[k] / NAME_ID_SPAN);
-    if (dates[dates.length - 1] !== date) {
-      dates.push(date);
-      start.push(nameIds.length);
-    }
-    nameIds.push(sorted[k] % NAME_ID_SPAN);
-  }
-  start.push(nameIds.length);
-  return { dates: Int32Array.from(dates), start: Int32Array.from(start), nameIds: Int32Array.from(nameIds) };
-}
-
 /** Name ids of the listed people born on the full date `date` (`YYYY-MM-DD`), ascending. */
 export function namesBornOn(index: NameIndex, date: string): Int32Array {
-  const { dates, start, nameIds } = index.namesByDate;
-  const key = dateNumber(date);
-  let lo = 0;
-  let hi = dates.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    if (dates[mid] < key) lo = mid + 1;
-    else if (dates[mid] > key) hi = mid - 1;
-    else return nameIds.subarray(start[mid], start[mid + 1]);
-  }
-  return NO_NAME_IDS;
-}
-
-/** Office holders needed before their names stand in for the population's. */
-const MIN_POPULATION_SAMPLE = 1000;
-
-/**
- * How many listed people would bear each vocabulary token if the whole lists had the share of the
- * PEP lists' office holders that bear it (0 for every token when the sample is too small):
- * legislators and office holders of every country are the lists' one sample of ordinary people's
- * names, where the sanctions lists over-represent some families and regions ("Davis" is on 21 of
- * 31,087 listed people but 19 of 10,961 office holders). Read as a floor under the lists' own
- * count (`atLeast`).
- */
-function populationFrequency(
-  people: readonly IndexedPerson[],
-  namePerson: Int32Array,
-  postingStart: Int32Array,
-  postingIds: Int32Array,
-  df: Int32Array,
-): Int32Array {
-  // Per person: -2 outside the sample, else the last vocabulary id that counted it (-1: none).
-  const counted = new Int32Array(people.length);
-  let sample = 0;
-  for (let p = 0; p < people.length; p++) {
-    const inSample = people[p].category === 'pep';
-    counted[p] = inSample ? -1 : -2;
-    if (inSample) sample++;
-  }
-  const out = new Int32Array(df.length);
-  if (sample < MIN_POPULATION_SAMPLE) return out;
-  for (let v = 0; v < df.length; v++) {
-    let inSample = 0;
-    const end = postingStart[v + 1];
-    for (let k = postingStart[v]; k < end; k++) {
-      const person = namePerson[postingIds[k]];
-      const last = counted[person];
-      if (last === -2 || last === v) continue;
-      counted[person] = v;
-      inSample++;
-    }
-    out[v] = Math.round((inSample * people.length) / sample);
-  }
-  return out;
-}
-
-/** Per vocabulary id, the larger of the two counts. */
-function atLeast(count: Int32Array, floor: Int32Array): Int32Array {
-  const out = new Int32Array(count.length);
-  for (let v = 0; v < count.length; v++) out[v] = Math.max(count[v], floor[v]);
-  return out;
-}
-
-/**
- * How many distinct people bear each vocabulary token: bearers whose listings share a full date
- * of birth, or who bear it in the same name (the same parts, spelt the same way), count once.
- * Linking (lib/watchlists/linking.ts) leaves a two-part name without a date of birth unlinked, and
- * PEP and criminal listings are never linked, so one man listed under five records ("Mohammad
- * Eslami": UN, EU, UK, Canada, and as a minister on the PEP list) would count as five bearers.
- * Two people sharing an exact name are counted once here: an undercount of a name's bearers only,
- * which linking could not afford (it would merge two people's matches).
- */
-function distinctBearers(
-  vocab: readonly NameToken[],
-  people: readonly IndexedPerson[],
-  namePerson: Int32Array,
-  postingStart: Int32Array,
-  postingIds: Int32Array,
-  nameTokenStart: Int32Array,
-  nameLengths: Uint16Array,
-  nameTokenIds: Int32Array,
-): Int32Array {
-  // Each full date of birth as a small integer, per person.
-  const dateIds = new Map<string, number>();
-  const personDates: number[][] = new Array(people.length);
-  for (let p = 0; p < people.length; p++) {
-    const dates: number[] = [];
-    for (const d of people[p].person.dobs) {
-      if (d.kind !== 'date') continue;
-      let id = dateIds.get(d.date);
-      if (id === undefined) {
-        id = dateIds.size;
-        dateIds.set(d.date, id);
-      }
-      dates.push(id);
-    }
-    personDates[p] = dates;
-  }
-  // Each name as a small integer shared by the names of the same parts: an order-free hash of
-  // the parts, so different names share one only by chance (which merges two bearers, no more).
-  const spellings = new Map<number, number>();
-  const nameSpelling = new Int32Array(namePerson.length);
-  for (let nameId = 0; nameId < namePerson.length; nameId++) {
-    let hash = 0;
-    const start = nameTokenStart[nameId];
-    for (let j = 0; j < nameLengths[nameId]; j++)
-      hash = (hash + Math.imul(nameTokenIds[start + j] + 1, 0x9e3779b1)) | 0;
-    let id = spellings.get(hash);
-    if (id === undefined) {
-      id = spellings.size;
-      spellings.set(hash, id);
-    }
-    nameSpelling[nameId] = id;
-  }
-  // Union-find over one token's bearers at a time. `bearerOf[p]` is person p's slot, and
-  // `dateBearer` / `spellingBearer` the first bearer seen with a date or name, valid while their
-  // `...For` entry is the token being counted: no map is cleared between tokens.
-  const bearerFor = new Int32Array(people.length).fill(-1);
-  const bearerOf = new Int32Array(people.length);
-  const dateFor = new Int32Array(dateIds.size).fill(-1);
-  const dateBearer = new Int32Array(dateIds.size);
-  const spellingFor = new Int32Array(spellings.size).fill(-1);
-  const spellingBearer = new Int32Array(spellings.size);
-  const parent: number[] = [];
-  let distinct = 0;
-  const find = (x: number): number => {
-    let root = x;
-    while (parent[root] !== root) root = parent[root];
-    while (parent[x] !== root) {
-      const next = parent[x];
-      parent[x] = root;
-      x = next;
-    }
-    return root;
-  };
-  const union = (a: number, b: number): void => {
-    const ra = find(a);
-    const rb = find(b);
-    if (ra === rb) return;
-    parent[ra] = rb;
-    distinct--;
-  };
-  const out = new Int32Array(vocab.length);
-  for (let v = 0; v < vocab.length; v++) {
-    const postings = postingStart[v + 1] - postingStart[v];
-    if (postings <= 1) {
-      out[v] = postings;
-      continue;
-    }
-    parent.length = 0;
-    distinct = 0;
-    for (let k = postingStart[v]; k < postingStart[v + 1]; k++) {
-      const nameId = postingIds[k];
-      const p = namePerson[nameId];
-      if (bearerFor[p] !== v) {
-        bearerFor[p] = v;
-        bearerOf[p] = parent.length;
-        parent.push(parent.length);
-        distinct++;
-        for (const d of personDates[p]) {
-          if (dateFor[d] !== v) {
-            dateFor[d] = v;
-            dateBearer[d] = bearerOf[p];
-          } else union(dateBearer[d], bearerOf[p]);
-        }
-      }
-      const spelling = nameSpelling[nameId];
-      if (spellingFor[spelling] !== v) {
-        spellingFor[spelling] = v;
-        spellingBearer[spelling] = bearerOf[p];
-      } else union(spellingBearer[spelling], bearerOf[p]);
-    }
-    out[v] = distinct;
-  }
-  return out;
-}
-
-/**
- * Rarity weights with each variant group's people counted together: a token's frequency is that
- * of its commonest group (the sum of its spellings' frequencies, an upper bound when one person
- * is listed under two spellings) or of its spelling in another Latin alphabet's reading, or its
- * own when it has neither.
- */
-function variantGroupWeights(
-  vocab: readonly NameToken[],
-  df: Int32Array,
-  byVariant: ReadonlyMap<string, number[]>,
-  byText: ReadonlyMap<string, number[]>,
-  weights: Float64Array,
-  n: number,
-  rarityScale: number,
-): Float64Array {
-  const groupFrequency = new Map<string, number>();
-  for (const [key, ids] of byVariant) {
-    let sum = 0;
-    for (const id of ids) sum += df[id];
-    groupFrequency.set(key, sum);
-  }
-  const out = Float64Array.from(weights);
-  for (let id = 0; id < vocab.length; id++) {
-    const t = vocab[id];
-    let frequency = df[id];
-    for (const key of t.variantKeys) frequency = Math.max(frequency, groupFrequency.get(key) ?? 0);
-    // "Nikolaj" is the Czech and Polish spelling of "Nikolay": as common as it.
-    for (const r of t.readings)
-      for (const other of byText.get(r) ?? []) frequency = Math.max(frequency, df[other]);
-    // How many bear the name, not how telling it is: a family name shaped like a patronymic
-    // ("Abramovich", "Yanukovych") is as rare as its bearers.
-    out[id] = t.particle || t.initial ? weights[id] : frequencyWeight(Math.min(frequency, n), n, rarityScale);
-  }
-  return out;
-}
-
-function categoryOf(list: ListId): CheckType {
-  if (list === 'fbi_wanted' || list === 'interpol_red') return 'criminal';
-  if (list === 'us_congress_pep' || list === 'us_executive_pep') return 'pep';
-  return 'sanctions';
+  return namesBornOnDate(index.namesByDate, date);
 }
 
 /**
