@@ -124,11 +124,13 @@ const joined: NameToken = {
   initial: false,
   vowelPoor: false,
   readings: [],
+  sinitic: undefined,
 };
 
 function joinedToken(a: NameToken, b: NameToken): NameToken {
   joined.text = a.text + b.text;
   joined.transliterated = a.transliterated;
+  joined.sinitic = undefined;
   return joined;
 }
 

@@ -43,6 +43,11 @@ export interface NameToken {
    * and for every token read from another script.
    */
   readings: readonly string[];
+  /**
+   * The pinyin/Wade-Giles syllable key of `text` (`siniticKey`), worked out at the token's first
+   * comparison and kept: a listed token is compared with many queries.
+   */
+  sinitic: string | undefined;
 }
 
 const SPECIAL_LETTERS: Record<string, string> = {
@@ -182,6 +187,7 @@ export function makeToken(
     initial: text.length === 1,
     vowelPoor: text.length >= 3 && vowelShare(text) < 0.2,
     readings: otherAlphabetReadings(transliterated || readFromHan || readFromIndic ? '' : text),
+    sinitic: undefined,
   };
 }
 

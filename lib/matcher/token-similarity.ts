@@ -86,8 +86,8 @@ function compareTokens(a: NameToken, b: NameToken, cut: boolean): number {
   const bAbd = b.text.startsWith(ABD_PREFIX) && b.text.length >= ABD_PREFIX.length + 3;
   if (aAbd || bAbd) return abdSimilarity(a, b, aAbd, bAbd, cut);
   // Pinyin and Wade-Giles spell one Chinese name apart ("Zedong" / "Tse-tung") by more than a typo.
-  const sinitic = siniticKey(a.text);
-  if (sinitic !== '' && sinitic === siniticKey(b.text))
+  const sinitic = siniticOf(a);
+  if (sinitic !== '' && sinitic === siniticOf(b))
     return Math.max(SINITIC_PAIR, spellingSimilarity(a, b, cut));
   // Pinyin read from Han characters is exact: one letter apart is another syllable ("jin" is not
   // "rin", "fei" not "wei"), and Chinese syllables are too short for a typo budget to mean a typo.
@@ -180,4 +180,10 @@ function readsAs(token: NameToken, text: string): boolean {
 function hasInflectedEnding(long: string, stem: string): boolean {
   if (stem.length < 4 || long.length <= stem.length || !long.startsWith(stem)) return false;
   return BALTIC_ENDINGS.includes(long.slice(stem.length));
+}
+
+/** The token's syllable key, worked out once per token (`NameToken.sinitic`). */
+function siniticOf(token: NameToken): string {
+  if (token.sinitic === undefined) token.sinitic = siniticKey(token.text);
+  return token.sinitic;
 }
