@@ -46,10 +46,14 @@ const SIM_CACHE_SIZE = 1 << SIM_CACHE_BITS;
 /** No names to score beyond the shortlist (shared, so a screen without a date allocates none). */
 const NO_NAMES: ArrayLike<number> = new Int32Array(0);
 
-/** Every field of a token, so that equal keys mean equal tokens for comparison. */
+/**
+ * Every field of a token, so that equal keys mean equal tokens for comparison; `sinitic` is left
+ * out: a memo of `text` filled in by the first comparison, it would make one token two keys.
+ */
 function tokenKey(token: NameToken): string {
   let key = '';
-  for (const value of Object.values(token)) {
+  for (const [field, value] of Object.entries(token)) {
+    if (field === 'sinitic') continue;
     if (!Array.isArray(value)) key += `${value}\u0001`;
     else key += value.length === 0 ? '\u0001' : `${value.join(',')}\u0001`;
   }
