@@ -8,6 +8,7 @@
  * (results.ts, risk.ts).
  */
 
+import { createHash } from 'node:crypto';
 import type { CheckType, ListSummary, WatchlistSnapshot } from '../watchlists/types.ts';
 import { createCandidateSelector, type Scored } from './candidates.ts';
 import { fullQueryDate } from './corroboration.ts';
@@ -18,15 +19,45 @@ import type { ScreenChecks, SubjectInput } from './types.ts';
 export { MAX_MATCHES } from './results.ts';
 export type { ScreenChecks, SubjectInput } from './types.ts';
 
+/**
+ * Which snapshot a matcher was built from. `version` names it where it is kept: the snapshot
+ * store's version (an S3 object version, a local file name) for a synced snapshot, or
+ * `bundled-<hash>` for the snapshot shipped with the code (the hash of its lists' identities).
+ */
+export interface SnapshotIdentity {
+  version: string;
+  /** When the snapshot was compiled (ISO 8601 UTC). */
+  built_at: string;
+}
+
+/** The version of a snapshot that is not in the store: the bundled one, named by its content. */
+export function bundledSnapshotVersion(snapshot: Pick<WatchlistSnapshot, 'built_at' | 'lists'>): string {
+  const identity = snapshot.lists.map((l) => [
+    l.id,
+    l.content_hash ?? null,
+    l.source_date,
+    l.synced_at,
+    l.entity_count,
+    l.individual_count,
+  ]);
+  const hash = createHash('sha256').update(JSON.stringify([snapshot.built_at, identity])).digest('hex');
+  return `bundled-${hash.slice(0, 16)}`;
+}
+
 export interface Matcher {
   /** The lists loaded, with their source dates (for narratives and /dbstatus). */
   lists: ListSummary[];
+  /** The snapshot the matcher was built from (recorded on every screen it makes). */
+  snapshot: SnapshotIdentity;
   /** Screens one subject against the requested check types. Synchronous and pure. */
   screen(subject: SubjectInput, types: readonly CheckType[]): ScreenChecks;
 }
 
-/** Compiles the snapshot into an index and returns the matcher over it. */
-export function createMatcher(snapshot: WatchlistSnapshot): Matcher {
+/**
+ * Compiles the snapshot into an index and returns the matcher over it. `version` is the snapshot
+ * store's name for it; default the bundled snapshot's content version.
+ */
+export function createMatcher(snapshot: WatchlistSnapshot, version?: string): Matcher {
   const index = buildIndex(snapshot);
   const selector = createCandidateSelector(index);
   const listsByCategory = new Map<CheckType, ListSummary[]>();
@@ -47,5 +78,9 @@ export function createMatcher(snapshot: WatchlistSnapshot): Matcher {
     return buildChecks(index, best.values(), subject, requested, listsByCategory);
   }
 
-  return { lists: index.lists, screen };
+  return {
+    lists: index.lists,
+    snapshot: { version: version ?? bundledSnapshotVersion(snapshot), built_at: snapshot.built_at },
+    screen,
+  };
 }

@@ -12,7 +12,7 @@ import { logger } from '../log.ts';
 import type { Matcher } from '../matcher/screen.ts';
 import type { WatchlistSnapshot } from '../watchlists/types.ts';
 import type { SnapshotStore } from './snapshot-store.ts';
-import { effectiveSnapshot, readStoredSnapshot } from './sync-lists.ts';
+import { effectiveSnapshot, readLatestSnapshot } from './sync-lists.ts';
 
 export interface LiveWatchlistsOptions {
   /** Where synced snapshots are published; undefined = the bundled snapshot only. */
@@ -22,7 +22,8 @@ export interface LiveWatchlistsOptions {
    * list a deploy added before its first sync. Not kept in memory once the matcher is built.
    */
   loadBundled: () => WatchlistSnapshot;
-  createMatcher: (snapshot: WatchlistSnapshot) => Matcher;
+  /** Builds the matcher; `version` is the store's version of the snapshot (undefined: bundled). */
+  createMatcher: (snapshot: WatchlistSnapshot, version?: string) => Matcher;
   /** Minimum time between two version checks; default 60 s. */
   checkEveryMs?: number;
   now?: () => number;
@@ -55,12 +56,13 @@ export function createLiveWatchlists(options: LiveWatchlistsOptions): LiveWatchl
     try {
       const latest = await store.latestVersion();
       if (current && latest === loadedVersion) return;
-      const stored = latest === undefined ? undefined : await readStoredSnapshot(store);
-      const snapshot = effectiveSnapshot(stored, loadBundled);
+      const stored = latest === undefined ? undefined : await readLatestSnapshot(store);
+      const snapshot = effectiveSnapshot(stored?.snapshot, loadBundled);
       // Built before it is assigned: requests use the previous matcher until this one is whole.
-      const next = options.createMatcher(snapshot);
+      // The bundled snapshot (nothing stored, or the stored one unreadable) is named by its content.
+      const next = options.createMatcher(snapshot, stored?.version);
       current = next;
-      loadedVersion = latest;
+      loadedVersion = stored?.version ?? latest;
       logger.info({ version: latest ?? 'bundled', people: snapshot.people.length }, 'watchlists loaded');
     } catch (error) {
       // An unreachable store must not stop screening: keep what is loaded (or the bundled lists).

@@ -127,10 +127,17 @@ function composeSnapshot(
 
 /** Reads the newest stored snapshot; an unreadable one is reported and treated as absent. */
 export async function readStoredSnapshot(store: SnapshotStore): Promise<WatchlistSnapshot | undefined> {
+  return (await readLatestSnapshot(store))?.snapshot;
+}
+
+/** The newest stored snapshot with the store's version of it (the version of the bytes read). */
+export async function readLatestSnapshot(
+  store: SnapshotStore,
+): Promise<{ version: string; snapshot: WatchlistSnapshot } | undefined> {
   const latest = await store.readLatest();
   if (!latest) return undefined;
   try {
-    return parseSnapshot(latest.body);
+    return { version: latest.version, snapshot: parseSnapshot(latest.body) };
   } catch (error) {
     logger.error(
       { version: latest.version, err: error },
