@@ -40,7 +40,9 @@ export function bundledSnapshotVersion(snapshot: Pick<WatchlistSnapshot, 'built_
     l.entity_count,
     l.individual_count,
   ]);
-  const hash = createHash('sha256').update(JSON.stringify([snapshot.built_at, identity])).digest('hex');
+  const hash = createHash('sha256')
+    .update(JSON.stringify([snapshot.built_at, identity]))
+    .digest('hex');
   return `bundled-${hash.slice(0, 16)}`;
 }
 
