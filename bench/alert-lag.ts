@@ -1,0 +1,184 @@
+/**
+ * `npm run bench:alert-lag`: designation to alert. The service runs as its own process (`npm
+ * start`'s entry, infra/local/main.ts, on a temporary data directory) with its list sync on a
+ * one-second schedule from a local mirror of the UN list, as the publisher had it before a real
+ * designee was listed. BENCH_CLIENTS (default 20,000) clients are monitored in one tenant:
+ * BENCH_MATCHING (default 10) of them registered through the API under the designee's name, the
+ * others bearing the real names of people on the other lists (test/support/alert-lag.ts).
+ *
+ * The clock starts when the publisher's file lists him (the mirror's file is replaced) and stops
+ * when every matching client's new screen is in the tenant's pending queue, as an analyst's queue
+ * poll sees it. Printed: that lag and its parts (the sync's own time, from the service's log), the
+ * name-key items the list change read to find the clients, the clients it screened and charged,
+ * and the screens charged to the tenant over the whole flow (must be BENCH_MATCHING).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+process.env.LOG_LEVEL ??= 'warn';
+const { loadSnapshot } = await import('../lib/matcher/snapshot-file.ts');
+const { createTable } = await import('../lib/store/table.ts');
+const {
+  awaitAlerts,
+  DESIGNEE,
+  designationMirror,
+  registerMatching,
+  screensUsed,
+  seedBystanders,
+  serviceClient,
+} = await import('../test/support/alert-lag.ts');
+
+const clientsWanted = Number(process.env.BENCH_CLIENTS ?? 20_000);
+const matchingWanted = Number(process.env.BENCH_MATCHING ?? 10);
+const repoRoot = resolve(import.meta.dirname, '..');
+const work = mkdtempSync(join(tmpdir(), 'bench-alert-lag-'));
+const dataDir = join(work, 'data');
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as { port: number };
+  await new Promise((done) => server.close(done));
+  return port;
+}
+
+interface LogLine {
+  msg?: string;
+  /** ISO 8601 (the service's logger writes ISO times). */
+  time?: string;
+  [field: string]: unknown;
+}
+const logLines: LogLine[] = [];
+
+function startService(port: number): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'infra/local/main.ts')], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      LOG_LEVEL: 'info',
+      LIST_SYNC_FROM: join(work, 'mirror'),
+      LIST_SYNC_LISTS: 'un_sc',
+      LIST_SYNC_INTERVAL_SECONDS: '1',
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let buffered = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    buffered += chunk.toString('utf8');
+    const lines = buffered.split('\n');
+    buffered = lines.pop() ?? '';
+    for (const line of lines) {
+      if (!line.startsWith('{')) continue;
+      try {
+        logLines.push(JSON.parse(line));
+      } catch {
+        // a banner line that happens to start with a brace
+      }
+    }
+  });
+  return child;
+}
+
+async function waitFor<T>(what: string, read: () => Promise<T | undefined>, timeoutMs = 180_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const value = await read();
+      if (value !== undefined) return value;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) {
+      const recent = logLines.slice(-5).map((line) => JSON.stringify(line).slice(0, 300));
+      throw new Error(`timed out waiting for ${what}; the service's last log lines: ${recent.join(' | ')}`);
+    }
+    await new Promise((done) => setTimeout(done, 100));
+  }
+}
+
+const timeOf = (line: LogLine) => Date.parse(line.time ?? '') || 0;
+const lastLog = (msg: string, after = 0) =>
+  logLines.filter((line) => line.msg === msg && timeOf(line) >= after).at(-1);
+
+const mirror = designationMirror(join(work, 'mirror'));
+const port = await freePort();
+const url = `http://127.0.0.1:${port}`;
+const service = startService(port);
+try {
+  await waitFor('the service', async () => ((await fetch(`${url}/health`)).ok ? true : undefined));
+  const keysFile = join(dataDir, 'demo-keys.json');
+  await waitFor('demo keys', async () => (existsSync(keysFile) ? true : undefined));
+  const { keys: demoKeys } = JSON.parse(readFileSync(keysFile, 'utf8'));
+  const admin = demoKeys.find((k: { tenant_id: string; role: string }) => k.role === 'admin');
+  const api = serviceClient(url, admin.api_key);
+  // The first sync publishes the list without the designee, and the service screens against it.
+  await waitFor('the first sync', async () => {
+    const screen = await api.post('/screen', { name: DESIGNEE.name, types: 'sanctions', force: true });
+    const listed = screen.body.sanctions_result.matches.some(
+      (m: { entity_id: string }) => m.entity_id === DESIGNEE.entity_id,
+    );
+    return lastLog('list sync finished') && !listed ? true : undefined;
+  });
+
+  const matching = await registerMatching(api, matchingWanted);
+  const endpoint = readFileSync(join(dataDir, 'dynamodb-endpoint'), 'utf8').trim();
+  const table = createTable({ tableName: 'screening', endpoint });
+  const seedStarted = performance.now();
+  await seedBystanders(table, admin.tenant_id, loadSnapshot(), clientsWanted - matchingWanted);
+  const seedMs = performance.now() - seedStarted;
+  const usedBefore = await screensUsed(api);
+
+  const listedAt = Date.now();
+  mirror.list();
+  const seen = await awaitAlerts(api, matching, listedAt, 300_000);
+  const charged = (await screensUsed(api)) - usedBefore;
+
+  const synced = await waitFor('the sync log', async () => {
+    const line = lastLog('list sync finished', listedAt);
+    return line && (line.updated as string[]).includes('un_sc') ? line : undefined;
+  });
+  const delta = await waitFor('the list-change log', async () =>
+    lastLog('list-change rescreens started', listedAt),
+  );
+  const alerted = [];
+  for (const screenId of seen.screens.values()) {
+    const screen = (await api.get(`/screens/${screenId}`)).body;
+    if (screen.alert?.matches_added.some((m: { entity_id: string }) => m.entity_id === DESIGNEE.entity_id))
+      alerted.push(screenId);
+  }
+
+  console.log(
+    `Designation to alert: ${matchingWanted} of ${clientsWanted.toLocaleString('en')} monitored clients bear the new designee's name ` +
+      `(seeded in ${(seedMs / 1000).toFixed(1)} s; service on ${url}, its own process).`,
+  );
+  console.table([
+    {
+      'lag ms (file listed -> all alerts pending)': seen.ms,
+      'sync finished at ms': timeOf(synced) - listedAt,
+      'alerts pending': alerted.length,
+      'name-key lookups': delta.keys_looked_up,
+      'name-key items read': delta.key_items_read,
+      'clients read': delta.candidates,
+      'clients matching': delta.matching,
+      'screens charged': charged,
+    },
+  ]);
+  const ok =
+    alerted.length === matchingWanted && charged === matchingWanted && delta.matching === matchingWanted;
+  console.log(
+    ok
+      ? `OK: exactly ${matchingWanted} alerts, ${matchingWanted} screens charged, nobody else re-screened.`
+      : `UNEXPECTED: ${alerted.length} alerts, ${charged} screens charged, ${delta.matching} clients matched.`,
+  );
+  process.exitCode = ok ? 0 : 1;
+} finally {
+  service.kill('SIGTERM');
+  await new Promise((done) => service.once('exit', done));
+  rmSync(work, { recursive: true, force: true });
+}

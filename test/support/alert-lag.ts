@@ -1,0 +1,177 @@
+/**
+ * The designation-to-alert flow, shared by its test (test/sync/alert-lag.test.ts, a few hundred
+ * clients on the in-process stack) and its benchmark (`npm run bench:alert-lag`, 20,000 clients
+ * against the service run as its own process):
+ *
+ * 1. a mirror of the UN list as the publisher had it before a real designee (the file's first
+ *    individual, Eric Badege, CDi.001) was listed, which the service syncs from;
+ * 2. K clients registered through the API under the designee's name, while nobody lists him;
+ * 3. N - K bystanders: clients bearing the real names of people on the other lists, written
+ *    straight into the table with their name keys, as registration files them (the flow times
+ *    the alerts, not 20,000 registrations);
+ * 4. the publisher lists him (the mirror gets the real file back), and the service's next sync
+ *    must put exactly K alerts in the pending queue and charge K screens.
+ */
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { createMatcher } from '../../lib/matcher/screen.ts';
+import { matchesOf } from '../../lib/monitoring/change-detection.ts';
+import { clientNameKeys } from '../../lib/monitoring/client-name-keys.ts';
+import { newClientId } from '../../lib/monitoring/client-record.ts';
+import { keys, type Table } from '../../lib/store/table.ts';
+import { perListPeople } from '../../lib/watchlists/linking.ts';
+import { defaultDataDir } from '../../lib/watchlists/snapshot.ts';
+import type { WatchlistSnapshot } from '../../lib/watchlists/types.ts';
+import { unWithoutIndividuals } from './list-mirror.ts';
+import { monitoredClientItem, putItems } from './monitored-client.ts';
+
+export const UN_MIRROR_FILE = 'sanctions/un/UN_consolidated.xml';
+/** The UN file's first individual: the designee the sync adds. */
+export const DESIGNEE = { name: 'Eric Badege', entity_id: '6907993' };
+
+/** A mirror directory holding the UN file without the designee; `list()` puts the real file back. */
+export function designationMirror(dir: string) {
+  const path = join(dir, UN_MIRROR_FILE);
+  mkdirSync(dirname(path), { recursive: true });
+  const original = readFileSync(join(defaultDataDir(), UN_MIRROR_FILE), 'utf8');
+  writeFileSync(path, unWithoutIndividuals(original, 1));
+  return {
+    dir,
+    /** The publisher lists the designee: written beside and renamed, so a sync never reads half. */
+    list(): void {
+      writeFileSync(`${path}.tmp`, original);
+      renameSync(`${path}.tmp`, path);
+    },
+  };
+}
+
+/** Minimal JSON client of the running service, as a tenant's integration would call it. */
+export function serviceClient(url: string, apiKey: string) {
+  const call = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    // biome-ignore lint/suspicious/noExplicitAny: the flow reads arbitrary JSON bodies
+  ): Promise<{ status: number; body: any }> => {
+    const response = await fetch(`${url}${path}`, {
+      method,
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  };
+  return {
+    get: (path: string) => call('GET', path),
+    post: (path: string, body?: unknown) => call('POST', path, body),
+  };
+}
+export type ServiceClient = ReturnType<typeof serviceClient>;
+
+export interface RegisteredClient {
+  client_id: string;
+  last_screen_id: string;
+}
+
+/** K clients registered under the designee's name (distinct references and places). */
+export async function registerMatching(api: ServiceClient, count: number): Promise<RegisteredClient[]> {
+  const clients: RegisteredClient[] = [];
+  for (let i = 0; i < count; i++) {
+    const response = await api.post('/clients', {
+      name: DESIGNEE.name,
+      reference: `alert-lag-${i}`,
+      location: `Branch ${i}`,
+      types: 'sanctions,pep',
+    });
+    if (response.status !== 201)
+      throw new Error(`registration ${i}: ${response.status} ${JSON.stringify(response.body)}`);
+    clients.push({ client_id: response.body.client_id, last_screen_id: response.body.last_screen_id });
+  }
+  return clients;
+}
+
+/**
+ * `count` bystanders in the tenant: real names of people on lists other than the UN's, cycled,
+ * so they share common name parts with the designee's as real customers do. Not due for a year.
+ */
+export async function seedBystanders(
+  table: Table,
+  tenantId: string,
+  snapshot: WatchlistSnapshot,
+  count: number,
+): Promise<void> {
+  const people = perListPeople(snapshot);
+  // A bystander is someone the new listing does not concern: the names the designee's own
+  // listing would match (another list's listing of the same man) are left out.
+  const designee = people.filter((p) => p.list_id === 'un_sc' && p.entity_id === DESIGNEE.entity_id);
+  const concerned = createMatcher({ ...snapshot, people: designee, listing_records: undefined });
+  const names = people
+    .filter((person) => person.list_id !== 'un_sc')
+    .map((person) => person.names[0].name)
+    .filter((name) => matchesOf(concerned.screen({ name }, ['sanctions'])).length === 0);
+  const dueAt = new Date(Date.now() + 365 * 86_400_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const items: Record<string, unknown>[] = [];
+  const started = Date.now();
+  for (let i = 0; i < count; i++) {
+    const clientId = newClientId(new Date(started - count + i));
+    const subject = { name: names[i % names.length] };
+    items.push(monitoredClientItem(tenantId, clientId, subject, dueAt));
+    for (const nameKey of clientNameKeys(subject)) {
+      items.push({
+        ...keys.clientNameKey(nameKey, tenantId, clientId),
+        entity: 'client-name-key',
+        tenant_id: tenantId,
+        client_id: clientId,
+      });
+    }
+  }
+  await putItems(table, items);
+}
+
+/** The month's screens charged to the caller's tenant. */
+export async function screensUsed(api: ServiceClient): Promise<number> {
+  const me = await api.get('/me');
+  return me.body.usage.screens_used;
+}
+
+export interface AlertsSeen {
+  /** ms from `since` until every client's alert screen was in the pending queue. */
+  ms: number;
+  /** The alert screens, by client. */
+  screens: Map<string, string>;
+}
+
+/**
+ * Polls, as an analyst's queue would, until each client has a newer screen than `clients` say
+ * and all of those screens are in the tenant's pending queue; the time is taken then.
+ */
+export async function awaitAlerts(
+  api: ServiceClient,
+  clients: readonly RegisteredClient[],
+  since: number,
+  timeoutMs: number,
+): Promise<AlertsSeen> {
+  const screens = new Map<string, string>();
+  const deadline = since + timeoutMs;
+  for (;;) {
+    for (const client of clients) {
+      if (screens.has(client.client_id)) continue;
+      const body = (await api.get(`/clients/${client.client_id}`)).body;
+      if (body.last_screen_id !== client.last_screen_id) screens.set(client.client_id, body.last_screen_id);
+    }
+    if (screens.size === clients.length) {
+      const pending = new Set<string>();
+      let cursor: string | undefined;
+      do {
+        const page = (await api.get(`/screens/pending?limit=200${cursor ? `&cursor=${cursor}` : ''}`)).body;
+        for (const row of page.screens) pending.add(row.screen_id);
+        cursor = page.next_cursor ?? undefined;
+      } while (cursor);
+      if ([...screens.values()].every((id) => pending.has(id))) return { ms: Date.now() - since, screens };
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`only ${screens.size} of ${clients.length} alerts after ${timeoutMs} ms`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
