@@ -314,6 +314,67 @@ export const ScreenSchema = v.strictObject({
   ),
 });
 
+const replayDifferences = v.strictObject({
+  risk_level: described(
+    v.nullable(v.strictObject({ stored: riskLevel, now: riskLevel })),
+    'The screen’s risk level as stored and as re-run; null when they are the same.',
+  ),
+  matches_added: described(
+    v.array(matchRef),
+    'Listed entries matched by the re-run and not in the stored screen.',
+  ),
+  matches_removed: described(
+    v.array(matchRef),
+    'Listed entries in the stored screen the re-run does not match.',
+  ),
+  matches_changed: described(
+    v.array(matchRef),
+    'Matches on entries whose listing says something else in the re-run’s lists (names, dates of birth, nationalities, programmes, office).',
+  ),
+  matches_rescored: described(
+    v.array(matchRef),
+    'Matches on the same listing with another score, risk level or explanation.',
+  ),
+  other_fields: described(
+    v.array(v.string()),
+    'Paths of any other result field that differs (narratives, flags), at most 20.',
+  ),
+});
+
+const replayOutcomeEntries = {
+  snapshot_version: described(v.string(), 'The snapshot the subject was re-run on.'),
+  matcher_version: described(v.string(), 'The running matcher’s version.'),
+  risk_level: riskLevel,
+  identical: described(
+    v.boolean(),
+    'The re-run’s result equals the stored result in every field (risk level, every match with its score and explanation, narratives).',
+  ),
+  differences: replayDifferences,
+};
+
+export const ScreenReplaySchema = v.strictObject({
+  screen_id: screenId,
+  receipt: ReceiptSchema,
+  replayed: described(
+    v.strictObject({
+      ...replayOutcomeEntries,
+      same_matcher: described(
+        v.boolean(),
+        'The running matcher has the receipt’s version and configuration. When false, a difference may come from the code rather than the lists.',
+      ),
+      same_lists: described(
+        v.boolean(),
+        'The re-run’s lists are the receipt’s: same ids, source dates, sync times, content hashes and counts.',
+      ),
+    }),
+    'The stored subject and check types re-run on the snapshot the receipt names, with the running matcher.',
+  ),
+  today: described(
+    v.strictObject(replayOutcomeEntries),
+    'The stored subject and check types re-run on the lists in force now.',
+  ),
+});
+
 export const ScreenResultSchema = v.strictObject({ ...ScreenSchema.entries, skipped: v.boolean() });
 
 export const ScreenPageSchema = v.strictObject({

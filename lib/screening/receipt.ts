@@ -54,16 +54,21 @@ export function screenReceipt(
     snapshot: {
       version: matcher.snapshot.version,
       built_at: matcher.snapshot.built_at,
-      lists: matcher.lists.map((list) => ({
-        id: list.id,
-        source_date: list.source_date,
-        synced_at: list.synced_at,
-        content_hash: list.content_hash ?? null,
-        individual_count: list.individual_count,
-      })),
+      lists: receiptListsOf(matcher),
     },
     matcher: { version: MATCHER_VERSION, config: { check_types: [...types], ...MATCHING_CONSTANTS } },
   };
+}
+
+/** The lists of the matcher's snapshot, as a receipt records them. */
+export function receiptListsOf(matcher: Pick<Matcher, 'lists'>): ReceiptList[] {
+  return matcher.lists.map((list) => ({
+    id: list.id,
+    source_date: list.source_date,
+    synced_at: list.synced_at,
+    content_hash: list.content_hash ?? null,
+    individual_count: list.individual_count,
+  }));
 }
 
 const numbers = <const K extends string>(...names: K[]) =>
