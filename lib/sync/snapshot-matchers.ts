@@ -47,7 +47,12 @@ export function matcherForSnapshotVersion(
     // Most recently used last, so the oldest is the one dropped.
     kept.delete(key);
     kept.set(key, cached);
-    return cached;
+    return stillKept(sources, version).then((held) => {
+      if (held) return cached;
+      // Expired from the store since it was built: answer as the store does.
+      kept.delete(key);
+      return { unavailable: 'not_kept' as const };
+    });
   }
   const building = build(sources, version);
   kept.set(key, building);
@@ -58,6 +63,12 @@ export function matcherForSnapshotVersion(
   );
   while (kept.size > REPLAY_MATCHERS_KEPT) kept.delete(kept.keys().next().value as string);
   return building;
+}
+
+/** A cached matcher answers only while the store still holds its version (the bundled one: always). */
+async function stillKept(sources: SnapshotMatcherSources, version: string): Promise<boolean> {
+  if (version.startsWith('bundled-')) return true;
+  return (await sources.store?.has(version)) ?? false;
 }
 
 async function build(sources: SnapshotMatcherSources, version: string): Promise<SnapshotMatcher> {

@@ -10,7 +10,7 @@
  * locally: each write deletes the files replaced longer ago than that). The newest is always kept.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { DEFAULT_SNAPSHOT_RETENTION_DAYS } from './snapshot-retention.ts';
@@ -36,6 +36,8 @@ export interface SnapshotStore {
    * does not hold it: never written here, or deleted by the retention rule.
    */
   read(version: string): Promise<StoredSnapshot | undefined>;
+  /** Whether the store still holds `version` (cheap: an S3 HEAD, a file's metadata). */
+  has(version: string): Promise<boolean>;
   /** Stores a new snapshot and makes it the newest; returns its version. */
   write(body: string | Buffer): Promise<string>;
 }
@@ -101,6 +103,18 @@ export function createS3SnapshotStore(config: S3StoreConfig, client?: S3Client):
       }
     },
     readLatest: () => get(),
+    async has(version) {
+      try {
+        const unversioned = version.startsWith('"') || version === 'unversioned';
+        const out = await s3.send(
+          new HeadObjectCommand({ Bucket, Key, ...(unversioned ? {} : { VersionId: version }) }),
+        );
+        return versionOf(out) === version;
+      } catch (error) {
+        if (isNotFound(error) || (error as { name?: string }).name === 'InvalidArgument') return false;
+        throw error;
+      }
+    },
     async read(version) {
       // An S3 version id is opaque; an unversioned bucket (an emulator) names its object by ETag,
       // and keeps only the current one.
@@ -180,6 +194,15 @@ export function createFileSnapshotStore(dir: string, options: FileSnapshotStoreO
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
         throw error;
+      }
+    },
+    async has(version) {
+      if (writtenAt(version) === undefined) return false;
+      try {
+        await access(join(dir, version));
+        return true;
+      } catch {
+        return false;
       }
     },
     async write(body) {

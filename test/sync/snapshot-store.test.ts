@@ -55,7 +55,9 @@ describe.each(stores)('%s snapshot store', (_name, create) => {
     expect(latest?.body.toString()).toBe('{"snapshot":2}');
     // The newest is read back by its version too; a version the store never wrote is not there.
     expect((await store.read(second))?.body.toString()).toBe('{"snapshot":2}');
+    expect(await store.has(second)).toBe(true);
     expect(await store.read('watchlists-20200101T000000000Z-00000000.json')).toBeUndefined();
+    expect(await store.has('watchlists-20200101T000000000Z-00000000.json')).toBe(false);
   });
 });
 
@@ -83,6 +85,7 @@ describe('local directory store', () => {
     writeFileSync(join(dir, 'outside.json'), '{"secret":true}');
     for (const version of ['../outside.json', '/etc/passwd', 'latest', 'watchlists-../../outside.json', '']) {
       expect(await store.read(version), version).toBeUndefined();
+      expect(await store.has(version), version).toBe(false);
     }
   });
 
@@ -97,6 +100,7 @@ describe('local directory store', () => {
     clock.t += 1 * DAY;
     const fourth = await store.write('{"snapshot":4}'); // day 40: 30 days since the first was replaced
     expect(await store.read(first)).toBeUndefined();
+    expect(await store.has(first)).toBe(false);
     // The second was replaced on day 39, one day ago: kept however old it is itself.
     expect((await store.read(second))?.body.toString()).toBe('{"snapshot":2}');
     expect(files().filter((f) => f.endsWith('.json'))).toEqual([second, third, fourth]);
