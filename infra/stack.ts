@@ -141,6 +141,8 @@ export class ScreeningServiceStack extends Stack {
       },
       ...(apiDomain ? { domainMapping: { domainName: apiDomain } } : {}),
     });
+    // Functions that read earlier snapshot versions too (replay), granted once the bucket exists.
+    const snapshotHistoryReaders: ServiceFunction[] = [];
     for (const route of httpRoutes) {
       const endpoint = new ServiceFunction(this, constructIdFor(route.id), {
         ...settings,
@@ -152,6 +154,7 @@ export class ScreeningServiceStack extends Stack {
       });
       grantTableAccess(table, endpoint.function, route.tableAccess);
       if (route.sendsToQueue) batch.queue.grantSendMessages(endpoint.function);
+      if (route.readsSnapshotHistory) snapshotHistoryReaders.push(endpoint);
       httpApi.addRoutes({
         path: route.path,
         methods: [HttpMethod[route.method]],
@@ -203,6 +206,7 @@ export class ScreeningServiceStack extends Stack {
         listSync.grantSnapshotRead(construct.function);
       }
     }
+    for (const reader of snapshotHistoryReaders) listSync.grantSnapshotHistoryRead(reader.function);
 
     new CfnOutput(this, 'ApiUrl', {
       description: 'The base URL tenants call (CloudFront: HTTP API and batch streams)',

@@ -52,6 +52,11 @@ export class ConflictError extends DomainError {
   }
 }
 
+/** What the request needs existed once and is no longer kept (a snapshot version past its retention). */
+export class GoneError extends DomainError {
+  readonly status = 410;
+}
+
 /** The request is well-formed but cannot be honoured as sent (an Idempotency-Key reused with another body). */
 export class UnprocessableError extends DomainError {
   readonly status = 422;

@@ -25,6 +25,11 @@ export interface FunctionDefinition {
   tableAccess: TableAccess;
   /** Whether the function loads the watchlist snapshot (bundled with it). */
   needsWatchlists?: boolean;
+  /**
+   * Whether the function reads earlier versions of the synced snapshot, not only the newest (replay
+   * of a screen on the lists it was matched against): the stack grants s3:GetObjectVersion.
+   */
+  readsSnapshotHistory?: boolean;
   /** Whether the function sends to the work queue (batch subjects, client re-screens). */
   sendsToQueue?: boolean;
   summary: string;
@@ -194,6 +199,18 @@ export const routes = [
     kind: 'http',
     tableAccess: 'read',
     summary: 'Disposition history and analyst notes of a screen, oldest first',
+  },
+  {
+    id: 'screen-replay',
+    method: 'POST',
+    path: '/screens/{screen_id}/replay',
+    entry: 'functions/http/screen-replay.ts',
+    auth: 'api-key',
+    kind: 'http',
+    tableAccess: 'read',
+    needsWatchlists: true,
+    readsSnapshotHistory: true,
+    summary: 'Re-run a screen on the snapshot and matcher its receipt names, and on today’s lists',
   },
   {
     id: 'screen-dispose',

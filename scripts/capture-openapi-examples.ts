@@ -70,6 +70,8 @@ try {
   await call('screens-pending', 'GET', '/screens/pending?limit=2', analyst);
   await call('screen-get', 'GET', `/screens/${screen.screen_id}`, analyst);
   await call('screen-get', 'GET', '/screens/SCR-20250314-000001', analyst);
+  await call('screen-replay', 'POST', `/screens/${screen.screen_id}/replay`, analyst);
+  await call('screen-replay', 'POST', '/screens/SCR-20250314-000001/replay', analyst);
   const decision = {
     disposition: 'false_positive',
     note: 'DOB differs by 20 years',

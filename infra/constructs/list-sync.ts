@@ -9,6 +9,7 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { keys } from '../../lib/store/table.ts';
 import { listSyncKeys } from '../../lib/sync/list-status.ts';
+import { DEFAULT_SNAPSHOT_RETENTION_DAYS } from '../../lib/sync/snapshot-retention.ts';
 import { SNAPSHOT_OBJECT_KEY } from '../../lib/sync/snapshot-store.ts';
 import { ServiceFunction, type ServiceFunctionSettings } from './service-function.ts';
 
@@ -26,6 +27,8 @@ export interface ListSyncProps {
   table: ITable;
   /** The work queue the list-change rescreens are sent to (the batch worker screens them). */
   queue: IQueue;
+  /** Days a snapshot version is kept after a newer one replaced it; default DEFAULT_SNAPSHOT_RETENTION_DAYS. */
+  retentionDays?: number;
 }
 
 /**
@@ -63,15 +66,19 @@ export class ListSync extends Construct {
   readonly bucket: Bucket;
   readonly function: ServiceFunction;
   readonly schedule: Rule;
+  /** Days a snapshot version is kept after a newer one replaced it (lib/sync/snapshot-retention.ts). */
+  readonly retentionDays: number;
 
   constructor(scope: Construct, id: string, props: ListSyncProps) {
     super(scope, id);
+    this.retentionDays = props.retentionDays ?? DEFAULT_SNAPSHOT_RETENTION_DAYS;
 
     this.bucket = new Bucket(this, 'Snapshots', {
-      // Every published snapshot stays retrievable for a year: which list data a past screen was
-      // made against is part of the compliance record.
+      // Every published snapshot stays retrievable (by its version id, which each screen's receipt
+      // records) for the retention period after it was replaced: which list data a past screen
+      // was made against is part of the compliance record, and replay reads it back.
       versioned: true,
-      lifecycleRules: [{ noncurrentVersionExpiration: Duration.days(365) }],
+      lifecycleRules: [{ noncurrentVersionExpiration: Duration.days(this.retentionDays) }],
       ...(props.settings.encryptionKey
         ? {
             encryption: BucketEncryption.KMS,
@@ -154,5 +161,20 @@ export class ListSync extends Construct {
     );
     this.bucket.encryptionKey?.grantDecrypt(fn);
     if (setEnvironment) fn.addEnvironment('WATCHLIST_BUCKET', this.bucket.bucketName);
+  }
+
+  /**
+   * Lets a function that reads the snapshot also read its earlier versions (GetObject with a
+   * VersionId needs s3:GetObjectVersion), and tells it the retention rule, so a version the
+   * lifecycle rule expired is explained rather than guessed at.
+   */
+  grantSnapshotHistoryRead(fn: LambdaFunctionResource): void {
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['s3:GetObjectVersion'],
+        resources: [this.bucket.arnForObjects(SNAPSHOT_OBJECT_KEY)],
+      }),
+    );
+    fn.addEnvironment('SNAPSHOT_RETENTION_DAYS', String(this.retentionDays));
   }
 }

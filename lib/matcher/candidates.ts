@@ -17,14 +17,14 @@ import { INITIAL_WEIGHT, PARTICLE_WEIGHT, UNSEEN_TOKEN_WEIGHT } from './weights.
 /** At most this many matches are returned per check, best first. */
 export const MAX_MATCHES = 10;
 /** Candidate names scored in full per check type, picked by cheap token evidence. */
-const SHORTLIST = 20;
+export const SHORTLIST = 20;
 /**
  * Candidates whose token evidence covers less than this share of the query's weight cannot reach
  * the reporting floor, so they are not scored in full.
  */
-const MIN_EVIDENCE_SHARE = 0.3;
+export const MIN_EVIDENCE_SHARE = 0.3;
 /** Query tokens rarer than this open new candidates; commoner ones only add evidence. */
-const OPENING_WEIGHT = 0.5;
+export const OPENING_WEIGHT = 0.5;
 /**
  * Vocabulary tokens less similar than this to a query token add no candidate evidence. It is the
  * scorer's own alignment floor, never lower: similarities come from `alignableSimilarity`, which

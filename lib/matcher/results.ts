@@ -82,7 +82,7 @@ function round3(x: number): number {
  * What each corroborating field adds to a match's score (date of birth in full, nationality at
  * half, location at a fifth): orders matches of one risk level, never decides the level.
  */
-const SCORE_ADJUST: Record<FieldStatus, number> = {
+export const SCORE_ADJUST: Readonly<Record<FieldStatus, number>> = {
   matched: 0.05,
   near: 0.02,
   unknown: 0,

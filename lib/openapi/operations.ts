@@ -23,6 +23,7 @@ import {
   ScreenedSubjectsPageSchema,
   ScreenHistorySchema,
   ScreenPageSchema,
+  ScreenReplaySchema,
   ScreenResultSchema,
   ScreenSchema,
   UserListSchema,
@@ -54,7 +55,7 @@ export interface Operation {
   idempotent?: boolean;
 }
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 500;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 422 | 429 | 500;
 
 /** A JSON success answer; the status is a literal (not inferred from `Operation`), so results are typed by it. */
 const json = <const TSchema extends v.GenericSchema>(schema: TSchema, description: string) => ({
@@ -112,6 +113,17 @@ export const operations = {
   'screen-history': {
     success: json(ScreenHistorySchema, 'The disposition in force and every history entry, oldest first'),
     errors: notFound('screen'),
+  },
+  'screen-replay': {
+    success: json(
+      ScreenReplaySchema,
+      'The screen re-run on the snapshot its receipt names and on today’s lists; nothing is stored or charged',
+    ),
+    errors: {
+      ...notFound('screen'),
+      409: 'The screen was stored before screens recorded their receipt: there is no record of its lists to replay it on',
+      410: 'The snapshot the receipt names is no longer kept (past the retention period, or a bundled snapshot an earlier release shipped); the detail names the version and the rule',
+    },
   },
   'screen-dispose': {
     body: DisposeRequestSchema,

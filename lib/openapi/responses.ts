@@ -222,6 +222,74 @@ const screenSummaryEntries = {
 
 export const ScreenSummarySchema = v.strictObject(screenSummaryEntries);
 
+const described = <TSchema extends v.GenericSchema>(schema: TSchema, text: string) =>
+  v.pipe(schema, v.description(text));
+const numbersOf = <const K extends string>(names: readonly K[]) =>
+  v.strictObject(
+    Object.fromEntries(names.map((name) => [name, v.number()])) as Record<K, v.NumberSchema<undefined>>,
+  );
+
+/** What a screen was matched against and with: stored when the screen is made (lib/screening/receipt.ts). */
+export const ReceiptSchema = v.strictObject({
+  snapshot: described(
+    v.strictObject({
+      version: described(
+        v.string(),
+        'The snapshot store’s version (a local file name, an S3 object version) of the watchlist snapshot matched against, or `bundled-<hash>` for the snapshot shipped with the code. `POST /screens/{screen_id}/replay` reads this version back.',
+      ),
+      built_at: described(timestamp, 'When the snapshot was compiled.'),
+      lists: described(
+        v.array(
+          v.strictObject({
+            id: v.string(),
+            source_date: described(v.string(), 'The publisher’s date of the list’s data.'),
+            synced_at: described(timestamp, 'When the list’s data was parsed into a snapshot.'),
+            content_hash: described(
+              v.nullable(v.string()),
+              'SHA-256 of the publisher’s files the sync downloaded; null for data bundled with the code.',
+            ),
+            individual_count: described(v.number(), 'Individuals screened on the list.'),
+          }),
+        ),
+        'Every list of the snapshot, as it stood when the screen was made.',
+      ),
+    }),
+    'The watchlist snapshot the screen was matched against.',
+  ),
+  matcher: described(
+    v.strictObject({
+      version: described(
+        v.string(),
+        '`matcher-<hash>`: a hash of the matching code’s sources (lib/matcher, the list modules it reads, the romanisation packages’ versions).',
+      ),
+      config: described(
+        v.strictObject({
+          check_types: described(checkTypes, 'The check types run.'),
+          max_matches_per_check: described(v.number(), 'Matches returned per check type at most.'),
+          name_bands: described(
+            numbersOf(['strong', 'partial', 'reporting_floor']),
+            'Name similarity bands; a listed person below `reporting_floor` is not reported.',
+          ),
+          candidates: described(
+            numbersOf(['shortlist_per_check', 'min_evidence_share', 'opening_weight']),
+            'Candidate selection: which listed names are scored in full.',
+          ),
+          token_weights: described(
+            numbersOf(['particle', 'initial', 'patronymic', 'min_token', 'common_given', 'unseen']),
+            'Rarity weights of name parts.',
+          ),
+          corroboration_score_adjust: described(
+            numbersOf(['matched', 'near', 'unknown', 'mismatched']),
+            'What a corroborating field adds to a match’s score, by its status (orders matches, never decides the level).',
+          ),
+        }),
+        'The effective matching configuration.',
+      ),
+    }),
+    'The matching code and configuration the screen was made with.',
+  ),
+});
+
 export const ScreenSchema = v.strictObject({
   ...screenSummaryEntries,
   sanctions_result: v.nullable(SanctionsResultSchema),
@@ -240,6 +308,71 @@ export const ScreenSchema = v.strictObject({
     }),
   ),
   superseded_by: v.nullable(screenId),
+  receipt: described(
+    v.nullable(ReceiptSchema),
+    'The snapshot and matcher the screen was made with; null on screens stored before receipts were recorded.',
+  ),
+});
+
+const replayDifferences = v.strictObject({
+  risk_level: described(
+    v.nullable(v.strictObject({ stored: riskLevel, now: riskLevel })),
+    'The screen’s risk level as stored and as re-run; null when they are the same.',
+  ),
+  matches_added: described(
+    v.array(matchRef),
+    'Listed entries matched by the re-run and not in the stored screen.',
+  ),
+  matches_removed: described(
+    v.array(matchRef),
+    'Listed entries in the stored screen the re-run does not match.',
+  ),
+  matches_changed: described(
+    v.array(matchRef),
+    'Matches on entries whose listing says something else in the re-run’s lists (names, dates of birth, nationalities, programmes, office).',
+  ),
+  matches_rescored: described(
+    v.array(matchRef),
+    'Matches on the same listing with another score, risk level or explanation.',
+  ),
+  other_fields: described(
+    v.array(v.string()),
+    'Paths of any other result field that differs (narratives, flags), at most 20.',
+  ),
+});
+
+const replayOutcomeEntries = {
+  snapshot_version: described(v.string(), 'The snapshot the subject was re-run on.'),
+  matcher_version: described(v.string(), 'The running matcher’s version.'),
+  risk_level: riskLevel,
+  identical: described(
+    v.boolean(),
+    'The re-run’s result equals the stored result in every field (risk level, every match with its score and explanation, narratives).',
+  ),
+  differences: replayDifferences,
+};
+
+export const ScreenReplaySchema = v.strictObject({
+  screen_id: screenId,
+  receipt: ReceiptSchema,
+  replayed: described(
+    v.strictObject({
+      ...replayOutcomeEntries,
+      same_matcher: described(
+        v.boolean(),
+        'The running matcher has the receipt’s version and configuration. When false, a difference may come from the code rather than the lists.',
+      ),
+      same_lists: described(
+        v.boolean(),
+        'The re-run’s lists are the receipt’s: same ids, source dates, sync times, content hashes and counts.',
+      ),
+    }),
+    'The stored subject and check types re-run on the snapshot the receipt names, with the running matcher.',
+  ),
+  today: described(
+    v.strictObject(replayOutcomeEntries),
+    'The stored subject and check types re-run on the lists in force now.',
+  ),
 });
 
 export const ScreenResultSchema = v.strictObject({ ...ScreenSchema.entries, skipped: v.boolean() });

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { DEFAULT_SNAPSHOT_RETENTION_DAYS } from '../sync/snapshot-retention.ts';
 
 /** The watchlist settings, also read by tools that run without a table (snapshot build, bench). */
 const WatchlistConfigSchema = v.object({
@@ -25,6 +26,15 @@ const ConfigSchema = v.object({
   WATCHLIST_BUCKET: v.optional(v.string()),
   /** Local alternative to the bucket: a directory (`npm start` uses <DATA_DIR>/watchlists). */
   WATCHLIST_STORE_DIR: v.optional(v.string()),
+  /**
+   * Days a watchlist snapshot version is kept after a newer one replaced it (lib/sync/snapshot-store.ts):
+   * the local store prunes by it, and replay names it when a version is gone. On AWS the stack
+   * sets it from the bucket's lifecycle rule, so the two agree.
+   */
+  SNAPSHOT_RETENTION_DAYS: v.optional(
+    v.pipe(v.string(), v.transform(Number), v.number(), v.integer(), v.minValue(0), v.maxValue(36_500)),
+    String(DEFAULT_SNAPSHOT_RETENTION_DAYS),
+  ),
   /** An S3 emulator's endpoint (tests); unset on AWS. */
   S3_ENDPOINT: v.optional(v.pipe(v.string(), v.url('S3_ENDPOINT must be a URL'))),
   /** Where the list sync downloads from: a mirror directory or base URL; default the official URLs. */

@@ -45,7 +45,9 @@ export function snapshotStoreOf(config: Config): SnapshotStore | undefined {
       region: config.AWS_REGION,
     });
   }
-  return config.WATCHLIST_STORE_DIR ? createFileSnapshotStore(config.WATCHLIST_STORE_DIR) : undefined;
+  return config.WATCHLIST_STORE_DIR
+    ? createFileSnapshotStore(config.WATCHLIST_STORE_DIR, { retentionDays: config.SNAPSHOT_RETENTION_DAYS })
+    : undefined;
 }
 
 /** The watchlists in force, for an in-process sync to swap in its result at once (npm start). */

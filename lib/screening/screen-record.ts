@@ -9,6 +9,7 @@ import {
 import { parseItem } from '../store/table.ts';
 import { ROLES, type Role } from '../tenancy/tenants.ts';
 import { CHECK_TYPES, type CheckType } from '../watchlists/types.ts';
+import { type ScreenReceipt, ScreenReceiptSchema } from './receipt.ts';
 import { DISPOSITIONS, type DispositionValue } from './request.ts';
 import { type Subject, SubjectSchema } from './subject.ts';
 
@@ -90,6 +91,8 @@ export interface ScreenItem {
   superseded_by?: string;
   /** The queued job the screen was made for (screenSubject's `jobRef`); absent for direct screens. */
   job_ref?: string;
+  /** The snapshot and matcher the screen was made with; absent on screens stored before receipts. */
+  receipt?: ScreenReceipt;
 }
 
 export const SCREEN_ORIGINS = ['api', 'batch', 'client_registration', 'rescreen'] as const;
@@ -148,6 +151,8 @@ export interface Screen {
   client_id: string | null;
   alert: ScreenAlert | null;
   superseded_by: string | null;
+  /** The snapshot and matcher the screen was made with; null on screens stored before receipts. */
+  receipt: ScreenReceipt | null;
 }
 
 /** A row of GET /screens and GET /screens/pending: enough to triage without the match data. */
@@ -230,6 +235,7 @@ export function toScreen(item: ScreenItem): Screen {
     client_id: item.client_id ?? null,
     alert: item.alert ?? null,
     superseded_by: item.superseded_by ?? null,
+    receipt: item.receipt ?? null,
   };
 }
 
@@ -336,6 +342,7 @@ export const ScreenItemSchema = v.object({
   alert: v.optional(objectOf<ScreenAlert>()),
   superseded_by: v.optional(v.string()),
   job_ref: v.optional(v.string()),
+  receipt: v.optional(ScreenReceiptSchema),
   ...screenSummaryEntries,
 });
 

@@ -7,6 +7,7 @@ import { indexKeys, isConditionalCheckFailed, keys, type Table } from '../store/
 import type { Principal } from '../tenancy/auth.ts';
 import { refundScreens } from '../tenancy/quota.ts';
 import { CHECK_TYPES, type CheckType } from '../watchlists/types.ts';
+import { screenReceipt } from './receipt.ts';
 import {
   findRecentScreen,
   pointWindowAt,
@@ -123,7 +124,9 @@ export async function screenSubject(
     if (recent) return found(recent);
   }
 
-  const checks = (await services.matcher()).screen(subject, types);
+  // One matcher for the screen and its receipt: the receipt names the lists this result came from.
+  const matcher = await services.matcher();
+  const checks = matcher.screen(subject, types);
 
   if (options.screenId !== undefined && charge) throw new Error('a drawn screen id is never charged here');
   let screenId: string;
@@ -194,6 +197,7 @@ export async function screenSubject(
         }
       : {}),
     ...(options.jobRef !== undefined ? { job_ref: options.jobRef } : {}),
+    receipt: screenReceipt(matcher, types),
   };
 
   let item = fresh;

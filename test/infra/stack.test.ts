@@ -23,6 +23,7 @@ import { TABLE_ACTIONS } from '../../infra/constructs/table-access.ts';
 import { BATCH_WORKER_ENTRY, ScreeningServiceStack, UNROUTED_REQUEST_ENTRY } from '../../infra/stack.ts';
 import { type RouteDefinition, routeById, routes, scheduledJobs } from '../../lib/routes.ts';
 import { INDEXES } from '../../lib/store/table.ts';
+import { DEFAULT_SNAPSHOT_RETENTION_DAYS } from '../../lib/sync/snapshot-retention.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -431,6 +432,17 @@ describe('list sync', () => {
       },
     });
     expect((resources[id] as unknown as { DeletionPolicy: string }).DeletionPolicy).toBe('Retain');
+    // A replaced snapshot version expires after the retention period (five years), not before:
+    // every screen younger than that can be replayed on the lists it was matched against.
+    expect(bucket.Properties.LifecycleConfiguration).toEqual({
+      Rules: [
+        {
+          NoncurrentVersionExpiration: { NoncurrentDays: DEFAULT_SNAPSHOT_RETENTION_DAYS },
+          Status: 'Enabled',
+        },
+      ],
+    });
+    expect(DEFAULT_SNAPSHOT_RETENTION_DAYS).toBe(1827);
     template.hasResourceProperties('AWS::S3::BucketPolicy', {
       Bucket: { Ref: id },
       PolicyDocument: {
@@ -506,15 +518,28 @@ describe('list sync', () => {
     ]);
   });
 
-  it('lets every function that screens read the snapshot, and no other function touch the bucket', () => {
+  it('lets every function that screens read the snapshot, replay read its earlier versions, and no other function touch the bucket', () => {
     const [syncId] = syncFunction();
+    const historyReaders = deployedRoutes.filter((route) => route.readsSnapshotHistory);
+    expect(historyReaders.map((route) => route.id)).toEqual(['screen-replay']);
     for (const [id, fn] of resourcesOf('AWS::Lambda::Function')) {
       if (id === syncId) continue;
       const env = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
       const screens = env.WATCHLIST_SNAPSHOT !== undefined;
+      const history = historyReaders.some((route) =>
+        String(fn.Properties.Description).startsWith(`${route.method} ${route.path}:`),
+      );
       const s3 = actionsOf(fn).filter((a) => a.startsWith('s3:'));
       expect(s3.sort(), String(fn.Properties.Description)).toEqual(
-        screens ? ['s3:GetObject', 's3:ListBucket'] : [],
+        history
+          ? ['s3:GetObject', 's3:GetObjectVersion', 's3:ListBucket']
+          : screens
+            ? ['s3:GetObject', 's3:ListBucket']
+            : [],
+      );
+      // It names the retention rule the bucket applies when a version is gone.
+      expect(env.SNAPSHOT_RETENTION_DAYS, String(fn.Properties.Description)).toBe(
+        history ? String(DEFAULT_SNAPSHOT_RETENTION_DAYS) : undefined,
       );
       expect(env.WATCHLIST_BUCKET, String(fn.Properties.Description)).toEqual(
         screens ? { Ref: bucketId() } : undefined,

@@ -84,6 +84,8 @@ describe('live watchlists', () => {
       description: 'unreachable',
       latestVersion: () => Promise.reject(new Error('network down')),
       readLatest: () => Promise.reject(new Error('network down')),
+      read: () => Promise.reject(new Error('network down')),
+      has: () => Promise.reject(new Error('network down')),
       write: () => Promise.reject(new Error('network down')),
     };
     const clock = { t: 0 };

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,16 +53,78 @@ describe.each(stores)('%s snapshot store', (_name, create) => {
     const latest = await store.readLatest();
     expect(latest?.version).toBe(second);
     expect(latest?.body.toString()).toBe('{"snapshot":2}');
+    // The newest is read back by its version too; a version the store never wrote is not there.
+    expect((await store.read(second))?.body.toString()).toBe('{"snapshot":2}');
+    expect(await store.has(second)).toBe(true);
+    expect(await store.read('watchlists-20200101T000000000Z-00000000.json')).toBeUndefined();
+    expect(await store.has('watchlists-20200101T000000000Z-00000000.json')).toBe(false);
   });
 });
 
 describe('local directory store', () => {
-  it('keeps the newest four snapshot files and no temporary file', async () => {
-    const store = createFileSnapshotStore(join(dir, 'pruned'));
-    for (let i = 0; i < 6; i++) await store.write(`{"snapshot":${i}}`);
-    const files = readdirSync(join(dir, 'pruned')).sort();
-    expect(files.filter((f) => f.endsWith('.json'))).toHaveLength(4);
-    expect(files.filter((f) => f.includes('.tmp'))).toHaveLength(0);
-    expect((await store.readLatest())?.body.toString()).toBe('{"snapshot":5}');
+  const DAY = 86_400_000;
+  /** A store whose clock the test moves. */
+  const clocked = (name: string, retentionDays?: number) => {
+    const clock = { t: Date.parse('2026-01-01T00:00:00Z') };
+    const store = createFileSnapshotStore(join(dir, name), { retentionDays, now: () => new Date(clock.t) });
+    return { store, clock, files: () => readdirSync(join(dir, name)).sort() };
+  };
+
+  it('reads back every version it keeps by its version', async () => {
+    const { store, clock } = clocked('versions');
+    const first = await store.write('{"snapshot":1}');
+    clock.t += 1000;
+    const second = await store.write('{"snapshot":2}');
+    expect((await store.read(first))?.body.toString()).toBe('{"snapshot":1}');
+    expect((await store.read(second))?.body.toString()).toBe('{"snapshot":2}');
+  });
+
+  it('opens only names it writes: no path outside its directory, not the pointer', async () => {
+    const { store } = clocked('traversal');
+    await store.write('{"snapshot":1}');
+    writeFileSync(join(dir, 'outside.json'), '{"secret":true}');
+    for (const version of ['../outside.json', '/etc/passwd', 'latest', 'watchlists-../../outside.json', '']) {
+      expect(await store.read(version), version).toBeUndefined();
+      expect(await store.has(version), version).toBe(false);
+    }
+  });
+
+  it('keeps a version for the retention period after a newer one replaced it, then deletes it', async () => {
+    const { store, clock, files } = clocked('retention', 30);
+    const first = await store.write('{"snapshot":1}');
+    clock.t += 10 * DAY;
+    const second = await store.write('{"snapshot":2}'); // replaces the first on day 10
+    clock.t += 29 * DAY;
+    const third = await store.write('{"snapshot":3}'); // day 39: the first was replaced 29 days ago
+    expect(await store.read(first)).toBeDefined();
+    clock.t += 1 * DAY;
+    const fourth = await store.write('{"snapshot":4}'); // day 40: 30 days since the first was replaced
+    expect(await store.read(first)).toBeUndefined();
+    expect(await store.has(first)).toBe(false);
+    // The second was replaced on day 39, one day ago: kept however old it is itself.
+    expect((await store.read(second))?.body.toString()).toBe('{"snapshot":2}');
+    expect(files().filter((f) => f.endsWith('.json'))).toEqual([second, third, fourth]);
+    expect(files().filter((f) => f.includes('.tmp'))).toEqual([]);
+  });
+
+  it('keeps the newest whatever its age, and by default keeps replaced versions five years', async () => {
+    const { store, clock } = clocked('default');
+    const first = await store.write('{"snapshot":1}');
+    clock.t += 1000;
+    await store.write('{"snapshot":2}');
+    clock.t += 1826 * DAY;
+    const third = await store.write('{"snapshot":3}');
+    expect(await store.read(first)).toBeDefined();
+    clock.t += 1 * DAY;
+    await store.write('{"snapshot":4}');
+    expect(await store.read(first)).toBeUndefined();
+
+    const zero = clocked('zero', 0);
+    const old = await zero.store.write('{"snapshot":1}');
+    zero.clock.t += 1000;
+    const newest = await zero.store.write('{"snapshot":2}');
+    expect(await zero.store.read(old)).toBeUndefined();
+    expect((await zero.store.readLatest())?.version).toBe(newest);
+    expect(third).not.toBe(newest);
   });
 });

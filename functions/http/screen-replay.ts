@@ -1,0 +1,6 @@
+import { httpHandler } from '../../lib/http/handler.ts';
+import { replayScreen } from '../../lib/screening/replay.ts';
+
+export const handler = httpHandler('screen-replay', async ({ services, principal, params }) => ({
+  body: await replayScreen(services, principal.tenantId, params.screen_id ?? ''),
+}));

@@ -1,0 +1,215 @@
+/**
+ * POST /screens/{screen_id}/replay: re-runs a stored screen's subject (same check types) on the
+ * snapshot its receipt names, with the running matcher, and says whether the result is the one
+ * stored; then on the lists in force today, and what they would change. Read-only: nothing is
+ * stored or charged. It answers an examiner's "show me this customer was screened against the
+ * lists in force that day" from the record rather than from memory.
+ */
+import { ConflictError, GoneError } from '../errors.ts';
+import { MATCHING_CONSTANTS } from '../matcher/matching-config.ts';
+import type { Matcher } from '../matcher/screen.ts';
+import { loadSnapshot } from '../matcher/snapshot-file.ts';
+import type { Match, RiskLevel, ScreenChecks } from '../matcher/types.ts';
+import { MATCHER_VERSION } from '../matcher/version.ts';
+import { listingFingerprint, matchesOf } from '../monitoring/change-detection.ts';
+import { type Services, snapshotStoreOf } from '../runtime/services.ts';
+import { matcherForSnapshotVersion } from '../sync/snapshot-matchers.ts';
+import { retentionRule } from '../sync/snapshot-retention.ts';
+import { receiptListsOf, type ScreenReceipt } from './receipt.ts';
+import type { MatchRef, ScreenItem } from './screen-record.ts';
+import { getScreenItem } from './screens-read.ts';
+
+/** How a re-run's result differs from the stored screen's. */
+export interface ResultDifferences {
+  /** The screen's overall risk level, stored and now; null when it is the same. */
+  risk_level: { stored: RiskLevel; now: RiskLevel } | null;
+  /** Listed entries matched now and not in the stored screen. */
+  matches_added: MatchRef[];
+  /** Listed entries in the stored screen and not matched now. */
+  matches_removed: MatchRef[];
+  /** Matches on entries whose listing says something else now (names, dates, programmes...). */
+  matches_changed: MatchRef[];
+  /** Matches on the same listing with another score, level or explanation. */
+  matches_rescored: MatchRef[];
+  /** Paths of any other field that differs (narratives, flags), at most MAX_OTHER_FIELDS. */
+  other_fields: string[];
+}
+
+export interface ReplayOutcome {
+  snapshot_version: string;
+  matcher_version: string;
+  risk_level: RiskLevel;
+  /** The result equals the stored one in every field (after JSON normalisation). */
+  identical: boolean;
+  differences: ResultDifferences;
+}
+
+export interface ScreenReplay {
+  screen_id: string;
+  receipt: ScreenReceipt;
+  /** The stored subject re-run on the snapshot the receipt names, with the running matcher. */
+  replayed: ReplayOutcome & {
+    /** The running matcher is the receipt's: same version and configuration. */
+    same_matcher: boolean;
+    /** The replay's lists are the receipt's (same ids, dates and content hashes). */
+    same_lists: boolean;
+  };
+  /** The stored subject re-run on the lists in force now. */
+  today: ReplayOutcome;
+}
+
+const MAX_OTHER_FIELDS = 20;
+
+/** Replays a screen of the caller's tenant (another tenant's screen is 404 like a missing one). */
+export async function replayScreen(
+  services: Pick<Services, 'table' | 'config' | 'matcher'>,
+  tenantId: string,
+  screenId: string,
+): Promise<ScreenReplay> {
+  const item = await getScreenItem(services.table, tenantId, screenId);
+  const receipt = item.receipt;
+  if (!receipt) {
+    throw new ConflictError(
+      `Screen ${screenId} was stored before screens recorded their receipt (the snapshot and matcher they were made with), so there is no record of the lists to replay it on; screen the subject afresh for a screen with a receipt`,
+    );
+  }
+  const live = await services.matcher();
+  const version = receipt.snapshot.version;
+  const onItsSnapshot =
+    version === live.snapshot.version
+      ? { matcher: live }
+      : await matcherForSnapshotVersion(
+          {
+            store: snapshotStoreOf(services.config),
+            loadBundled: () => loadSnapshot(services.config.WATCHLIST_SNAPSHOT || undefined),
+          },
+          version,
+        );
+  if ('unavailable' in onItsSnapshot) {
+    const why = {
+      not_kept: `is no longer kept (${retentionRule(services.config.SNAPSHOT_RETENTION_DAYS)})`,
+      not_shipped:
+        'was the snapshot shipped with an earlier release of the service, which this release no longer ships (a bundled snapshot is replayable while the running code ships the same one)',
+      old_format: 'is kept in a snapshot format this release of the service no longer reads',
+    }[onItsSnapshot.unavailable];
+    throw new GoneError(`Screen ${screenId} was matched against watchlist snapshot ${version}, which ${why}`);
+  }
+  const replayedMatcher = onItsSnapshot.matcher;
+  const replayed = rerun(item, replayedMatcher);
+  const today = replayedMatcher === live ? replayed : rerun(item, live);
+  return {
+    screen_id: item.screen_id,
+    receipt,
+    replayed: {
+      ...replayed,
+      same_matcher:
+        receipt.matcher.version === MATCHER_VERSION &&
+        canonical(receipt.matcher.config) === canonical({ check_types: item.types, ...MATCHING_CONSTANTS }),
+      same_lists: canonical(receipt.snapshot.lists) === canonical(receiptListsOf(replayedMatcher)),
+    },
+    today,
+  };
+}
+
+type Checks = Pick<ScreenChecks, 'risk_level' | 'sanctions_result' | 'pep_result' | 'criminal_result'>;
+
+const checksOf = (checks: Checks): Checks => ({
+  risk_level: checks.risk_level,
+  sanctions_result: checks.sanctions_result ?? null,
+  pep_result: checks.pep_result ?? null,
+  criminal_result: checks.criminal_result ?? null,
+});
+
+function rerun(item: ScreenItem, matcher: Matcher): ReplayOutcome {
+  const stored = checksOf(item);
+  const now = checksOf(matcher.screen(item.subject, item.types));
+  const differences = compareResults(stored, now);
+  return {
+    snapshot_version: matcher.snapshot.version,
+    matcher_version: MATCHER_VERSION,
+    risk_level: now.risk_level,
+    identical: canonical(stored) === canonical(now),
+    differences,
+  };
+}
+
+const matchKey = (match: Pick<Match, 'list_id' | 'entity_id'>) => `${match.list_id}#${match.entity_id}`;
+const refOf = (match: Match): MatchRef => ({
+  list_id: match.list_id,
+  entity_id: match.entity_id,
+  primary_name: match.primary_name,
+  risk_level: match.risk_level,
+});
+
+/** Match by match (a match is its list and the publisher's entry id), then any other field. */
+export function compareResults(stored: Checks, now: Checks): ResultDifferences {
+  const before = new Map(matchesOf(stored).map((match) => [matchKey(match), match]));
+  const after = new Map(matchesOf(now).map((match) => [matchKey(match), match]));
+  const differences: ResultDifferences = {
+    risk_level:
+      stored.risk_level === now.risk_level ? null : { stored: stored.risk_level, now: now.risk_level },
+    matches_added: [],
+    matches_removed: [],
+    matches_changed: [],
+    matches_rescored: [],
+    other_fields: [],
+  };
+  for (const [key, match] of after) {
+    const earlier = before.get(key);
+    if (!earlier) differences.matches_added.push(refOf(match));
+    else if (listingFingerprint(earlier) !== listingFingerprint(match))
+      differences.matches_changed.push(refOf(match));
+    else if (canonical(earlier) !== canonical(match)) differences.matches_rescored.push(refOf(match));
+  }
+  for (const [key, match] of before) if (!after.has(key)) differences.matches_removed.push(refOf(match));
+  const { risk_level: _risk, ...storedResults } = stored;
+  const { risk_level: _now, ...nowResults } = now;
+  differences.other_fields = differingPaths(
+    withoutMatches(storedResults),
+    withoutMatches(nowResults),
+    '',
+  ).slice(0, MAX_OTHER_FIELDS);
+  return differences;
+}
+
+const MATCH_ARRAYS = new Set(['matches', 'interpol_hits', 'fbi_hits']);
+
+/** The results without their match arrays (compared match by match above). */
+function withoutMatches(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutMatches);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([key]) => !MATCH_ARRAYS.has(key))
+        .map(([key, item]) => [key, withoutMatches(item)]),
+    );
+  }
+  return value;
+}
+
+function differingPaths(a: unknown, b: unknown, path: string): string[] {
+  if (canonical(a) === canonical(b)) return [];
+  const objects =
+    a && b && typeof a === 'object' && typeof b === 'object' && !Array.isArray(a) && !Array.isArray(b);
+  if (!objects) return [path || '.'];
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
+  return keys.flatMap((key) =>
+    differingPaths(
+      (a as Record<string, unknown>)[key],
+      (b as Record<string, unknown>)[key],
+      path ? `${path}.${key}` : key,
+    ),
+  );
+}
+
+/**
+ * JSON with object keys sorted and undefined fields dropped: a stored screen comes back from the
+ * table with its map keys in another order and without undefined fields.
+ */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, item) =>
+    item && typeof item === 'object' && !Array.isArray(item)
+      ? Object.fromEntries(Object.entries(item).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)))
+      : item,
+  );
+}
