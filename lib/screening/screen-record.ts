@@ -90,6 +90,16 @@ export interface ScreenItem {
   superseded_by?: string;
   /** The queued job the screen was made for (screenSubject's `jobRef`); absent for direct screens. */
   job_ref?: string;
+  /**
+   * What the screen was matched against: the watchlist snapshot's version (the matcher's
+   * `snapshot.version`). Absent on screens stored before it was recorded.
+   */
+  receipt?: ScreenReceipt;
+}
+
+/** What a screen was matched against. */
+export interface ScreenReceipt {
+  snapshot: { version: string };
 }
 
 export const SCREEN_ORIGINS = ['api', 'batch', 'client_registration', 'rescreen'] as const;
@@ -336,6 +346,7 @@ export const ScreenItemSchema = v.object({
   alert: v.optional(objectOf<ScreenAlert>()),
   superseded_by: v.optional(v.string()),
   job_ref: v.optional(v.string()),
+  receipt: v.optional(v.object({ snapshot: v.object({ version: v.string() }) })),
   ...screenSummaryEntries,
 });
 

@@ -506,18 +506,27 @@ describe('list sync', () => {
     ]);
   });
 
-  it('lets every function that screens read the snapshot, and no other function touch the bucket', () => {
+  it('lets every function that screens or starts a rescreen run read the snapshot, and no other function touch the bucket', () => {
     const [syncId] = syncFunction();
+    // A rescreen run names the newest published snapshot when it starts (lib/monitoring/run-lists.ts).
+    const versionReaders = [...(routes as readonly RouteDefinition[]), ...scheduledJobs].filter(
+      (fn) => fn.readsSnapshotVersion,
+    );
+    expect(versionReaders.map((fn) => fn.id).sort()).toEqual(['auto-rescreen', 'rescreen-trigger']);
+    const readsVersion = (description: string) =>
+      versionReaders.some((fn) =>
+        'method' in fn ? description.startsWith(`${fn.method} ${fn.path}:`) : description === fn.summary,
+      );
     for (const [id, fn] of resourcesOf('AWS::Lambda::Function')) {
       if (id === syncId) continue;
       const env = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
-      const screens = env.WATCHLIST_SNAPSHOT !== undefined;
+      const reads = env.WATCHLIST_SNAPSHOT !== undefined || readsVersion(String(fn.Properties.Description));
       const s3 = actionsOf(fn).filter((a) => a.startsWith('s3:'));
       expect(s3.sort(), String(fn.Properties.Description)).toEqual(
-        screens ? ['s3:GetObject', 's3:ListBucket'] : [],
+        reads ? ['s3:GetObject', 's3:ListBucket'] : [],
       );
       expect(env.WATCHLIST_BUCKET, String(fn.Properties.Description)).toEqual(
-        screens ? { Ref: bucketId() } : undefined,
+        reads ? { Ref: bucketId() } : undefined,
       );
     }
   });
