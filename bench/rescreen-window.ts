@@ -33,7 +33,12 @@ const UN_FILE = 'sanctions/un/UN_consolidated.xml';
 
 const work = mkdtempSync(join(tmpdir(), 'bench-window-'));
 const dataDir = join(work, 'data');
-const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', WATCHLIST_CHECK_SECONDS: '0' };
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  DATA_DIR: dataDir,
+  LOG_LEVEL: 'silent',
+  WATCHLIST_CHECK_SECONDS: '0',
+};
 delete env.BATCH_QUEUE_URL;
 delete env.SQS_ENDPOINT;
 delete env.DYNAMODB_ENDPOINT;
