@@ -17,6 +17,7 @@ process.env.LOG_LEVEL ??= 'warn';
 const { ensureTable, startDynalite } = await import('../infra/local/dynamo.ts');
 const { logger } = await import('../lib/log.ts');
 const { loadSnapshot } = await import('../lib/matcher/snapshot-file.ts');
+const { bundledSnapshotVersion } = await import('../lib/matcher/screen.ts');
 const { clientNameKeys } = await import('../lib/monitoring/client-name-keys.ts');
 const { newClientId } = await import('../lib/monitoring/client-record.ts');
 const { monitoredClientItem, putItems } = await import('../test/support/monitored-client.ts');
@@ -72,7 +73,13 @@ for (const count of [clientsWanted, clientsWanted]) {
   const started = performance.now();
   const report = await rescreenChangedClients(
     { table },
-    { people: changed, lists: snapshot.lists, syncedAt: now.toISOString(), now },
+    {
+      people: changed,
+      lists: snapshot.lists,
+      syncedAt: now.toISOString(),
+      snapshotVersion: bundledSnapshotVersion(snapshot),
+      now,
+    },
     logger,
   );
   rows.push({

@@ -149,6 +149,7 @@ export class ScreeningServiceStack extends Stack {
         entry: route.entry,
         description: `${route.method} ${route.path}: ${route.summary}`,
         needsWatchlists: route.needsWatchlists,
+        readsSnapshotVersion: route.readsSnapshotVersion,
         bundledFiles: route.bundledFiles,
         environment: route.sendsToQueue ? { BATCH_QUEUE_URL: batch.queue.queueUrl } : undefined,
       });
@@ -181,6 +182,7 @@ export class ScreeningServiceStack extends Stack {
         entry: job.entry,
         description: job.summary,
         needsWatchlists: job.needsWatchlists,
+        readsSnapshotVersion: job.readsSnapshotVersion,
         timeout: Duration.minutes(5),
         environment: job.sendsToQueue ? { BATCH_QUEUE_URL: batch.queue.queueUrl } : undefined,
       });
@@ -195,12 +197,13 @@ export class ScreeningServiceStack extends Stack {
       });
     }
 
-    // The daily list sync, and every function that screens reading the snapshot it publishes.
+    // The daily list sync, and every function that screens (or starts a rescreen run, which names
+    // the newest version) reading the snapshot it publishes.
     const listSync = new ListSync(this, 'ListSync', { settings, table, queue: batch.queue });
     for (const construct of this.node.findAll()) {
       if (
         construct instanceof ServiceFunction &&
-        construct.needsWatchlists &&
+        construct.readsSnapshotStore &&
         construct !== listSync.function
       ) {
         listSync.grantSnapshotRead(construct.function);

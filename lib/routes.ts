@@ -30,6 +30,12 @@ export interface FunctionDefinition {
    * of a screen on the lists it was matched against): the stack grants s3:GetObjectVersion.
    */
   readsSnapshotHistory?: boolean;
+  /**
+   * Whether it reads which snapshot is the newest published without loading it (a rescreen run
+   * names the lists its clients need: lib/monitoring/run-lists.ts). Read access to the snapshot
+   * store, nothing bundled.
+   */
+  readsSnapshotVersion?: boolean;
   /** Whether the function sends to the work queue (batch subjects, client re-screens). */
   sendsToQueue?: boolean;
   summary: string;
@@ -352,6 +358,7 @@ export const routes = [
     kind: 'http',
     tableAccess: 'read-write',
     sendsToQueue: true,
+    readsSnapshotVersion: true,
     summary: 'Re-screen the tenant’s clients past their due date now (202 with the run’s counts)',
   },
   {
@@ -470,6 +477,7 @@ export const scheduledJobs: readonly ScheduledJobDefinition[] = [
     entry: 'functions/schedule/auto-rescreen.ts',
     tableAccess: 'read-write',
     sendsToQueue: true,
+    readsSnapshotVersion: true,
     everyMinutes: 60,
     localPeriodVariable: 'AUTO_RESCREEN_PERIOD_SECONDS',
     summary: 'Hourly: a rescreen run for every tenant with clients past their due date',

@@ -1,5 +1,6 @@
 import { httpHandler } from '../../lib/http/handler.ts';
 import { startRescreenRun } from '../../lib/monitoring/rescreen-run.ts';
+import { publishedSnapshotVersion } from '../../lib/monitoring/run-lists.ts';
 
 export const handler = httpHandler('rescreen-trigger', async ({ services, principal, log }) => ({
   status: 202,
@@ -11,6 +12,7 @@ export const handler = httpHandler('rescreen-trigger', async ({ services, princi
       trigger: 'manual',
       startedBy: { user_id: principal.userId, role: principal.role },
       now: new Date(),
+      snapshotVersion: await publishedSnapshotVersion(services.config),
     },
     log,
   ),

@@ -33,6 +33,8 @@ export interface ServiceFunctionProps extends ServiceFunctionSettings {
   entry: string;
   /** Bundles the watchlist snapshot and gives the function the memory the matcher index needs. */
   needsWatchlists?: boolean;
+  /** Reads the newest synced snapshot's version only (no bundle, no index): read access to the store. */
+  readsSnapshotVersion?: boolean;
   /** Defaults to 15 s, below API Gateway's 30 s integration limit. */
   timeout?: Duration;
   /** Defaults to 1024 MB with the watchlists, else 256 MB. */
@@ -55,11 +57,14 @@ export class ServiceFunction extends Construct {
   readonly logGroup: LogGroup;
   /** Whether it screens (and so reads the synced watchlist snapshot). */
   readonly needsWatchlists: boolean;
+  /** Whether it reads the synced snapshot store: it screens, or it names the newest version. */
+  readonly readsSnapshotStore: boolean;
 
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
     const needsWatchlists = props.needsWatchlists ?? false;
     this.needsWatchlists = needsWatchlists;
+    this.readsSnapshotStore = needsWatchlists || (props.readsSnapshotVersion ?? false);
     if (needsWatchlists) assertSnapshotPresent(this, props.projectRoot);
     if (props.bundledFiles) assertBundledFilesPresent(this, props.projectRoot, props.bundledFiles);
 

@@ -61,8 +61,15 @@ export const RunCountsSchema = v.object({
   /** `list_change`: a list sync added or amended listings the run's clients could match. */
   trigger: v.picklist(['schedule', 'manual', 'list_change']),
   /**
-   * A list-change run's sync time: its clients are screened only against watchlists at least
-   * that recent (a worker still holding older lists loads the new ones first).
+   * The watchlist snapshot the run's clients are screened on, or a newer one: the store's newest
+   * version when the run started, or the version a list-change run's sync published (a worker
+   * still holding older lists loads the newest first: lib/monitoring/run-lists.ts). Absent when
+   * nothing was published (the bundled lists) and on runs stored before it was recorded.
+   */
+  snapshot_version: v.optional(v.string()),
+  /**
+   * Runs stored before `snapshot_version`: a list-change run's sync time, its clients screened
+   * only against watchlists at least that recent. No longer written.
    */
   lists_synced_at: v.optional(v.string()),
   /** Clients found past their due date. */

@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Logger } from '../log.ts';
 import { createMatcher, type Matcher } from '../matcher/screen.ts';
-import { liveWatchlistsOf, type Services } from '../runtime/services.ts';
+import type { Services } from '../runtime/services.ts';
 import { isoSeconds } from '../screening/screen-record.ts';
 import { conditionHeld, getAll, indexAttributes, keys, queryAll, type Table } from '../store/table.ts';
 import { PLANS } from '../tenancy/plans.ts';
@@ -29,6 +29,8 @@ import { type RunStarted, startRescreenRun } from './rescreen-run.ts';
  *    tenant, which claims, charges and queues them like any run; the worker compares each new
  *    screen with the client's previous one and raises the alert on a new or amended match.
  *    A client the month's quota cannot cover stays due: the hourly schedule takes it next.
+ *    The run names the snapshot the sync published, so no worker screens its clients on the
+ *    lists from before the change (lib/monitoring/run-lists.ts).
  */
 
 /** Key lookups and client reads in flight at once. */
@@ -39,8 +41,10 @@ export interface DeltaRescreenInput {
   people: readonly ListedPerson[];
   /** The published snapshot's lists (the changed people's lists among them). */
   lists: readonly ListSummary[];
-  /** The sync's time: the run's screens use watchlists at least this recent. */
+  /** The sync's time. */
   syncedAt: string;
+  /** The snapshot version the sync published: the run's screens use it or a newer one. */
+  snapshotVersion: string;
   now: Date;
 }
 
@@ -189,7 +193,7 @@ export async function rescreenChangedClients(
           startedBy: { ...SYSTEM_ACTOR },
           now: input.now,
           clients: due,
-          listsSyncedAt: input.syncedAt,
+          snapshotVersion: input.snapshotVersion,
         },
         log,
       );
@@ -205,32 +209,4 @@ export async function rescreenChangedClients(
   }
   log.info({ ...report, runs: report.runs.length }, 'list-change rescreens started');
   return report;
-}
-
-function newestSync(matcher: Matcher): string {
-  let newest = '';
-  for (const list of matcher.lists) if (list.synced_at > newest) newest = list.synced_at;
-  return newest;
-}
-
-/**
- * The matcher a list-change run's screen must use: one with the lists of the sync that started
- * it, or newer. A warm worker may still hold the lists from before (it checks for a newer
- * snapshot at most once a minute, in the background): it loads the new ones first. Throws when
- * even the store has nothing that recent, so the subject is retried rather than screened stale.
- */
-export async function matcherAsOf(
-  services: Pick<Services, 'config' | 'matcher'>,
-  syncedAt: string | undefined,
-): Promise<Matcher> {
-  const matcher = await services.matcher();
-  if (!syncedAt || newestSync(matcher) >= syncedAt) return matcher;
-  await liveWatchlistsOf(services.config).refresh();
-  const fresh = await services.matcher();
-  if (newestSync(fresh) < syncedAt) {
-    throw new Error(
-      `The watchlists synced at ${syncedAt} are not loaded yet; the client is screened on retry`,
-    );
-  }
-  return fresh;
 }

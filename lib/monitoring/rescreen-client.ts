@@ -31,7 +31,7 @@ import {
   RUN_CLAIM_LEASE_MS,
   SYSTEM_ACTOR,
 } from './client-record.ts';
-import { matcherAsOf } from './delta-rescreen.ts';
+import { matcherForRun } from './run-lists.ts';
 
 /** Analyst decisions that say what the listed matches are, and so still hold for the same matches. */
 const CARRIED_DECISIONS = new Set(['confirmed_hit', 'false_positive', 'cleared']);
@@ -80,10 +80,9 @@ export const rescreenQueuedClient: SubjectScreener = async (services, principal,
   }
   const { client } = claim;
   const previous = await readScreen(table, principal.tenantId, client.last_screen_id);
-  // A list-change run screens against the lists of the sync that started it, or newer.
-  const syncedAt = batch.run?.lists_synced_at;
+  // Never on lists older than the snapshot the run names (run-lists.ts).
   const screen = await screenSubject(
-    syncedAt ? { ...services, matcher: () => matcherAsOf(services, syncedAt) } : services,
+    { ...services, matcher: () => matcherForRun(services, batch.run) },
     { ...principal, userId: SYSTEM_ACTOR.user_id, role: SYSTEM_ACTOR.role },
     { ...client.subject, types: client.types, force: true },
     {

@@ -14,6 +14,7 @@ import { chargeScreens, getMonthlyUsage } from '../tenancy/quota.ts';
 import { listTenants } from '../tenancy/tenants.ts';
 import { CHECK_TYPES } from '../watchlists/types.ts';
 import { type ClientItem, DUE_SHARDS, parseClientItem } from './client-record.ts';
+import { publishedSnapshotVersion } from './run-lists.ts';
 
 /**
  * Rescreen runs: the clients past their due date, re-screened through the batch pipeline (a run
@@ -94,8 +95,12 @@ export interface StartRunInput {
   now: Date;
   /** The clients to run, when the caller already made them due (a list change); default the due shards. */
   clients?: ClientItem[];
-  /** A list-change run: the sync whose lists its screens must use (RunCounts `lists_synced_at`). */
-  listsSyncedAt?: string;
+  /**
+   * The snapshot its clients must be screened on, or a newer one (RunCounts `snapshot_version`):
+   * the store's newest when the run starts (publishedSnapshotVersion), or the version a list
+   * change's sync published; undefined only when nothing was ever published.
+   */
+  snapshotVersion: string | undefined;
 }
 
 /**
@@ -120,7 +125,7 @@ export async function startRescreenRun(
     // Known as the workers claim the clients: counted on the run record (the batch's `skipped`).
     already_running: 0,
     skipped_quota: due.length - queued.length,
-    ...(input.listsSyncedAt ? { lists_synced_at: input.listsSyncedAt } : {}),
+    ...(input.snapshotVersion === undefined ? {} : { snapshot_version: input.snapshotVersion }),
   };
   await queueBatch(
     services,
@@ -158,7 +163,7 @@ export async function startRescreenRun(
  * one that fails is logged and the others still run.
  */
 export async function runScheduledRescreens(
-  services: Pick<Services, 'table' | 'batchQueue'>,
+  services: Pick<Services, 'table' | 'batchQueue' | 'config'>,
   now: Date,
   log: Logger,
 ): Promise<RunStarted[]> {
@@ -176,6 +181,7 @@ export async function runScheduledRescreens(
             trigger: 'schedule',
             startedBy: { user_id: 'system', role: 'system' },
             now,
+            snapshotVersion: await publishedSnapshotVersion(services.config),
           },
           log,
         ),

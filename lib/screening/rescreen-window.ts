@@ -1,5 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Matcher } from '../matcher/screen.ts';
+import type { CheckType, ScreenChecks, SubjectInput } from '../matcher/types.ts';
+import { compareScreens } from '../monitoring/change-detection.ts';
 import {
   INDEXES,
   isConditionalCheckFailed,
@@ -24,6 +27,36 @@ import { isoSeconds, parseScreenItem, type ScreenItem } from './screen-record.ts
  */
 export function windowEnds(screenedAt: string, windowHours: number): number {
   return Date.parse(screenedAt) + windowHours * 3600 * 1000;
+}
+
+/** Whether a cached screen may answer a repeat; when not, the checks a fresh screen stores. */
+export type CachedScreenVerdict = { stands: true } | { stands: false; checks: ScreenChecks };
+
+/**
+ * The rescreen window respects list versions: a screen in the window answers a repeat only when
+ * it was taken on the lists in force (the matcher's snapshot version), or when the subject run
+ * again on the lists in force gives the same result: the same matches (list and entry), each
+ * listing saying the same (change-detection.ts's fingerprint), and the same risk level. So after
+ * a sync, a subject the change could match gets a fresh screen, decided exactly rather than
+ * guessed from names, and everyone else keeps the cached one. A screen stored before receipts
+ * were recorded counts as taken on other lists. The re-run is the matcher's pure, in-memory
+ * screen (a fraction of a millisecond), and only repeats across a list change pay it.
+ */
+export function judgeCachedScreen(
+  cached: ScreenItem,
+  matcher: Matcher,
+  subject: SubjectInput,
+  types: readonly CheckType[],
+): CachedScreenVerdict {
+  if (cached.receipt?.snapshot.version === matcher.snapshot.version) return { stands: true };
+  const checks = matcher.screen(subject, types);
+  const { alert } = compareScreens(cached, checks);
+  const same =
+    checks.risk_level === cached.risk_level &&
+    alert.matches_added.length === 0 &&
+    alert.matches_removed.length === 0 &&
+    alert.matches_changed.length === 0;
+  return same ? { stands: true } : { stands: false, checks };
 }
 
 /**
@@ -95,6 +128,11 @@ const SET_WINDOW = 'SET entity = :entity, screen_id = :screen, screened_at = :at
  * undefined when this screen holds the window (store it now), or to the screen that holds it
  * (return that one as `skipped`). A holder whose screen never appears within
  * WINDOW_CLAIM_PATIENCE_MS of its claim is taken over.
+ *
+ * `replacing` names a screen in the window that the lists in force no longer bear out
+ * (judgeCachedScreen): the window is taken from it, or from any screen numbered before it, still
+ * in one conditional write, so of concurrent repeats after a list change exactly one screens
+ * afresh and the others get its screen.
  */
 export async function takeWindow(
   table: Table,
@@ -102,9 +140,12 @@ export async function takeWindow(
   hash: string,
   screen: WindowScreen,
   windowHours: number,
+  replacing?: string,
 ): Promise<ScreenItem | undefined> {
   const key = keys.rescreenWindow(tenantId, hash);
   const cutoff = isoSeconds(new Date(screen.at.getTime() - windowHours * 3600 * 1000));
+  // Screen ids sort in the order they were numbered (SCR-YYYYMMDD-NNNNNN, per tenant).
+  const outdated = replacing === undefined ? '' : ' OR screen_id <= :replacing';
   for (let attempt = 0; attempt < 3; attempt++) {
     let holder: WindowHolder;
     try {
@@ -113,9 +154,13 @@ export async function takeWindow(
           TableName: table.name,
           Key: key,
           UpdateExpression: SET_WINDOW,
-          // Free, or its screen has left the window (screened_at + window <= now).
-          ConditionExpression: 'attribute_not_exists(pk) OR screened_at <= :cutoff',
-          ExpressionAttributeValues: { ...windowValues(screen), ':cutoff': cutoff },
+          // Free, or its screen has left the window (screened_at + window <= now), or is outdated.
+          ConditionExpression: `attribute_not_exists(pk) OR screened_at <= :cutoff${outdated}`,
+          ExpressionAttributeValues: {
+            ...windowValues(screen),
+            ':cutoff': cutoff,
+            ...(replacing === undefined ? {} : { ':replacing': replacing }),
+          },
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );

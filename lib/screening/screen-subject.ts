@@ -1,6 +1,7 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { QuotaExceededError } from '../errors.ts';
 import { logger } from '../log.ts';
+import type { ScreenChecks } from '../matcher/types.ts';
 import { recordSubjectScreen } from '../monitoring/screened-subjects.ts';
 import type { Services } from '../runtime/services.ts';
 import { indexKeys, isConditionalCheckFailed, keys, type Table } from '../store/table.ts';
@@ -10,6 +11,7 @@ import { CHECK_TYPES, type CheckType } from '../watchlists/types.ts';
 import { screenReceipt } from './receipt.ts';
 import {
   findRecentScreen,
+  judgeCachedScreen,
   pointWindowAt,
   releaseWindow,
   takeWindow,
@@ -82,7 +84,9 @@ export type ScreenResult = Screen & { skipped: boolean };
  *
  * - Unless `force`, the same subject (same normalised name, dob, nationality, location, alias and
  *   check types) screened by this tenant within the rescreen window returns that earlier screen
- *   unchanged with `skipped: true`, charging nothing.
+ *   unchanged with `skipped: true`, charging nothing, as long as the lists in force bear it out
+ *   (taken on them, or the same result on them: judgeCachedScreen); otherwise a fresh screen,
+ *   charged, takes its place in the window.
  * - Otherwise the matcher runs, one screen is charged (QuotaExceededError → 429 when the plan's
  *   month is used up; nothing is stored then) in the same write that numbers it
  *   `SCR-YYYYMMDD-NNNNNN`, and the screen is stored pending (no disposition) with its author;
@@ -119,14 +123,23 @@ export async function screenSubject(
   });
   const windowed = windowHours > 0;
 
+  // One matcher for the whole request: the window's judgement and a fresh screen use the same lists.
+  const matcher = await services.matcher();
+  // A screen in the window that the lists in force no longer bear out: a fresh screen replaces it.
+  let outdated: ScreenItem | undefined;
+  let checks: ScreenChecks | undefined;
   if (!input.force) {
     const recent = await findRecentScreen(table, principal.tenantId, hash, windowHours, at);
-    if (recent) return found(recent);
+    if (recent) {
+      const verdict = judgeCachedScreen(recent, matcher, subject, types);
+      if (verdict.stands) return found(recent);
+      outdated = recent;
+      checks = verdict.checks;
+    }
   }
 
-  // One matcher for the screen and its receipt: the receipt names the lists this result came from.
-  const matcher = await services.matcher();
-  const checks = matcher.screen(subject, types);
+  // The same matcher makes the screen and its receipt: the receipt names the lists this result came from.
+  checks ??= matcher.screen(subject, types);
 
   if (options.screenId !== undefined && charge) throw new Error('a drawn screen id is never charged here');
   let screenId: string;
@@ -143,7 +156,8 @@ export async function screenSubject(
     // At the limit, a subject another request is screening right now is still a cached answer.
     if (!(error instanceof QuotaExceededError) || !windowed || input.force) throw error;
     const holder = await windowScreen(table, principal.tenantId, hash, windowHours, at);
-    if (holder) return found(holder);
+    // Not the outdated screen itself (nor one numbered before it): only a newer screen answers.
+    if (holder && !(outdated && holder.screen_id <= outdated.screen_id)) return found(holder);
     throw error;
   }
   const refund = async () => {
@@ -155,7 +169,14 @@ export async function screenSubject(
     // takes the window is stored; the others return it (the number they drew stays unused).
     let holder: ScreenItem | undefined;
     try {
-      holder = await takeWindow(table, principal.tenantId, hash, { screenId, at }, windowHours);
+      holder = await takeWindow(
+        table,
+        principal.tenantId,
+        hash,
+        { screenId, at },
+        windowHours,
+        outdated?.screen_id,
+      );
     } catch (error) {
       await refund();
       throw error;

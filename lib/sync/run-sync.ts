@@ -69,7 +69,13 @@ export async function runListSync(options: RunListSyncOptions): Promise<ListSync
   try {
     const rescreens = await rescreenChangedClients(
       { table: options.table, batchQueue: options.batchQueue },
-      { people, lists: report.lists, syncedAt: report.startedAt, now: new Date() },
+      {
+        people,
+        lists: report.lists,
+        syncedAt: report.startedAt,
+        snapshotVersion: report.snapshotVersion,
+        now: new Date(),
+      },
       logger,
     );
     return { ...report, rescreens };

@@ -6,6 +6,7 @@ import { scheduledEvent } from '../../infra/local/scheduler.ts';
 import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
 import { logger } from '../../lib/log.ts';
 import { startRescreenRun } from '../../lib/monitoring/rescreen-run.ts';
+import { publishedSnapshotVersion } from '../../lib/monitoring/run-lists.ts';
 import { encodeJob } from '../../lib/queue/jobs.ts';
 import { createQueueWorker } from '../../lib/queue/queue-worker.ts';
 import { getServices } from '../../lib/runtime/services.ts';
@@ -34,7 +35,7 @@ const scheduleAt = (days: number) =>
  * A manual run started a few days ahead with a queue that accepts and holds its jobs, so the test
  * delivers them (`jobOf`) when it chooses.
  */
-function startHeldRun(tenantId: string) {
+async function startHeldRun(tenantId: string) {
   const services = getServices();
   const held = { ...services.batchQueue(), sendAll: async () => ({ failed: [] as number[] }) };
   return startRescreenRun(
@@ -45,6 +46,7 @@ function startHeldRun(tenantId: string) {
       trigger: 'manual',
       startedBy: { user_id: 'system', role: 'system' },
       now: new Date(Date.now() + 2 * DAY),
+      snapshotVersion: await publishedSnapshotVersion(services.config),
     },
     logger,
   );

@@ -518,31 +518,41 @@ describe('list sync', () => {
     ]);
   });
 
-  it('lets every function that screens read the snapshot, replay read its earlier versions, and no other function touch the bucket', () => {
+  it('lets every function that screens or starts a rescreen run read the snapshot, replay read its earlier versions, and no other function touch the bucket', () => {
     const [syncId] = syncFunction();
     const historyReaders = deployedRoutes.filter((route) => route.readsSnapshotHistory);
     expect(historyReaders.map((route) => route.id)).toEqual(['screen-replay']);
+    // A rescreen run names the newest published snapshot when it starts (lib/monitoring/run-lists.ts).
+    const versionReaders = [...(routes as readonly RouteDefinition[]), ...scheduledJobs].filter(
+      (fn) => fn.readsSnapshotVersion,
+    );
+    expect(versionReaders.map((fn) => fn.id).sort()).toEqual(['auto-rescreen', 'rescreen-trigger']);
+    const readsVersion = (description: string) =>
+      versionReaders.some((fn) =>
+        'method' in fn ? description.startsWith(`${fn.method} ${fn.path}:`) : description === fn.summary,
+      );
     for (const [id, fn] of resourcesOf('AWS::Lambda::Function')) {
       if (id === syncId) continue;
       const env = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
-      const screens = env.WATCHLIST_SNAPSHOT !== undefined;
+      const description = String(fn.Properties.Description);
+      const reads = env.WATCHLIST_SNAPSHOT !== undefined || readsVersion(description);
       const history = historyReaders.some((route) =>
-        String(fn.Properties.Description).startsWith(`${route.method} ${route.path}:`),
+        description.startsWith(`${route.method} ${route.path}:`),
       );
       const s3 = actionsOf(fn).filter((a) => a.startsWith('s3:'));
-      expect(s3.sort(), String(fn.Properties.Description)).toEqual(
+      expect(s3.sort(), description).toEqual(
         history
           ? ['s3:GetObject', 's3:GetObjectVersion', 's3:ListBucket']
-          : screens
+          : reads
             ? ['s3:GetObject', 's3:ListBucket']
             : [],
       );
       // It names the retention rule the bucket applies when a version is gone.
-      expect(env.SNAPSHOT_RETENTION_DAYS, String(fn.Properties.Description)).toBe(
+      expect(env.SNAPSHOT_RETENTION_DAYS, description).toBe(
         history ? String(DEFAULT_SNAPSHOT_RETENTION_DAYS) : undefined,
       );
       expect(env.WATCHLIST_BUCKET, String(fn.Properties.Description)).toEqual(
-        screens ? { Ref: bucketId() } : undefined,
+        reads ? { Ref: bucketId() } : undefined,
       );
     }
   });

@@ -6,6 +6,7 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { logger } from '../../lib/log.ts';
+import { bundledSnapshotVersion } from '../../lib/matcher/screen.ts';
 import {
   clientNameKeys,
   fileAllClientNameKeys,
@@ -31,6 +32,8 @@ const personOf = (entityId: string): ListedPerson => {
   if (!person) throw new Error(`no listed person ${entityId}`);
   return person;
 };
+// No queue here, so no run starts: the version a run would name is the snapshot's own.
+const snapshotVersion = bundledSnapshotVersion(snapshot);
 // A real UN designee: Eric Badege (CDi.001).
 const badege = personOf('6907993');
 const otherNames = snapshot.people.filter((p) => p !== badege).map((p) => p.names[0].name);
@@ -94,7 +97,13 @@ describe('rescreenChangedClients', () => {
     const sameFirstName = await fileClient(a, 'Eric Holder');
 
     const now = new Date();
-    const change = { people: [badege], lists: snapshot.lists, syncedAt: now.toISOString(), now };
+    const change = {
+      people: [badege],
+      lists: snapshot.lists,
+      syncedAt: now.toISOString(),
+      snapshotVersion,
+      now,
+    };
     const first = await rescreenChangedClients({ table }, change, logger);
     expect(first).toMatchObject({ people: 1, candidates: 2, matching: 2, made_due: 2, runs: [] });
     // The items read are the two clients filed under the designee's name keys.
@@ -125,7 +134,7 @@ describe('rescreenChangedClients', () => {
     const now = new Date();
     const report = await rescreenChangedClients(
       { table },
-      { people: [badege], lists: snapshot.lists, syncedAt: now.toISOString(), now },
+      { people: [badege], lists: snapshot.lists, syncedAt: now.toISOString(), snapshotVersion, now },
       logger,
     );
     expect(report.candidates).toBe(report.matching + 1);
@@ -136,7 +145,13 @@ describe('rescreenChangedClients', () => {
     const t = (await createTenant(table, { name: 'Delta D', plan: 'enterprise' })).tenant.tenant_id;
     const legacy = await fileClient(t, 'Eric Badege', false);
     const now = new Date();
-    const change = { people: [badege], lists: snapshot.lists, syncedAt: now.toISOString(), now };
+    const change = {
+      people: [badege],
+      lists: snapshot.lists,
+      syncedAt: now.toISOString(),
+      snapshotVersion,
+      now,
+    };
     await rescreenChangedClients({ table }, change, logger);
     expect(await dueOf(t, legacy)).toBe(NEXT_QUARTER);
 

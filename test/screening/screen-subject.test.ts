@@ -1,5 +1,6 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QuotaExceededError } from '../../lib/errors.ts';
 import { createMatcher, type Matcher } from '../../lib/matcher/screen.ts';
 import { loadSnapshot } from '../../lib/matcher/snapshot-file.ts';
 import { readConfig } from '../../lib/runtime/config.ts';
@@ -8,8 +9,11 @@ import { screenSubject } from '../../lib/screening/screen-subject.ts';
 import { listScreens } from '../../lib/screening/screens-read.ts';
 import type { Table } from '../../lib/store/table.ts';
 import { PLANS } from '../../lib/tenancy/plans.ts';
-import { getMonthlyUsage } from '../../lib/tenancy/quota.ts';
+import { chargeScreens, getMonthlyUsage } from '../../lib/tenancy/quota.ts';
+import { buildSnapshot } from '../../lib/watchlists/snapshot.ts';
+import { LIST_SOURCES } from '../../lib/watchlists/sources.ts';
 import { startTestStore, type TestStore } from '../support/dynamo.ts';
+import { createListMirror, UN_FILE, unWithoutIndividuals } from '../support/list-mirror.ts';
 
 let store: TestStore;
 let matcher: Matcher;
@@ -136,5 +140,65 @@ describe('screenSubject', () => {
     const repeat = await screenSubject(services, caller('tforced'), { name: 'Ada Brennholt' });
 
     expect(repeat).toMatchObject({ skipped: true, screen_id: forced.screen_id });
+  });
+
+  describe('after a list change', () => {
+    // The UN list as published, and as it was before its first individual (Eric Badege, a real
+    // designee) was listed: the lists in force before and after a sync that adds him.
+    const sources = LIST_SOURCES.filter((source) => source.descriptor.id === 'un_sc');
+    let before: Matcher;
+    let after: Matcher;
+    beforeAll(() => {
+      const mirror = createListMirror([UN_FILE]);
+      try {
+        after = createMatcher(buildSnapshot(mirror.dir, { sources }));
+        mirror.write(UN_FILE, unWithoutIndividuals(mirror.read(UN_FILE), 1));
+        before = createMatcher(buildSnapshot(mirror.dir, { sources }));
+      } finally {
+        mirror.close();
+      }
+      expect(before.snapshot.version).not.toBe(after.snapshot.version);
+    });
+    const servicesOn = (lists: () => Matcher) => ({ ...servicesWith('24'), matcher: lists });
+
+    it('of five repeats at once of a subject the change matches, exactly one screens afresh and is charged', async () => {
+      let inForce = before;
+      const services = servicesOn(() => inForce);
+      const cleared = await screenSubject(services, caller('tlistchange'), { name: 'Eric Badege' });
+      const other = await screenSubject(services, caller('tlistchange'), { name: 'Ada Brennholt' });
+      expect(cleared.risk_level).toBe('CLEAR');
+
+      inForce = after;
+      const repeats = await Promise.all(
+        Array.from({ length: 5 }, () =>
+          screenSubject(services, caller('tlistchange'), { name: 'Eric Badege' }),
+        ),
+      );
+      const otherRepeat = await screenSubject(services, caller('tlistchange'), { name: 'Ada Brennholt' });
+
+      expect(repeats.filter((r) => !r.skipped)).toHaveLength(1);
+      expect(new Set(repeats.map((r) => r.screen_id)).size).toBe(1);
+      expect(repeats[0].screen_id).not.toBe(cleared.screen_id);
+      expect(repeats[0].risk_level).toBe('HIGH');
+      expect(otherRepeat).toMatchObject({ skipped: true, screen_id: other.screen_id });
+      expect(await getMonthlyUsage(store.table, 'tlistchange')).toBe(3);
+    });
+
+    it('at the monthly limit refuses a repeat the change matches rather than return the outdated screen', async () => {
+      const services = servicesOn(() => before);
+      const cleared = await screenSubject(services, caller('tlistlimit'), { name: 'Eric Badege' });
+      await chargeScreens(store.table, 'tlistlimit', PLANS.growth.monthly_screens ?? 0, null);
+
+      const repeat = screenSubject(
+        servicesOn(() => after),
+        caller('tlistlimit'),
+        { name: 'Eric Badege' },
+      );
+
+      await expect(repeat).rejects.toBeInstanceOf(QuotaExceededError);
+      // On the lists it was taken on, the same screen is still the answer, free.
+      const same = await screenSubject(services, caller('tlistlimit'), { name: 'Eric Badege' });
+      expect(same).toMatchObject({ skipped: true, screen_id: cleared.screen_id });
+    });
   });
 });
