@@ -170,6 +170,28 @@ describe('an alert persists until somebody decides it', { timeout: 120_000 }, ()
     expect(await pendingIds(admin)).toEqual([]);
     expect((await client(registered.client_id, admin)).open_alert).toBeNull();
   });
+  it('is closed by a settled decision on an older screen carrying it: the current screen takes the decision', async () => {
+    const { tenantId, admin, analyst } = await freshTenant();
+    const registered = await clientListedAfterRegistration(tenantId, admin);
+    await scheduledRun(tenantId, admin);
+    const raised = await currentScreen(registered.client_id, admin);
+    await scheduledRun(tenantId, admin);
+    const carrying = await currentScreen(registered.client_id, admin);
+    expect(carrying.alert.raised_by_screen_id).toBe(raised.screen_id);
+
+    // The analyst works from the alert's first screen, superseded since.
+    await api.post(`/screens/${raised.screen_id}/dispose`, analyst, {
+      disposition: 'confirmed_hit',
+      note: 'Same person',
+    });
+
+    const current = await currentScreen(registered.client_id, admin);
+    expect(current.screen_id).toBe(carrying.screen_id);
+    expect(current.disposition).toMatchObject({ disposition: 'confirmed_hit', author: { role: 'system' } });
+    expect(current.disposition.note).toContain(`Carried forward from ${raised.screen_id}`);
+    expect((await client(registered.client_id, admin)).open_alert).toBeNull();
+    expect(await pendingIds(admin)).toEqual([]);
+  });
 });
 
 describe('only settled decisions are carried forward', { timeout: 120_000 }, () => {
