@@ -287,7 +287,7 @@ export const routes = [
     auth: 'api-key',
     kind: 'http',
     tableAccess: 'read',
-    summary: 'One client profile with its screens, newest first',
+    summary: 'One client profile with its open alert and its screens, newest first',
   },
   {
     id: 'client-stop',

@@ -112,6 +112,11 @@ export const ClientItemSchema = v.object({
   /** While a rescreen run holds the client: which run, and until when (a lease). */
   claim_run_id: v.optional(v.string()),
   claim_until: v.optional(v.string()),
+  /**
+   * The newest of the client's screens that received a settled decision (lib/monitoring/
+   * settled-decisions.ts): a re-screen's baseline is never older than it.
+   */
+  settled_screen_id: v.optional(v.string()),
   /** The rescreen run that recorded `last_screen_id` (a redelivered job then does nothing). */
   last_run_id: v.optional(v.string()),
   stopped_at: v.optional(v.string()),

@@ -5,11 +5,14 @@ import { RISK_ORDER } from '../matcher/types.ts';
 import { decodeCursor, encodeCursor } from '../screening/cursor.ts';
 import { ListQuerySchema } from '../screening/request.ts';
 import {
+  alertView,
   isoSeconds,
+  type ScreenAlert,
   type ScreenSummary,
   ScreenSummaryItemSchema,
   toSummary,
 } from '../screening/screen-record.ts';
+import { getScreenItem } from '../screening/screens-read.ts';
 import {
   indexAttributes,
   isConditionalCheckFailed,
@@ -23,6 +26,7 @@ import type { Principal } from '../tenancy/auth.ts';
 import { updateClientNameKeys } from './client-name-keys.ts';
 import { type ClientProfile, findClient, parseClientItem, toClientProfile } from './client-record.ts';
 import { releaseReference } from './register-client.ts';
+import { settledDecision } from './rescreen-review.ts';
 
 /** Query of GET /clients: the list paging plus the two filters. */
 export const ClientListQuerySchema = v.object({
@@ -103,7 +107,12 @@ export async function listClients(
   };
 }
 
+/** An open alert on a client, as GET /clients/{client_id} shows it: the alert and the screen carrying it. */
+export type OpenAlert = Required<ScreenAlert> & { screen_id: string };
+
 export interface ClientDetail extends ClientProfile {
+  /** The alert on the client's current screen while nobody has settled it (README, "Alert on change only"). */
+  open_alert: OpenAlert | null;
   screens: ScreenSummary[];
   next_cursor: string | null;
 }
@@ -114,7 +123,11 @@ async function readClient(table: Table, tenantId: string, clientId: string) {
   return client;
 }
 
-/** GET /clients/{client_id}: the profile and its screens, newest first, paged. */
+/**
+ * GET /clients/{client_id}: the profile, its open alert and its screens, newest first, paged. The
+ * open alert is read from the client's current screen (one more read), the one place it is kept:
+ * every re-screen carries an unsettled alert forward, and a settled decision closes it.
+ */
 export async function getClient(
   table: Table,
   tenantId: string,
@@ -133,11 +146,22 @@ export async function getClient(
   const screens = page.items.map((item) => toSummary(parseItem(ScreenSummaryItemSchema, item)));
   return {
     ...toClientProfile(client),
+    open_alert: await openAlertOf(table, tenantId, client.last_screen_id),
     screens,
     next_cursor: page.more
       ? encodeCursor('client-screens', tenantId, screens[screens.length - 1].screen_id, clientId)
       : null,
   };
+}
+
+async function openAlertOf(table: Table, tenantId: string, screenId: string): Promise<OpenAlert | null> {
+  // A deleted current screen carries no alert; the next re-screen compares with the baseline.
+  const current = await getScreenItem(table, tenantId, screenId).catch((error) => {
+    if (error instanceof NotFoundError) return undefined;
+    throw error;
+  });
+  if (!current?.alert || settledDecision(current)) return null;
+  return { ...alertView(current.alert), screen_id: current.screen_id };
 }
 
 /**

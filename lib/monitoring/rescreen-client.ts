@@ -2,14 +2,7 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { BatchRecord } from '../batch/batch-record.ts';
 import { outcomeOf, type SubjectScreener } from '../batch/worker.ts';
 import { ConflictError } from '../errors.ts';
-import { historyEntryBytes } from '../screening/dispose.ts';
-import {
-  currentDisposition,
-  type HistoryEntry,
-  isoSeconds,
-  parseScreenItem,
-  type ScreenItem,
-} from '../screening/screen-record.ts';
+import { isoSeconds, parseScreenItem, type ScreenItem } from '../screening/screen-record.ts';
 import { screenSubject } from '../screening/screen-subject.ts';
 import {
   conditionHeld,
@@ -19,7 +12,6 @@ import {
   keys,
   type Table,
 } from '../store/table.ts';
-import { compareScreens } from './change-detection.ts';
 import {
   type ClientItem,
   clientIndexKeys,
@@ -31,22 +23,16 @@ import {
   RUN_CLAIM_LEASE_MS,
   SYSTEM_ACTOR,
 } from './client-record.ts';
+import { baselineScreenId, reviewRescreen } from './rescreen-review.ts';
 import { matcherForRun } from './run-lists.ts';
-
-/** Analyst decisions that say what the listed matches are, and so still hold for the same matches. */
-const CARRIED_DECISIONS = new Set(['confirmed_hit', 'false_positive', 'cleared']);
 
 /**
  * One client of a rescreen run (batch purpose `rescreen`; the run id is the batch id). The run
- * charged the client's screen; this claims the client, forces a fresh screen and compares it with
- * the client's previous one (change-detection.ts):
- *
- * - changed (a new match, a higher risk, an amended listing): the screen is pending with an
- *   `alert` naming the differences;
- * - unchanged, and an analyst had decided the previous screen (confirmed hit, false positive,
- *   cleared, or an approval of one): the decision is carried forward to the new screen by the
- *   system actor, with a history entry naming the screen it came from, so nobody is asked twice;
- * - unchanged and the previous screen still undecided: the new screen is pending, no alert.
+ * charged the client's screen; this claims the client, forces a fresh screen and judges it
+ * against the client's last settled state (rescreen-review.ts): an open alert (raised now, or
+ * carried forward from the previous screen until somebody settles it), the baseline's settled
+ * decision carried forward, or neither. The baseline costs at most one more read: the previous
+ * screen names its own baseline, and the client item the newest settled screen.
  *
  * A pending new screen supersedes the client's older pending screen (it leaves the pending
  * list, keeps its history and says `superseded_by`), so the queue holds one screen per client.
@@ -80,6 +66,9 @@ export const rescreenQueuedClient: SubjectScreener = async (services, principal,
   }
   const { client } = claim;
   const previous = await readScreen(table, principal.tenantId, client.last_screen_id);
+  const baselineId = baselineScreenId(previous, client.last_screen_id, client.settled_screen_id);
+  const baseline =
+    baselineId === previous?.screen_id ? previous : await readScreen(table, principal.tenantId, baselineId);
   // Never on lists older than the snapshot the run names (run-lists.ts).
   const screen = await screenSubject(
     { ...services, matcher: () => matcherForRun(services, batch.run) },
@@ -91,11 +80,7 @@ export const rescreenQueuedClient: SubjectScreener = async (services, principal,
       clientId,
       jobRef: queued.jobRef,
       screenId: queued.screenId,
-      review: (fresh) => {
-        const comparison = compareScreens(previous, fresh);
-        if (comparison.changed) return { ...fresh, alert: comparison.alert };
-        return previous ? carryDecisionForward(fresh, previous) : fresh;
-      },
+      review: (fresh) => reviewRescreen(fresh, { previous, baseline }),
     },
   );
   if (previous && screen.disposition === null) await supersede(table, previous, screen.screen_id);
@@ -167,34 +152,6 @@ async function claimClient(
   }
 }
 
-function carryDecisionForward(fresh: ScreenItem, previous: ScreenItem): ScreenItem {
-  const inForce = currentDisposition(previous);
-  const decision = inForce?.approved_decision ?? inForce;
-  if (!decision || !CARRIED_DECISIONS.has(decision.disposition)) return fresh;
-  const approval = inForce?.approved_decision ? `, approved by ${inForce.author.user_id}` : '';
-  const entry: HistoryEntry = {
-    disposition: decision.disposition,
-    note:
-      `Carried forward from ${previous.screen_id} (decided by ${decision.author.user_id}${approval}): ` +
-      'the listed entries matched are unchanged.',
-    author: { ...SYSTEM_ACTOR },
-    at: fresh.screened_at,
-    override: false,
-    approval_requested: false,
-  };
-  // Decided, so not pending: the sparse pending keys stay off the item.
-  const decided: Record<string, unknown> = { ...fresh };
-  for (const name of indexAttributes('pendingScreens')) delete decided[name];
-  return {
-    ...(decided as unknown as ScreenItem),
-    disposition: entry,
-    decision_version: 1,
-    history: [entry],
-    history_count: 1,
-    history_bytes: historyEntryBytes(entry),
-  };
-}
-
 async function readScreen(table: Table, tenantId: string, screenId: string) {
   const { Item } = await table.doc.send(
     new GetCommand({ TableName: table.name, Key: keys.screen(tenantId, screenId), ConsistentRead: true }),
@@ -262,7 +219,10 @@ async function recordOnClient(
   );
 }
 
-/** A client whose outcome changed in this run: listed by GET /clients/rescreen/runs/{run_id}. */
+/**
+ * A client whose new screen carries an open alert: listed by GET /clients/rescreen/runs/{run_id},
+ * as `raised` by this run or `still_open` (raised earlier, nobody has settled it).
+ */
 async function recordRunChange(
   table: Table,
   batch: BatchRecord,
@@ -284,6 +244,8 @@ async function recordRunChange(
         risk_after: screen.risk_level,
         matches_added: screen.alert?.matches_added.length ?? 0,
         matches_changed: screen.alert?.matches_changed.length ?? 0,
+        alert: screen.alert?.raised_by_screen_id === screen.screen_id ? 'raised' : 'still_open',
+        alert_since: screen.alert?.since ?? null,
         at: isoSeconds(new Date()),
         expires_at: batch.expires_at,
       },

@@ -204,6 +204,9 @@ const RunChangeSchema = v.object({
   risk_after: v.picklist(RISK_ORDER),
   matches_added: v.number(),
   matches_changed: v.number(),
+  // Every change listed before alerts were carried forward was raised by its run.
+  alert: v.optional(v.picklist(['raised', 'still_open']), 'raised'),
+  alert_since: v.optional(v.nullable(v.string()), null),
 });
 
 export interface RunReport extends RunStarted {
@@ -214,7 +217,10 @@ export interface RunReport extends RunStarted {
   trigger: RunCounts['trigger'];
   /** Clients whose re-screen has finished (screened or failed). */
   finished: number;
-  /** Once the run has finished (and as they come): the clients whose outcome changed. */
+  /**
+   * Once the run has finished (and as they come): the clients whose new screen carries an open
+   * alert, raised by this run or still open from an earlier one.
+   */
   changed: Omit<v.InferOutput<typeof RunChangeSchema>, 'entity'>[];
 }
 

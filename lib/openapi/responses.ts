@@ -7,6 +7,7 @@ import { RUN_ID_PATTERN } from '../monitoring/rescreen-run.ts';
 import { DISPOSITIONS } from '../screening/request.ts';
 import { SCREEN_ID_PATTERN } from '../screening/screen-id.ts';
 import {
+  HISTORY_VALUES,
   SCREEN_ORIGINS,
   ActorSchema as StoredActorSchema,
   HistoryEntrySchema as StoredHistoryEntrySchema,
@@ -192,12 +193,13 @@ export const CriminalResultSchema = v.strictObject({
 });
 
 const historyEntryEntries = { ...StoredHistoryEntrySchema.entries, author: ActorSchema };
+const decisionEntries = { ...historyEntryEntries, disposition: v.picklist(DISPOSITIONS) };
 
 /** One decision of a screen's history, as stored. */
-export const DecisionSchema = v.strictObject(historyEntryEntries);
+export const DecisionSchema = v.strictObject(decisionEntries);
 
 export const DispositionSchema = v.strictObject({
-  ...historyEntryEntries,
+  ...decisionEntries,
   awaiting_approval: v.boolean(),
   decision_version: v.nullable(v.number()),
   approved_decision: v.optional(DecisionSchema),
@@ -210,6 +212,19 @@ const matchRef = v.strictObject({
   risk_level: riskLevel,
 });
 
+const AlertSchema = v.strictObject({
+  previous_screen_id: v.nullable(screenId),
+  baseline_screen_id: v.nullable(screenId),
+  since: v.nullable(timestamp),
+  raised_by_screen_id: v.nullable(screenId),
+  risk_before: v.nullable(riskLevel),
+  risk_after: riskLevel,
+  matches_added: v.array(matchRef),
+  matches_removed: v.array(matchRef),
+  matches_changed: v.array(matchRef),
+  reasons: v.array(v.string()),
+});
+
 const screenSummaryEntries = {
   screen_id: screenId,
   risk_level: riskLevel,
@@ -218,6 +233,7 @@ const screenSummaryEntries = {
   types: checkTypes,
   created_by: ActorSchema,
   disposition: v.nullable(DispositionSchema),
+  alert_since: v.nullable(timestamp),
 };
 
 export const ScreenSummarySchema = v.strictObject(screenSummaryEntries);
@@ -297,16 +313,7 @@ export const ScreenSchema = v.strictObject({
   criminal_result: v.nullable(CriminalResultSchema),
   origin: v.picklist(SCREEN_ORIGINS),
   client_id: v.nullable(clientId),
-  alert: v.nullable(
-    v.strictObject({
-      previous_screen_id: v.nullable(screenId),
-      risk_before: v.nullable(riskLevel),
-      risk_after: riskLevel,
-      matches_added: v.array(matchRef),
-      matches_removed: v.array(matchRef),
-      matches_changed: v.array(matchRef),
-    }),
-  ),
+  alert: v.nullable(AlertSchema),
   superseded_by: v.nullable(screenId),
   receipt: described(
     v.nullable(ReceiptSchema),
@@ -384,7 +391,7 @@ export const ScreenPageSchema = v.strictObject({
 
 const entryLink = v.strictObject({
   version: v.number(),
-  disposition: v.picklist(DISPOSITIONS),
+  disposition: v.picklist(HISTORY_VALUES),
   author: ActorSchema,
   at: timestamp,
 });
@@ -434,6 +441,12 @@ export const ClientPageSchema = v.strictObject({
 
 export const ClientDetailSchema = v.strictObject({
   ...clientProfileEntries,
+  open_alert: v.nullable(
+    v.strictObject({
+      ...AlertSchema.entries,
+      screen_id: screenId,
+    }),
+  ),
   screens: v.array(ScreenSummarySchema),
   next_cursor: cursor,
 });
@@ -486,6 +499,8 @@ export const RescreenRunSchema = v.strictObject({
       risk_after: riskLevel,
       matches_added: v.number(),
       matches_changed: v.number(),
+      alert: v.picklist(['raised', 'still_open']),
+      alert_since: v.nullable(timestamp),
     }),
   ),
 });

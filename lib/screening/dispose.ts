@@ -1,6 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, ForbiddenError, InvalidRequestError, NotFoundError } from '../errors.ts';
 import { noteScreenDecision } from '../monitoring/screened-subjects.ts';
+import { applySettledDecision } from '../monitoring/settled-decisions.ts';
 import {
   indexAttributes,
   isConditionalCheckFailed,
@@ -15,7 +16,7 @@ import {
   type ApprovalRecord,
   currentDisposition,
   type DecisionRecord,
-  type HistoryEntry,
+  historyEntryBytes,
   historyView,
   isoSeconds,
   parseScreenItem,
@@ -40,11 +41,6 @@ export const HISTORY_BYTES_LIMIT = 256 * 1024;
  */
 const APPROVAL_RESERVE_BYTES = 6 * NOTE_MAX_LENGTH + 1024;
 
-/** The size an entry counts against HISTORY_BYTES_LIMIT (its JSON, an upper bound of DynamoDB's). */
-export function historyEntryBytes(entry: HistoryEntry): number {
-  return Buffer.byteLength(JSON.stringify(entry), 'utf8');
-}
-
 /**
  * POST /screens/{screen_id}/dispose: the state table and the sign-off rules. Each rule is one
  * conditional UpdateItem on the screen item (history appended with list_append in the same
@@ -64,6 +60,9 @@ export function historyEntryBytes(entry: HistoryEntry): number {
  * The same write keeps the version counters: `history_count` (entries so far; SET expressions
  * read the item as it was, so the new decision's version is the old count plus one) and
  * `history_bytes`.
+ *
+ * On a client's screen, a settled decision then reaches the client's current screen
+ * (lib/monitoring/settled-decisions.ts), a follow-up of the decision, never part of it.
  *
  * Returns the screen's disposition in force and its full history, oldest first.
  */
@@ -98,7 +97,7 @@ export async function disposeScreen(
   if (!isScreenId(screenId)) throw notFound;
 
   const author = { user_id: caller.userId, role: caller.role };
-  const entry: HistoryEntry = {
+  const entry: DecisionRecord = {
     disposition: request.disposition,
     note: request.note ?? null,
     author,
@@ -162,6 +161,8 @@ export async function disposeScreen(
     }
     const item = parseScreenItem(updated ?? {});
     await noteScreenDecision(table, item, at);
+    // A client's screen: its settled decision reaches the client's current screen (settled-decisions.ts).
+    await applySettledDecision(table, item, at);
     return {
       screen_id: item.screen_id,
       disposition: currentDisposition(item),

@@ -11,7 +11,7 @@ import type { Matcher } from '../matcher/screen.ts';
 import { loadSnapshot } from '../matcher/snapshot-file.ts';
 import type { Match, RiskLevel, ScreenChecks } from '../matcher/types.ts';
 import { MATCHER_VERSION } from '../matcher/version.ts';
-import { listingFingerprint, matchesOf } from '../monitoring/change-detection.ts';
+import { listingChanged, matchesOf, refOf } from '../monitoring/change-detection.ts';
 import { type Services, snapshotStoreOf } from '../runtime/services.ts';
 import { matcherForSnapshotVersion } from '../sync/snapshot-matchers.ts';
 import { retentionRule } from '../sync/snapshot-retention.ts';
@@ -134,12 +134,6 @@ function rerun(item: ScreenItem, matcher: Matcher): ReplayOutcome {
 }
 
 const matchKey = (match: Pick<Match, 'list_id' | 'entity_id'>) => `${match.list_id}#${match.entity_id}`;
-const refOf = (match: Match): MatchRef => ({
-  list_id: match.list_id,
-  entity_id: match.entity_id,
-  primary_name: match.primary_name,
-  risk_level: match.risk_level,
-});
 
 /** Match by match (a match is its list and the publisher's entry id), then any other field. */
 export function compareResults(stored: Checks, now: Checks): ResultDifferences {
@@ -157,8 +151,7 @@ export function compareResults(stored: Checks, now: Checks): ResultDifferences {
   for (const [key, match] of after) {
     const earlier = before.get(key);
     if (!earlier) differences.matches_added.push(refOf(match));
-    else if (listingFingerprint(earlier) !== listingFingerprint(match))
-      differences.matches_changed.push(refOf(match));
+    else if (listingChanged(earlier, match)) differences.matches_changed.push(refOf(match));
     else if (canonical(earlier) !== canonical(match)) differences.matches_rescored.push(refOf(match));
   }
   for (const [key, match] of before) if (!after.has(key)) differences.matches_removed.push(refOf(match));

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Matcher } from '../matcher/screen.ts';
 import type { CheckType, ScreenChecks, SubjectInput } from '../matcher/types.ts';
-import { compareScreens } from '../monitoring/change-detection.ts';
+import { compareWithBaseline } from '../monitoring/change-detection.ts';
 import {
   INDEXES,
   isConditionalCheckFailed,
@@ -50,12 +50,13 @@ export function judgeCachedScreen(
 ): CachedScreenVerdict {
   if (cached.receipt?.snapshot.version === matcher.snapshot.version) return { stands: true };
   const checks = matcher.screen(subject, types);
-  const { alert } = compareScreens(cached, checks);
+  const change = compareWithBaseline(cached, { ...checks, subject: cached.subject });
   const same =
     checks.risk_level === cached.risk_level &&
-    alert.matches_added.length === 0 &&
-    alert.matches_removed.length === 0 &&
-    alert.matches_changed.length === 0;
+    change.matches_added.length === 0 &&
+    change.matches_removed.length === 0 &&
+    change.identifying.length === 0 &&
+    change.cosmetic.length === 0;
   return same ? { stands: true } : { stands: false, checks };
 }
 

@@ -29,7 +29,7 @@ export interface Actor {
  * recorded just before them).
  */
 export interface HistoryEntry {
-  disposition: DispositionValue;
+  disposition: HistoryValue;
   note: string | null;
   author: Actor;
   /** `YYYY-MM-DDThh:mm:ssZ`. */
@@ -39,8 +39,18 @@ export interface HistoryEntry {
   approves_version?: number;
 }
 
+/**
+ * What a history entry records: a decision (the dispositions of POST /screens/{id}/dispose), or
+ * `not_carried`, written by the system on a re-screen of a client: the decision of an earlier
+ * screen was NOT carried forward to this one, and the note says why (it awaits approval, or a
+ * listing or the client's data changed in a way that bears on it). A `not_carried` entry is no
+ * decision: the screen stays pending.
+ */
+export const HISTORY_VALUES = [...DISPOSITIONS, 'not_carried'] as const;
+export type HistoryValue = (typeof HISTORY_VALUES)[number];
+
 /** The analyst decision in force (never `approved`: sign-off is stored beside it as `approval`). */
-export type DecisionRecord = HistoryEntry;
+export type DecisionRecord = HistoryEntry & { disposition: DispositionValue };
 
 export interface ApprovalRecord {
   author: Actor;
@@ -85,8 +95,21 @@ export interface ScreenItem {
   origin: ScreenOrigin;
   /** The registered client it belongs to (registration and re-screens). */
   client_id?: string;
-  /** On a re-screen whose outcome changed: what changed since the client's previous screen. */
+  /** On a re-screen with an open alert: what changed since the client's last settled state. */
   alert?: ScreenAlert;
+  /** `alert.since`, kept beside it so the screen lists can show it without reading the alert. */
+  alert_since?: string;
+  /**
+   * On a re-screen: the client's last settled state it was compared with (lib/monitoring/
+   * rescreen-review.ts). The next run starts from it while this screen stays undecided, so an
+   * undecided change is never folded into "nothing changed".
+   */
+  baseline_screen_id?: string;
+  /**
+   * On a decision carried forward by the system: the screen where a person made it. A later
+   * settled decision on that screen (an approval or an override) replaces the carried one.
+   */
+  decision_source_screen_id?: string;
   /** A newer screen of the same client took this one's place in the pending queue. */
   superseded_by?: string;
   /** The queued job the screen was made for (screenSubject's `jobRef`); absent for direct screens. */
@@ -106,15 +129,28 @@ export interface MatchRef {
   risk_level: RiskLevel;
 }
 
-/** What a re-screen found different from the client's previous screen. */
+/**
+ * An alert on a client: what a re-screen found different, in a way that needs an analyst, from
+ * the client's last settled state (`baseline_screen_id`). It stays open, carried from screen to
+ * screen, until somebody records a settled decision on a screen that carries it.
+ */
 export interface ScreenAlert {
+  /** The client's screen just before this one. */
   previous_screen_id: string | null;
+  /** The last settled state compared with (the registration screen while nothing was settled). */
+  baseline_screen_id?: string | null;
+  /** When the alert was first raised, and by which screen (an earlier one when carried forward). */
+  since?: string | null;
+  raised_by_screen_id?: string | null;
+  /** Risk of the baseline and of this screen. */
   risk_before: RiskLevel | null;
   risk_after: RiskLevel;
   matches_added: MatchRef[];
   matches_removed: MatchRef[];
-  /** Matches on entries whose listed data (names, dates, programmes...) changed. */
+  /** Matches on entries whose identifying data (names, dates of birth, nationalities) changed. */
   matches_changed: MatchRef[];
+  /** Why the alert is open, in words: each change that bears on the decision, or why none was carried. */
+  reasons?: string[];
 }
 
 /**
@@ -123,7 +159,8 @@ export interface ScreenAlert {
  * off. `awaiting_approval` is true while a decision flagged with `approval_requested` has no
  * sign-off.
  */
-export interface CurrentDisposition extends HistoryEntry {
+export interface CurrentDisposition extends Omit<HistoryEntry, 'disposition'> {
+  disposition: DispositionValue;
   awaiting_approval: boolean;
   /**
    * History version of the decision in force (the one signed off, once approved). An admin's
@@ -149,7 +186,9 @@ export interface Screen {
   disposition: CurrentDisposition | null;
   origin: ScreenOrigin;
   client_id: string | null;
-  alert: ScreenAlert | null;
+  alert: Required<ScreenAlert> | null;
+  /** `alert.since`, as the screen rows show it. */
+  alert_since: string | null;
   superseded_by: string | null;
   /** The snapshot and matcher the screen was made with; null on screens stored before receipts. */
   receipt: ScreenReceipt | null;
@@ -164,12 +203,14 @@ export interface ScreenSummary {
   types: CheckType[];
   created_by: Actor;
   disposition: CurrentDisposition | null;
+  /** When the alert this screen carries was first raised; null when it carries none. */
+  alert_since: string | null;
 }
 
 /** Where an entry points at another: its version, value, author and time. */
 export interface EntryLink {
   version: number;
-  disposition: DispositionValue;
+  disposition: HistoryValue;
   author: Actor;
   at: string;
 }
@@ -195,6 +236,11 @@ export interface HistoryView extends HistoryEntry {
 /** `YYYY-MM-DDThh:mm:ssZ` (`Z` and no fraction: docs/api-decisions.md#timestamps). */
 export function isoSeconds(at: Date): string {
   return `${at.toISOString().slice(0, 19)}Z`;
+}
+
+/** The size an entry counts against HISTORY_BYTES_LIMIT (lib/screening/dispose.ts): its JSON, an upper bound of DynamoDB's. */
+export function historyEntryBytes(entry: HistoryEntry): number {
+  return Buffer.byteLength(JSON.stringify(entry), 'utf8');
 }
 
 export function currentDisposition(
@@ -233,14 +279,33 @@ export function toScreen(item: ScreenItem): Screen {
     disposition: currentDisposition(item),
     origin: item.origin,
     client_id: item.client_id ?? null,
-    alert: item.alert ?? null,
+    alert: item.alert ? alertView(item.alert) : null,
+    alert_since: item.alert_since ?? null,
     superseded_by: item.superseded_by ?? null,
     receipt: item.receipt ?? null,
   };
 }
 
+/** The alert as the API shows it (alerts stored before they were carried forward lack the newer fields). */
+export function alertView(alert: ScreenAlert): Required<ScreenAlert> {
+  return {
+    previous_screen_id: alert.previous_screen_id,
+    baseline_screen_id: alert.baseline_screen_id ?? alert.previous_screen_id,
+    since: alert.since ?? null,
+    raised_by_screen_id: alert.raised_by_screen_id ?? null,
+    risk_before: alert.risk_before,
+    risk_after: alert.risk_after,
+    matches_added: alert.matches_added,
+    matches_removed: alert.matches_removed,
+    matches_changed: alert.matches_changed,
+    reasons: alert.reasons ?? [],
+  };
+}
+
 export function toSummary(
-  item: Pick<ScreenItem, keyof ScreenSummary | 'approval' | 'decision_version'>,
+  item: Pick<ScreenItem, Exclude<keyof ScreenSummary, 'alert_since'> | 'approval' | 'decision_version'> & {
+    alert_since?: string;
+  },
 ): ScreenSummary {
   return {
     screen_id: item.screen_id,
@@ -250,6 +315,7 @@ export function toSummary(
     types: item.types,
     created_by: item.created_by,
     disposition: currentDisposition(item),
+    alert_since: item.alert_since ?? null,
   };
 }
 
@@ -271,6 +337,8 @@ export function historyView(history: readonly HistoryEntry[]): HistoryView[] {
   let lastDecision: HistoryView | undefined;
   let standingApproval: HistoryView | undefined;
   for (const view of views) {
+    // A system note that a decision was not carried forward decides nothing.
+    if (view.disposition === 'not_carried') continue;
     if (view.disposition !== 'approved') {
       if (standingApproval) {
         view.withdraws_approval = link(standingApproval);
@@ -294,13 +362,17 @@ export function historyView(history: readonly HistoryEntry[]): HistoryView[] {
 const objectOf = <T>() => v.custom<T>((value) => typeof value === 'object' && value !== null);
 export const ActorSchema = v.object({ user_id: v.string(), role: v.picklist([...ROLES, 'system']) });
 export const HistoryEntrySchema = v.object({
-  disposition: v.picklist(DISPOSITIONS),
+  disposition: v.picklist(HISTORY_VALUES),
   note: v.nullable(v.string()),
   author: ActorSchema,
   at: v.string(),
   override: v.boolean(),
   approval_requested: v.boolean(),
   approves_version: v.optional(v.number()),
+});
+export const DecisionRecordSchema = v.object({
+  ...HistoryEntrySchema.entries,
+  disposition: v.picklist(DISPOSITIONS),
 });
 
 /** The fields a screen row shows (the lists read only these). */
@@ -311,7 +383,7 @@ const screenSummaryEntries = {
   screened_at: v.string(),
   types: v.array(v.picklist(CHECK_TYPES)),
   created_by: ActorSchema,
-  disposition: v.optional(HistoryEntrySchema),
+  disposition: v.optional(DecisionRecordSchema),
   decision_version: v.optional(v.number()),
   approval: v.optional(
     v.object({
@@ -321,6 +393,7 @@ const screenSummaryEntries = {
       approves_version: v.optional(v.number()),
     }),
   ),
+  alert_since: v.optional(v.string()),
 };
 
 /** A screen item as stored: parsed on the way out of the table, never cast. */
@@ -340,6 +413,8 @@ export const ScreenItemSchema = v.object({
   origin: v.optional(v.picklist(SCREEN_ORIGINS), 'api'),
   client_id: v.optional(v.string()),
   alert: v.optional(objectOf<ScreenAlert>()),
+  baseline_screen_id: v.optional(v.string()),
+  decision_source_screen_id: v.optional(v.string()),
   superseded_by: v.optional(v.string()),
   job_ref: v.optional(v.string()),
   receipt: v.optional(ScreenReceiptSchema),

@@ -34,6 +34,7 @@ const SUMMARY_ATTRIBUTES = [
   'disposition',
   'decision_version',
   'approval',
+  'alert_since',
 ];
 
 async function queryPage(

@@ -123,6 +123,12 @@ import * as v from 'valibot';
  *   its lease, so a run that dies leaves it due again, not lost
  * - claim a due client: UpdateItem client, condition next_due_at = the due time the run saw
  *   (two runs, or a run and a manual trigger, screen a client at most once per due window)
+ * - a re-screen's baseline (the client's last settled state): GetItem the previous screen, and
+ *   when it is unsettled GetItem the newer of its baseline_screen_id and the client's
+ *   settled_screen_id (two reads at most, never a query of the client's screens)
+ * - a settled decision on a client's screen: UpdateItem client SET settled_screen_id, condition
+ *   absent or <= the decided screen (only forward); then UpdateItem the client's current screen,
+ *   condition still undecided (or holding the decision carried from the decided screen)
  * - clients a list change could match (the list sync, after publishing): the client is filed at
  *   registration under one item per sound key of its name (lib/monitoring/client-name-keys.ts:
  *   pairs of name parts, so no key holds every client sharing one common part), deleted when

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
   currentDisposition,
-  type HistoryEntry,
+  type DecisionRecord,
   historyView,
   isoSeconds,
 } from '../../lib/screening/screen-record.ts';
 
 const analyst = { user_id: 'ua', role: 'analyst' as const };
 const admin = { user_id: 'ub', role: 'admin' as const };
-const entry = (over: Partial<HistoryEntry>): HistoryEntry => ({
+const entry = (over: Partial<DecisionRecord>): DecisionRecord => ({
   disposition: 'false_positive',
   note: null,
   author: analyst,

@@ -228,7 +228,14 @@ describe('delta rescreens after a list sync', { timeout: 150_000 }, () => {
     await nobodyElse();
   });
 
-  it('rescreens at once, with an alert, a client whose matched listing the publisher amends', async () => {
+  it('re-opens a false positive, with the reason, when the matched listing gains a nationality; carries it across a programme rewording', async () => {
+    // The analyst decides the alert: not the designee.
+    const alerted = designee.last_screen_id;
+    const decided = await api.post(`/screens/${alerted}/dispose`, key, {
+      disposition: 'false_positive',
+      note: 'Different person: passport seen',
+    });
+    expect(decided.status).toBe(200);
     // The publisher amends his entry: a second nationality (his entry is the file's first
     // NATIONALITY block).
     const amended = original.replace(
@@ -236,15 +243,51 @@ describe('delta rescreens after a list sync', { timeout: 150_000 }, () => {
       '<VALUE>Democratic Republic of the Congo</VALUE>\n        <VALUE>Rwanda</VALUE>\n      </NATIONALITY>',
     );
     expect(amended).not.toBe(original);
+    // Run ids sort by day, not within one: the run a change started is the one not seen before.
+    const seen = await runIds();
+    const newRun = async () => {
+      const fresh = (await runIds()).filter((id) => !seen.includes(id));
+      expect(fresh).toHaveLength(1);
+      seen.push(fresh[0]);
+      return finishedRun(fresh[0]);
+    };
     try {
       mirror.write(UN_FILE, amended);
-      const rescreen = await rescreenAfter(designee.last_screen_id);
-      expect(rescreen.alert.matches_added).toEqual([]);
-      expect(rescreen.alert.matches_changed.map((m: { entity_id: string }) => m.entity_id)).toEqual([BADEGE]);
-      const runs = await runIds();
-      expect(runs).toHaveLength(2);
-      expect(await finishedRun(runs[1])).toMatchObject({ trigger: 'list_change', queued: 1 });
+      const reopened = await rescreenAfter(designee.last_screen_id);
+      expect(reopened.disposition).toBeNull();
+      expect(reopened.alert.matches_added).toEqual([]);
+      expect(reopened.alert.matches_changed.map((m: { entity_id: string }) => m.entity_id)).toEqual([BADEGE]);
+      expect(reopened.alert.baseline_screen_id).toBe(alerted);
+      expect(reopened.alert.reasons.join('\n')).toMatch(/un_sc 6907993 .*gained nationality Rwanda/);
+      const history = (await api.get(`/screens/${reopened.screen_id}/history`, key)).body.history;
+      expect(history[0].disposition).toBe('not_carried');
+      expect(history[0].note).toMatch(/false_positive decided on .*gained nationality Rwanda/);
+      const run = await newRun();
+      expect(run).toMatchObject({ trigger: 'list_change', queued: 1 });
+      expect(run.changed).toMatchObject([{ client_id: designee.client_id, alert: 'raised' }]);
       await nobodyElse();
+      designee = { ...designee, last_screen_id: reopened.screen_id };
+
+      // Decided again; then the publisher rewords his programme only.
+      await api.post(`/screens/${reopened.screen_id}/dispose`, key, {
+        disposition: 'false_positive',
+        note: 'Still a different person: nationality differs from the passport',
+      });
+      mirror.write(
+        UN_FILE,
+        amended.replace(
+          '<UN_LIST_TYPE>DRC</UN_LIST_TYPE>',
+          '<UN_LIST_TYPE>DRC (resolution 2078)</UN_LIST_TYPE>',
+        ),
+      );
+      const carried = await rescreenAfter(designee.last_screen_id);
+      expect(carried.alert).toBeNull();
+      expect(carried.disposition).toMatchObject({
+        disposition: 'false_positive',
+        author: { role: 'system' },
+      });
+      expect(carried.disposition.note).toMatch(/do not bear on it: .*programmes reworded/);
+      expect(await newRun()).toMatchObject({ trigger: 'list_change', queued: 1, changed: [] });
     } finally {
       mirror.write(UN_FILE, original);
     }
