@@ -139,10 +139,15 @@ try {
   const seen = await awaitAlerts(api, matching, listedAt, 300_000);
   const charged = (await screensUsed(api)) - usedBefore;
 
-  const synced = await waitFor('the sync log', async () => {
-    const line = lastLog('list sync finished', listedAt);
-    return line && (line.updated as string[]).includes('un_sc') ? line : undefined;
-  });
+  // The sync that published the listing (later syncs find nothing new and log that too).
+  const synced = await waitFor('the sync log', async () =>
+    logLines.find(
+      (line) =>
+        line.msg === 'list sync finished' &&
+        timeOf(line) >= listedAt &&
+        (line.updated as string[]).includes('un_sc'),
+    ),
+  );
   const delta = await waitFor('the list-change log', async () =>
     lastLog('list-change rescreens started', listedAt),
   );
