@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
 import { getServices } from '../../lib/runtime/services.ts';
+import { OPERATIONS_ISSUER } from '../../lib/tenancy/key-lineage.ts';
 import { addUser } from '../../lib/tenancy/tenants.ts';
 import { apiClient, demoKey, madeUpName } from '../screening/http-client.ts';
 
@@ -24,6 +25,7 @@ beforeAll(async () => {
   const added = await addUser(getServices().table, 'tdemoenterprise', {
     name: 'Second Admin',
     role: 'admin',
+    issuer: OPERATIONS_ISSUER,
   });
   secondAdmin = { key: added.api_key, id: added.user.user_id };
 }, 60_000);
