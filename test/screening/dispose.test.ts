@@ -114,4 +114,44 @@ describe('disposeScreen', () => {
     expect(approved.disposition?.disposition).toBe('approved');
     expect((await getScreenHistory(store.table, tenantId, id)).history).toHaveLength(accepted + 1);
   });
+
+  it('four eyes on both sides of a credential: the approver could hold the author’s key, or the author the approver’s → 403', async () => {
+    const id = await newScreen();
+    // ua decided with a key that admin uz issued (and so could hold).
+    await disposeScreen(
+      store.table,
+      { ...analyst('ua'), keyLineage: ['uz'] },
+      id,
+      body({ disposition: 'cleared', approval_requested: true }),
+    );
+    for (const request of [{ disposition: 'approved' }, { disposition: 'approved', approves_version: 1 }]) {
+      await expect(disposeScreen(store.table, admin('uz'), id, body(request))).rejects.toMatchObject({
+        status: 403,
+        detail: expect.stringContaining('you (uz) issued or could hold the API key ua decided with'),
+      });
+    }
+    // Admin uy's key descends from one ua could hold (a reset made before admins' resets went to
+    // operations): ua could act as uy.
+    await expect(
+      disposeScreen(
+        store.table,
+        { ...admin('uy'), keyLineage: ['ua'] },
+        id,
+        body({ disposition: 'approved' }),
+      ),
+    ).rejects.toMatchObject({
+      status: 403,
+      detail: expect.stringContaining('ua, who made this decision, issued or could hold your API key'),
+    });
+    expect((await getScreenHistory(store.table, tenantId, id)).history).toHaveLength(1);
+
+    const approved = await disposeScreen(
+      store.table,
+      { ...admin('ux'), keyLineage: [] },
+      id,
+      body({ disposition: 'approved' }),
+    );
+    expect(approved.disposition).toMatchObject({ disposition: 'approved', author_key_lineage: [] });
+    expect(approved.history[0]).toMatchObject({ author_key_lineage: ['uz'], approved_by: { user_id: 'ux' } });
+  });
 });
