@@ -154,4 +154,44 @@ describe('disposeScreen', () => {
     expect(approved.disposition).toMatchObject({ disposition: 'approved', author_key_lineage: [] });
     expect(approved.history[0]).toMatchObject({ author_key_lineage: ['uz'], approved_by: { user_id: 'ux' } });
   });
+
+  it('an approval without a version binds to the version it read: an override landing before its write → 409, nothing approved', async () => {
+    const id = await newScreen();
+    await disposeScreen(
+      store.table,
+      analyst('ua'),
+      id,
+      body({ disposition: 'confirmed_hit', approval_requested: true }),
+    );
+    // The store as the approval sees it: right after its read, an analyst overrides the decision.
+    let overridden = false;
+    const doc = {
+      send: async (command: { constructor: { name: string } }) => {
+        const result = await store.table.doc.send(command as never);
+        if (command.constructor.name === 'GetCommand' && !overridden) {
+          overridden = true;
+          await disposeScreen(
+            store.table,
+            analyst('ub'),
+            id,
+            body({ disposition: 'cleared', override: true, approval_requested: true }),
+          );
+        }
+        return result;
+      },
+    } as unknown as typeof store.table.doc;
+
+    await expect(
+      disposeScreen({ name: store.table.name, doc }, admin('uz'), id, body({ disposition: 'approved' })),
+    ).rejects.toMatchObject({
+      status: 409,
+      detail: expect.stringContaining(
+        'the decision awaiting approval when your request arrived was decision_version 1 (confirmed_hit), but the decision in force is now cleared (decision_version 2)',
+      ),
+    });
+    expect(overridden).toBe(true);
+    const stored = await getScreenHistory(store.table, tenantId, id);
+    expect(stored.disposition).toMatchObject({ disposition: 'cleared', awaiting_approval: true });
+    expect(stored.history).toHaveLength(2);
+  });
 });
