@@ -229,7 +229,7 @@ async function approvalTarget(
 function versionAwaitingApproval(found: ScreenItem): number {
   const decision = found.disposition;
   const version = found.decision_version;
-  if (!decision || found.approval) return version ?? 0; // explainRefusal names pending / approved
+  if (!decision || found.approval) return version ?? 0; // approvalRefusal names pending / approved
   const what = `${decision.disposition} (decision_version ${version ?? 'unknown'}), recorded by ${decision.author.user_id} (${decision.author.role}) at ${decision.at}`;
   const send = version
     ? `review it and send {"disposition":"approved","approves_version":${version}} to sign it off`
