@@ -22,7 +22,9 @@ Commands
   set-plan      --tenant ID --plan PLAN
   list-users    --tenant ID                                   every user, disabled ones included (never a key)
   disable-user  --tenant ID --user ID                         their key stops working at once; an analyst's seat is freed
-  revoke-key    --tenant ID --user ID                         the old key stops working; prints the new one (once)
+  revoke-key    --tenant ID --user ID                         the old key stops working; prints the new one (once);
+                                                              the only way to reset an admin's key. The new key
+                                                              has no lineage: hand it to the user yourself
   audit         --tenant ID [--limit N]                       the tenant's administration trail, newest first
   file-name-keys                                              files every monitored client under its name keys
                                                               (once, for clients registered before delta rescreens)

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Table } from '../../lib/store/table.ts';
+import { OPERATIONS_ISSUER } from '../../lib/tenancy/key-lineage.ts';
 import type { PlanId } from '../../lib/tenancy/plans.ts';
 import { addUser, createTenant, getTenant, type Role } from '../../lib/tenancy/tenants.ts';
 
@@ -64,7 +65,14 @@ export async function seedDemoTenants(table: Table, keysFile?: string): Promise<
     });
     const created = [admin];
     for (const user of others) {
-      created.push(await addUser(table, demo.id, { userId: user.id, name: user.name, role: user.role }));
+      created.push(
+        await addUser(table, demo.id, {
+          userId: user.id,
+          name: user.name,
+          role: user.role,
+          issuer: OPERATIONS_ISSUER,
+        }),
+      );
     }
     for (const { user, api_key } of created) {
       seeded.push({

@@ -130,8 +130,8 @@ export const operations = {
     success: json(ScreenHistorySchema, 'The disposition recorded, with the history'),
     errors: {
       ...notFound('screen'),
-      403: 'An analyst approving, or an admin approving their own decision',
-      409: 'A disposition is already in force (send `override`), the approval names another decision, or the history is full',
+      403: 'An analyst approving, or an admin approving a decision they made or whose author’s key they issued or could hold, or whose author issued theirs (four eyes)',
+      409: 'A disposition is already in force (send `override`), the approval names another decision, an approval without `approves_version` is ambiguous (the detail names the version to send), or the history is full',
     },
   },
   'screen-delete': {
@@ -193,7 +193,11 @@ export const operations = {
   },
   'user-revoke-key': {
     success: json(UserWithKeySchema, 'The user with a new key, shown this once'),
-    errors: { ...notFound('user'), ...adminsOnly, 409: 'The user is disabled' },
+    errors: {
+      ...notFound('user'),
+      403: 'The caller is not an admin, or the user is an admin (operations resets admins’ keys)',
+      409: 'The user is disabled',
+    },
   },
   'audit-list': {
     query: ListQuerySchema,

@@ -512,6 +512,8 @@ export const UserSchema = v.strictObject({
   status: v.picklist(USER_STATUSES),
   key_hint: v.nullable(v.string()),
   key_issued_at: v.nullable(timestamp),
+  key_issued_by: v.nullable(v.string()),
+  key_lineage: v.array(v.string()),
   created_at: timestamp,
   disabled_at: v.optional(timestamp),
   disabled_by: v.optional(v.string()),

@@ -1,4 +1,4 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, ForbiddenError, InvalidRequestError, NotFoundError } from '../errors.ts';
 import { noteScreenDecision } from '../monitoring/screened-subjects.ts';
 import { applySettledDecision } from '../monitoring/settled-decisions.ts';
@@ -10,6 +10,8 @@ import {
   type Table,
 } from '../store/table.ts';
 import type { Principal } from '../tenancy/auth.ts';
+import { sharedCredential } from '../tenancy/key-lineage.ts';
+import { getUser } from '../tenancy/tenants.ts';
 import { type DisposeRequest, NOTE_MAX_LENGTH } from './request.ts';
 import { isScreenId } from './screen-id.ts';
 import {
@@ -24,7 +26,7 @@ import {
 } from './screen-record.ts';
 import type { ScreenHistory } from './screens-read.ts';
 
-type Caller = Pick<Principal, 'tenantId' | 'userId' | 'role'>;
+type Caller = Pick<Principal, 'tenantId' | 'userId' | 'role' | 'keyLineage'>;
 
 /**
  * The most a screen's history may hold, in UTF-8 bytes of its entries. DynamoDB refuses items
@@ -47,15 +49,23 @@ const APPROVAL_RESERVE_BYTES = 6 * NOTE_MAX_LENGTH + 1024;
  * write), so two concurrent decisions on a pending screen cannot both land: one wins, the other
  * gets 409. When a condition fails, the item DynamoDB found (ALL_OLD) says which status applies.
  *
- * - `approved` needs the admin role (403 whatever the state, checked first) and names the
- *   `approves_version` it signs off: 409 when that is no longer the decision in force (a decision
- *   replaced while the admin reviewed it), on a pending or already-approved screen; 403 when the
- *   admin made that decision (four eyes).
+ * - `approved` needs the admin role (403 whatever the state, checked first) and signs off one
+ *   decision version (README, "A sign-off names what it approves"):
+ *   - with `approves_version`, that one: 409 when it is no longer the decision in force (a
+ *     decision replaced while the admin reviewed it);
+ *   - without it, the decision awaiting approval, only where that is unambiguous (it was recorded
+ *     with `approval_requested` and replaced no earlier decision): otherwise 409 naming the
+ *     `approves_version` to send. The version is resolved from a consistent read; the write then
+ *     binds to it exactly as if the admin had named it.
+ *   409 on a pending or already-approved screen. 403 (four eyes) when the admin made the decision,
+ *   or when either of the two could have held the other's key (lib/tenancy/key-lineage.ts).
  * - Any other value on a pending screen records it; on a screen with a disposition it is a 409
  *   naming the disposition and its author, unless `override: true`, which replaces it (and any
  *   sign-off of it); both stay in the history.
  * - `approval_requested: true` marks the disposition as awaiting an admin's sign-off.
  * - The history is bounded by HISTORY_BYTES_LIMIT: past it, 409 (screen the subject afresh).
+ * - Every entry records `author_key_lineage`: who besides the author could hold the key it was
+ *   made with, so a later sign-off is judged by the key the decision was made with.
  *
  * The same write keeps the version counters: `history_count` (entries so far; SET expressions
  * read the item as it was, so the new decision's version is the old count plus one) and
@@ -85,26 +95,27 @@ export async function disposeScreen(
         'approval_requested: cannot be set on an approval; an approval is the sign-off',
       );
     }
-    if (request.approves_version === undefined) {
-      throw new InvalidRequestError(
-        'approves_version: is required with "approved": the decision_version of the decision you reviewed (GET /screens/{screen_id}/history)',
-      );
-    }
   } else if (request.approves_version !== undefined) {
     throw new InvalidRequestError('approves_version: only goes with the "approved" disposition');
   }
   const notFound = new NotFoundError(`Screen ${screenId} not found`);
   if (!isScreenId(screenId)) throw notFound;
 
+  const key = keys.screen(caller.tenantId, screenId);
+  // An approval binds to one decision version, named or resolved (and checked) here.
+  const approvesVersion = approving ? await approvalTarget(table, caller, key, request, notFound) : undefined;
+
   const author = { user_id: caller.userId, role: caller.role };
+  const authorKeyLineage = [...(caller.keyLineage ?? [])];
   const entry: DecisionRecord = {
     disposition: request.disposition,
     note: request.note ?? null,
     author,
+    author_key_lineage: authorKeyLineage,
     at: isoSeconds(at),
     override: !approving && request.override === true,
     approval_requested: request.approval_requested === true,
-    ...(approving ? { approves_version: request.approves_version } : {}),
+    ...(approving ? { approves_version: approvesVersion } : {}),
   };
   const bytes = historyEntryBytes(entry);
   const room = HISTORY_BYTES_LIMIT - bytes - (approving ? 0 : APPROVAL_RESERVE_BYTES);
@@ -116,7 +127,7 @@ export async function disposeScreen(
   const values = { ':entry': [entry], ':empty': [], ':zero': 0, ':one': 1, ':bytes': bytes, ':room': room };
   const common = {
     TableName: table.name,
-    Key: keys.screen(caller.tenantId, screenId),
+    Key: key,
     ReturnValues: 'ALL_NEW' as const,
     ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
   };
@@ -126,22 +137,24 @@ export async function disposeScreen(
     if (approving) {
       const approval: ApprovalRecord = {
         author,
+        author_key_lineage: authorKeyLineage,
         at: entry.at,
         note: entry.note,
-        approves_version: request.approves_version,
+        approves_version: approvesVersion,
       };
       ({ Attributes: updated } = await table.doc.send(
         new UpdateCommand({
           ...common,
           UpdateExpression: `SET approval = :approval, ${counters}`,
           // Four eyes: the admin who signs off must not be the author of the decision signed off,
-          // and signs off exactly the decision they reviewed.
-          ConditionExpression: `attribute_exists(disposition) AND attribute_not_exists(approval) AND disposition.author.user_id <> :me AND decision_version = :version AND ${fits}`,
+          // nor have been able to hold the key it was made with, and signs off exactly the
+          // decision they reviewed.
+          ConditionExpression: `attribute_exists(disposition) AND attribute_not_exists(approval) AND disposition.author.user_id <> :me AND NOT contains(disposition.author_key_lineage, :me) AND decision_version = :version AND ${fits}`,
           ExpressionAttributeValues: {
             ...values,
             ':approval': approval,
             ':me': caller.userId,
-            ':version': request.approves_version,
+            ':version': approvesVersion,
           },
         }),
       ));
@@ -173,50 +186,148 @@ export async function disposeScreen(
     const stored = await itemOfConditionFailure(table, error, common.Key);
     const found = stored ? parseScreenItem(stored) : undefined;
     if (!found) throw notFound;
-    throw explainRefusal(found, request, caller);
+    throw explainRefusal(found, request, caller, approvesVersion);
   }
 }
 
+/**
+ * The decision version an approval signs off: the one named, or, without `approves_version`, the
+ * decision awaiting approval where that is unambiguous. Read consistently before the write, so a
+ * refusal (stale version, nothing awaiting, four eyes) is explained without writing; the write's
+ * condition then re-checks what may have changed since.
+ */
+async function approvalTarget(
+  table: Table,
+  caller: Caller,
+  key: Record<string, string>,
+  request: DisposeRequest,
+  notFound: NotFoundError,
+): Promise<number> {
+  const { Item } = await table.doc.send(
+    new GetCommand({ TableName: table.name, Key: key, ConsistentRead: true }),
+  );
+  if (!Item) throw notFound;
+  const found = parseScreenItem(Item);
+  const version = request.approves_version ?? versionAwaitingApproval(found);
+  const author = found.disposition?.author;
+  // The author's current key too: who could act as them now (a decision made before lineages were
+  // recorded has no lineage of its own).
+  const authorUser =
+    author && author.role !== 'system' ? await getUser(table, caller.tenantId, author.user_id) : undefined;
+  const refusal = approvalRefusal(found, request, caller, version, authorUser?.key_lineage);
+  if (refusal) throw refusal;
+  return version;
+}
+
+/**
+ * Without `approves_version`, the decision an approval signs off is the one awaiting approval,
+ * and only when nobody could have reviewed another: it was recorded with `approval_requested`,
+ * and no earlier decision of the screen was replaced by it (an admin reading the earlier one and
+ * approving after the override would otherwise sign off what they never saw). Anything else is a
+ * 409 whose detail names the `approves_version` to send.
+ */
+function versionAwaitingApproval(found: ScreenItem): number {
+  const decision = found.disposition;
+  const version = found.decision_version;
+  if (!decision || found.approval) return version ?? 0; // approvalRefusal names pending / approved
+  const what = `${decision.disposition} (decision_version ${version ?? 'unknown'}), recorded by ${decision.author.user_id} (${decision.author.role}) at ${decision.at}`;
+  const send = version
+    ? `review it and send {"disposition":"approved","approves_version":${version}} to sign it off`
+    : 'it was recorded before decisions were versioned; record it again to sign it off';
+  if (!decision.approval_requested) {
+    throw new ConflictError(
+      `Screen ${found.screen_id}: nothing awaits approval: the decision in force, ${what}, was recorded without approval_requested. To sign it off anyway, ${send}`,
+      currentDisposition(found),
+    );
+  }
+  if (!version) {
+    throw new ConflictError(
+      `Screen ${found.screen_id}: the decision in force, ${what}, cannot be approved: ${send}`,
+    );
+  }
+  const earlier = (found.history ?? [])
+    .slice(0, version - 1)
+    .filter((entry) => entry.disposition !== 'approved' && entry.disposition !== 'not_carried');
+  if (earlier.length > 0) {
+    const replaced = earlier.at(-1);
+    throw new ConflictError(
+      `Screen ${found.screen_id}: the decision awaiting approval, ${what}, replaced an earlier decision${replaced ? ` (${replaced.disposition}, by ${replaced.author.user_id})` : ''}, so an approval without approves_version could sign off a decision other than the one you reviewed; ${send}`,
+      currentDisposition(found),
+    );
+  }
+  return version;
+}
+
 /** Which rule refused the write, judged from the item as DynamoDB found it. */
-function explainRefusal(found: ScreenItem, request: DisposeRequest, caller: Caller): Error {
-  const current = currentDisposition(found);
-  if (!current) {
-    if (request.disposition === 'approved') {
-      return new ConflictError(
-        `Screen ${found.screen_id} is pending: there is no disposition to approve yet; record one first`,
-      );
-    }
-    return historyFull(found);
-  }
-  const who = `${current.author.user_id} (${current.author.role}) at ${current.at}`;
+function explainRefusal(
+  found: ScreenItem,
+  request: DisposeRequest,
+  caller: Caller,
+  approvesVersion: number | undefined,
+): Error {
   if (request.disposition === 'approved') {
-    if (found.approval) {
-      return new ConflictError(`Screen ${found.screen_id} is already approved by ${who}`, current);
-    }
-    const decision = found.disposition!;
-    const inForce = `${decision.disposition} (decision_version ${found.decision_version ?? 'unknown'}), recorded by ${decision.author.user_id} (${decision.author.role}) at ${decision.at}`;
-    if (found.decision_version !== request.approves_version) {
-      const seen = found.history?.[request.approves_version! - 1];
-      const sawWhat = seen && seen.disposition !== 'approved' ? ` (${seen.disposition})` : '';
-      return new ConflictError(
-        `Screen ${found.screen_id}: you reviewed decision_version ${request.approves_version}${sawWhat}, but the decision in force is now ${inForce}; review it and approve that version`,
-        current,
-      );
-    }
-    if (decision.author.user_id === caller.userId) {
-      return new ForbiddenError(
-        `Screen ${found.screen_id}: you recorded the disposition ${decision.disposition} yourself; another admin must approve it (four-eyes principle)`,
-      );
-    }
-    return historyFull(found);
+    return approvalRefusal(found, request, caller, approvesVersion) ?? historyFull(found);
   }
+  const current = currentDisposition(found);
+  if (!current) return historyFull(found);
   if (!request.override) {
+    const who = `${current.author.user_id} (${current.author.role}) at ${current.at}`;
     return new ConflictError(
       `Screen ${found.screen_id} already has the disposition ${current.disposition}, recorded by ${who}; send "override": true to replace it`,
       current,
     );
   }
   return historyFull(found);
+}
+
+/**
+ * Why an admin may not sign off decision `version` of the screen as found, or undefined when they
+ * may: nothing to approve (409), already approved (409), another decision in force (409), their own
+ * decision or a key either of them could hold for the other (403, four eyes). `authorKeyLineage`
+ * adds the author's current key's lineage where it was read.
+ */
+function approvalRefusal(
+  found: ScreenItem,
+  request: DisposeRequest,
+  caller: Caller,
+  version: number | undefined,
+  authorKeyLineage?: readonly string[],
+): Error | undefined {
+  const current = currentDisposition(found);
+  const decision = found.disposition;
+  if (!current || !decision) {
+    return new ConflictError(
+      `Screen ${found.screen_id} is pending: there is no disposition to approve yet; record one first`,
+    );
+  }
+  if (found.approval) {
+    const who = `${current.author.user_id} (${current.author.role}) at ${current.at}`;
+    return new ConflictError(`Screen ${found.screen_id} is already approved by ${who}`, current);
+  }
+  if (found.decision_version !== version) {
+    const inForce = `${decision.disposition} (decision_version ${found.decision_version ?? 'unknown'}), recorded by ${decision.author.user_id} (${decision.author.role}) at ${decision.at}`;
+    const seen = version ? found.history?.[version - 1] : undefined;
+    const sawWhat = seen && seen.disposition !== 'approved' ? ` (${seen.disposition})` : '';
+    const reviewed =
+      request.approves_version === undefined
+        ? `the decision awaiting approval when your request arrived was decision_version ${version}${sawWhat}`
+        : `you reviewed decision_version ${version}${sawWhat}`;
+    return new ConflictError(
+      `Screen ${found.screen_id}: ${reviewed}, but the decision in force is now ${inForce}; review it and approve that version`,
+      current,
+    );
+  }
+  if (decision.author.user_id === caller.userId) {
+    return new ForbiddenError(
+      `Screen ${found.screen_id}: you recorded the disposition ${decision.disposition} yourself; another admin must approve it (four-eyes principle)`,
+    );
+  }
+  const shared = sharedCredential(
+    { user_id: decision.author.user_id, lineages: [decision.author_key_lineage, authorKeyLineage] },
+    { user_id: caller.userId, lineages: [caller.keyLineage] },
+  );
+  if (shared) return new ForbiddenError(`Screen ${found.screen_id}: four-eyes principle: ${shared}`);
+  return undefined;
 }
 
 function historyFull(found: ScreenItem): ConflictError {

@@ -229,8 +229,9 @@ export const DisposeRequestSchema = strictBody({
   override: booleanFlag('Replace the disposition in force; default false'),
   approval_requested: booleanFlag('Mark the decision as awaiting an admin’s sign-off; default false'),
   /**
-   * With `approved`, required: the `decision_version` of the decision the admin reviewed, so a
-   * sign-off can never land on a decision that replaced it in the meantime.
+   * With `approved`, optional: the `decision_version` of the decision the admin reviewed, so a
+   * sign-off can never land on a decision that replaced it in the meantime. Without it, the
+   * decision awaiting approval is signed off where that is unambiguous (lib/screening/dispose.ts).
    */
   approves_version: optionalWholeNumber(
     1,
@@ -240,7 +241,7 @@ export const DisposeRequestSchema = strictBody({
       min: 'must be 1 or more',
       max: 'is not a version of this screen',
     },
-    'With `approved`, required: the `decision_version` of the decision the admin reviewed',
+    'With `approved` only, optional (the precise form): the `decision_version` of the decision the admin reviewed. Without it, the decision awaiting approval is signed off when it is unambiguous (recorded with `approval_requested`, replacing no earlier decision); otherwise 409 names the version to send',
   ),
 });
 

@@ -32,6 +32,12 @@ export interface HistoryEntry {
   disposition: HistoryValue;
   note: string | null;
   author: Actor;
+  /**
+   * The tenant users besides the author who could hold the API key the entry was made with (its
+   * lineage: lib/tenancy/key-lineage.ts), recorded when it was made; the four-eyes rule reads it.
+   * Absent on entries of the system and on entries made before lineages were recorded.
+   */
+  author_key_lineage?: string[];
   /** `YYYY-MM-DDThh:mm:ssZ`. */
   at: string;
   override: boolean;
@@ -54,6 +60,8 @@ export type DecisionRecord = HistoryEntry & { disposition: DispositionValue };
 
 export interface ApprovalRecord {
   author: Actor;
+  /** As on a history entry: who besides the approving admin could hold the key they approved with. */
+  author_key_lineage?: string[];
   at: string;
   note: string | null;
   /** The history version of the decision signed off: an approval binds to what the admin saw. */
@@ -254,6 +262,7 @@ export function currentDisposition(
       disposition: 'approved',
       note: item.approval.note,
       author: item.approval.author,
+      ...(item.approval.author_key_lineage ? { author_key_lineage: item.approval.author_key_lineage } : {}),
       at: item.approval.at,
       override: false,
       approval_requested: false,
@@ -365,6 +374,7 @@ export const HistoryEntrySchema = v.object({
   disposition: v.picklist(HISTORY_VALUES),
   note: v.nullable(v.string()),
   author: ActorSchema,
+  author_key_lineage: v.optional(v.array(v.string())),
   at: v.string(),
   override: v.boolean(),
   approval_requested: v.boolean(),
@@ -388,6 +398,7 @@ const screenSummaryEntries = {
   approval: v.optional(
     v.object({
       author: ActorSchema,
+      author_key_lineage: v.optional(v.array(v.string())),
       at: v.string(),
       note: v.nullable(v.string()),
       approves_version: v.optional(v.number()),

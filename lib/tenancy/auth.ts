@@ -14,6 +14,11 @@ export interface Principal {
   userName: string;
   role: Role;
   plan: Plan;
+  /**
+   * The tenant users besides the caller who could hold the key of this request (its lineage:
+   * lib/tenancy/key-lineage.ts); the four-eyes rule reads it. Absent where no key was presented.
+   */
+  keyLineage?: readonly string[];
 }
 
 /**
@@ -45,6 +50,7 @@ export async function authenticate(table: Table, apiKey: string | undefined): Pr
     userName: user.name,
     role: user.role,
     plan: PLANS[tenant.plan],
+    keyLineage: user.key_lineage ?? [],
   };
 }
 
@@ -52,6 +58,9 @@ export async function authenticate(table: Table, apiKey: string | undefined): Pr
  * Replaces the caller's key. One conditional write on the user record: it succeeds only while the
  * stored hash is still the presented key's, so of two concurrent rotations exactly one wins and
  * exactly one key works afterwards; the loser gets 401 like any caller with a dead key.
+ *
+ * The key's lineage is left as it was: whoever held the old key could have made this rotation and
+ * holds the new key (lib/tenancy/key-lineage.ts). `key_issued_by` becomes the caller.
  */
 export async function rotateApiKey(
   table: Table,
@@ -65,9 +74,10 @@ export async function rotateApiKey(
       new UpdateCommand({
         TableName: table.name,
         Key: keys.user(principal.tenantId, principal.userId),
-        UpdateExpression: 'SET key_hash = :new, key_hint = :hint, key_issued_at = :at',
+        UpdateExpression: 'SET key_hash = :new, key_hint = :hint, key_issued_at = :at, key_issued_by = :me',
         ConditionExpression: 'key_hash = :old',
         ExpressionAttributeValues: {
+          ':me': principal.userId,
           ':new': issued.hash,
           ':hint': issued.hint,
           ':at': issuedAt,

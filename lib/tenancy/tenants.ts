@@ -13,6 +13,7 @@ import {
   type Table,
 } from '../store/table.ts';
 import { issueApiKey, newId } from './api-keys.ts';
+import { type KeyIssuer, lineageOfNewKey, OPERATIONS_ISSUER } from './key-lineage.ts';
 import { PLANS, type PlanId } from './plans.ts';
 
 export type Role = 'admin' | 'analyst';
@@ -39,6 +40,13 @@ export interface User {
   key_hash?: string;
   key_hint?: string;
   key_issued_at?: string;
+  /**
+   * Who caused the current key: the user themself (a rotation), an admin, or `ops-cli`; and the
+   * tenant users besides the holder who could hold it (lib/tenancy/key-lineage.ts). Absent on keys
+   * issued before lineages were recorded.
+   */
+  key_issued_by?: string;
+  key_lineage?: string[];
   created_at: string;
   /** Absent on users created before users could be disabled: active. */
   status?: UserStatus;
@@ -54,6 +62,8 @@ const UserSchema = v.object({
   key_hash: v.optional(v.string()),
   key_hint: v.optional(v.string()),
   key_issued_at: v.optional(v.string()),
+  key_issued_by: v.optional(v.string()),
+  key_lineage: v.optional(v.array(v.string())),
   created_at: v.string(),
   status: v.optional(v.picklist(USER_STATUSES)),
   disabled_at: v.optional(v.string()),
@@ -130,9 +140,11 @@ export async function createTenant(
     if (isConditionalCheckFailed(error)) throw new ConflictError(`tenant ${tenant.tenant_id} already exists`);
     throw error;
   }
+  // Only operations creates tenants: the first admin's key reaches nobody else in the tenant.
   const admin = await addUser(table, tenant.tenant_id, {
     name: input.adminName ?? 'Administrator',
     role: 'admin',
+    issuer: OPERATIONS_ISSUER,
   });
   return { tenant, admin };
 }
@@ -140,11 +152,13 @@ export async function createTenant(
 /**
  * Adds a user. An analyst takes one of the plan's seats: the seat is reserved by a conditional
  * increment on the tenant item first, so concurrent additions can never exceed the plan.
+ * `issuer` is who receives the key (an admin through POST /users, or operations): it becomes the
+ * key's lineage, which the four-eyes rule reads (lib/tenancy/key-lineage.ts).
  */
 export async function addUser(
   table: Table,
   tenantId: string,
-  input: { name: string; role: Role; userId?: string },
+  input: { name: string; role: Role; userId?: string; issuer: KeyIssuer },
 ): Promise<NewUser> {
   const tenant = await getTenant(table, tenantId);
   if (!tenant) throw new NotFoundError(`tenant ${tenantId} not found`);
@@ -159,6 +173,8 @@ export async function addUser(
     key_hash: issued.hash,
     key_hint: issued.hint,
     key_issued_at: now(),
+    key_issued_by: input.issuer.user_id,
+    key_lineage: lineageOfNewKey(input.issuer, userId),
     created_at: now(),
   };
   try {

@@ -12,6 +12,7 @@ import {
 import { isAccountId, issueApiKey } from './api-keys.ts';
 import { type AuditActor, audited } from './audit.ts';
 import { type Principal, requireRole } from './auth.ts';
+import { lineageOfNewKey } from './key-lineage.ts';
 import {
   addUser,
   parseUser,
@@ -38,6 +39,13 @@ export interface UserView {
   /** The first characters of the current key; null once disabled (no key works). */
   key_hint: string | null;
   key_issued_at: string | null;
+  /**
+   * Who caused the current key (the user themself, an admin, or `ops-cli`) and the tenant users
+   * besides the holder who could hold it (lib/tenancy/key-lineage.ts); null and empty once
+   * disabled, or for a key issued before lineages were recorded.
+   */
+  key_issued_by: string | null;
+  key_lineage: string[];
   created_at: string;
   disabled_at?: string;
   disabled_by?: string;
@@ -51,6 +59,8 @@ export function userView(user: User): UserView {
     status: user.status ?? 'active',
     key_hint: user.key_hint ?? null,
     key_issued_at: user.key_issued_at ?? null,
+    key_issued_by: user.key_issued_by ?? null,
+    key_lineage: user.key_lineage ?? [],
     created_at: user.created_at,
     ...(user.disabled_at ? { disabled_at: user.disabled_at, disabled_by: user.disabled_by } : {}),
   };
@@ -81,7 +91,8 @@ export async function addTenantUser(
   input: { name: string; role: Role },
 ): Promise<{ user: UserView; api_key: string }> {
   return audited(table, tenantId, { action: 'user.add', actor, details: { role: input.role } }, async () => {
-    const created = await addUser(table, tenantId, input);
+    // Whoever adds the user receives the key: its lineage names them (key-lineage.ts).
+    const created = await addUser(table, tenantId, { ...input, issuer: actor });
     return { user: userView(created.user), api_key: created.api_key };
   });
 }
@@ -91,23 +102,30 @@ const notFound = (userId: string) => new NotFoundError(`User ${userId} not found
 /**
  * One conditional write on an ACTIVE user of the tenant: 404 when there is no such user (the key
  * names the tenant, so another tenant's user id is simply absent), 409 when they are disabled.
+ * With `analystsOnly`, the same write also requires the user to be an analyst, and an admin is
+ * refused with 403 and that detail.
  */
 async function updateActiveUser(
   table: Table,
   tenantId: string,
   userId: string,
-  update: { expression: string; values: Record<string, unknown> },
+  update: { expression: string; values: Record<string, unknown>; analystsOnly?: string },
 ): Promise<User> {
   const key = keys.user(tenantId, userId);
+  const roleCondition = update.analystsOnly ? ' AND #role = :analyst' : '';
   try {
     const { Attributes } = await table.doc.send(
       new UpdateCommand({
         TableName: table.name,
         Key: key,
         UpdateExpression: update.expression,
-        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#status) OR #status = :active)',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ...update.values, ':active': 'active' },
+        ConditionExpression: `attribute_exists(pk) AND (attribute_not_exists(#status) OR #status = :active)${roleCondition}`,
+        ExpressionAttributeNames: { '#status': 'status', ...(roleCondition ? { '#role': 'role' } : {}) },
+        ExpressionAttributeValues: {
+          ...update.values,
+          ':active': 'active',
+          ...(roleCondition ? { ':analyst': 'analyst' } : {}),
+        },
         ReturnValues: 'ALL_NEW',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
@@ -118,6 +136,9 @@ async function updateActiveUser(
     const found = await itemOfConditionFailure(table, error, key);
     if (!found) throw notFound(userId);
     const user = parseUser(found);
+    if (update.analystsOnly && user.role !== 'analyst' && user.status !== 'disabled') {
+      throw new ForbiddenError(update.analystsOnly);
+    }
     throw new ConflictError(
       `User ${userId} is disabled (since ${user.disabled_at ?? 'an earlier change'}, by ${user.disabled_by ?? 'unknown'}); a disabled user cannot be changed`,
     );
@@ -145,7 +166,7 @@ export async function disableUser(
   return audited(table, tenantId, { action: 'user.disable', actor, target_user_id: userId }, async () => {
     const user = await updateActiveUser(table, tenantId, userId, {
       expression:
-        'SET #status = :disabled, disabled_at = :at, disabled_by = :by REMOVE key_hash, key_hint, key_issued_at',
+        'SET #status = :disabled, disabled_at = :at, disabled_by = :by REMOVE key_hash, key_hint, key_issued_at, key_issued_by, key_lineage',
       values: { ':disabled': 'disabled', ':at': new Date().toISOString(), ':by': actor.user_id },
     });
     if (user.role === 'analyst') await releaseAnalystSeat(table, tenantId);
@@ -156,6 +177,11 @@ export async function disableUser(
 /**
  * Revokes a user's key: the old key stops working at once and a new one is issued, shown in this
  * answer only, for the administrator to hand over. Refused (409) for a disabled user.
+ *
+ * The new key reaches the actor, so its lineage becomes the actor (empty for operations: see
+ * key-lineage.ts). A tenant admin resets analysts' keys only: an admin who received another
+ * admin's key would hold two admin identities, and could approve their own decisions. Admins'
+ * keys are reset by operations (403 naming the ops CLI), in the same conditional write.
  */
 export async function revokeUserKey(
   table: Table,
@@ -166,9 +192,25 @@ export async function revokeUserKey(
   if (!isAccountId(userId)) throw notFound(userId);
   return audited(table, tenantId, { action: 'user.revoke-key', actor, target_user_id: userId }, async () => {
     const issued = issueApiKey(tenantId, userId);
+    const self = actor.user_id === userId;
     const user = await updateActiveUser(table, tenantId, userId, {
-      expression: 'SET key_hash = :hash, key_hint = :hint, key_issued_at = :at',
-      values: { ':hash': issued.hash, ':hint': issued.hint, ':at': new Date().toISOString() },
+      expression:
+        'SET key_hash = :hash, key_hint = :hint, key_issued_at = :at, key_issued_by = :by, key_lineage = :lineage',
+      values: {
+        ':hash': issued.hash,
+        ':hint': issued.hint,
+        ':at': new Date().toISOString(),
+        ':by': actor.user_id,
+        // Revoked, the old key is dead: whoever held it holds nothing now.
+        ':lineage': lineageOfNewKey(actor, userId),
+      },
+      ...(actor.role === 'ops'
+        ? {}
+        : {
+            analystsOnly: self
+              ? `You are an admin: replace your own key with POST /me/rotate-key; operations resets an admin's key (npm run admin -- revoke-key --tenant ${tenantId} --user ${userId})`
+              : `User ${userId} is an admin: an admin's key is reset by operations (npm run admin -- revoke-key --tenant ${tenantId} --user ${userId}), never by another admin, who would then hold two admin identities and could approve their own decisions (four eyes)`,
+          }),
     });
     return {
       user: userView(user),

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
 import { getServices } from '../../lib/runtime/services.ts';
+import { OPERATIONS_ISSUER } from '../../lib/tenancy/key-lineage.ts';
 import { addUser } from '../../lib/tenancy/tenants.ts';
 import { apiClient, demoKey, madeUpName } from '../screening/http-client.ts';
 
@@ -24,6 +25,7 @@ beforeAll(async () => {
   const added = await addUser(getServices().table, 'tdemoenterprise', {
     name: 'Second Admin',
     role: 'admin',
+    issuer: OPERATIONS_ISSUER,
   });
   secondAdmin = { key: added.api_key, id: added.user.user_id };
 }, 60_000);
@@ -62,6 +64,8 @@ describe('POST /screens/{screen_id}/dispose: the state table', () => {
         disposition: 'false_positive',
         note: 'DOB differs',
         author: { user_id: analyst1.id, role: 'analyst' },
+        // Operations handed the demo analyst their key: nobody else in the tenant could hold it.
+        author_key_lineage: [],
         at: body.disposition.at,
         override: false,
         approval_requested: false,
@@ -312,13 +316,13 @@ describe('four eyes binds the sign-off to the decision the admin reviewed', () =
     expect(approved.body.history[2].approves).toMatchObject({ version: 2, disposition: 'cleared' });
   });
 
-  it('an approval must name the version it reviewed (400), and only an approval may', async () => {
+  it('an approval of a decision nobody asked to have approved must name its version (409 says which), and only an approval may name one', async () => {
     const id = await newScreen();
     await dispose(id, analyst1.key, { disposition: 'false_positive' });
 
     const missing = await dispose(id, admin.key, { disposition: 'approved' });
-    expect(missing.status).toBe(400);
-    expect(missing.body.detail).toMatch(/^approves_version: is required/);
+    expect(missing.status).toBe(409);
+    expect(missing.body.detail).toContain('"approves_version":1');
     const notNumber = await dispose(id, admin.key, { disposition: 'approved', approves_version: '1' });
     expect(notNumber.body.detail).toMatch(/^approves_version: must be a whole number/);
     const onDecision = await dispose(id, analyst2.key, {

@@ -114,4 +114,84 @@ describe('disposeScreen', () => {
     expect(approved.disposition?.disposition).toBe('approved');
     expect((await getScreenHistory(store.table, tenantId, id)).history).toHaveLength(accepted + 1);
   });
+
+  it('four eyes on both sides of a credential: the approver could hold the author’s key, or the author the approver’s → 403', async () => {
+    const id = await newScreen();
+    // ua decided with a key that admin uz issued (and so could hold).
+    await disposeScreen(
+      store.table,
+      { ...analyst('ua'), keyLineage: ['uz'] },
+      id,
+      body({ disposition: 'cleared', approval_requested: true }),
+    );
+    for (const request of [{ disposition: 'approved' }, { disposition: 'approved', approves_version: 1 }]) {
+      await expect(disposeScreen(store.table, admin('uz'), id, body(request))).rejects.toMatchObject({
+        status: 403,
+        detail: expect.stringContaining('you (uz) issued or could hold the API key ua decided with'),
+      });
+    }
+    // Admin uy's key descends from one ua could hold (a reset made before admins' resets went to
+    // operations): ua could act as uy.
+    await expect(
+      disposeScreen(
+        store.table,
+        { ...admin('uy'), keyLineage: ['ua'] },
+        id,
+        body({ disposition: 'approved' }),
+      ),
+    ).rejects.toMatchObject({
+      status: 403,
+      detail: expect.stringContaining('ua, who made this decision, issued or could hold your API key'),
+    });
+    expect((await getScreenHistory(store.table, tenantId, id)).history).toHaveLength(1);
+
+    const approved = await disposeScreen(
+      store.table,
+      { ...admin('ux'), keyLineage: [] },
+      id,
+      body({ disposition: 'approved' }),
+    );
+    expect(approved.disposition).toMatchObject({ disposition: 'approved', author_key_lineage: [] });
+    expect(approved.history[0]).toMatchObject({ author_key_lineage: ['uz'], approved_by: { user_id: 'ux' } });
+  });
+
+  it('an approval without a version binds to the version it read: an override landing before its write → 409, nothing approved', async () => {
+    const id = await newScreen();
+    await disposeScreen(
+      store.table,
+      analyst('ua'),
+      id,
+      body({ disposition: 'confirmed_hit', approval_requested: true }),
+    );
+    // The store as the approval sees it: right after its read, an analyst overrides the decision.
+    let overridden = false;
+    const doc = {
+      send: async (command: { constructor: { name: string } }) => {
+        const result = await store.table.doc.send(command as never);
+        if (command.constructor.name === 'GetCommand' && !overridden) {
+          overridden = true;
+          await disposeScreen(
+            store.table,
+            analyst('ub'),
+            id,
+            body({ disposition: 'cleared', override: true, approval_requested: true }),
+          );
+        }
+        return result;
+      },
+    } as unknown as typeof store.table.doc;
+
+    await expect(
+      disposeScreen({ name: store.table.name, doc }, admin('uz'), id, body({ disposition: 'approved' })),
+    ).rejects.toMatchObject({
+      status: 409,
+      detail: expect.stringContaining(
+        'the decision awaiting approval when your request arrived was decision_version 1 (confirmed_hit), but the decision in force is now cleared (decision_version 2)',
+      ),
+    });
+    expect(overridden).toBe(true);
+    const stored = await getScreenHistory(store.table, tenantId, id);
+    expect(stored.disposition).toMatchObject({ disposition: 'cleared', awaiting_approval: true });
+    expect(stored.history).toHaveLength(2);
+  });
 });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConflictError, UnauthorizedError } from '../../lib/errors.ts';
 import { parseApiKey } from '../../lib/tenancy/api-keys.ts';
 import { authenticate, rotateApiKey } from '../../lib/tenancy/auth.ts';
+import { OPERATIONS_ISSUER } from '../../lib/tenancy/key-lineage.ts';
 import { addUser, changePlan, createTenant, listTenants } from '../../lib/tenancy/tenants.ts';
 import { startTestStore, type TestStore } from '../support/dynamo.ts';
 
@@ -98,9 +99,9 @@ describe('tenants, users and keys', () => {
     const { tenant } = await createTenant(store.table, { name: 'Small Shop', plan: 'starter' });
 
     const outcomes = await Promise.allSettled([
-      addUser(store.table, tenant.tenant_id, { name: 'A', role: 'analyst' }),
-      addUser(store.table, tenant.tenant_id, { name: 'B', role: 'analyst' }),
-      addUser(store.table, tenant.tenant_id, { name: 'C', role: 'analyst' }),
+      addUser(store.table, tenant.tenant_id, { name: 'A', role: 'analyst', issuer: OPERATIONS_ISSUER }),
+      addUser(store.table, tenant.tenant_id, { name: 'B', role: 'analyst', issuer: OPERATIONS_ISSUER }),
+      addUser(store.table, tenant.tenant_id, { name: 'C', role: 'analyst', issuer: OPERATIONS_ISSUER }),
     ]);
 
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
@@ -108,14 +109,18 @@ describe('tenants, users and keys', () => {
       expect((o as PromiseRejectedResult).reason).toBeInstanceOf(ConflictError);
     }
     await expect(
-      addUser(store.table, tenant.tenant_id, { name: 'Second admin', role: 'admin' }),
+      addUser(store.table, tenant.tenant_id, {
+        name: 'Second admin',
+        role: 'admin',
+        issuer: OPERATIONS_ISSUER,
+      }),
     ).resolves.toBeDefined();
   });
 
   it('changes a plan, refusing a downgrade below the analysts in use', async () => {
     const { tenant } = await createTenant(store.table, { name: 'Growing Co', plan: 'growth' });
-    await addUser(store.table, tenant.tenant_id, { name: 'A', role: 'analyst' });
-    await addUser(store.table, tenant.tenant_id, { name: 'B', role: 'analyst' });
+    await addUser(store.table, tenant.tenant_id, { name: 'A', role: 'analyst', issuer: OPERATIONS_ISSUER });
+    await addUser(store.table, tenant.tenant_id, { name: 'B', role: 'analyst', issuer: OPERATIONS_ISSUER });
 
     await expect(changePlan(store.table, tenant.tenant_id, 'starter')).rejects.toBeInstanceOf(ConflictError);
     await expect(changePlan(store.table, tenant.tenant_id, 'enterprise')).resolves.toMatchObject({
