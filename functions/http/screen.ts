@@ -1,5 +1,6 @@
 import { httpHandler } from '../../lib/http/handler.ts';
 import { idempotent } from '../../lib/http/idempotency.ts';
+import { deletedScreenDetail } from '../../lib/screening/delete.ts';
 import { screenSubject } from '../../lib/screening/screen-subject.ts';
 
 export const handler = httpHandler('screen', async ({ services, principal, body, idempotencyKey }) => {
@@ -9,6 +10,8 @@ export const handler = httpHandler('screen', async ({ services, principal, body,
     key: idempotencyKey,
     body,
   };
-  const { result } = await idempotent(services.table, scope, () => screenSubject(services, principal, body));
+  const { result } = await idempotent(services.table, scope, () => screenSubject(services, principal, body), {
+    stillHeld: (screen) => deletedScreenDetail(services.table, principal.tenantId, screen.screen_id),
+  });
   return { body: result };
 });

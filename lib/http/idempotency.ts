@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ConflictError, InvalidRequestError, UnprocessableError } from '../errors.ts';
+import { ConflictError, GoneError, InvalidRequestError, UnprocessableError } from '../errors.ts';
 import {
   isConditionalCheckFailed,
   itemOfConditionFailure,
@@ -19,6 +19,11 @@ import {
  *   matter) returns the first response. With another body: 422, nothing done.
  * - While the first request is still running, a repeat is 409 (retry it shortly). A first
  *   request that failed (any error, including 429) is forgotten, so the key can be retried.
+ * - A replay never returns what has been deleted since (a screen: DELETE /screens/{id}, or the
+ *   retention purge): the route names what its stored response holds (`stillHeld`), and when
+ *   that is gone the repeat is 410 Gone with a `detail`, the stored copy is dropped from the key's
+ *   record, and nothing runs again (no second screen, no second charge). README: "Idempotent
+ *   requests".
  *
  * Usable by any route: wrap the use case in `idempotent` with the route id, the tenant and the
  * validated body; what the use case returns must be JSON (it is stored and replayed as is).
@@ -73,6 +78,16 @@ export interface IdempotencyScope {
   body: unknown;
 }
 
+export interface IdempotencyOptions<T> {
+  /**
+   * Asked before a stored result is replayed: undefined while everything the result holds still
+   * exists, else the `detail` of the 410 that replaces the replay (e.g. the screen it returned was
+   * deleted). Routes whose response holds only ids and counts need none.
+   */
+  stillHeld?: (result: T) => Promise<string | undefined>;
+  now?: () => Date;
+}
+
 /**
  * Runs `useCase` at most once per tenant, route and key within 24 hours, and returns its first
  * result to every repeat with the same body (`replayed: true`). One conditional write claims
@@ -82,8 +97,9 @@ export async function idempotent<T>(
   table: Table,
   scope: IdempotencyScope,
   useCase: () => Promise<T>,
-  now: () => Date = () => new Date(),
+  options: IdempotencyOptions<T> = {},
 ): Promise<{ result: T; replayed: boolean }> {
+  const now = options.now ?? (() => new Date());
   if (scope.key === undefined) return { result: await useCase(), replayed: false };
   const key = keys.idempotencyKey(scope.tenantId, scope.route, scope.key);
   const fingerprint = bodyFingerprint(scope.body);
@@ -118,16 +134,22 @@ export async function idempotent<T>(
   } catch (error) {
     if (!isConditionalCheckFailed(error)) throw error;
     const first = await itemOfConditionFailure(table, error, key);
-    if (!first) return idempotent(table, scope, useCase, now); // forgotten meanwhile: claim again
+    if (!first) return idempotent(table, scope, useCase, options); // forgotten meanwhile: claim again
     if (first.fingerprint !== fingerprint) {
       throw new UnprocessableError(
         'Idempotency-Key was already used with a different request body; send a new key for a new request',
       );
     }
+    if (first.state === 'gone') throw new GoneError(String(first.gone_detail));
     if (first.state !== 'done') {
       throw new ConflictError(
         'A request with this Idempotency-Key is still being processed; retry it shortly',
       );
+    }
+    const gone = await options.stillHeld?.(first.result as T);
+    if (gone !== undefined) {
+      await forgetResult(table, key, gone);
+      throw new GoneError(gone);
     }
     return { result: first.result as T, replayed: true };
   }
@@ -159,4 +181,23 @@ export async function idempotent<T>(
     }),
   );
   return { result, replayed: false };
+}
+
+/**
+ * Drops a stored result whose content was deleted: the key's record keeps its fingerprint (the
+ * same body is still this request, answered 410; another body is still 422) but no longer the
+ * copy, so deleted personal data does not wait for the record's expiry in it.
+ */
+async function forgetResult(table: Table, key: Record<string, string>, detail: string): Promise<void> {
+  await writeIf(
+    table,
+    new UpdateCommand({
+      TableName: table.name,
+      Key: key,
+      UpdateExpression: 'SET #state = :gone, gone_detail = :detail REMOVE #result',
+      ConditionExpression: '#state = :done',
+      ExpressionAttributeNames: { '#state': 'state', '#result': 'result' },
+      ExpressionAttributeValues: { ':gone': 'gone', ':done': 'done', ':detail': detail },
+    }),
+  );
 }

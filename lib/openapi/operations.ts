@@ -97,7 +97,10 @@ export const operations = {
     body: ScreenRequestSchema,
     idempotent: true,
     success: json(ScreenResultSchema, 'The screen (`skipped`: an earlier screen inside the rescreen window)'),
-    errors: { 429: 'The monthly screen limit is reached; nothing is stored or charged' },
+    errors: {
+      410: 'A repeat of an `Idempotency-Key` whose first response returned a screen deleted since; nothing is screened or charged',
+      429: 'The monthly screen limit is reached; nothing is stored or charged',
+    },
   },
   'screens-list': {
     query: ListQuerySchema,

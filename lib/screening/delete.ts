@@ -1,4 +1,4 @@
-import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ForbiddenError, NotFoundError } from '../errors.ts';
 import { logger } from '../log.ts';
 import { forgetSubjectScreen } from '../monitoring/screened-subjects.ts';
@@ -57,4 +57,26 @@ export async function deleteScreen(
   if (typeof deleted?.subject_hash === 'string')
     await releaseWindow(table, caller.tenantId, deleted.subject_hash, screenId);
   return { screen_id: screenId, deleted: true };
+}
+
+/**
+ * The replay rule of `Idempotency-Key` (lib/http/idempotency.ts `stillHeld`): a stored response
+ * that returned this screen is replayed only while the screen exists. Undefined while it does,
+ * else the 410's detail. One consistent read of the key alone (never the screen's content).
+ */
+export async function deletedScreenDetail(
+  table: Table,
+  tenantId: string,
+  screenId: string,
+): Promise<string | undefined> {
+  const { Item } = await table.doc.send(
+    new GetCommand({
+      TableName: table.name,
+      Key: keys.screen(tenantId, screenId),
+      ProjectionExpression: 'pk',
+      ConsistentRead: true,
+    }),
+  );
+  if (Item) return undefined;
+  return `Screen ${screenId}, which the first request with this Idempotency-Key returned, has been deleted since; its response is not replayed and nothing was screened again. Send a new Idempotency-Key to screen the subject afresh`;
 }

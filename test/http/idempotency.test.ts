@@ -99,6 +99,48 @@ describe('Idempotency-Key on POST /screen', () => {
     expect(await usage(b.tenantId)).toBe(1);
   });
 
+  it('never replays a screen deleted since: 410 naming the screen, nothing screened or charged again', async () => {
+    const { tenantId, key } = await freshTenant();
+    const idempotencyKey = randomUUID();
+    const body = { name: madeUpName(), dob: '1971-04-02', nationality: 'Icelandic', force: true };
+    const first = await api.post('/screen', key, body, { 'idempotency-key': idempotencyKey });
+    expect((await api.delete(`/screens/${first.body.screen_id}`, key)).status).toBe(200);
+
+    const repeat = await api.post('/screen', key, body, { 'idempotency-key': idempotencyKey });
+
+    expect(repeat.status).toBe(410);
+    expect(repeat.body.detail).toContain(first.body.screen_id);
+    expect(repeat.body.detail).toMatch(/deleted/);
+    expect(JSON.stringify(repeat.body)).not.toContain(body.name);
+    expect(await usage(tenantId)).toBe(1);
+    expect((await api.get('/screens', key)).body.screens).toHaveLength(0);
+    const again = await api.post('/screen', key, body, { 'idempotency-key': idempotencyKey });
+    expect(again.status).toBe(410);
+    expect(JSON.stringify(again.body)).not.toContain(body.name);
+    const otherBody = await api.post(
+      '/screen',
+      key,
+      { name: madeUpName() },
+      { 'idempotency-key': idempotencyKey },
+    );
+    expect(otherBody.status).toBe(422);
+  });
+
+  it('never replays a cached screen deleted since, either', async () => {
+    const { key } = await freshTenant();
+    const body = { name: madeUpName() };
+    const screened = await api.post('/screen', key, body);
+    const idempotencyKey = randomUUID();
+    const cached = await api.post('/screen', key, body, { 'idempotency-key': idempotencyKey });
+    expect(cached.body).toMatchObject({ screen_id: screened.body.screen_id, skipped: true });
+    await api.delete(`/screens/${screened.body.screen_id}`, key);
+
+    const repeat = await api.post('/screen', key, body, { 'idempotency-key': idempotencyKey });
+
+    expect(repeat.status).toBe(410);
+    expect(repeat.body.detail).toContain(screened.body.screen_id);
+  });
+
   it('refuses a malformed key with 400 naming the header', async () => {
     const { key } = await freshTenant();
 
