@@ -8,7 +8,7 @@
 
 import { SWAGGER_UI_FILES } from './reference/swagger-ui-files.ts';
 
-export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'DELETE';
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PATCH' | 'DELETE';
 
 /** DynamoDB access a function needs; the stack grants exactly this. */
 export type TableAccess = 'none' | 'read' | 'read-write';
@@ -350,6 +350,26 @@ export const routes = [
     summary: 'The tenant’s account administration trail, newest first (admins)',
   },
   {
+    id: 'settings-get',
+    method: 'GET',
+    path: '/settings',
+    entry: 'functions/http/settings-get.ts',
+    auth: 'api-key',
+    kind: 'http',
+    tableAccess: 'read',
+    summary: 'The tenant’s retention settings: period and lock (admins)',
+  },
+  {
+    id: 'settings-update',
+    method: 'PATCH',
+    path: '/settings',
+    entry: 'functions/http/settings-update.ts',
+    auth: 'api-key',
+    kind: 'http',
+    tableAccess: 'read-write',
+    summary: 'Set the retention period, or turn the retention lock on (admins; audited)',
+  },
+  {
     id: 'rescreen-trigger',
     method: 'POST',
     path: '/clients/rescreen/auto/trigger',
@@ -481,6 +501,14 @@ export const scheduledJobs: readonly ScheduledJobDefinition[] = [
     everyMinutes: 60,
     localPeriodVariable: 'AUTO_RESCREEN_PERIOD_SECONDS',
     summary: 'Hourly: a rescreen run for every tenant with clients past their due date',
+  },
+  {
+    id: 'retention-purge',
+    entry: 'functions/schedule/retention-purge.ts',
+    tableAccess: 'read-write',
+    everyMinutes: 24 * 60,
+    localPeriodVariable: 'RETENTION_PURGE_PERIOD_SECONDS',
+    summary: 'Daily: deletes the screens past each tenant’s retention period, audited with the counts',
   },
 ];
 

@@ -4,6 +4,12 @@ import { fileAllClientNameKeys } from '../lib/monitoring/client-name-keys.ts';
 import { AUDIT_LIMIT_MAX, audited, listAudit, OPS_ACTOR } from '../lib/tenancy/audit.ts';
 import { isPlanId, PLAN_IDS } from '../lib/tenancy/plans.ts';
 import {
+  getRetention,
+  RETENTION_DAYS_MAX,
+  type SettingsPatch,
+  setRetention,
+} from '../lib/tenancy/retention.ts';
+import {
   changePlan,
   createTenant,
   getTenant,
@@ -26,10 +32,15 @@ Commands
                                                               the only way to reset an admin's key. The new key
                                                               has no lineage: hand it to the user yourself
   audit         --tenant ID [--limit N]                       the tenant's administration trail, newest first
+  retention     --tenant ID                                   the tenant's retention settings
+  set-retention --tenant ID [--days N|none] [--lock on|off] [--reason TEXT]
+                                                              retention period and lock; lifting the lock or
+                                                              shortening the period while it holds needs --reason
+                                                              (tenant admins can only tighten them)
   file-name-keys                                              files every monitored client under its name keys
                                                               (once, for clients registered before delta rescreens)
 
-Every change (add-user, set-plan, disable-user, revoke-key) is recorded in the tenant's audit
+Every change (add-user, set-plan, disable-user, revoke-key, set-retention) is recorded in the tenant's audit
 trail with the actor "ops-cli", like an admin's own changes through the API.
 
 Plans: ${PLAN_IDS.join(', ')}
@@ -55,6 +66,9 @@ const { positionals, values } = parseArgs({
     role: { type: 'string' },
     user: { type: 'string' },
     limit: { type: 'string' },
+    days: { type: 'string' },
+    lock: { type: 'string' },
+    reason: { type: 'string' },
     table: { type: 'string' },
     endpoint: { type: 'string' },
     region: { type: 'string' },
@@ -83,6 +97,23 @@ async function tenantArg(): Promise<string> {
   if (!values.tenant) fail('--tenant is required');
   if (!(await getTenant(store.table, values.tenant))) fail(`tenant ${values.tenant} not found`);
   return values.tenant;
+}
+
+/** --days N|none and --lock on|off, as the change PATCH /settings would send. */
+function retentionArgs(): SettingsPatch {
+  const patch: SettingsPatch = {};
+  if (values.days !== undefined) {
+    const days = Number(values.days);
+    if (values.days === 'none') patch.retention_days = null;
+    else if (Number.isInteger(days) && days >= 1 && days <= RETENTION_DAYS_MAX) patch.retention_days = days;
+    else fail(`--days must be a whole number from 1 to ${RETENTION_DAYS_MAX}, or none`);
+  }
+  if (values.lock !== undefined) {
+    if (values.lock !== 'on' && values.lock !== 'off') fail('--lock must be on or off');
+    patch.retention_lock = values.lock === 'on';
+  }
+  if (Object.keys(patch).length === 0) fail('set-retention needs --days, --lock or both');
+  return patch;
 }
 
 function userArg(): string {
@@ -148,6 +179,14 @@ try {
       if (!Number.isInteger(limit) || limit < 1 || limit > AUDIT_LIMIT_MAX)
         fail(`--limit must be a whole number from 1 to ${AUDIT_LIMIT_MAX}`);
       output = await listAudit(store.table, await tenantArg(), limit);
+      break;
+    }
+    case 'retention':
+      output = await getRetention(store.table, await tenantArg());
+      break;
+    case 'set-retention': {
+      const tenantId = await tenantArg();
+      output = await setRetention(store.table, OPS_ACTOR, tenantId, retentionArgs(), values.reason?.trim());
       break;
     }
     case 'file-name-keys':

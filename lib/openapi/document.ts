@@ -213,6 +213,7 @@ const TAGS: Record<string, { name: string; description: string }> = {
   batch: { name: 'Batch', description: 'Up to 500 subjects, progress streamed back as Server-Sent Events' },
   users: { name: 'Users', description: 'The tenant’s users, keys and administration trail (admins)' },
   audit: { name: 'Users', description: '' },
+  settings: { name: 'Settings', description: 'The tenant’s retention period and retention lock (admins)' },
 };
 function tagOf(path: string): string {
   const tag = TAGS[path.split('/')[1]];

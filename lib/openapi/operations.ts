@@ -4,6 +4,7 @@ import { ClientListQuerySchema } from '../monitoring/clients-read.ts';
 import { BatchClientsRequestSchema, ClientRequestSchema } from '../monitoring/register-client.ts';
 import type { RouteId } from '../routes.ts';
 import { DisposeRequestSchema, ListQuerySchema, ScreenRequestSchema } from '../screening/request.ts';
+import { SettingsPatchSchema } from '../tenancy/retention.ts';
 import { AddUserRequestSchema } from '../tenancy/users.ts';
 import {
   AccountSchema,
@@ -26,6 +27,7 @@ import {
   ScreenReplaySchema,
   ScreenResultSchema,
   ScreenSchema,
+  SettingsSchema,
   UserListSchema,
   UserWithKeySchema,
 } from './responses.ts';
@@ -139,7 +141,11 @@ export const operations = {
   },
   'screen-delete': {
     success: json(ScreenDeletedSchema, 'The screen, its history and notes are gone for good'),
-    errors: { ...notFound('screen'), 403: 'An analyst deleting a screen someone else created' },
+    errors: {
+      ...notFound('screen'),
+      403: 'An analyst deleting a screen someone else created, or (under the tenant’s retention lock) a decided screen before its retention period ends; the detail names the date it becomes deletable',
+      409: 'The screen changed (was decided) while it was being deleted; send the request again',
+    },
   },
   'client-register': {
     body: ClientRequestSchema,
@@ -206,6 +212,19 @@ export const operations = {
     query: ListQuerySchema,
     success: json(AuditPageSchema, 'A page of the administration trail, newest first'),
     errors: { ...listQueryErrors, ...adminsOnly },
+  },
+  'settings-get': {
+    success: json(SettingsSchema, 'The tenant’s retention settings'),
+    errors: adminsOnly,
+  },
+  'settings-update': {
+    body: SettingsPatchSchema,
+    success: json(SettingsSchema, 'The settings as changed (the change is in the audit trail)'),
+    errors: {
+      400: 'No setting sent, a value out of range, or the lock without a retention period',
+      403: 'The caller is not an admin, or the change would lift the retention lock or shorten its period (operations only)',
+      409: 'The settings changed meanwhile; read them again',
+    },
   },
   'rescreen-trigger': {
     success: accepted(

@@ -530,12 +530,28 @@ export const UserWithKeySchema = v.strictObject({
 
 export const DisabledUserSchema = v.strictObject({ user: UserSchema });
 
+/** GET and PATCH /settings (lib/tenancy/retention.ts). */
+export const SettingsSchema = v.strictObject({
+  retention_days: v.pipe(
+    v.nullable(v.number()),
+    v.description('Days a screen is kept after its last decision (or screening); null: until deleted'),
+  ),
+  retention_lock: v.pipe(
+    v.boolean(),
+    v.description('Decided screens cannot be deleted before the period ends; only operations lift it'),
+  ),
+  changed_at: v.nullable(timestamp),
+  changed_by: v.nullable(
+    v.strictObject({ user_id: v.string(), role: v.picklist([...ROLES, 'ops', 'system']) }),
+  ),
+});
+
 export const AuditPageSchema = v.strictObject({
   entries: v.array(
     v.strictObject({
       audit_id: v.string(),
       action: v.picklist(AUDIT_ACTIONS),
-      actor: v.strictObject({ user_id: v.string(), role: v.picklist([...ROLES, 'ops']) }),
+      actor: v.strictObject({ user_id: v.string(), role: v.picklist([...ROLES, 'ops', 'system']) }),
       target_user_id: v.optional(v.string()),
       details: v.record(v.string(), v.string()),
       at: timestamp,

@@ -1,62 +1,164 @@
 import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { ForbiddenError, NotFoundError } from '../errors.ts';
+import { ConflictError, ForbiddenError, NotFoundError } from '../errors.ts';
 import { logger } from '../log.ts';
 import { forgetSubjectScreen } from '../monitoring/screened-subjects.ts';
 import { isConditionalCheckFailed, itemOfConditionFailure, keys, type Table } from '../store/table.ts';
 import type { Principal } from '../tenancy/auth.ts';
+import { getRetention } from '../tenancy/retention.ts';
 import { releaseWindow } from './rescreen-window.ts';
 import { isScreenId } from './screen-id.ts';
-import type { ScreenItem } from './screen-record.ts';
+import { isoSeconds, type ScreenItem } from './screen-record.ts';
+
+const DAY_MS = 86_400_000;
 
 /**
- * DELETE /screens/{screen_id} (docs/api-decisions.md#the-screen-lifecycle): admins delete any screen of their tenant, analysts only
- * screens they created (403 otherwise, decided by a condition on `created_by` in the delete
- * itself). The disposition history and notes live inside the screen item, so they go with it,
- * for good, and so does its rescreen-window index entry, so the next screen of the subject is fresh.
+ * Why a screen may be deleted, checked in the delete's own condition (one conditional write, so a
+ * decision recorded meanwhile is never deleted under a rule that no longer holds):
+ *
+ * - `request`: DELETE /screens/{id}. Analysts only their own screens (`ownerOnly`); under the
+ *   tenant's retention lock, a decided screen only once its last decision is at or before
+ *   `decidedBefore` (now minus the retention period).
+ * - `purge`: the daily retention purge (retention-purge.ts): screened and last decided at or
+ *   before `before`, and decided, or CLEAR (an undecided screen with a match is an unreviewed hit:
+ *   it stays in the pending queue until someone decides it).
+ */
+export type DeletionRule =
+  | { kind: 'request'; ownerOnly?: string; decidedBefore?: string }
+  | { kind: 'purge'; before: string };
+
+/** The last decision on a screen (its decision or the sign-off of it), or undefined while undecided. */
+export function lastDecisionAt(item: Pick<ScreenItem, 'disposition' | 'approval'>): string | undefined {
+  const times = [item.disposition?.at, item.approval?.at].filter((at): at is string => at !== undefined);
+  return times.length === 0 ? undefined : times.sort().at(-1);
+}
+
+/** Decided no later than `:cutoff` (or not decided at all). */
+const DECIDED_BY_CUTOFF =
+  '(attribute_not_exists(disposition) OR (disposition.#at <= :cutoff AND (attribute_not_exists(approval) OR approval.#at <= :cutoff)))';
+
+function conditionOf(rule: DeletionRule) {
+  const clauses = ['attribute_exists(pk)'];
+  const values: Record<string, unknown> = {};
+  let usesAt = false;
+  if (rule.kind === 'request') {
+    if (rule.ownerOnly !== undefined) {
+      clauses.push('created_by.user_id = :me');
+      values[':me'] = rule.ownerOnly;
+    }
+    if (rule.decidedBefore !== undefined) {
+      clauses.push(DECIDED_BY_CUTOFF);
+      values[':cutoff'] = rule.decidedBefore;
+      usesAt = true;
+    }
+  } else {
+    clauses.push(
+      'screened_at <= :cutoff',
+      DECIDED_BY_CUTOFF,
+      '(attribute_exists(disposition) OR risk_level = :clear)',
+    );
+    values[':cutoff'] = rule.before;
+    values[':clear'] = 'CLEAR';
+    usesAt = true;
+  }
+  return {
+    ConditionExpression: clauses.join(' AND '),
+    ...(usesAt ? { ExpressionAttributeNames: { '#at': 'at' } } : {}),
+    ...(Object.keys(values).length > 0 ? { ExpressionAttributeValues: values } : {}),
+  };
+}
+
+export type Removal = { removed: ScreenItem } | { refused: ScreenItem | undefined };
+
+/**
+ * Deletes one screen under a rule: the one way a screen is deleted, by a request or by the purge,
+ * so whatever a deletion must leave behind (its subject row recomputed, its rescreen window
+ * released, its record in the audit trail) happens the same for both. The disposition history and
+ * notes live inside the screen item, so they go with it, for good. `refused`: the rule did not
+ * hold (with the screen as it stands, undefined when there is none).
+ */
+export async function removeScreen(
+  table: Table,
+  tenantId: string,
+  screenId: string,
+  rule: DeletionRule,
+): Promise<Removal> {
+  const key = keys.screen(tenantId, screenId);
+  let deleted: ScreenItem;
+  try {
+    const { Attributes } = await table.doc.send(
+      new DeleteCommand({
+        TableName: table.name,
+        Key: key,
+        ...conditionOf(rule),
+        ReturnValues: 'ALL_OLD',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    deleted = Attributes as ScreenItem;
+  } catch (error) {
+    if (!isConditionalCheckFailed(error)) throw error;
+    return { refused: (await itemOfConditionFailure(table, error, key)) as ScreenItem | undefined };
+  }
+  const hash = deleted.subject_hash;
+  if (typeof hash === 'string') {
+    // The subject's row of GET /clients/screened is recomputed from its remaining screens.
+    await forgetSubjectScreen(table, tenantId, hash).catch((error) =>
+      logger.error({ err: error, tenant: tenantId, screenId }, 'subject row not updated'),
+    );
+    // A deleted screen no longer holds its subject's rescreen window: the next screen is fresh.
+    await releaseWindow(table, tenantId, hash, screenId);
+  }
+  return { removed: deleted };
+}
+
+/**
+ * DELETE /screens/{screen_id} (docs/api-decisions.md#the-screen-lifecycle): admins delete any
+ * screen of their tenant, analysts only screens they created (403 otherwise). Under the tenant's
+ * retention lock (lib/tenancy/retention.ts) a decided screen is kept until `retention_days` after
+ * its last decision: 403 naming the rule and the date it becomes deletable. Undecided screens stay
+ * deletable under the lock: the lock keeps decisions, and a screen nobody decided holds none.
  */
 export async function deleteScreen(
   table: Table,
   caller: Pick<Principal, 'tenantId' | 'userId' | 'role'>,
   screenId: string,
+  now: Date = new Date(),
 ): Promise<{ screen_id: string; deleted: true }> {
   const notFound = new NotFoundError(`Screen ${screenId} not found`);
   if (!isScreenId(screenId)) throw notFound;
-  const ownOnly = caller.role !== 'admin';
-  let deleted: Record<string, unknown> | undefined;
-  try {
-    ({ Attributes: deleted } = await table.doc.send(
-      new DeleteCommand({
-        TableName: table.name,
-        Key: keys.screen(caller.tenantId, screenId),
-        ConditionExpression: ownOnly
-          ? 'attribute_exists(pk) AND created_by.user_id = :me'
-          : 'attribute_exists(pk)',
-        ExpressionAttributeValues: ownOnly ? { ':me': caller.userId } : undefined,
-        ReturnValues: 'ALL_OLD',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    ));
-  } catch (error) {
-    if (!isConditionalCheckFailed(error)) throw error;
-    const found = (await itemOfConditionFailure(table, error, keys.screen(caller.tenantId, screenId))) as
-      | ScreenItem
-      | undefined;
-    if (!found) throw notFound;
+  const retention = await getRetention(table, caller.tenantId);
+  const lockedDays = retention.retention_lock ? retention.retention_days : null;
+  const decidedBefore =
+    lockedDays === null ? undefined : isoSeconds(new Date(now.getTime() - lockedDays * DAY_MS));
+  const ownerOnly = caller.role === 'admin' ? undefined : caller.userId;
+  const removal = await removeScreen(table, caller.tenantId, screenId, {
+    kind: 'request',
+    ownerOnly,
+    decidedBefore,
+  });
+  if ('removed' in removal) return { screen_id: screenId, deleted: true };
+
+  const found = removal.refused;
+  if (!found) throw notFound;
+  if (ownerOnly !== undefined && found.created_by.user_id !== ownerOnly) {
     throw new ForbiddenError(
       `Analysts may delete only screens they created; screen ${screenId} was created by ${found.created_by.user_id}`,
     );
   }
-  // The subject's row of GET /clients/screened is recomputed from its remaining screens.
-  const hash = deleted?.subject_hash;
-  if (typeof hash === 'string') {
-    await forgetSubjectScreen(table, caller.tenantId, hash).catch((error) =>
-      logger.error({ err: error, tenant: caller.tenantId, screenId }, 'subject row not updated'),
+  const decidedAt = lastDecisionAt(found);
+  if (
+    lockedDays !== null &&
+    decidedAt !== undefined &&
+    decidedBefore !== undefined &&
+    decidedAt > decidedBefore
+  ) {
+    const deletableFrom = isoSeconds(new Date(Date.parse(decidedAt) + lockedDays * DAY_MS));
+    throw new ForbiddenError(
+      `Retention lock: the tenant keeps decided screens for ${lockedDays} days after their last decision; screen ${screenId} was last decided at ${decidedAt} and can be deleted from ${deletableFrom}`,
     );
   }
-  // A deleted screen no longer holds its subject's rescreen window: the next screen is fresh.
-  if (typeof deleted?.subject_hash === 'string')
-    await releaseWindow(table, caller.tenantId, deleted.subject_hash, screenId);
-  return { screen_id: screenId, deleted: true };
+  // The screen changed between the rule's write and this read (e.g. decided just now): ask again.
+  throw new ConflictError(`Screen ${screenId} changed while it was being deleted; send the request again`);
 }
 
 /**

@@ -17,13 +17,24 @@ import { ROLES } from './tenants.ts';
  * its record, so this order is what guarantees no action ever happens unrecorded: a process that
  * dies between the two leaves a `started` entry, never an action without one.
  */
-export const AUDIT_ACTIONS = ['user.add', 'user.disable', 'user.revoke-key', 'tenant.set-plan'] as const;
+export const AUDIT_ACTIONS = [
+  'user.add',
+  'user.disable',
+  'user.revoke-key',
+  'tenant.set-plan',
+  // The retention settings (lib/tenancy/retention.ts) and the daily purge (lib/screening/retention-purge.ts).
+  'tenant.set-retention',
+  'screens.purge',
+] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-/** Who acted: a tenant admin (their user id), or operations through the ops CLI. */
+/**
+ * Who acted: a tenant admin (their user id), operations through the ops CLI, or the service's own
+ * scheduled jobs (`system`: the daily retention purge).
+ */
 export interface AuditActor {
   user_id: string;
-  role: 'admin' | 'analyst' | 'ops';
+  role: 'admin' | 'analyst' | 'ops' | 'system';
 }
 
 /** The ops CLI's actor: operations staff act across tenants, outside any tenant's users. */
@@ -49,7 +60,7 @@ export interface AuditEntry {
 const AuditEntrySchema = v.object({
   audit_id: v.string(),
   action: v.picklist(AUDIT_ACTIONS),
-  actor: v.object({ user_id: v.string(), role: v.picklist([...ROLES, 'ops'] as const) }),
+  actor: v.object({ user_id: v.string(), role: v.picklist([...ROLES, 'ops', 'system'] as const) }),
   target_user_id: v.optional(v.string()),
   details: v.record(v.string(), v.string()),
   at: v.string(),
@@ -68,7 +79,8 @@ const auditKey = (tenantId: string, auditId: string) => ({
 /**
  * Runs `action` with its audit record around it (write-ahead, see above). The action's result is
  * returned; its error is recorded (`refused` for a domain error such as a 404 or 409, `failed`
- * otherwise) and rethrown.
+ * otherwise) and rethrown. `resultDetails` adds what only the outcome knows (a purge's counts)
+ * to the entry's details when it completes.
  */
 export async function audited<T>(
   table: Table,
@@ -78,14 +90,16 @@ export async function audited<T>(
     actor: AuditActor;
     target_user_id?: string;
     details?: Record<string, string>;
+    resultDetails?: (result: T) => Record<string, string>;
   },
   action: () => Promise<T>,
 ): Promise<T> {
+  const { resultDetails, ...recorded } = record;
   const at = new Date();
   const audit_id = `${at.toISOString()}.${randomBytes(3).toString('hex')}`;
   const entry: AuditEntry = {
     audit_id,
-    ...record,
+    ...recorded,
     details: record.details ?? {},
     at: at.toISOString(),
     outcome: 'started',
@@ -97,16 +111,17 @@ export async function audited<T>(
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );
-  const complete = (outcome: AuditOutcome, detail?: string) =>
+  const complete = (outcome: AuditOutcome, detail?: string, details?: Record<string, string>) =>
     table.doc.send(
       new UpdateCommand({
         TableName: table.name,
         Key: auditKey(tenantId, audit_id),
-        UpdateExpression: `SET outcome = :outcome, completed_at = :at${detail ? ', outcome_detail = :detail' : ''}`,
+        UpdateExpression: `SET outcome = :outcome, completed_at = :at${detail ? ', outcome_detail = :detail' : ''}${details ? ', details = :details' : ''}`,
         ExpressionAttributeValues: {
           ':outcome': outcome,
           ':at': new Date().toISOString(),
           ...(detail ? { ':detail': detail } : {}),
+          ...(details ? { ':details': { ...entry.details, ...details } } : {}),
         },
       }),
     );
@@ -120,7 +135,7 @@ export async function audited<T>(
     ).catch(() => undefined);
     throw error;
   }
-  await complete('done');
+  await complete('done', undefined, resultDetails?.(result));
   return result;
 }
 

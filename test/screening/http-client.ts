@@ -30,6 +30,7 @@ export function apiClient(stack: LocalStack) {
     get: (path: string, key?: string) => call('GET', path, key),
     post: (path: string, key: string | undefined, body?: unknown, headers?: Record<string, string>) =>
       call('POST', path, key, body, headers),
+    patch: (path: string, key: string | undefined, body?: unknown) => call('PATCH', path, key, body),
     delete: (path: string, key?: string) => call('DELETE', path, key),
   };
 }

@@ -1,0 +1,6 @@
+import { httpHandler } from '../../lib/http/handler.ts';
+import { settingsOfCaller } from '../../lib/tenancy/retention.ts';
+
+export const handler = httpHandler('settings-get', async ({ services, principal }) => ({
+  body: await settingsOfCaller.get(services.table, principal),
+}));

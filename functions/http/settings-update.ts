@@ -1,0 +1,6 @@
+import { httpHandler } from '../../lib/http/handler.ts';
+import { settingsOfCaller } from '../../lib/tenancy/retention.ts';
+
+export const handler = httpHandler('settings-update', async ({ services, principal, body }) => ({
+  body: await settingsOfCaller.set(services.table, principal, body),
+}));
