@@ -572,7 +572,11 @@ describe('scheduled jobs', () => {
       );
       expect(rules, job.id).toHaveLength(1);
       expect(rules[0][1].Properties.ScheduleExpression).toBe(
-        job.everyMinutes === 60 ? 'rate(1 hour)' : `rate(${job.everyMinutes} minutes)`,
+        job.everyMinutes === 60
+          ? 'rate(1 hour)'
+          : job.everyMinutes === 24 * 60
+            ? 'rate(1 day)'
+            : `rate(${job.everyMinutes} minutes)`,
       );
       const actions = actionsOf(fn);
       expect(actions).toContain('dynamodb:UpdateItem');
@@ -585,6 +589,31 @@ describe('scheduled jobs', () => {
       );
       expect(permissions, job.id).toHaveLength(1);
     }
+  });
+});
+
+describe('the retention purge', () => {
+  it('runs daily from its own rule, may read and delete screens and write its audit entry, and sends nothing to the queue', () => {
+    const purge = scheduledJobs.find((job) => job.id === 'retention-purge')!;
+    const [functionId, fn] = resourcesOf('AWS::Lambda::Function').find(
+      ([, r]) => r.Properties.Description === purge.summary,
+    )!;
+    const [rule] = resourcesOf('AWS::Events::Rule').filter(([, r]) =>
+      (r.Properties.Targets as { Arn: unknown }[]).some(
+        (target) => JSON.stringify(target.Arn) === JSON.stringify({ 'Fn::GetAtt': [functionId, 'Arn'] }),
+      ),
+    );
+    expect(rule[1].Properties.ScheduleExpression).toBe('rate(1 day)');
+    const actions = actionsOf(fn);
+    for (const needed of [
+      'dynamodb:Query',
+      'dynamodb:GetItem',
+      'dynamodb:DeleteItem',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+    ])
+      expect(actions).toContain(needed);
+    expect(actions.filter((a) => a.startsWith('sqs:') || a.startsWith('s3:'))).toEqual([]);
   });
 });
 
