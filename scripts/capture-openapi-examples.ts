@@ -129,6 +129,13 @@ try {
   await call('batch-clients-stream', 'POST', '/batch/clients/stream', starter.api_key, {
     subjects: [{ name: 'Maria Example' }],
   });
+
+  // Last, so the lock refuses none of the deletes above.
+  await call('settings-get', 'GET', '/settings', admin);
+  await call('settings-get', 'GET', '/settings', analyst);
+  await call('settings-update', 'PATCH', '/settings', admin, { retention_lock: true });
+  await call('settings-update', 'PATCH', '/settings', admin, { retention_days: 1825, retention_lock: true });
+  await call('settings-update', 'PATCH', '/settings', admin, { retention_days: 365 });
 } finally {
   await stack.close();
 }
