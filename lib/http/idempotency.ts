@@ -22,8 +22,8 @@ import {
  * - A replay never returns what has been deleted since (a screen: DELETE /screens/{id}, or the
  *   retention purge): the route names what its stored response holds (`stillHeld`), and when
  *   that is gone the repeat is 410 Gone with a `detail`, the stored copy is dropped from the key's
- *   record, and nothing runs again (no second screen, no second charge). README: "Idempotent
- *   requests".
+ *   record, and nothing runs again (no second screen, no second charge). README: "Retrying
+ *   safely: `Idempotency-Key`".
  *
  * Usable by any route: wrap the use case in `idempotent` with the route id, the tenant and the
  * validated body; what the use case returns must be JSON (it is stored and replayed as is).

@@ -83,12 +83,19 @@ import * as v from 'valibot';
  *   decision_version = the version the admin reviewed; all: history_bytes leaves room.
  *   The same write appends to `history` (list_append), counts history_count/history_bytes,
  *   sets decision_version (old history_count + 1) and REMOVEs the pending-screens keys.
- * - delete a screen: DeleteItem screen, analysts with condition created_by.user_id = caller
+ * - delete a screen: DeleteItem screen, analysts with condition created_by.user_id = caller;
+ *   under the tenant's retention lock also decided no later than now - retention_days
  *   (history, notes and its index entries go with the item)
+ * - retention settings: GetItem tenant (retention_days, retention_lock); UpdateItem tenant,
+ *   condition the values the change was judged against (lib/tenancy/retention.ts)
+ * - retention purge (daily, per tenant with retention_days): Query pk = TENANT#<tid>, sk BETWEEN
+ *   SCREEN# AND SCREEN#SCR-<cut-off day>~, pages of 100; DeleteItem each due screen with the
+ *   purge rule as its condition (lib/screening/retention-purge.ts)
  * - read one screen / its history: GetItem screen (consistent)
  * - Idempotency-Key: PutItem idempotency-key, condition attribute_not_exists (or expired, or a
  *   dead first request), before the use case; UpdateItem with its result after; a repeat reads
- *   the stored result from the refused put
+ *   the stored result from the refused put; before replaying it, GetItem the screen it returned
+ *   (ProjectionExpression pk): gone, UpdateItem the record to `gone` (REMOVE result)
  * - rescreen window: Query subject-screens pk = TENANT#<tid>#SUBJECT#<subject hash>, descending,
  *   Limit 1 (the subject's latest screen, whole item); outside the window when screened_at +
  *   RESCREEN_WINDOW_HOURS has passed. A fresh screen first takes the window: UpdateItem
