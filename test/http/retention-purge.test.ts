@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { handler as autoRescreen } from '../../functions/schedule/auto-rescreen.ts';
 import { handler as retentionPurge } from '../../functions/schedule/retention-purge.ts';
 import { scheduledEvent } from '../../infra/local/scheduler.ts';
 import { scheduledJobs } from '../../lib/routes.ts';
@@ -7,6 +8,7 @@ import { getServices } from '../../lib/runtime/services.ts';
 import { PURGE_PAGE_SIZE } from '../../lib/screening/retention-purge.ts';
 import { addUser, createTenant } from '../../lib/tenancy/tenants.ts';
 import { madeUpName, useLocalStack } from '../screening/http-client.ts';
+import { eventually } from '../support/eventually.ts';
 
 const local = useLocalStack();
 const DAY = 86_400_000;
@@ -106,6 +108,33 @@ describe('the daily retention purge', () => {
       { 'idempotency-key': replayKey },
     );
     expect(replay.status).toBe(410);
+  });
+
+  it('keeps the screen a client’s current one was compared with, and purges the client’s others', async () => {
+    const tenant = await freshTenant(30);
+    const client = (
+      await local.api.post('/clients', tenant.analyst, { name: madeUpName(), rescreen_interval_days: 1 })
+    ).body;
+    const rescreenedAt = async (days: number, previous: string) => {
+      await autoRescreen(scheduledEvent({ id: 'auto-rescreen' }, new Date(Date.now() + days * DAY)));
+      const { body } = await eventually(
+        () => local.api.get(`/clients/${client.client_id}`, tenant.admin),
+        (read) => read.body.last_screen_id !== previous,
+      );
+      return body.last_screen_id as string;
+    };
+    const registration = client.last_screen_id as string;
+    const second = await rescreenedAt(2, registration);
+    const current = await rescreenedAt(4, second);
+
+    await purgeAt(new Date(Date.now() + 31 * DAY));
+
+    // Nothing was settled: the registration screen is the baseline the current one compares with.
+    expect(await exists(tenant.admin, registration)).toBe(true);
+    expect(await exists(tenant.admin, second)).toBe(false);
+    expect(await exists(tenant.admin, current)).toBe(true);
+    const [entry] = await purgeEntries(tenant.admin);
+    expect(entry.details).toMatchObject({ deleted: '1', kept_client_screen: '2' });
   });
 
   it('is safe to re-run: a second run at the same time deletes nothing more', async () => {
