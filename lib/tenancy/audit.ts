@@ -38,7 +38,7 @@ export interface AuditActor {
 }
 
 /** The ops CLI's actor: operations staff act across tenants, outside any tenant's users. */
-export const OPS_ACTOR: AuditActor = { user_id: 'ops-cli', role: 'ops' };
+export const OPS_ACTOR = { user_id: 'ops-cli', role: 'ops' } as const satisfies AuditActor;
 
 export type AuditOutcome = 'started' | 'done' | 'refused' | 'failed';
 

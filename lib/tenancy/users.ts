@@ -12,7 +12,7 @@ import {
 import { isAccountId, issueApiKey } from './api-keys.ts';
 import { type AuditActor, audited } from './audit.ts';
 import { type Principal, requireRole } from './auth.ts';
-import { lineageOfNewKey } from './key-lineage.ts';
+import { type KeyIssuer, lineageOfNewKey } from './key-lineage.ts';
 import {
   addUser,
   parseUser,
@@ -86,7 +86,7 @@ export async function listUsers(table: Table, tenantId: string): Promise<{ users
  */
 export async function addTenantUser(
   table: Table,
-  actor: AuditActor,
+  actor: KeyIssuer,
   tenantId: string,
   input: { name: string; role: Role },
 ): Promise<{ user: UserView; api_key: string }> {
@@ -185,7 +185,7 @@ export async function disableUser(
  */
 export async function revokeUserKey(
   table: Table,
-  actor: AuditActor,
+  actor: KeyIssuer,
   tenantId: string,
   userId: string,
 ): Promise<{ user: UserView; api_key: string; detail: string }> {
@@ -240,7 +240,7 @@ export const AddUserRequestSchema = strictBody({
 export type AddUserRequest = v.InferOutput<typeof AddUserRequestSchema>;
 
 /** The acting admin as the audit trail names them. */
-const adminActor = (principal: Principal): AuditActor => {
+const adminActor = (principal: Principal): KeyIssuer => {
   requireRole(principal, 'admin', 'Managing users');
   return { user_id: principal.userId, role: principal.role };
 };

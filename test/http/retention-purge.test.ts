@@ -6,6 +6,7 @@ import { scheduledEvent } from '../../infra/local/scheduler.ts';
 import { scheduledJobs } from '../../lib/routes.ts';
 import { getServices } from '../../lib/runtime/services.ts';
 import { PURGE_PAGE_SIZE } from '../../lib/screening/retention-purge.ts';
+import { OPERATIONS_ISSUER } from '../../lib/tenancy/key-lineage.ts';
 import { addUser, createTenant } from '../../lib/tenancy/tenants.ts';
 import { madeUpName, useLocalStack } from '../screening/http-client.ts';
 import { eventually } from '../support/eventually.ts';
@@ -16,7 +17,11 @@ const DAY = 86_400_000;
 async function freshTenant(retentionDays?: number) {
   const { table } = getServices();
   const { tenant, admin } = await createTenant(table, { name: 'Purge Bank', plan: 'growth' });
-  const analyst = await addUser(table, tenant.tenant_id, { name: 'Analyst', role: 'analyst' });
+  const analyst = await addUser(table, tenant.tenant_id, {
+    name: 'Analyst',
+    role: 'analyst',
+    issuer: OPERATIONS_ISSUER,
+  });
   if (retentionDays !== undefined) {
     const set = await local.api.patch('/settings', admin.api_key, { retention_days: retentionDays });
     expect(set.status).toBe(200);

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { getServices } from '../../lib/runtime/services.ts';
+import { OPERATIONS_ISSUER } from '../../lib/tenancy/key-lineage.ts';
 import { addUser, createTenant } from '../../lib/tenancy/tenants.ts';
 import { madeUpName, useLocalStack } from '../screening/http-client.ts';
 
@@ -12,7 +13,11 @@ const repoRoot = resolve(import.meta.dirname, '../..');
 async function freshTenant() {
   const { table } = getServices();
   const { tenant, admin } = await createTenant(table, { name: 'Retention Bank', plan: 'growth' });
-  const analyst = await addUser(table, tenant.tenant_id, { name: 'Analyst', role: 'analyst' });
+  const analyst = await addUser(table, tenant.tenant_id, {
+    name: 'Analyst',
+    role: 'analyst',
+    issuer: OPERATIONS_ISSUER,
+  });
   return { tenantId: tenant.tenant_id, admin: admin.api_key, analyst: analyst.api_key };
 }
 
