@@ -1,16 +1,36 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { anchorsOf, relativeLinks, section } from './support/markdown.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
+/** The docs pages, as `docs/<name>.md`. */
+const pages = readdirSync(join(root, 'docs'))
+  .filter((name) => name.endsWith('.md'))
+  .map((name) => `docs/${name}`);
+/** Every markdown document the README leads to, with the anchors of its headings. */
+const documents = new Map(
+  ['README.md', ...pages].map((path) => {
+    const text = readFileSync(join(root, path), 'utf8');
+    return [path, { text, anchors: anchorsOf(text) }];
+  }),
+);
 
-/** The text of one `## ` section of a markdown document. */
-function section(markdown: string, heading: string): string {
-  const start = markdown.indexOf(`\n## ${heading}\n`);
-  if (start < 0) throw new Error(`no section "${heading}"`);
-  const end = markdown.indexOf('\n## ', start + 1);
-  return markdown.slice(start, end < 0 ? undefined : end);
+/**
+ * The links of a document that do not resolve: a file that does not exist, or an anchor that is
+ * no heading of the markdown document it names (the same document when it names none).
+ */
+function brokenLinks(path: string): string[] {
+  return relativeLinks(documents.get(path)?.text ?? '')
+    .filter(({ file, anchor }) => {
+      const target = file ? relative(root, resolve(root, dirname(path), file)) : path;
+      if (!existsSync(join(root, target))) return true;
+      if (!anchor || !target.endsWith('.md')) return false;
+      const anchors = documents.get(target)?.anchors ?? anchorsOf(readFileSync(join(root, target), 'utf8'));
+      return !anchors.has(anchor);
+    })
+    .map(({ link }) => link);
 }
 
 /**
@@ -44,15 +64,6 @@ function layoutPaths(): string[] {
   return paths;
 }
 
-/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens. */
-const anchorOf = (heading: string) =>
-  heading
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N} _-]/gu, '')
-    .replaceAll(' ', '-');
-
-const readmeAnchors = new Set([...readme.matchAll(/^#{1,6} (.+)$/gm)].map((m) => anchorOf(m[1])));
-
 describe('README layout', () => {
   it('names only paths that exist', () => {
     const paths = layoutPaths();
@@ -80,42 +91,70 @@ describe('README layout', () => {
   });
 });
 
-describe('docs pages', () => {
-  const pages = readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md'));
+describe('README, the front page', () => {
+  it('opens with the two commands, and stays a front page (at most 300 lines)', () => {
+    const [first] = readme.split('```sh\n')[1].split('```');
 
-  it.each(pages)('%s links only to README headings and repository files that exist', (page) => {
-    const text = readFileSync(join(root, 'docs', page), 'utf8');
-    const links = [...text.matchAll(/\]\(([^)#\s]*)(?:#([^)\s]+))?\)/g)].filter(
-      ([, target]) => !/^https?:/.test(target),
+    expect(readme.startsWith('# Individual Screening Service\n\n```sh\nnpm ci && npm start ')).toBe(true);
+    expect(first.split('\n').map((line) => line.split(/\s+/).slice(0, 2).join(' '))).toEqual([
+      'npm ci',
+      'npm test',
+      '',
+    ]);
+    expect(readme.split('\n').length).toBeLessThanOrEqual(300);
+  });
+
+  it('links every docs page', () => {
+    const linked = new Set(relativeLinks(readme).map(({ file }) => file));
+    const docs = readdirSync(join(root, 'docs')).map((name) => `docs/${name}`);
+
+    expect(docs.filter((page) => !linked.has(page))).toEqual([]);
+  });
+});
+
+describe('links', () => {
+  it.each(['README.md', ...pages])('%s links only to files and headings that exist', (path) => {
+    expect(relativeLinks(documents.get(path)?.text ?? '').length).toBeGreaterThan(0);
+    expect(brokenLinks(path)).toEqual([]);
+  });
+
+  it('every pointer in the code to a README or docs heading names one that exists', () => {
+    const sources = ['lib', 'functions', 'infra', 'scripts', 'test', 'bench', 'eval'].flatMap((path) =>
+      filesUnder(join(root, path)).filter((file) => file.endsWith('.ts')),
+    );
+    const pointers = sources.flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/\b((?:docs\/)?[\w-]+\.md)#([\w-]+)/g)]
+        .filter(([, path]) => path === 'README.md' || path.startsWith('docs/'))
+        .map(([pointer, path, anchor]) => ({ pointer, path, anchor, file: relative(root, file) })),
     );
 
-    expect(links.length).toBeGreaterThan(0);
+    expect(pointers.length).toBeGreaterThan(10);
     expect(
-      links.filter(([, target]) => target && !existsSync(join(root, 'docs', target))).map(([link]) => link),
-    ).toEqual([]);
-    expect(
-      links
-        .filter(([, target, anchor]) => target === '../README.md' && anchor && !readmeAnchors.has(anchor))
-        .map(([link]) => link),
+      pointers
+        .filter(({ path, anchor }) => !documents.get(path)?.anchors.has(anchor))
+        .map(({ file, pointer }) => `${file}: ${pointer}`),
     ).toEqual([]);
   });
 });
 
 describe('docs/api-decisions.md', () => {
-  const decisions = readFileSync(join(root, 'docs/api-decisions.md'), 'utf8');
-  const decisionAnchors = new Set([...decisions.matchAll(/^#{1,6} (.+)$/gm)].map((m) => anchorOf(m[1])));
+  const decisionAnchors = documents.get('docs/api-decisions.md')?.anchors ?? new Set();
 
-  it('links only to README headings that exist', () => {
-    const links = [...decisions.matchAll(/\]\(\.\.\/README\.md#([^)]+)\)/g)].map((m) => m[1]);
+  it('links to the README and docs headings that hold the details, all of which exist', () => {
+    const links = relativeLinks(documents.get('docs/api-decisions.md')?.text ?? '').filter(
+      ({ file, anchor }) => anchor && (file === '../README.md' || /^[\w-]+\.md$/.test(file)),
+    );
 
     expect(links.length).toBeGreaterThan(5);
-    expect(links.filter((anchor) => !readmeAnchors.has(anchor))).toEqual([]);
+    expect(brokenLinks('docs/api-decisions.md')).toEqual([]);
   });
 
-  it('has every section the code and the README point to', () => {
-    const sources = ['lib', 'infra', 'test', 'README.md'].flatMap((path) => filesUnder(join(root, path)));
+  it('has every section the code, the README and the docs pages point to', () => {
+    const sources = ['lib', 'infra', 'test', 'README.md', ...pages].flatMap((path) =>
+      filesUnder(join(root, path)),
+    );
     const pointers = sources.flatMap((file) =>
-      [...readFileSync(file, 'utf8').matchAll(/docs\/api-decisions\.md#([\w-]+)/g)].map((m) => m[1]),
+      [...readFileSync(file, 'utf8').matchAll(/(?:docs\/)?api-decisions\.md#([\w-]+)/g)].map((m) => m[1]),
     );
 
     expect(pointers.length).toBeGreaterThan(10);

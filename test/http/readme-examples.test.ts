@@ -5,19 +5,20 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
 import { demoKey } from '../screening/http-client.ts';
+import { codeBlocks as blocksOf, section } from '../support/markdown.ts';
 
-const readme = readFileSync(resolve(import.meta.dirname, '../../README.md'), 'utf8');
 const run = promisify(execFile);
 
-/** The code blocks fenced as `language` in one README section (from its `## ` heading to the next). */
-function codeBlocks(heading: string, language: 'bash' | 'js' | 'python'): string[] {
-  const start = readme.indexOf(`\n## ${heading}\n`);
-  if (start < 0) throw new Error(`README has no section "${heading}"`);
-  const end = readme.indexOf('\n## ', start + 1);
-  const section = readme.slice(start, end < 0 ? undefined : end);
-  return [...section.matchAll(new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``, 'g'))].map(
-    (match) => match[1],
-  );
+/**
+ * Where the examples live: the README's first calls, and the pages it links (the monitoring walk
+ * through; the JavaScript and Python versions of the first calls, in the API guide).
+ */
+type Document = 'README.md' | 'docs/monitoring.md' | 'docs/api-guide.md';
+
+/** The code blocks fenced as `language` in one section of a document (its heading at any level). */
+function codeBlocks(document: Document, heading: string, language: 'bash' | 'js' | 'python'): string[] {
+  const text = readFileSync(resolve(import.meta.dirname, '../..', document), 'utf8');
+  return blocksOf(section(text, heading), language);
 }
 
 /**
@@ -25,11 +26,11 @@ function codeBlocks(heading: string, language: 'bash' | 'js' | 'python'): string
  * `KEY` lines are pointed at it (the reader's key comes from .data/demo-keys.json; the test's
  * stack has its own), and any status of 400 or more fails the script, and so the test.
  */
-function curlScript(heading: string, key: string): string {
+function curlScript(document: Document, heading: string, key: string): string {
   return [
     'set -euo pipefail',
     'curl() { command curl --fail-with-body "$@"; }',
-    ...codeBlocks(heading, 'bash'),
+    ...codeBlocks(document, heading, 'bash'),
   ]
     .join('\n')
     .replace(/^BASE=.*$/m, `BASE=${stack.url}`)
@@ -53,13 +54,12 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => stack.close());
 
-describe('README examples', () => {
+describe('docs/monitoring.md examples', () => {
   it('the curl examples of "Clients and monitoring" run against the local server, every call 2xx', async () => {
-    expect(codeBlocks('Clients and monitoring', 'bash').length).toBeGreaterThanOrEqual(5);
+    const monitoring = ['docs/monitoring.md', 'Clients and monitoring'] as const;
+    expect(codeBlocks(...monitoring, 'bash').length).toBeGreaterThanOrEqual(5);
 
-    const { stdout } = await run('bash', ['-c', curlScript('Clients and monitoring', key)], {
-      timeout: 60_000,
-    });
+    const { stdout } = await run('bash', ['-c', curlScript(...monitoring, key)], { timeout: 60_000 });
 
     expect(stdout).toContain('"client_id":"CLI-');
     expect(stdout).toContain('"reference":"CUST-10042"');
@@ -81,18 +81,22 @@ function expectTheWalkThrough(stdout: string) {
   expect(stdout).toMatch(/RUN-\d{8}-[0-9a-f]{10}/);
 }
 
-describe('README "Examples in curl, JavaScript and Python"', () => {
+describe('README "First calls" and the API guide\'s "Examples in curl, JavaScript and Python"', () => {
   const heading = 'Examples in curl, JavaScript and Python';
 
-  it('the curl block runs against the local server, every call 2xx', async () => {
-    const { stdout } = await run('bash', ['-c', curlScript(heading, key)], { timeout: 60_000 });
+  it("the README's curl walk-through runs against the local server, every call 2xx", async () => {
+    expect(codeBlocks('README.md', 'First calls', 'bash')).toHaveLength(1);
+
+    const { stdout } = await run('bash', ['-c', curlScript('README.md', 'First calls', key)], {
+      timeout: 60_000,
+    });
 
     expect(stdout).toMatch(/event: progress[\s\S]*event: complete/);
     expectTheWalkThrough(stdout);
   });
 
   it('the JavaScript block runs in Node with no packages, every call 2xx', async () => {
-    const [script] = codeBlocks(heading, 'js');
+    const [script] = codeBlocks('docs/api-guide.md', heading, 'js');
 
     const { stdout } = await run('node', ['--input-type=module', '-e', script], {
       timeout: 60_000,
@@ -105,7 +109,7 @@ describe('README "Examples in curl, JavaScript and Python"', () => {
   });
 
   it.skipIf(!hasPython)('the Python block runs with the standard library only, every call 2xx', async () => {
-    const [script] = codeBlocks(heading, 'python');
+    const [script] = codeBlocks('docs/api-guide.md', heading, 'python');
 
     const { stdout } = await run('python3', ['-c', script], {
       timeout: 60_000,
