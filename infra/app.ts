@@ -32,7 +32,7 @@ const apiCertificateArn = context('apiCertificateArn');
 if ((apiDomainName === undefined) !== (apiCertificateArn === undefined)) {
   throw new Error('-c apiDomain and -c apiCertificateArn go together');
 }
-// Optional lockdown settings (README "Deploying"); the defaults deploy on a fresh account.
+// Optional lockdown settings (docs/operations.md#locked-down); the defaults deploy on a fresh account.
 const lockdown: Partial<LockdownSettings> = {
   ...(encryption ? { encryption } : {}),
   ...(context('webAclArn') ? { webAclArn: context('webAclArn') } : {}),

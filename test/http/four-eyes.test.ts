@@ -10,7 +10,7 @@ import { madeUpName, useLocalStack } from '../screening/http-client.ts';
 /**
  * Issue 19, items 1 and 2, black box through the local stack: approval works for a client written
  * only to the contract and still binds to the decision reviewed; no person holds two identities in
- * a four-eyes pair (README, "The four-eyes rule").
+ * a four-eyes pair (docs/api-guide.md#the-four-eyes-rule).
  */
 const local = useLocalStack();
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));

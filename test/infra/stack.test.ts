@@ -753,7 +753,7 @@ describe('locked down', () => {
     const elsewhere = build({ region: 'eu-west-2', lockdown: { webAclArn: given } });
     expect(only('AWS::WAFv2::WebACL', elsewhere)).toEqual([]);
     expect(attached(elsewhere)).toBe(given);
-    // Environment-agnostic synth (no account): none created, and synth warns (see README).
+    // Environment-agnostic synth (no account): none created, and synth warns (docs/operations.md#locked-down).
     expect(only('AWS::WAFv2::WebACL', resources)).toEqual([]);
   });
 

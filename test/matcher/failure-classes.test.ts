@@ -187,7 +187,8 @@ describe('false-alert classes', () => {
 });
 
 describe('every class, generated from the lists (dev half)', () => {
-  // The least share of each class's cases that must pass; measured figures are in the README.
+  // The least share of each class's cases that must pass; measured figures are in
+  // docs/benchmarks-and-evaluation.md#benchmarks-and-evaluation.
   const FLOOR: Record<number, number> = {
     1: 0.95,
     2: 0.95,
