@@ -1,7 +1,8 @@
 /**
  * Alerts persist until decided, and only settled decisions are carried forward
  * (docs/monitoring.md#alert-on-change-only), through the local stack: clients registered over
- * HTTP, runs started by the scheduled function with its clock moved past the due dates, screens read back over HTTP.
+ * HTTP, runs started by the scheduled function with its clock moved past the due dates, screens
+ * read back over HTTP.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
