@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { openTable } from '../infra/local/open-table.ts';
+import { AUDIT_LIMIT_MAX, audited, listAudit, OPS_ACTOR } from '../lib/audit/trail.ts';
 import { fileAllClientNameKeys } from '../lib/monitoring/client-name-keys.ts';
-import { AUDIT_LIMIT_MAX, audited, listAudit, OPS_ACTOR } from '../lib/tenancy/audit.ts';
 import { isPlanId, PLAN_IDS } from '../lib/tenancy/plans.ts';
 import {
   getRetention,

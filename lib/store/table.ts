@@ -262,6 +262,11 @@ export const keys = {
     pk: `TENANT#${tenantId}`,
     sk: `IDEMPOTENCY#${route}#${key}`,
   }),
+  /** Entry `seq` of the tenant's hash-chained audit trail (lib/audit/trail.ts), seq from 1. */
+  auditEntry: (tenantId: string, seq: number) => ({
+    pk: `TENANT#${tenantId}`,
+    sk: `AUDIT#${String(seq).padStart(12, '0')}`,
+  }),
   /** The screen holding a subject's rescreen window (lib/screening/rescreen-window.ts). */
   rescreenWindow: (tenantId: string, subjectHash: string) => ({
     pk: `TENANT#${tenantId}`,

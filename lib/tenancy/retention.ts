@@ -1,9 +1,9 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
+import { type AuditActor, audited } from '../audit/trail.ts';
 import { ConflictError, ForbiddenError, InvalidRequestError } from '../errors.ts';
 import { strictBody } from '../screening/request.ts';
 import { isConditionalCheckFailed, keys, type Table } from '../store/table.ts';
-import { type AuditActor, audited } from './audit.ts';
 import { type Principal, requireRole } from './auth.ts';
 
 /**

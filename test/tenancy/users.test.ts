@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listAudit, OPS_ACTOR } from '../../lib/tenancy/audit.ts';
+import { listAudit, OPS_ACTOR } from '../../lib/audit/trail.ts';
 import { authenticate } from '../../lib/tenancy/auth.ts';
 import { createTenant, getTenant } from '../../lib/tenancy/tenants.ts';
 import { addTenantUser, disableUser, listUsers, revokeUserKey } from '../../lib/tenancy/users.ts';
