@@ -208,7 +208,12 @@ export async function revokeUserKey(
   return audited(
     table,
     tenantId,
-    { action: 'user.revoke-key', actor, target: { user_id: userId } },
+    {
+      action: 'user.revoke-key',
+      actor,
+      target: { user_id: userId },
+      done: (revoked) => ({ details: { key_hint: revoked.user.key_hint } }),
+    },
     async () => {
       const issued = issueApiKey(tenantId, userId);
       const self = actor.user_id === userId;
