@@ -35,7 +35,8 @@ async function storedItem(seq: number): Promise<Record<string, unknown>> {
   if (!Item) throw new Error(`no entry ${seq}`);
   return Item;
 }
-const put = (item: Record<string, unknown>) => table().doc.send(new PutCommand({ TableName: table().name, Item: item }));
+const put = (item: Record<string, unknown>) =>
+  table().doc.send(new PutCommand({ TableName: table().name, Item: item }));
 
 describe('verify-audit', () => {
   it('passes on a real trail and names the entry edited, removed or moved in the store', async () => {
@@ -135,7 +136,11 @@ describe('appending to the chain', () => {
   it('reads the chain a page at a time in seq order', async () => {
     const tenantId = 'tpagedaudit';
     for (let i = 0; i < 5; i += 1)
-      await appendAuditEntry(table(), tenantId, { action: 'lists.synced', outcome: 'done', actor: SYSTEM_ACTOR });
+      await appendAuditEntry(table(), tenantId, {
+        action: 'lists.synced',
+        outcome: 'done',
+        actor: SYSTEM_ACTOR,
+      });
 
     const first = await readAuditEntries(table(), tenantId, { limit: 2 });
     const second = await readAuditEntries(table(), tenantId, { afterSeq: first.next_after_seq!, limit: 2 });
@@ -148,7 +153,9 @@ describe('appending to the chain', () => {
   });
 
   it('write-ahead: when the started entry cannot be written, the action does not run', async () => {
-    const flaky = failOnce(table(), (input) => String((input.Item as { sk?: string })?.sk).startsWith('AUDIT#'));
+    const flaky = failOnce(table(), (input) =>
+      String((input.Item as { sk?: string })?.sk).startsWith('AUDIT#'),
+    );
     let ran = false;
 
     await expect(

@@ -148,7 +148,10 @@ describe('the audit trail records every decision', () => {
     });
     expect(entries[3].details).toEqual({});
     expect(entries[3]).toMatchObject({ outcome: 'refused' });
-    expect(entries[4].details).toMatchObject({ in_force_before: 'false_positive', in_force_version_before: 1 });
+    expect(entries[4].details).toMatchObject({
+      in_force_before: 'false_positive',
+      in_force_version_before: 1,
+    });
     expect(entries[5].details).toMatchObject({ version: 2, in_force: 'needs_review', in_force_version: 2 });
   });
 
@@ -180,7 +183,9 @@ describe('the audit trail records every decision', () => {
       actor: { user_id: admin().user_id, role: 'admin' },
       details: { due: run.body.due, queued: run.body.queued },
     });
-    expect(about(entries, 'user_id', userId).map((e) => `${e.action} ${e.outcome} ${e.actor.user_id}`)).toEqual([
+    expect(
+      about(entries, 'user_id', userId).map((e) => `${e.action} ${e.outcome} ${e.actor.user_id}`),
+    ).toEqual([
       `user.add done ${admin().user_id}`,
       `user.revoke-key started ${admin().user_id}`,
       `user.revoke-key done ${admin().user_id}`,
