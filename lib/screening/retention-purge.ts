@@ -183,7 +183,10 @@ export async function runRetentionPurge(
           action: 'screens.purge',
           actor: PURGE_ACTOR,
           details: { retention_days: String(days), run_at: isoSeconds(now) },
-          done: (result) => ({ details: { cutoff: result.cutoff, ...countDetails(result) } }),
+          // The outcome entry stands on its own: the period it applied, then what it did.
+          done: (result) => ({
+            details: { retention_days: String(days), cutoff: result.cutoff, ...countDetails(result) },
+          }),
         },
         () => purgeTenantScreens(table, tenant.tenant_id, days, now, deadline),
       );
