@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
  * same floor. Type-only imports count: a type that climbs ties the lower floor to the upper one
  * as surely as a value does. Each entry is a folder of lib/ (or a single file, `ports.ts`).
  */
-export const FLOORS: readonly (readonly string[])[] = [
+const FLOORS: readonly (readonly string[])[] = [
   ['openapi', 'api-docs'],
   ['http'],
   ['contract', 'jobs'],
@@ -61,7 +61,7 @@ interface Import {
 }
 
 /** Every relative import of a file (static, type-only, re-exports and dynamic `import()`). */
-export function importsOf(file: string): Import[] {
+function importsOf(file: string): Import[] {
   const text = readFileSync(join(root, file), 'utf8');
   const { importedFiles } = ts.preProcessFile(text, true, true);
   return importedFiles
@@ -88,14 +88,14 @@ function floorOf(unit: string): number {
 /** Floors are numbered from the bottom: common is 0. */
 const height = (unit: string) => FLOORS.length - 1 - floorOf(unit);
 
-export function libGraph() {
+function libGraph() {
   const files = tsFilesUnder('lib');
   const imports = files.flatMap(importsOf).filter((i) => i.to.startsWith('lib/'));
   return { files, imports };
 }
 
 /** Imports that point up a floor or sideways into another folder of the same floor. */
-export function climbingImports(imports: readonly Import[]): string[] {
+function climbingImports(imports: readonly Import[]): string[] {
   const broken: string[] = [];
   for (const i of imports) {
     const from = unitOf(i.from) as string;
@@ -113,7 +113,7 @@ export function climbingImports(imports: readonly Import[]): string[] {
 }
 
 /** Strongly connected groups of more than one file (and files importing themselves): the circles. */
-export function importCircles(files: readonly string[], imports: readonly Import[]): string[][] {
+function importCircles(files: readonly string[], imports: readonly Import[]): string[][] {
   const next = new Map<string, string[]>(files.map((f) => [f, []]));
   for (const i of imports) next.get(i.from)?.push(i.to);
   let counter = 0;
