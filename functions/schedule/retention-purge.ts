@@ -1,7 +1,7 @@
 import type { Context, ScheduledEvent } from 'aws-lambda';
-import { logger } from '../../lib/log.ts';
+import { logger } from '../../lib/common/log.ts';
+import { runRetentionPurge } from '../../lib/jobs/retention-purge.ts';
 import { getServices } from '../../lib/runtime/services.ts';
-import { runRetentionPurge } from '../../lib/screening/retention-purge.ts';
 
 /**
  * EventBridge (daily rule): deletes the screens past each tenant's retention period, audited per

@@ -1,5 +1,5 @@
 import type { Context } from 'aws-lambda';
-import { NotFoundError } from '../errors.ts';
+import { NotFoundError } from '../common/errors.ts';
 import type { HttpRequest, StreamResult } from '../http/handler.ts';
 import { idempotent } from '../http/idempotency.ts';
 import type { Principal } from '../tenancy/auth.ts';

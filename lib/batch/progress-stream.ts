@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type * as v from 'valibot';
+import type { BatchEventSchemas } from '../contract/responses.ts';
 import { RISK_ORDER, type RiskLevel } from '../matcher/types.ts';
-import type { BatchEventSchemas } from '../openapi/responses.ts';
 import type { Table } from '../store/table.ts';
 
 type BatchEvents = typeof BatchEventSchemas;
@@ -48,7 +48,7 @@ export interface BatchCompleteEvent {
 
 /**
  * One event of a batch stream. Its name and data are typed by the event schemas of the OpenAPI
- * document (lib/openapi/responses.ts `BatchEventSchemas`), so the stream cannot send an event the
+ * document (lib/contract/responses.ts `BatchEventSchemas`), so the stream cannot send an event the
  * document does not describe.
  */
 export function sseEvent<TName extends keyof BatchEvents>(

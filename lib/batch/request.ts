@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { InvalidRequestError } from '../errors.ts';
-import { validate } from '../http/validation.ts';
+import { InvalidRequestError } from '../common/errors.ts';
+import { validate } from '../common/validation.ts';
 import { checkTypesField, objectMessage, subjectFields } from '../screening/request.ts';
 
 /** A batch request holds at most 500 subjects (docs/api-decisions.md#request-bodies). */

@@ -1,4 +1,4 @@
-import type { Logger } from '../log.ts';
+import type { Logger } from '../common/log.ts';
 import type { Services } from '../runtime/services.ts';
 import { refundScreens } from '../tenancy/quota.ts';
 import {

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { QuotaExceededError } from '../errors.ts';
-import type { Logger } from '../log.ts';
+import { QuotaExceededError } from '../common/errors.ts';
+import type { Logger } from '../common/log.ts';
 import type { Services } from '../runtime/services.ts';
 import { findRecentScreen } from '../screening/rescreen-window.ts';
 import { screenDay } from '../screening/screen-id.ts';

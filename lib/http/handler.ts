@@ -4,16 +4,17 @@ import middy from '@middy/core';
 import { executionModeStreamifyResponse } from '@middy/core/StreamifyResponse';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type * as v from 'valibot';
-import { MethodNotAllowedError, NotFoundError } from '../errors.ts';
-import { type Logger, logger, loggingAs } from '../log.ts';
-import { type Operation, type Operations, operations } from '../openapi/operations.ts';
+import { MethodNotAllowedError, NotFoundError } from '../common/errors.ts';
+import { type Logger, logger, loggingAs } from '../common/log.ts';
+import { validate } from '../common/validation.ts';
+import { type Operation, type Operations, operations } from '../contract/operations.ts';
 import {
   type HandlerRoute,
   type RouteAuth,
   type RouteDefinition,
   type RouteId,
   routeById,
-} from '../routes.ts';
+} from '../contract/routes.ts';
 import { getServices, type Services } from '../runtime/services.ts';
 import { authenticate, type Principal, requirePlanFeature } from '../tenancy/auth.ts';
 import { recordingUsage, type UsageSeen } from '../tenancy/quota.ts';
@@ -24,12 +25,11 @@ import { jsonBody } from './json-body.ts';
 import { quotaHeaders } from './quota-headers.ts';
 import { requestIdFor } from './request-id.ts';
 import { matchRoutePath } from './route-match.ts';
-import { validate } from './validation.ts';
 
 /**
  * The one request pipeline of the service. Every route, buffered (API Gateway) or streamed (a
  * response-streaming Function URL), goes through the same steps, configured by its entry in the
- * route manifest (lib/routes.ts): request id, quota headers and log line, error mapping, method check (stream
+ * route manifest (lib/contract/routes.ts): request id, quota headers and log line, error mapping, method check (stream
  * routes only: CloudFront routes by path), body size limit, API-key authentication, plan gate,
  * JSON parsing and valibot validation. Only the last step differs: a JSON body, or an SSE stream.
  */
@@ -70,7 +70,7 @@ export interface ContentResult {
 }
 
 /**
- * The result a route's use case must return, from its contract (lib/openapi/operations.ts): the
+ * The result a route's use case must return, from its contract (lib/contract/operations.ts): the
  * declared success status, and a body of the input type of the declared response schema. A use case
  * answering a shape the OpenAPI document does not describe fails the type check. A route whose
  * contract declares media types other than JSON (the reference page) answers a ContentResult.
@@ -103,7 +103,7 @@ export interface StreamResult {
   events: AsyncIterable<string>;
 }
 
-/** The schemas a request is validated with: its route's contract's (lib/openapi/operations.ts). */
+/** The schemas a request is validated with: its route's contract's (lib/contract/operations.ts). */
 interface InputSpec {
   body?: v.GenericSchema;
   query?: v.GenericSchema;

@@ -1,8 +1,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import { ForbiddenError, NotFoundError } from '../errors.ts';
+import { ForbiddenError, NotFoundError } from '../common/errors.ts';
 import { RISK_ORDER } from '../matcher/types.ts';
-import { decodeCursor, encodeCursor } from '../screening/cursor.ts';
 import { ListQuerySchema } from '../screening/request.ts';
 import {
   alertView,
@@ -13,6 +12,7 @@ import {
   toSummary,
 } from '../screening/screen-record.ts';
 import { getScreenItem } from '../screening/screens-read.ts';
+import { decodeCursor, encodeCursor } from '../store/cursor.ts';
 import {
   indexAttributes,
   isConditionalCheckFailed,

@@ -2,7 +2,7 @@ import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/l
 import * as v from 'valibot';
 import { subjectList } from '../batch/request.ts';
 import { outcomeOf, type QueuedScreen, type SubjectScreener } from '../batch/worker.ts';
-import { ConflictError } from '../errors.ts';
+import { ConflictError } from '../common/errors.ts';
 import type { Services } from '../runtime/services.ts';
 import {
   checkTypesField,

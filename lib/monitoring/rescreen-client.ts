@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { BatchRecord } from '../batch/batch-record.ts';
 import { outcomeOf, type SubjectScreener } from '../batch/worker.ts';
-import { ConflictError } from '../errors.ts';
+import { ConflictError } from '../common/errors.ts';
 import { isoSeconds, parseScreenItem, type ScreenItem } from '../screening/screen-record.ts';
 import { screenSubject } from '../screening/screen-subject.ts';
 import {

@@ -12,8 +12,8 @@
  * started, holds the run's version or one published after it.
  */
 import type { BatchRecord } from '../batch/batch-record.ts';
+import type { Config } from '../common/config.ts';
 import type { Matcher } from '../matcher/screen.ts';
-import type { Config } from '../runtime/config.ts';
 import { liveWatchlistsOf, type Services, snapshotStoreOf } from '../runtime/services.ts';
 
 /**

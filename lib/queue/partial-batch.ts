@@ -1,5 +1,5 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import type { Logger } from '../log.ts';
+import type { Logger } from '../common/log.ts';
 
 /**
  * What became of one queued message, as the code that handled it decides. The SQS adapter below

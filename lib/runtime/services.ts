@@ -1,3 +1,4 @@
+import { type Config, readConfig } from '../common/config.ts';
 import { createMatcher, type Matcher } from '../matcher/screen.ts';
 import { loadSnapshot } from '../matcher/snapshot-file.ts';
 import { type BatchQueue, createBatchQueue } from '../queue/batch-queue.ts';
@@ -8,7 +9,6 @@ import {
   createS3SnapshotStore,
   type SnapshotStore,
 } from '../sync/snapshot-store.ts';
-import { type Config, readConfig } from './config.ts';
 
 /**
  * The composition root: every handler gets its adapters from here, built once per cold start

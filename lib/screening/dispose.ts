@@ -1,6 +1,5 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ConflictError, ForbiddenError, InvalidRequestError, NotFoundError } from '../errors.ts';
-import { noteScreenDecision } from '../monitoring/screened-subjects.ts';
+import { ConflictError, ForbiddenError, InvalidRequestError, NotFoundError } from '../common/errors.ts';
 import { applySettledDecision } from '../monitoring/settled-decisions.ts';
 import {
   indexAttributes,
@@ -24,6 +23,7 @@ import {
   parseScreenItem,
   type ScreenItem,
 } from './screen-record.ts';
+import { noteScreenDecision } from './screened-subjects.ts';
 import type { ScreenHistory } from './screens-read.ts';
 
 type Caller = Pick<Principal, 'tenantId' | 'userId' | 'role' | 'keyLineage'>;

@@ -1,5 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { QuotaExceededError } from '../errors.ts';
+import { QuotaExceededError } from '../common/errors.ts';
 import { isConditionalCheckFailed, itemOfConditionFailure, keys, type Table } from '../store/table.ts';
 import { noteUsage, usageMonth } from '../tenancy/quota.ts';
 

@@ -8,7 +8,7 @@
  * finished matcher replaces it in one assignment. A request takes one matcher and keeps it, so no
  * screen ever sees a half-loaded index or a mix of two snapshots.
  */
-import { logger } from '../log.ts';
+import { logger } from '../common/log.ts';
 import type { Matcher } from '../matcher/screen.ts';
 import type { WatchlistSnapshot } from '../watchlists/types.ts';
 import type { SnapshotStore } from './snapshot-store.ts';

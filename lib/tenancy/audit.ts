@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import { DomainError, InvalidRequestError } from '../errors.ts';
+import { DomainError, InvalidRequestError } from '../common/errors.ts';
 import { keys, parseItem, type Table } from '../store/table.ts';
 import { type Principal, requireRole } from './auth.ts';
 import { ROLES } from './tenants.ts';
@@ -22,7 +22,7 @@ export const AUDIT_ACTIONS = [
   'user.disable',
   'user.revoke-key',
   'tenant.set-plan',
-  // The retention settings (lib/tenancy/retention.ts) and the daily purge (lib/screening/retention-purge.ts).
+  // The retention settings (lib/tenancy/retention.ts) and the daily purge (lib/jobs/retention-purge.ts).
   'tenant.set-retention',
   'screens.purge',
 ] as const;

@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import { ConflictError, InvalidRequestError, NotFoundError } from '../errors.ts';
+import { ConflictError, InvalidRequestError, NotFoundError } from '../common/errors.ts';
 import {
   getAll,
   INDEXES,

@@ -7,7 +7,7 @@ import {
   isSwaggerUiFile,
   SWAGGER_UI_FILES,
   swaggerUiDirectory,
-} from '../../lib/reference/swagger-ui-files.ts';
+} from '../../lib/api-docs/swagger-ui-files.ts';
 
 describe('the Swagger UI files the reference page serves', () => {
   it('are all in the installed swagger-ui-dist, each with a content type', () => {

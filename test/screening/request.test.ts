@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidRequestError } from '../../lib/errors.ts';
-import { validate } from '../../lib/http/validation.ts';
+import { InvalidRequestError } from '../../lib/common/errors.ts';
+import { validate } from '../../lib/common/validation.ts';
 import {
   DisposeRequestSchema,
   isCalendarDate,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QuotaExceededError } from '../../lib/errors.ts';
+import { QuotaExceededError } from '../../lib/common/errors.ts';
 import {
   blockScreenId,
   formatScreenId,

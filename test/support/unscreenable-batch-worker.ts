@@ -1,4 +1,4 @@
-import { createQueueWorker } from '../../lib/queue/queue-worker.ts';
+import { createQueueWorker } from '../../lib/jobs/queue-worker.ts';
 import { screenSubject } from '../../lib/screening/screen-subject.ts';
 
 /** A name this worker's screening dependency always fails on, like a matcher that keeps crashing. */

@@ -1,5 +1,5 @@
-import { InvalidRequestError } from '../errors.ts';
-import { isScreenId } from './screen-id.ts';
+import { InvalidRequestError } from '../common/errors.ts';
+import { isScreenId } from '../screening/screen-id.ts';
 
 /**
  * Opaque list cursors: base64url of `{ l: list, t: tenant, id: position }`, the position being

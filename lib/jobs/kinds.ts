@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { BatchSubjectJobSchema, BatchSubjectsJobSchema } from '../batch/message.ts';
-import type { Logger } from '../log.ts';
-import { DEAD_LETTER, type Delivery, type JobOutcome, type RecordHandler } from './partial-batch.ts';
+import type { Logger } from '../common/log.ts';
+import { DEAD_LETTER, type Delivery, type JobOutcome, type RecordHandler } from '../queue/partial-batch.ts';
 
 /**
  * The work queue's messages: one job per message, told apart by `kind`. Every producer (batch
@@ -9,7 +9,7 @@ import { DEAD_LETTER, type Delivery, type JobOutcome, type RecordHandler } from 
  * the use case of its kind; the SQS adapter (partial-batch.ts) is shared by all of them.
  *
  * To add a kind: its schema here (with `kind: v.literal('<name>')`), and its handler where the
- * worker is composed (lib/queue/queue-worker.ts); the types refuse a kind without a handler.
+ * worker is composed (lib/jobs/queue-worker.ts); the types refuse a kind without a handler.
  */
 export const JOB_SCHEMAS = {
   'batch-subject': BatchSubjectJobSchema,

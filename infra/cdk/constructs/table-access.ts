@@ -1,6 +1,6 @@
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IGrantable } from 'aws-cdk-lib/aws-iam';
-import type { TableAccess } from '../../lib/routes.ts';
+import type { TableAccess } from '../../../lib/contract/routes.ts';
 
 /**
  * The DynamoDB actions of each declared access, listed rather than taken from the CDK's

@@ -1,12 +1,12 @@
 import { BATCH_MAX_RECEIVE_COUNT, batchSubjectHandler, batchSubjectsHandler } from '../batch/worker.ts';
-import { type Logger, logger } from '../log.ts';
+import { type Logger, logger } from '../common/log.ts';
 import { registerQueuedClient } from '../monitoring/register-client.ts';
 import { rescreenQueuedClient } from '../monitoring/rescreen-client.ts';
+import { queueUrlFromArn } from '../queue/batch-queue.ts';
+import { sqsPartialBatch } from '../queue/partial-batch.ts';
 import { getServices, type Services } from '../runtime/services.ts';
 import { screenSubject } from '../screening/screen-subject.ts';
-import { queueUrlFromArn } from './batch-queue.ts';
-import { type JobHandlers, jobDispatcher } from './jobs.ts';
-import { sqsPartialBatch } from './partial-batch.ts';
+import { type JobHandlers, jobDispatcher } from './kinds.ts';
 
 export interface QueueWorkerDependencies {
   services: () => Pick<Services, 'table' | 'config' | 'matcher' | 'batchQueue'>;

@@ -6,7 +6,7 @@ import type { Construct } from 'constructs';
 
 /**
  * How tightly the deployed stack is closed. Every field has a default that deploys on a fresh
- * account; `infra/app.ts` reads the optional ones from CDK context (README: "Deploying").
+ * account; `infra/cdk/app.ts` reads the optional ones from CDK context (README: "Deploying").
  */
 export interface LockdownSettings {
   /**

@@ -19,7 +19,7 @@ import {
   type RouteDefinition,
   type ScheduledJobDefinition,
   scheduledJobs,
-} from '../lib/routes.ts';
+} from '../../lib/contract/routes.ts';
 import { BatchPipeline } from './constructs/batch-pipeline.ts';
 import { ListSync } from './constructs/list-sync.ts';
 import { DEFAULT_LOCKDOWN, dataKey, type LockdownSettings, webAclFor } from './constructs/lockdown.ts';
@@ -39,7 +39,7 @@ export const BATCH_WORKER_ENTRY = batchWorker.entry;
 export const UNROUTED_REQUEST_ENTRY = fallbackRoute.entry;
 
 export interface ScreeningServiceStackProps extends StackProps {
-  /** The route manifest (lib/routes.ts); every route becomes an endpoint with its own function. */
+  /** The route manifest (lib/contract/routes.ts); every route becomes an endpoint with its own function. */
   routes: readonly RouteDefinition[];
   /** Absolute path of the repository root: entries, package-lock.json and the snapshot live there. */
   projectRoot: string;
@@ -51,7 +51,7 @@ export interface ScreeningServiceStackProps extends StackProps {
   batchWorkerEntry?: string;
   /** @default UNROUTED_REQUEST_ENTRY */
   unroutedRequestEntry?: string;
-  /** The manifest's scheduled jobs (lib/routes.ts); each gets a function and an EventBridge rule. */
+  /** The manifest's scheduled jobs (lib/contract/routes.ts); each gets a function and an EventBridge rule. */
   scheduledJobs?: readonly ScheduledJobDefinition[];
   /** How tightly the stack is closed (keys, throttling, WAF, concurrency); defaults: DEFAULT_LOCKDOWN. */
   lockdown?: Partial<LockdownSettings>;

@@ -3,15 +3,15 @@
  * configured snapshot store and table, the official URLs or a mirror, every list with a feed.
  */
 
-import { logger } from '../log.ts';
+import type { Config } from '../common/config.ts';
+import { logger } from '../common/log.ts';
 import { loadSnapshot } from '../matcher/snapshot-file.ts';
 import { type DeltaRescreenReport, rescreenChangedClients } from '../monitoring/delta-rescreen.ts';
-import type { Config } from '../runtime/config.ts';
 import { type Services, snapshotStoreOf } from '../runtime/services.ts';
 import type { Table } from '../store/table.ts';
-import { LIST_FEEDS } from './feeds.ts';
-import { createGetFile, describeOrigin, parseOrigin } from './fetch.ts';
-import { type SyncReport, syncLists } from './sync-lists.ts';
+import { LIST_FEEDS } from '../sync/feeds.ts';
+import { createGetFile, describeOrigin, parseOrigin } from '../sync/fetch.ts';
+import { type SyncReport, syncLists } from '../sync/sync-lists.ts';
 
 export interface RunListSyncOptions {
   config: Config;

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { InvalidRequestError } from '../errors.ts';
+import { InvalidRequestError } from './errors.ts';
 
 /** `subjects[3].name`: the path of an issue as a JavaScript reader would write it. */
 export function issuePath(issue: v.BaseIssue<unknown>): string | undefined {

@@ -1,6 +1,6 @@
 import { type Match, type RiskLevel, riskRank, type ScreenChecks } from '../matcher/types.ts';
-import type { MatchRef } from '../screening/screen-record.ts';
-import type { Subject } from '../screening/subject.ts';
+import type { MatchRef } from './screen-record.ts';
+import type { Subject } from './subject.ts';
 
 /**
  * What a re-screen of a monitored client finds different from the client's last settled state

@@ -2,13 +2,13 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { App } from 'aws-cdk-lib';
-import { loadSnapshot } from '../lib/matcher/snapshot-file.ts';
-import { routes } from '../lib/routes.ts';
+import { routes } from '../../lib/contract/routes.ts';
+import { loadSnapshot } from '../../lib/matcher/snapshot-file.ts';
 import type { LockdownSettings } from './constructs/lockdown.ts';
 import { WATCHLIST_SNAPSHOT_SOURCE } from './constructs/service-function.ts';
 import { ScreeningServiceStack } from './stack.ts';
 
-const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const { version } = JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as {
   version: string;
 };

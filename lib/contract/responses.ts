@@ -21,7 +21,7 @@ import { CHECK_TYPES } from '../watchlists/types.ts';
 /**
  * The response bodies of the API as valibot schemas: the OpenAPI document (lib/openapi/document.ts)
  * converts them to JSON Schema, and the request pipeline (lib/http/handler.ts) types each use
- * case's result as the input of its route's declared response schema (lib/openapi/operations.ts),
+ * case's result as the input of its route's declared response schema (lib/contract/operations.ts),
  * so the code cannot return a shape the document does not describe without failing the type
  * check. The contract tests then validate every body the HTTP tests receive against the document.
  *

@@ -1,4 +1,4 @@
-import { INTERFACE_VERSION } from '../version.ts';
+import { INTERFACE_VERSION } from '../common/version.ts';
 
 /** ISO 8601 with an explicit `+00:00` offset, the form /health reports (docs/api-decisions.md#timestamps). */
 export function isoWithOffset(at: Date): string {

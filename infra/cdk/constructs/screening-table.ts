@@ -2,7 +2,7 @@ import { RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
-import { INDEXES, TABLE_KEYS } from '../../lib/store/table.ts';
+import { INDEXES, TABLE_KEYS } from '../../../lib/store/table.ts';
 
 /**
  * The single table holding every tenant's users, usage, screens, dispositions and batches.

@@ -1,12 +1,12 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { Logger } from '../log.ts';
+import type { Logger } from '../common/log.ts';
 import { findClient } from '../monitoring/client-record.ts';
+import { lastDecisionAt, removeScreen } from '../screening/delete.ts';
+import { isoSeconds, type ScreenItem } from '../screening/screen-record.ts';
 import { keys, type Table } from '../store/table.ts';
 import { type AuditActor, audited } from '../tenancy/audit.ts';
 import { getRetention } from '../tenancy/retention.ts';
 import { listTenants } from '../tenancy/tenants.ts';
-import { lastDecisionAt, removeScreen } from './delete.ts';
-import { isoSeconds, type ScreenItem } from './screen-record.ts';
 
 /**
  * The daily retention purge (README "Retention"): for every tenant with a `retention_days`, the

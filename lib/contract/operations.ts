@@ -2,7 +2,6 @@ import type * as v from 'valibot';
 import { BatchRequestSchema } from '../batch/request.ts';
 import { ClientListQuerySchema } from '../monitoring/clients-read.ts';
 import { BatchClientsRequestSchema, ClientRequestSchema } from '../monitoring/register-client.ts';
-import type { RouteId } from '../routes.ts';
 import { DisposeRequestSchema, ListQuerySchema, ScreenRequestSchema } from '../screening/request.ts';
 import { SettingsPatchSchema } from '../tenancy/retention.ts';
 import { AddUserRequestSchema } from '../tenancy/users.ts';
@@ -31,9 +30,10 @@ import {
   UserListSchema,
   UserWithKeySchema,
 } from './responses.ts';
+import type { RouteId } from './routes.ts';
 
 /**
- * The contract of every route of the manifest (lib/routes.ts): what it reads (request body and
+ * The contract of every route of the manifest (lib/contract/routes.ts): what it reads (request body and
  * query, as the valibot schemas the request pipeline validates with) and what it answers (its
  * success status and body schema, or for a streamed route its Server-Sent Events; the error
  * statuses it can answer beyond those every route of its kind can). The request pipeline takes

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
-import type { BundledFiles } from '../routes.ts';
+import type { BundledFiles } from '../contract/routes.ts';
 
 /**
  * The files of swagger-ui-dist the reference page loads, and nothing else of the package: the

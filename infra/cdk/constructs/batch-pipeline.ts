@@ -5,8 +5,8 @@ import { type FunctionUrl, FunctionUrlAuthType, InvokeMode } from 'aws-cdk-lib/a
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { BATCH_MAX_RECEIVE_COUNT } from '../../lib/batch/worker.ts';
-import { batchWorker, type RouteDefinition } from '../../lib/routes.ts';
+import { BATCH_MAX_RECEIVE_COUNT } from '../../../lib/batch/worker.ts';
+import { batchWorker, type RouteDefinition } from '../../../lib/contract/routes.ts';
 import { constructIdFor, ServiceFunction, type ServiceFunctionSettings } from './service-function.ts';
 import { grantTableAccess } from './table-access.ts';
 

@@ -1,6 +1,6 @@
-import { NotFoundError } from '../errors.ts';
+import { NotFoundError } from '../common/errors.ts';
+import { INTERFACE_VERSION } from '../common/version.ts';
 import type { ContentResult } from '../http/handler.ts';
-import { INTERFACE_VERSION } from '../version.ts';
 import {
   acceptsGzip,
   contentTypeOf,

@@ -12,7 +12,7 @@ import {
 } from 'aws-cdk-lib/aws-cloudfront';
 import { FunctionUrlOrigin, HttpOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { Construct } from 'constructs';
-import type { RouteDefinition } from '../../lib/routes.ts';
+import type { RouteDefinition } from '../../../lib/contract/routes.ts';
 import type { StreamEndpoint } from './batch-pipeline.ts';
 
 export interface PublicEndpointProps {

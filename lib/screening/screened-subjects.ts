@@ -1,17 +1,8 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import { logger } from '../log.ts';
+import { logger } from '../common/log.ts';
 import { RISK_ORDER, type RiskLevel } from '../matcher/types.ts';
-import { decodeCursor, encodeCursor } from '../screening/cursor.ts';
-import { DISPOSITIONS, type DispositionValue } from '../screening/request.ts';
-import {
-  type Actor,
-  ActorSchema,
-  currentDisposition,
-  parseScreenItem,
-  type ScreenItem,
-} from '../screening/screen-record.ts';
-import { SubjectSchema } from '../screening/subject.ts';
+import { decodeCursor, encodeCursor } from '../store/cursor.ts';
 import {
   INDEXES,
   indexKeys,
@@ -23,6 +14,15 @@ import {
   type Table,
 } from '../store/table.ts';
 import { CHECK_TYPES } from '../watchlists/types.ts';
+import { DISPOSITIONS, type DispositionValue } from './request.ts';
+import {
+  type Actor,
+  ActorSchema,
+  currentDisposition,
+  parseScreenItem,
+  type ScreenItem,
+} from './screen-record.ts';
+import { SubjectSchema } from './subject.ts';
 
 /**
  * One row per unique subject a tenant ever screened, through any path (single, batch, client

@@ -6,7 +6,7 @@ import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import type { BundledFiles } from '../../lib/routes.ts';
+import type { BundledFiles } from '../../../lib/contract/routes.ts';
 
 /** Where `npm run build:snapshot` writes the compiled watchlist index, relative to the project root. */
 export const WATCHLIST_SNAPSHOT_SOURCE = 'data/snapshot/watchlists.json';

@@ -1,12 +1,12 @@
 /**
  * The manifest: every function the service deploys, and everything about its wiring that both
  * runtimes need. The handlers read it (authentication, plan gate, method check: lib/http/handler.ts)
- * and so do the CDK stack (infra/stack.ts: one function per entry, its table grant, queue and
+ * and so do the CDK stack (infra/cdk/stack.ts: one function per entry, its table grant, queue and
  * schedule wiring) and the local runtime (infra/local), so a route, a grant or a schedule can
  * never exist in one place and not the other. Declaring is granting.
  */
 
-import { SWAGGER_UI_FILES } from './reference/swagger-ui-files.ts';
+import { SWAGGER_UI_FILES } from '../api-docs/swagger-ui-files.ts';
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PATCH' | 'DELETE';
 
@@ -488,7 +488,7 @@ export const queueWorkers: readonly QueueWorkerDefinition[] = [batchWorker];
 /**
  * Scheduled functions; the stack gives each an EventBridge schedule, `npm start` a timer. The
  * daily list sync is declared apart, with its bucket, its daily rule and its grants (the status
- * rows, the client name keys and the list-change rescreen runs: infra/constructs/list-sync.ts),
+ * rows, the client name keys and the list-change rescreen runs: infra/cdk/constructs/list-sync.ts),
  * because no other function shares those.
  */
 export const scheduledJobs: readonly ScheduledJobDefinition[] = [
@@ -515,6 +515,6 @@ export const scheduledJobs: readonly ScheduledJobDefinition[] = [
 /** The manifest route with this id; a handler names its route once, here. */
 export function routeById(id: RouteId): RouteDefinition {
   const route = (routes as readonly RouteDefinition[]).find((candidate) => candidate.id === id);
-  if (!route) throw new Error(`No route '${id}' in the manifest (lib/routes.ts)`);
+  if (!route) throw new Error(`No route '${id}' in the manifest (lib/contract/routes.ts)`);
   return route;
 }
