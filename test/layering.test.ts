@@ -9,15 +9,16 @@ import { describe, expect, it } from 'vitest';
  * floor or stay inside its own folder, never up and never sideways into another folder of the
  * same floor. Type-only imports count: a type that climbs ties the lower floor to the upper one
  * as surely as a value does. Each entry is a folder of lib/ (or a single file, `ports.ts`).
+ * The composition root (runtime/) is on the top floor: it knows every adapter and binds the
+ * pipeline to them, and only the edges call it; the features see its adapters as `ports.ts`.
  */
 const FLOORS: readonly (readonly string[])[] = [
-  ['openapi', 'api-docs'],
+  ['runtime', 'openapi', 'api-docs'],
   ['http'],
   ['contract', 'jobs'],
   ['monitoring'],
   ['batch'],
   ['screening'],
-  ['runtime'],
   ['ports.ts', 'sync'],
   ['matcher', 'tenancy'],
   ['store', 'queue', 'watchlists'],

@@ -1,6 +1,6 @@
-import { httpHandler } from '../../lib/http/handler.ts';
 import { idempotent } from '../../lib/http/idempotency.ts';
 import { registerClient } from '../../lib/monitoring/register-client.ts';
+import { httpHandler } from '../../lib/runtime/handlers.ts';
 
 export const handler = httpHandler('client-register', async (request) => {
   const { services, principal, body, idempotencyKey } = request;

@@ -1,4 +1,4 @@
-import { httpHandler } from '../../lib/http/handler.ts';
+import { httpHandler } from '../../lib/runtime/handlers.ts';
 import { listScreenedSubjects } from '../../lib/screening/screened-subjects.ts';
 
 export const handler = httpHandler('clients-reviewed', async ({ services, principal, query }) => ({

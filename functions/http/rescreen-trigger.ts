@@ -1,6 +1,6 @@
-import { httpHandler } from '../../lib/http/handler.ts';
 import { startRescreenRun } from '../../lib/monitoring/rescreen-run.ts';
 import { publishedSnapshotVersion } from '../../lib/monitoring/run-lists.ts';
+import { httpHandler } from '../../lib/runtime/handlers.ts';
 
 export const handler = httpHandler('rescreen-trigger', async ({ services, principal, log }) => ({
   status: 202,

@@ -1,4 +1,4 @@
-import { httpHandler } from '../../lib/http/handler.ts';
+import { httpHandler } from '../../lib/runtime/handlers.ts';
 import { disposeScreen } from '../../lib/screening/dispose.ts';
 
 export const handler = httpHandler('screen-dispose', async ({ services, principal, params, body }) => ({

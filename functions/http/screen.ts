@@ -1,5 +1,5 @@
-import { httpHandler } from '../../lib/http/handler.ts';
 import { idempotent } from '../../lib/http/idempotency.ts';
+import { httpHandler } from '../../lib/runtime/handlers.ts';
 import { deletedScreenDetail } from '../../lib/screening/delete.ts';
 import { screenSubject } from '../../lib/screening/screen-subject.ts';
 

@@ -1,5 +1,5 @@
 import { streamBatch } from '../../lib/batch/batch-stream.ts';
-import { streamHandler } from '../../lib/http/handler.ts';
+import { streamHandler } from '../../lib/runtime/handlers.ts';
 
 /** POST /batch/stream: Lambda response streaming behind a Function URL. */
 export const handler = streamHandler('batch-stream', streamBatch);

@@ -15,7 +15,7 @@ import {
   type RouteId,
   routeById,
 } from '../contract/routes.ts';
-import { getServices, type Services } from '../runtime/services.ts';
+import type { Services } from '../ports.ts';
 import { authenticate, type Principal, requirePlanFeature } from '../tenancy/auth.ts';
 import { recordingUsage, type UsageSeen } from '../tenancy/quota.ts';
 import { bodyLimit } from './body-limit.ts';
@@ -143,7 +143,7 @@ const requestIdOf = (event: ServiceEvent) =>
  * Request id in every response, log line and 500 body; the tenant's quota on every response to an
  * authenticated caller; one structured log line per request; error mapping.
  */
-function requestFrame(): MiddlewareObj<ServiceEvent, PipelineResult> {
+function requestFrame(services: () => Services): MiddlewareObj<ServiceEvent, PipelineResult> {
   const started = new WeakMap<object, number>();
   const finish = async (request: { event: ServiceEvent; response?: PipelineResult | null }) => {
     const { event } = request;
@@ -152,7 +152,7 @@ function requestFrame(): MiddlewareObj<ServiceEvent, PipelineResult> {
       let quota: Record<string, string> = {};
       if (event.principal) {
         try {
-          quota = await quotaHeaders(getServices().table, event.principal, event.usageSeen ?? new Map());
+          quota = await quotaHeaders(services().table, event.principal, event.usageSeen ?? new Map());
         } catch (error) {
           // The answer (often already an error about the store) matters more than its quota headers.
           log.warn({ err: error }, 'quota headers unavailable');
@@ -218,10 +218,10 @@ function methodGuard(route: HandlerRoute): MiddlewareObj<ServiceEvent, PipelineR
 }
 
 /** Authenticates X-API-Key with the shared tenancy code and attaches the principal. */
-function apiKeyAuth(): MiddlewareObj<ServiceEvent, PipelineResult> {
+function apiKeyAuth(services: () => Services): MiddlewareObj<ServiceEvent, PipelineResult> {
   return {
     before: async ({ event }) => {
-      event.principal = await authenticate(getServices().table, event.headers?.['x-api-key']);
+      event.principal = await authenticate(services().table, event.headers?.['x-api-key']);
     },
   };
 }
@@ -237,19 +237,20 @@ function planGate(
   };
 }
 
-function pipeline(route: HandlerRoute, parsesBody: boolean, streamed: boolean) {
+function pipeline(services: () => Services, route: HandlerRoute, parsesBody: boolean, streamed: boolean) {
   const chain = middy<ServiceEvent, PipelineResult, Error, Context>(
     streamed ? { executionMode: executionModeStreamifyResponse } : {},
-  ).use(requestFrame());
+  ).use(requestFrame(services));
   if (route.kind === 'stream') chain.use(methodGuard(route));
   chain.use(bodyLimit() as MiddlewareObj<ServiceEvent, PipelineResult>);
-  if (route.auth === 'api-key') chain.use(apiKeyAuth());
+  if (route.auth === 'api-key') chain.use(apiKeyAuth(services));
   if (route.planFeature) chain.use(planGate(route.planFeature));
   if (parsesBody) chain.use(jsonBody() as MiddlewareObj<ServiceEvent, PipelineResult>);
   return chain;
 }
 
 function requestOf<TBody, TQuery, TPrincipal>(
+  services: Services,
   event: ServiceEvent,
   spec: InputSpec,
 ): HttpRequest<TBody, TQuery, TPrincipal> {
@@ -263,7 +264,7 @@ function requestOf<TBody, TQuery, TPrincipal>(
     apiKey: event.headers?.['x-api-key'] ?? '',
     idempotencyKey: spec.idempotent ? idempotencyKeyOf(event.headers) : undefined,
     requestId: requestIdOf(event),
-    services: getServices(),
+    services,
     log: event.log ?? logger,
     event,
   };
@@ -279,27 +280,6 @@ type AuthOf<TRoute> = TRoute extends RouteId
     ? TRoute['auth']
     : never;
 
-/**
- * The Lambda handler of a buffered route (API Gateway HTTP API, payload v2): the pipeline, then
- * the use case; its result is the JSON response. `route` is the manifest id (or, for the
- * `$default` fallback, its definition); the route's contract gives the schemas its body and query
- * are validated with and the type of its result.
- */
-export function httpHandler<const TRoute extends RouteId | HandlerRoute>(
-  route: TRoute,
-  useCase: UseCase<BodySchemaOf<TRoute>, QuerySchemaOf<TRoute>, AuthOf<TRoute>, ResultOf<TRoute>>,
-) {
-  const definition = routeOf(route);
-  const spec = inputOf(route);
-  return pipeline(definition, Boolean(spec.body), false).handler(async (event, context) => {
-    const result = await loggingAs(requestIdOf(event), () =>
-      recordingUsage(event.usageSeen ?? new Map(), () => useCase(requestOf(event, spec), context)),
-    );
-    if ('content' in result) return contentResponse(result.status ?? 200, result.content, result.headers);
-    return jsonResponse((result as HttpResult).status ?? 200, result.body);
-  });
-}
-
 export const SSE_HEADERS = {
   'content-type': 'text/event-stream; charset=utf-8',
   'cache-control': 'no-cache, no-transform',
@@ -308,21 +288,48 @@ export const SSE_HEADERS = {
 } as const;
 
 /**
+ * The Lambda handler of a buffered route (API Gateway HTTP API, payload v2): the pipeline, then
+ * the use case; its result is the JSON response. `route` is the manifest id (or, for the
+ * `$default` fallback, its definition); the route's contract gives the schemas its body and query
+ * are validated with and the type of its result.
+ */
+function httpHandler<const TRoute extends RouteId | HandlerRoute>(
+  route: TRoute,
+  useCase: UseCase<BodySchemaOf<TRoute>, QuerySchemaOf<TRoute>, AuthOf<TRoute>, ResultOf<TRoute>>,
+  services: () => Services,
+) {
+  const definition = routeOf(route);
+  const spec = inputOf(route);
+  return pipeline(services, definition, Boolean(spec.body), false).handler(async (event, context) => {
+    const result = await loggingAs(requestIdOf(event), () =>
+      recordingUsage(event.usageSeen ?? new Map(), () =>
+        useCase(requestOf(services(), event, spec), context),
+      ),
+    );
+    if ('content' in result) return contentResponse(result.status ?? 200, result.content, result.headers);
+    return jsonResponse((result as HttpResult).status ?? 200, result.body);
+  });
+}
+
+/**
  * The Lambda handler of a streamed route (a Function URL with InvokeMode RESPONSE_STREAM): the
  * same pipeline, so a failure before the first byte (401, 403, 400, 413, 429) is the same JSON
  * `{detail}` response as on every other route; then the use case's events are written as they
  * are produced.
  */
-export function streamHandler<const TRoute extends RouteId>(
+function streamHandler<const TRoute extends RouteId>(
   route: TRoute,
   useCase: UseCase<BodySchemaOf<TRoute>, QuerySchemaOf<TRoute>, 'api-key', StreamResult>,
+  services: () => Services,
 ) {
   const definition = routeOf(route);
   const spec = inputOf(route);
-  return pipeline(definition, true, true).handler(async (event, context) => {
+  return pipeline(services, definition, true, true).handler(async (event, context) => {
     const requestId = requestIdOf(event);
     const result = await loggingAs(requestId, () =>
-      recordingUsage(event.usageSeen ?? new Map(), () => useCase(requestOf(event, spec), context)),
+      recordingUsage(event.usageSeen ?? new Map(), () =>
+        useCase(requestOf(services(), event, spec), context),
+      ),
     );
     return {
       statusCode: 200,
@@ -330,6 +337,23 @@ export function streamHandler<const TRoute extends RouteId>(
       body: Readable.from(eventsLoggedAs(requestId, result.events), { objectMode: false }),
     };
   });
+}
+
+/**
+ * The pipeline bound to the adapters a request uses. Only the composition root calls this
+ * (lib/runtime/handlers.ts), so the pipeline never reaches up to the root that builds them.
+ */
+export function pipelineOf(services: () => Services) {
+  return {
+    httpHandler: <const TRoute extends RouteId | HandlerRoute>(
+      route: TRoute,
+      useCase: UseCase<BodySchemaOf<TRoute>, QuerySchemaOf<TRoute>, AuthOf<TRoute>, ResultOf<TRoute>>,
+    ) => httpHandler(route, useCase, services),
+    streamHandler: <const TRoute extends RouteId>(
+      route: TRoute,
+      useCase: UseCase<BodySchemaOf<TRoute>, QuerySchemaOf<TRoute>, 'api-key', StreamResult>,
+    ) => streamHandler(route, useCase, services),
+  };
 }
 
 /** The stream's events, each produced as part of the request (its log lines carry its id). */

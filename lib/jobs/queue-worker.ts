@@ -2,9 +2,9 @@ import { BATCH_MAX_RECEIVE_COUNT, batchSubjectHandler, batchSubjectsHandler } fr
 import { type Logger, logger } from '../common/log.ts';
 import { registerQueuedClient } from '../monitoring/register-client.ts';
 import { rescreenQueuedClient } from '../monitoring/rescreen-client.ts';
+import type { Services } from '../ports.ts';
 import { queueUrlFromArn } from '../queue/batch-queue.ts';
 import { sqsPartialBatch } from '../queue/partial-batch.ts';
-import { getServices, type Services } from '../runtime/services.ts';
 import { screenSubject } from '../screening/screen-subject.ts';
 import { type JobHandlers, jobDispatcher } from './kinds.ts';
 
@@ -23,9 +23,10 @@ export interface QueueWorkerDependencies {
  * dispatched by its job kind to that kind's use case, `batchItemFailures` out. Composed here,
  * once, so every kind shares the adapter, the retry policy and the dead-letter rule.
  */
-export function createQueueWorker(overrides: Partial<QueueWorkerDependencies> = {}) {
+export function createQueueWorker(
+  overrides: Partial<QueueWorkerDependencies> & Pick<QueueWorkerDependencies, 'services'>,
+) {
   const deps: QueueWorkerDependencies = {
-    services: getServices,
     screen: screenSubject,
     maxReceiveCount: BATCH_MAX_RECEIVE_COUNT,
     retryDelaySeconds: (receiveCount) => Math.min(2 ** (receiveCount - 1), 30),

@@ -7,10 +7,11 @@ import type { Config } from '../common/config.ts';
 import { logger } from '../common/log.ts';
 import { loadSnapshot } from '../matcher/snapshot-file.ts';
 import { type DeltaRescreenReport, rescreenChangedClients } from '../monitoring/delta-rescreen.ts';
-import { type Services, snapshotStoreOf } from '../runtime/services.ts';
+import type { Services } from '../ports.ts';
 import type { Table } from '../store/table.ts';
 import { LIST_FEEDS } from '../sync/feeds.ts';
 import { createGetFile, describeOrigin, parseOrigin } from '../sync/fetch.ts';
+import { snapshotStoreOf } from '../sync/snapshot-store.ts';
 import { type SyncReport, syncLists } from '../sync/sync-lists.ts';
 
 export interface RunListSyncOptions {

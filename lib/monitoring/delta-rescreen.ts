@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Logger } from '../common/log.ts';
 import { createMatcher, type Matcher } from '../matcher/screen.ts';
-import type { Services } from '../runtime/services.ts';
+import type { Services } from '../ports.ts';
 import { matchesOf } from '../screening/change-detection.ts';
 import { isoSeconds } from '../screening/screen-record.ts';
 import { conditionHeld, getAll, indexAttributes, keys, queryAll, type Table } from '../store/table.ts';

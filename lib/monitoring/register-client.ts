@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { subjectList } from '../batch/request.ts';
 import { outcomeOf, type QueuedScreen, type SubjectScreener } from '../batch/worker.ts';
 import { ConflictError } from '../common/errors.ts';
-import type { Services } from '../runtime/services.ts';
+import type { Services } from '../ports.ts';
 import {
   checkTypesField,
   objectMessage,

@@ -5,7 +5,7 @@ import { queueBatch } from '../batch/start-batch.ts';
 import { NotFoundError, QuotaExceededError } from '../common/errors.ts';
 import type { Logger } from '../common/log.ts';
 import { RISK_ORDER } from '../matcher/types.ts';
-import type { Services } from '../runtime/services.ts';
+import type { Services } from '../ports.ts';
 import { screenDay } from '../screening/screen-id.ts';
 import { type Actor, isoSeconds as isoOf } from '../screening/screen-record.ts';
 import { INDEXES, indexAttributes, keys, parseItem, queryAll, type Table } from '../store/table.ts';

@@ -2,7 +2,7 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { QuotaExceededError } from '../common/errors.ts';
 import { logger } from '../common/log.ts';
 import type { ScreenChecks } from '../matcher/types.ts';
-import type { Services } from '../runtime/services.ts';
+import type { Services } from '../ports.ts';
 import { indexKeys, isConditionalCheckFailed, keys, type Table } from '../store/table.ts';
 import type { Principal } from '../tenancy/auth.ts';
 import { refundScreens } from '../tenancy/quota.ts';

@@ -165,7 +165,9 @@ describe('POST /batch/clients/stream', () => {
     const written = (await api.get('/clients?reference=CUST-RETRY-1', key)).body.clients;
     expect(written).toHaveLength(1);
 
-    const second = await createQueueWorker()({ Records: [sqsRecord('first', body, 2)] });
+    const second = await createQueueWorker({ services: getServices })({
+      Records: [sqsRecord('first', body, 2)],
+    });
     expect(second.batchItemFailures).toEqual([]);
     const events = await readEvents(
       await fetch(`${stack.url}/batch/${batch.batchId}/events`, { headers: { 'x-api-key': key } }),

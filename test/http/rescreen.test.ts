@@ -291,7 +291,7 @@ describe('auto-rescreen', () => {
       const [runA, runB] = [await startHeldRun(tenantId), await startHeldRun(tenantId)];
       expect([runA.queued, runB.queued]).toEqual([1, 1]);
       const deliver = (runId: string) =>
-        createQueueWorker()({ Records: [sqsRecord(runId, jobOf(tenantId, runId))] });
+        createQueueWorker({ services: getServices })({ Records: [sqsRecord(runId, jobOf(tenantId, runId))] });
 
       await deliver(runA.run_id);
       const profile = (await api.get(`/clients/${client.client_id}`, key)).body;
@@ -323,7 +323,9 @@ describe('auto-rescreen', () => {
     expect(flaky.failed()).toBe(true);
     expect(first.batchItemFailures).toHaveLength(1);
 
-    const second = await createQueueWorker()({ Records: [sqsRecord('first', body, 2)] });
+    const second = await createQueueWorker({ services: getServices })({
+      Records: [sqsRecord('first', body, 2)],
+    });
     expect(second.batchItemFailures).toEqual([]);
     const screens = await screensOf(client.client_id, key);
     expect(screens).toHaveLength(2);
@@ -359,7 +361,7 @@ describe('auto-rescreen', () => {
     const used = await usedOf(key);
 
     const body = encodeJob({ kind: 'batch-subject', v: 2, tenant_id: tenantId, batch_id: runId, index: 0 });
-    const worker = createQueueWorker();
+    const worker = createQueueWorker({ services: getServices });
     const result = await worker({ Records: [sqsRecord('again', body, 2)] });
 
     expect(result.batchItemFailures).toEqual([]);

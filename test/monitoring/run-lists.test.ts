@@ -11,7 +11,7 @@ import { readConfig } from '../../lib/common/config.ts';
 import type { Matcher } from '../../lib/matcher/screen.ts';
 import { serialiseSnapshot, writeSnapshot } from '../../lib/matcher/snapshot-file.ts';
 import { matcherForRun, publishedSnapshotVersion } from '../../lib/monitoring/run-lists.ts';
-import { liveWatchlistsOf } from '../../lib/runtime/services.ts';
+import { liveWatchlistsOf } from '../../lib/sync/live-watchlists.ts';
 import { createFileSnapshotStore } from '../../lib/sync/snapshot-store.ts';
 import { buildSnapshot } from '../../lib/watchlists/snapshot.ts';
 import { LIST_SOURCES } from '../../lib/watchlists/sources.ts';
