@@ -1,5 +1,6 @@
 import type { Context } from 'aws-lambda';
 import { NotFoundError } from '../common/errors.ts';
+import { isBatchId } from '../common/ids.ts';
 import type { HttpRequest, StreamResult } from '../http/handler.ts';
 import { idempotent } from '../http/idempotency.ts';
 import type { Principal } from '../tenancy/auth.ts';
@@ -56,8 +57,6 @@ export async function streamBatch(
   return { headers: {}, events: logged() };
 }
 
-export const BATCH_ID_PATTERN = /^BAT-\d{8}-[0-9a-f]{10}$/;
-
 /**
  * GET /batch/{batch_id}/events: the progress stream of a batch the caller's tenant started,
  * from its `start` event (every subject finished so far is reported again, in finish order),
@@ -72,7 +71,7 @@ export async function reattachBatch(
   const { services, principal } = request;
   const batchId = request.params.batch_id ?? '';
   const notFound = new NotFoundError(`Batch ${batchId.slice(0, 40)} not found`);
-  if (!BATCH_ID_PATTERN.test(batchId)) throw notFound;
+  if (!isBatchId(batchId)) throw notFound;
   const record = await getBatch(services.table, { tenantId: principal.tenantId, batchId });
   if (!record) throw notFound;
   const batch = { tenantId: principal.tenantId, batchId, total: record.total };

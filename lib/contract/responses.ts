@@ -1,11 +1,8 @@
 import * as v from 'valibot';
 import { RunCountsSchema } from '../batch/batch-record.ts';
-import { BATCH_ID_PATTERN } from '../batch/batch-stream.ts';
+import { BATCH_ID_PATTERN, CLIENT_ID_PATTERN, RUN_ID_PATTERN, SCREEN_ID_PATTERN } from '../common/ids.ts';
 import { RISK_ORDER } from '../matcher/types.ts';
-import { CLIENT_ID_PATTERN } from '../monitoring/client-record.ts';
-import { RUN_ID_PATTERN } from '../monitoring/rescreen-run.ts';
 import { DISPOSITIONS } from '../screening/request.ts';
-import { SCREEN_ID_PATTERN } from '../screening/screen-id.ts';
 import {
   HISTORY_VALUES,
   SCREEN_ORIGINS,

@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { type BatchRecord, getBatch, type RunCounts } from '../batch/batch-record.ts';
 import { queueBatch } from '../batch/start-batch.ts';
 import { NotFoundError, QuotaExceededError } from '../common/errors.ts';
+import { isRunId } from '../common/ids.ts';
 import type { Logger } from '../common/log.ts';
 import { RISK_ORDER } from '../matcher/types.ts';
 import type { Services } from '../ports.ts';
@@ -45,12 +46,6 @@ export interface RunStarted {
 
 export function newRunId(at: Date): string {
   return `RUN-${screenDay(at)}-${randomBytes(5).toString('hex')}`;
-}
-
-export const RUN_ID_PATTERN = /^RUN-\d{8}-[0-9a-f]{10}$/;
-
-export function isRunId(text: string): boolean {
-  return RUN_ID_PATTERN.test(text);
 }
 
 /** The tenant's clients whose next due date has passed, read shard by shard in parallel. */

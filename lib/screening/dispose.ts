@@ -1,5 +1,6 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, ForbiddenError, InvalidRequestError, NotFoundError } from '../common/errors.ts';
+import { isScreenId } from '../common/ids.ts';
 import { applySettledDecision } from '../monitoring/settled-decisions.ts';
 import {
   indexAttributes,
@@ -12,7 +13,6 @@ import type { Principal } from '../tenancy/auth.ts';
 import { sharedCredential } from '../tenancy/key-lineage.ts';
 import { getUser } from '../tenancy/tenants.ts';
 import { type DisposeRequest, NOTE_MAX_LENGTH } from './request.ts';
-import { isScreenId } from './screen-id.ts';
 import {
   type ApprovalRecord,
   currentDisposition,

@@ -1,5 +1,5 @@
 import { InvalidRequestError } from '../common/errors.ts';
-import { isScreenId } from '../screening/screen-id.ts';
+import { isClientId, isScreenId } from '../common/ids.ts';
 
 /**
  * Opaque list cursors: base64url of `{ l: list, t: tenant, id: position }`, the position being
@@ -11,7 +11,7 @@ const POSITIONS = {
   screens: isScreenId,
   pending: isScreenId,
   'client-screens': isScreenId,
-  clients: (position: string) => /^CLI-\d{8}-\d{9}-[0-9a-f]{6}$/.test(position),
+  clients: isClientId,
   /** `<time>#<subject hash>`: the activity and reviewed indexes' sort keys. */
   subjects: (position: string) =>
     /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z#[A-Za-z0-9_-]{16,64}$/.test(position),

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { DomainError, InvalidRequestError } from '../common/errors.ts';
+import { isAuditId } from '../common/ids.ts';
 import { keys, parseItem, type Table } from '../store/table.ts';
 import { type Principal, requireRole } from './auth.ts';
 import { ROLES } from './tenants.ts';
@@ -69,8 +70,6 @@ const AuditEntrySchema = v.object({
   completed_at: v.optional(v.string()),
 });
 
-/** `<ISO time with ms>.<6 hex>`: sorts by time; the random part keeps same-millisecond actions apart. */
-const AUDIT_ID_PATTERN = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\.[0-9a-f]{6}$/;
 const auditKey = (tenantId: string, auditId: string) => ({
   pk: keys.tenantPartition(tenantId),
   sk: `AUDIT#${auditId}`,
@@ -188,12 +187,7 @@ function decodeAuditCursor(cursor: string, tenantId: string): string {
   } catch {
     throw invalid;
   }
-  if (
-    body.l !== 'audit' ||
-    body.t !== tenantId ||
-    typeof body.id !== 'string' ||
-    !AUDIT_ID_PATTERN.test(body.id)
-  )
+  if (body.l !== 'audit' || body.t !== tenantId || typeof body.id !== 'string' || !isAuditId(body.id))
     throw invalid;
   return body.id;
 }
