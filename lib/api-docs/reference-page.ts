@@ -6,9 +6,9 @@ import {
   contentTypeOf,
   isSwaggerUiFile,
   readSwaggerUiFile,
-  SWAGGER_UI_FILES,
   swaggerUiDirectory,
 } from './swagger-ui-files.ts';
+import { SWAGGER_UI_FILES } from '../contract/routes.ts';
 
 /**
  * The interactive API reference (`GET /docs`): Swagger UI rendering the service's own OpenAPI

@@ -2,22 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
-import type { BundledFiles } from '../contract/routes.ts';
-
-/**
- * The files of swagger-ui-dist the reference page loads, and nothing else of the package: the
- * route serving them answers only these names, and the stack copies exactly these into the
- * function's deployment package. The standalone preset (a top bar that loads any URL typed into
- * it) and the source maps are left out on purpose.
- */
-export const SWAGGER_UI_FILES = {
-  from: 'node_modules/swagger-ui-dist',
-  files: ['swagger-ui-bundle.js', 'swagger-ui.css', 'favicon-32x32.png', 'favicon-16x16.png'],
-  into: 'swagger-ui',
-  variable: 'SWAGGER_UI_DIR',
-} as const satisfies BundledFiles;
-
-export type SwaggerUiFile = (typeof SWAGGER_UI_FILES.files)[number];
+import { SWAGGER_UI_FILES, type SwaggerUiFile } from '../contract/routes.ts';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',

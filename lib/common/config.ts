@@ -1,5 +1,10 @@
 import * as v from 'valibot';
-import { DEFAULT_SNAPSHOT_RETENTION_DAYS } from '../sync/snapshot-retention.ts';
+
+/**
+ * Five years: the record-keeping period banks work to (customer due diligence records are kept
+ * five years after the relationship under the EU's AML directives and the US Bank Secrecy Act).
+ */
+export const DEFAULT_SNAPSHOT_RETENTION_DAYS = 1827;
 
 /** The watchlist settings, also read by tools that run without a table (snapshot build, bench). */
 const WatchlistConfigSchema = v.object({

@@ -6,15 +6,13 @@
  * never exist in one place and not the other. Declaring is granting.
  */
 
-import { SWAGGER_UI_FILES } from '../api-docs/swagger-ui-files.ts';
+import type { PlanFeature } from '../tenancy/plans.ts';
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PATCH' | 'DELETE';
 
 /** DynamoDB access a function needs; the stack grants exactly this. */
 export type TableAccess = 'none' | 'read' | 'read-write';
 
-/** Plan features a route can require (lib/tenancy/plans.ts). */
-export type PlanFeature = 'batch';
 
 /** What every deployed function declares. */
 export interface FunctionDefinition {
@@ -56,6 +54,21 @@ export interface BundledFiles {
   /** Environment variable naming that folder in the deployed function. */
   variable: 'SWAGGER_UI_DIR';
 }
+
+/**
+ * The files of swagger-ui-dist the reference page loads, and nothing else of the package: the
+ * route serving them answers only these names, and the stack copies exactly these into the
+ * function's deployment package. The standalone preset (a top bar that loads any URL typed into
+ * it) and the source maps are left out on purpose.
+ */
+export const SWAGGER_UI_FILES = {
+  from: 'node_modules/swagger-ui-dist',
+  files: ['swagger-ui-bundle.js', 'swagger-ui.css', 'favicon-32x32.png', 'favicon-16x16.png'],
+  into: 'swagger-ui',
+  variable: 'SWAGGER_UI_DIR',
+} as const satisfies BundledFiles;
+
+export type SwaggerUiFile = (typeof SWAGGER_UI_FILES.files)[number];
 
 export interface RouteDefinition extends FunctionDefinition {
   method: HttpMethod;

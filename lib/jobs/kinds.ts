@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { BatchSubjectJobSchema, BatchSubjectsJobSchema } from '../batch/message.ts';
 import type { Logger } from '../common/log.ts';
-import { DEAD_LETTER, type Delivery, type JobOutcome, type RecordHandler } from '../queue/partial-batch.ts';
+import { DEAD_LETTER, type JobHandler, type RecordHandler } from '../queue/partial-batch.ts';
 
 /**
  * The work queue's messages: one job per message, told apart by `kind`. Every producer (batch
@@ -22,17 +22,6 @@ export type JobOf<K extends JobKind> = Extract<Job, { kind: K }>;
 
 export function encodeJob(job: Job): string {
   return JSON.stringify(job);
-}
-
-/** The use case of one kind of job. */
-export interface JobHandler<J> {
-  run(job: J, delivery: Delivery): Promise<JobOutcome>;
-  /**
-   * A message of this kind that can never be processed (it fails its schema): account for
-   * whatever it stood for (e.g. report a batch subject failed and refund it). `raw` is the
-   * parsed JSON, not validated: read only what the kind's own position schema accepts.
-   */
-  unprocessable?(raw: unknown, delivery: Delivery): Promise<void>;
 }
 
 export type JobHandlers = { [K in JobKind]: JobHandler<JobOf<K>> };

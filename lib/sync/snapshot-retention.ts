@@ -5,12 +5,6 @@
  * (lib/sync/snapshot-store.ts) both apply it; a replay of an older screen names it.
  */
 
-/**
- * Five years: the record-keeping period banks work to (customer due diligence records are kept
- * five years after the relationship under the EU's AML directives and the US Bank Secrecy Act).
- */
-export const DEFAULT_SNAPSHOT_RETENTION_DAYS = 1827;
-
 /** The rule in words, for a `detail` that tells a caller why a version is gone. */
 export function retentionRule(days: number): string {
   return `a snapshot version is kept for ${days} day${days === 1 ? '' : 's'} after a newer one replaced it`;

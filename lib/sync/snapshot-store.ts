@@ -15,7 +15,7 @@ import { access, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs
 import { join } from 'node:path';
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { Config } from '../common/config.ts';
-import { DEFAULT_SNAPSHOT_RETENTION_DAYS } from './snapshot-retention.ts';
+import { DEFAULT_SNAPSHOT_RETENTION_DAYS } from '../common/config.ts';
 
 /** A stored snapshot's bytes and the version that names them. */
 export interface StoredSnapshot {

@@ -1,6 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ForbiddenError, UnauthorizedError } from '../common/errors.ts';
-import type { PlanFeature } from '../contract/routes.ts';
+import type { PlanFeature } from './plans.ts';
 import { isConditionalCheckFailed, keys, type Table } from '../store/table.ts';
 import { hashApiKey, issueApiKey, keyMatchesHash, parseApiKey } from './api-keys.ts';
 import { CHEAPEST_BATCH_PLAN, PLANS, type Plan } from './plans.ts';
