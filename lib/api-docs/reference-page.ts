@@ -1,5 +1,6 @@
 import { NotFoundError } from '../common/errors.ts';
 import { INTERFACE_VERSION } from '../common/version.ts';
+import { SWAGGER_UI_FILES } from '../contract/routes.ts';
 import type { ContentResult } from '../http/handler.ts';
 import {
   acceptsGzip,
@@ -8,7 +9,6 @@ import {
   readSwaggerUiFile,
   swaggerUiDirectory,
 } from './swagger-ui-files.ts';
-import { SWAGGER_UI_FILES } from '../contract/routes.ts';
 
 /**
  * The interactive API reference (`GET /docs`): Swagger UI rendering the service's own OpenAPI

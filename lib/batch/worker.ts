@@ -3,7 +3,13 @@ import { DomainError } from '../common/errors.ts';
 import type { Logger } from '../common/log.ts';
 import type { RiskLevel } from '../matcher/types.ts';
 import type { Services } from '../ports.ts';
-import { DEAD_LETTER, type Delivery, DONE, type JobHandler, type JobOutcome } from '../queue/partial-batch.ts';
+import {
+  DEAD_LETTER,
+  type Delivery,
+  DONE,
+  type JobHandler,
+  type JobOutcome,
+} from '../queue/partial-batch.ts';
 import { blockScreenId } from '../screening/screen-id.ts';
 import type { ScreeningPrincipal, screenSubject } from '../screening/screen-subject.ts';
 import type { Table } from '../store/table.ts';

@@ -1,8 +1,9 @@
 import type * as v from 'valibot';
 import { BatchRequestSchema } from '../batch/request.ts';
+import { ListQuerySchema } from '../common/fields.ts';
 import { ClientListQuerySchema } from '../monitoring/clients-read.ts';
 import { BatchClientsRequestSchema, ClientRequestSchema } from '../monitoring/register-client.ts';
-import { DisposeRequestSchema, ListQuerySchema, ScreenRequestSchema } from '../screening/request.ts';
+import { DisposeRequestSchema, ScreenRequestSchema } from '../screening/request.ts';
 import { SettingsPatchSchema } from '../tenancy/retention.ts';
 import { AddUserRequestSchema } from '../tenancy/users.ts';
 import {

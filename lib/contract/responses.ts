@@ -12,7 +12,8 @@ import {
 import { SubjectSchema as StoredSubjectSchema } from '../screening/subject.ts';
 import { AUDIT_ACTIONS } from '../tenancy/audit.ts';
 import { PLAN_IDS } from '../tenancy/plans.ts';
-import { ROLES, USER_STATUSES } from '../tenancy/tenants.ts';
+import { ROLES } from '../tenancy/roles.ts';
+import { USER_STATUSES } from '../tenancy/tenants.ts';
 import { CHECK_TYPES } from '../watchlists/types.ts';
 
 /**

@@ -13,7 +13,6 @@ export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PATCH' | 'DELETE';
 /** DynamoDB access a function needs; the stack grants exactly this. */
 export type TableAccess = 'none' | 'read' | 'read-write';
 
-
 /** What every deployed function declares. */
 export interface FunctionDefinition {
   /** Stable identifier, used to name the Lambda function and its log group. */

@@ -1,8 +1,8 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { ForbiddenError, NotFoundError } from '../common/errors.ts';
+import { ListQuerySchema } from '../common/fields.ts';
 import { RISK_ORDER } from '../matcher/types.ts';
-import { ListQuerySchema } from '../screening/request.ts';
 import {
   alertView,
   isoSeconds,

@@ -5,12 +5,12 @@ import {
   toJsonSchemaDefs,
 } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
+import { guardedBodies } from '../common/fields.ts';
 import { INTERFACE_VERSION } from '../common/version.ts';
 import { type ErrorStatus, type Operation, operations } from '../contract/operations.ts';
 import * as responses from '../contract/responses.ts';
 import { type RouteDefinition, routes } from '../contract/routes.ts';
 import { MAX_BODY_BYTES } from '../http/body-limit.ts';
-import { guardedBodies } from '../screening/request.ts';
 import capturedExamples from './examples.json' with { type: 'json' };
 
 /**

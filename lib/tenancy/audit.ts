@@ -5,7 +5,7 @@ import { DomainError, InvalidRequestError } from '../common/errors.ts';
 import { isAuditId } from '../common/ids.ts';
 import { keys, parseItem, type Table } from '../store/table.ts';
 import { type Principal, requireRole } from './auth.ts';
-import { ROLES } from './tenants.ts';
+import { ROLES } from './roles.ts';
 
 /**
  * The tenant's audit trail of account administration: one item per action (adding a user,

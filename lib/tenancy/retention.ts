@@ -1,7 +1,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { ConflictError, ForbiddenError, InvalidRequestError } from '../common/errors.ts';
-import { strictBody } from '../screening/request.ts';
+import { strictBody } from '../common/fields.ts';
 import { isConditionalCheckFailed, keys, type Table } from '../store/table.ts';
 import { type AuditActor, audited } from './audit.ts';
 import { type Principal, requireRole } from './auth.ts';

@@ -15,9 +15,7 @@ import {
 import { issueApiKey, newId } from './api-keys.ts';
 import { type KeyIssuer, lineageOfNewKey, OPERATIONS_ISSUER } from './key-lineage.ts';
 import { PLANS, type PlanId } from './plans.ts';
-
-export type Role = 'admin' | 'analyst';
-export const ROLES: readonly Role[] = ['admin', 'analyst'];
+import { ROLES, type Role } from './roles.ts';
 
 export interface Tenant {
   tenant_id: string;

@@ -21,9 +21,9 @@ import { pathPatternFor } from '../../infra/cdk/constructs/public-endpoint.ts';
 import { ServiceFunction } from '../../infra/cdk/constructs/service-function.ts';
 import { TABLE_ACTIONS } from '../../infra/cdk/constructs/table-access.ts';
 import { BATCH_WORKER_ENTRY, ScreeningServiceStack, UNROUTED_REQUEST_ENTRY } from '../../infra/cdk/stack.ts';
+import { DEFAULT_SNAPSHOT_RETENTION_DAYS } from '../../lib/common/config.ts';
 import { type RouteDefinition, routeById, routes, scheduledJobs } from '../../lib/contract/routes.ts';
 import { INDEXES } from '../../lib/store/table.ts';
-import { DEFAULT_SNAPSHOT_RETENTION_DAYS } from '../../lib/common/config.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
