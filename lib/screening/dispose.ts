@@ -1,7 +1,6 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, ForbiddenError, InvalidRequestError, NotFoundError } from '../common/errors.ts';
 import { isScreenId } from '../common/ids.ts';
-import { applySettledDecision } from '../monitoring/settled-decisions.ts';
 import {
   indexAttributes,
   isConditionalCheckFailed,
@@ -71,8 +70,9 @@ const APPROVAL_RESERVE_BYTES = 6 * NOTE_MAX_LENGTH + 1024;
  * read the item as it was, so the new decision's version is the old count plus one) and
  * `history_bytes`.
  *
- * On a client's screen, a settled decision then reaches the client's current screen
- * (lib/monitoring/settled-decisions.ts), a follow-up of the decision, never part of it.
+ * `afterDecision` runs once the decision is written: a follow-up of the decision, never part of
+ * it. The route passes monitoring's (lib/jobs/dispose-screen.ts), so on a client's screen a
+ * settled decision reaches the client's current screen (lib/monitoring/settled-decisions.ts).
  *
  * Returns the screen's disposition in force and its full history, oldest first.
  */
@@ -82,6 +82,7 @@ export async function disposeScreen(
   screenId: string,
   request: DisposeRequest,
   at: Date = new Date(),
+  afterDecision?: (table: Table, decided: ScreenItem, at: Date) => Promise<void>,
 ): Promise<ScreenHistory> {
   const approving = request.disposition === 'approved';
   if (approving) {
@@ -174,8 +175,7 @@ export async function disposeScreen(
     }
     const item = parseScreenItem(updated ?? {});
     await noteScreenDecision(table, item, at);
-    // A client's screen: its settled decision reaches the client's current screen (settled-decisions.ts).
-    await applySettledDecision(table, item, at);
+    await afterDecision?.(table, item, at);
     return {
       screen_id: item.screen_id,
       disposition: currentDisposition(item),
