@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { RunCountsSchema } from '../batch/batch-record.ts';
+import type { BatchEventData } from '../batch/progress-stream.ts';
 import { BATCH_ID_PATTERN, CLIENT_ID_PATTERN, RUN_ID_PATTERN, SCREEN_ID_PATTERN } from '../common/ids.ts';
 import { RISK_ORDER } from '../matcher/types.ts';
 import { DISPOSITIONS } from '../screening/request.ts';
@@ -589,6 +590,21 @@ export const BatchEventSchemas = {
     }),
     detail: v.optional(v.string()),
   }),
+};
+
+/**
+ * The batch stream's events (lib/batch/progress-stream.ts `BatchEventData`) are what the document
+ * describes: an event whose data the schema would not accept is a type error here.
+ */
+export const BATCH_EVENTS_DESCRIBED = {
+  start: true,
+  progress: true,
+  error: true,
+  complete: true,
+} as const satisfies {
+  [K in keyof BatchEventData]: BatchEventData[K] extends v.InferInput<(typeof BatchEventSchemas)[K]>
+    ? true
+    : never;
 };
 
 /** GET /openapi.json: this document (OpenAPI 3.1); its own schema is the OpenAPI specification's. */

@@ -20,11 +20,12 @@ import { authenticate, type Principal, requirePlanFeature } from '../tenancy/aut
 import { recordingUsage, type UsageSeen } from '../tenancy/quota.ts';
 import { bodyLimit } from './body-limit.ts';
 import { contentResponse, errorResponse, jsonResponse } from './error-response.ts';
-import { idempotencyKeyOf } from './idempotency.ts';
+import { type IdempotencyOptions, idempotencyKeyOf, idempotent } from './idempotency.ts';
 import { jsonBody } from './json-body.ts';
 import { quotaHeaders } from './quota-headers.ts';
 import { requestIdFor } from './request-id.ts';
 import { matchRoutePath } from './route-match.ts';
+import { frameSse, SSE_HEADERS, type SseMessage } from './sse.ts';
 
 /**
  * The one request pipeline of the service. Every route, buffered (API Gateway) or streamed (a
@@ -46,6 +47,12 @@ export interface HttpRequest<TBody, TQuery, TPrincipal> {
    * declares `idempotent` (so the document and the code agree on where it works); else undefined.
    */
   idempotencyKey: string | undefined;
+  /**
+   * Runs `useCase` at most once per Idempotency-Key (lib/http/idempotency.ts), in the scope the
+   * pipeline builds: the caller's tenant, this route and the validated body. Without a key (or
+   * on a route whose contract does not declare `idempotent`) it simply runs it.
+   */
+  once<T>(useCase: () => Promise<T>, options?: IdempotencyOptions<T>): Promise<T>;
   requestId: string;
   services: Services;
   log: Logger;
@@ -97,10 +104,13 @@ type QuerySchemaOf<TRoute> = TRoute extends keyof Operations
     : undefined
   : undefined;
 
-/** A streamed response: the status line and headers, then each string of `events` as it comes. */
+/**
+ * A streamed response: the status line and headers, then each group of `events` as it comes,
+ * framed as Server-Sent Events (sse.ts), one chunk per group.
+ */
 export interface StreamResult {
-  headers: Record<string, string>;
-  events: AsyncIterable<string>;
+  headers?: Record<string, string>;
+  events: AsyncIterable<readonly SseMessage[]>;
 }
 
 /** The schemas a request is validated with: its route's contract's (lib/contract/operations.ts). */
@@ -253,16 +263,30 @@ function requestOf<TBody, TQuery, TPrincipal>(
   services: Services,
   event: ServiceEvent,
   spec: InputSpec,
+  route: HandlerRoute,
 ): HttpRequest<TBody, TQuery, TPrincipal> {
   const body = spec.body ? validate(spec.body, event.body, 'body') : undefined;
   const query = spec.query ? validate(spec.query, event.queryStringParameters ?? {}, 'query') : undefined;
+  const idempotencyKey = spec.idempotent ? idempotencyKeyOf(event.headers) : undefined;
+  const tenantId = event.principal?.tenantId;
   return {
     body: body as TBody,
     query: query as TQuery,
     params: (event.pathParameters ?? {}) as Record<string, string>,
     principal: event.principal as TPrincipal,
     apiKey: event.headers?.['x-api-key'] ?? '',
-    idempotencyKey: spec.idempotent ? idempotencyKeyOf(event.headers) : undefined,
+    idempotencyKey,
+    once: async (useCase, options) =>
+      tenantId === undefined
+        ? useCase()
+        : (
+            await idempotent(
+              services.table,
+              { tenantId, route: route.id, key: idempotencyKey, body },
+              useCase,
+              options,
+            )
+          ).result,
     requestId: requestIdOf(event),
     services,
     log: event.log ?? logger,
@@ -280,13 +304,6 @@ type AuthOf<TRoute> = TRoute extends RouteId
     ? TRoute['auth']
     : never;
 
-export const SSE_HEADERS = {
-  'content-type': 'text/event-stream; charset=utf-8',
-  'cache-control': 'no-cache, no-transform',
-  // nginx-style proxies buffer responses unless told not to; the events must arrive as they happen.
-  'x-accel-buffering': 'no',
-} as const;
-
 /**
  * The Lambda handler of a buffered route (API Gateway HTTP API, payload v2): the pipeline, then
  * the use case; its result is the JSON response. `route` is the manifest id (or, for the
@@ -303,7 +320,7 @@ function httpHandler<const TRoute extends RouteId | HandlerRoute>(
   return pipeline(services, definition, Boolean(spec.body), false).handler(async (event, context) => {
     const result = await loggingAs(requestIdOf(event), () =>
       recordingUsage(event.usageSeen ?? new Map(), () =>
-        useCase(requestOf(services(), event, spec), context),
+        useCase(requestOf(services(), event, spec, definition), context),
       ),
     );
     if ('content' in result) return contentResponse(result.status ?? 200, result.content, result.headers);
@@ -328,7 +345,7 @@ function streamHandler<const TRoute extends RouteId>(
     const requestId = requestIdOf(event);
     const result = await loggingAs(requestId, () =>
       recordingUsage(event.usageSeen ?? new Map(), () =>
-        useCase(requestOf(services(), event, spec), context),
+        useCase(requestOf(services(), event, spec, definition), context),
       ),
     );
     return {
@@ -357,13 +374,16 @@ export function pipelineOf(services: () => Services) {
 }
 
 /** The stream's events, each produced as part of the request (its log lines carry its id). */
-async function* eventsLoggedAs(requestId: string, events: AsyncIterable<string>): AsyncGenerator<string> {
+async function* eventsLoggedAs(
+  requestId: string,
+  events: AsyncIterable<readonly SseMessage[]>,
+): AsyncGenerator<string> {
   const iterator = events[Symbol.asyncIterator]();
   try {
     for (;;) {
       const next = await loggingAs(requestId, () => iterator.next());
       if (next.done) return;
-      yield next.value;
+      yield frameSse(next.value);
     }
   } finally {
     // A client that disconnects ends the stream early: let the use case's generator clean up.
