@@ -80,3 +80,16 @@ function parseConfig<S extends v.GenericSchema>(schema: S, env: NodeJS.ProcessEn
   }
   return result.output;
 }
+
+/**
+ * The AWS region an adapter uses when its caller names none: the Lambda runtime's AWS_REGION,
+ * else us-east-1 (the region the stack deploys to by default).
+ */
+export function defaultRegion(env: NodeJS.ProcessEnv = process.env): string {
+  return env.AWS_REGION ?? 'us-east-1';
+}
+
+/** The log level: LOG_LEVEL, else silent under the test runner and info everywhere else. */
+export function logLevel(env: NodeJS.ProcessEnv = process.env): string {
+  return env.LOG_LEVEL ?? (env.VITEST ? 'silent' : 'info');
+}

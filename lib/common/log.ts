@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { pino } from 'pino';
+import { logLevel } from './config.ts';
 
 /** The id of the request being served, for log lines written through the module logger. */
 const requestIds = new AsyncLocalStorage<string>();
@@ -18,7 +19,7 @@ export function loggingAs<T>(requestId: string, work: () => T): T {
  * keys (personal data must not reach log storage). The redact list is a safety net, not a licence.
  */
 export const logger = pino({
-  level: process.env.LOG_LEVEL ?? (process.env.VITEST ? 'silent' : 'info'),
+  level: logLevel(),
   base: { service: 'screening' },
   timestamp: pino.stdTimeFunctions.isoTime,
   mixin(_fields, _level, log) {

@@ -1,5 +1,5 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { Logger } from '../common/log.ts';
+import { type Logger, logger } from '../common/log.ts';
 import { findClient } from '../monitoring/client-record.ts';
 import { lastDecisionAt, removeScreen } from '../screening/delete.ts';
 import { isoSeconds, type ScreenItem } from '../screening/screen-record.ts';
@@ -194,4 +194,24 @@ export async function runRetentionPurge(
     }
   }
   return done;
+}
+
+/**
+ * The daily rule's run (functions/schedule/retention-purge.ts). The event's own time is the clock,
+ * so a retried invocation judges the same cut-off; it stops taking pages a minute before the
+ * function's timeout (the next run goes on).
+ */
+export async function purgeOnSchedule(
+  table: Table,
+  event: { time: string; id: string },
+  remainingMs: number,
+) {
+  const now = Number.isNaN(Date.parse(event.time)) ? new Date() : new Date(event.time);
+  const purged = await runRetentionPurge(
+    table,
+    now,
+    logger.child({ eventId: event.id }),
+    Date.now() + remainingMs - 60_000,
+  );
+  return { tenants: purged.map(({ tenant_id, deleted, complete }) => ({ tenant_id, deleted, complete })) };
 }

@@ -12,6 +12,7 @@ import { type Actor, isoSeconds as isoOf } from '../screening/screen-record.ts';
 import { INDEXES, indexAttributes, keys, parseItem, queryAll, type Table } from '../store/table.ts';
 import { PLANS, type Plan } from '../tenancy/plans.ts';
 import { chargeScreens, getMonthlyUsage } from '../tenancy/quota.ts';
+import type { Role } from '../tenancy/roles.ts';
 import { listTenants } from '../tenancy/tenants.ts';
 import { CHECK_TYPES } from '../watchlists/types.ts';
 import { type ClientItem, DUE_SHARDS, parseClientItem } from './client-record.ts';
@@ -247,4 +248,27 @@ export async function getRescreenRun(table: Table, tenantId: string, runId: stri
     finished: Math.min(record.finished, record.total),
     changed: changes.map(({ entity: _entity, ...change }) => change),
   };
+}
+
+/**
+ * POST /clients/rescreen/auto/trigger: a manual run for the caller's tenant, started by the
+ * caller, on the newest published lists.
+ */
+export async function triggerRescreenRun(
+  services: Pick<Services, 'table' | 'config' | 'batchQueue'>,
+  principal: { tenantId: string; plan: Plan; userId: string; role: Role },
+  log: Logger,
+) {
+  return startRescreenRun(
+    services,
+    {
+      tenantId: principal.tenantId,
+      plan: principal.plan,
+      trigger: 'manual',
+      startedBy: { user_id: principal.userId, role: principal.role },
+      now: new Date(),
+      snapshotVersion: await publishedSnapshotVersion(services.config),
+    },
+    log,
+  );
 }

@@ -14,6 +14,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import * as v from 'valibot';
+import { defaultRegion } from '../common/config.ts';
 
 /**
  * The single table: every item of every tenant, keyed so that the tenant comes first in every
@@ -327,7 +328,7 @@ export function createTable(config: TableConfig, client?: DynamoDBClient): Table
   const raw =
     client ??
     new DynamoDBClient({
-      region: config.region ?? process.env.AWS_REGION ?? 'us-east-1',
+      region: config.region ?? defaultRegion(),
       ...(config.endpoint
         ? { endpoint: config.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
         : {}),

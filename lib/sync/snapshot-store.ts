@@ -14,8 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { access, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import type { Config } from '../common/config.ts';
-import { DEFAULT_SNAPSHOT_RETENTION_DAYS } from '../common/config.ts';
+import { type Config, DEFAULT_SNAPSHOT_RETENTION_DAYS, defaultRegion } from '../common/config.ts';
 
 /** A stored snapshot's bytes and the version that names them. */
 export interface StoredSnapshot {
@@ -70,7 +69,7 @@ export function createS3SnapshotStore(config: S3StoreConfig, client?: S3Client):
   const s3 =
     client ??
     new S3Client({
-      region: config.region ?? process.env.AWS_REGION ?? 'us-east-1',
+      region: config.region ?? defaultRegion(),
       ...(config.endpoint
         ? {
             endpoint: config.endpoint,
