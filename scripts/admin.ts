@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import { openTable } from '../infra/local/open-table.ts';
+import { AUDIT_LIMIT_MAX, audited, listAudit, OPS_ACTOR } from '../lib/audit/trail.ts';
+import { verifyTenantTrail } from '../lib/audit/verify.ts';
 import { fileAllClientNameKeys } from '../lib/monitoring/client-name-keys.ts';
-import { AUDIT_LIMIT_MAX, audited, listAudit, OPS_ACTOR } from '../lib/tenancy/audit.ts';
 import { isPlanId, PLAN_IDS } from '../lib/tenancy/plans.ts';
 import {
   getRetention,
@@ -25,7 +26,9 @@ Commands
   revoke-key    --tenant ID --user ID                         the old key stops working; prints the new one (once);
                                                               the only way to reset an admin's key. The new key
                                                               has no lineage: hand it to the user yourself
-  audit         --tenant ID [--limit N]                       the tenant's administration trail, newest first
+  audit         --tenant ID [--limit N]                       the tenant's audit trail, newest first
+  verify-audit  --tenant ID                                   checks the tenant's hash chain: OK with the count and
+                                                              head hash, or the first broken link (exit code 1)
   retention     --tenant ID                                   the tenant's retention settings
   set-retention --tenant ID [--days N|none] [--lock on|off] [--reason TEXT]
                                                               retention period and lock; lifting the lock or
@@ -173,6 +176,20 @@ try {
       if (!Number.isInteger(limit) || limit < 1 || limit > AUDIT_LIMIT_MAX)
         fail(`--limit must be a whole number from 1 to ${AUDIT_LIMIT_MAX}`);
       output = await listAudit(store.table, await tenantArg(), limit);
+      break;
+    }
+    case 'verify-audit': {
+      const tenantId = await tenantArg();
+      const verdict = await verifyTenantTrail(store.table, tenantId);
+      output = verdict.ok
+        ? {
+            tenant_id: tenantId,
+            ...verdict,
+            detail: `OK: ${verdict.count} entries, head hash ${verdict.head_hash}`,
+          }
+        : { tenant_id: tenantId, ...verdict, detail: `BROKEN at entry ${verdict.seq}: ${verdict.detail}` };
+      // A broken chain is the command's failure: scripts and CI can act on the exit code alone.
+      if (!verdict.ok) process.exitCode = 1;
       break;
     }
     case 'retention':

@@ -21,6 +21,7 @@ const FLOORS: readonly (readonly string[])[] = [
   ['screening'],
   ['ports.ts', 'sync'],
   ['matcher', 'tenancy'],
+  ['audit'],
   ['store', 'queue', 'watchlists'],
   ['common'],
 ];

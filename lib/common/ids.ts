@@ -2,8 +2,8 @@
  * Every id the service hands out, its pattern written once. Each is bounded, so an id of any
  * length that is not one is a 404 (or a 400) before it reaches the store, whose keys are limited
  * to 1 KB. The modules that mint each kind of id name it: screening/screen-id.ts (screens),
- * monitoring/client-record.ts (clients), batch/start-batch.ts (batches), monitoring/rescreen-run.ts
- * (runs), tenancy/audit.ts (audit entries).
+ * monitoring/client-record.ts (clients), batch/start-batch.ts (batches) and monitoring/rescreen-run.ts
+ * (runs).
  */
 
 /**
@@ -21,11 +21,7 @@ export const BATCH_ID_PATTERN = /^BAT-\d{8}-[0-9a-f]{10}$/;
 /** `RUN-YYYYMMDD-<10 hex>`. */
 export const RUN_ID_PATTERN = /^RUN-\d{8}-[0-9a-f]{10}$/;
 
-/** `<ISO time with ms>.<6 hex>`: sorts by time; the random part keeps same-millisecond actions apart. */
-export const AUDIT_ID_PATTERN = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\.[0-9a-f]{6}$/;
-
 export const isScreenId = (text: string): boolean => SCREEN_ID_PATTERN.test(text);
 export const isClientId = (text: string): boolean => CLIENT_ID_PATTERN.test(text);
 export const isBatchId = (text: string): boolean => BATCH_ID_PATTERN.test(text);
 export const isRunId = (text: string): boolean => RUN_ID_PATTERN.test(text);
-export const isAuditId = (text: string): boolean => AUDIT_ID_PATTERN.test(text);

@@ -15,6 +15,12 @@ export function loggingAs<T>(requestId: string, work: () => T): T {
 }
 
 /**
+ * The id of the request being served (set by `loggingAs`), or undefined outside one (the ops CLI,
+ * a scheduled job): the audit trail records it so an entry and the request's log lines meet.
+ */
+export const currentRequestId = (): string | undefined => requestIds.getStore();
+
+/**
  * Structured JSON logs. Log ids, counts and timings only: never names, dates of birth, notes or
  * keys (personal data must not reach log storage). The redact list is a safety net, not a licence.
  */

@@ -211,7 +211,7 @@ export const operations = {
   },
   'audit-list': {
     query: ListQuerySchema,
-    success: json(AuditPageSchema, 'A page of the administration trail, newest first'),
+    success: json(AuditPageSchema, 'A page of the audit trail, newest first'),
     errors: { ...listQueryErrors, ...adminsOnly },
   },
   'settings-get': {

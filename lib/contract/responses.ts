@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { AUDIT_ACTIONS, AUDIT_ACTOR_ROLES, AUDIT_OUTCOMES } from '../audit/trail.ts';
 import { RunCountsSchema } from '../batch/batch-record.ts';
 import type { BatchEventData } from '../batch/progress-stream.ts';
 import { BATCH_ID_PATTERN, CLIENT_ID_PATTERN, RUN_ID_PATTERN, SCREEN_ID_PATTERN } from '../common/ids.ts';
@@ -11,7 +12,6 @@ import {
   HistoryEntrySchema as StoredHistoryEntrySchema,
 } from '../screening/screen-record.ts';
 import { SubjectSchema as StoredSubjectSchema } from '../screening/subject.ts';
-import { AUDIT_ACTIONS } from '../tenancy/audit.ts';
 import { PLAN_IDS } from '../tenancy/plans.ts';
 import { ROLES } from '../tenancy/roles.ts';
 import { USER_STATUSES } from '../tenancy/tenants.ts';
@@ -545,20 +545,47 @@ export const SettingsSchema = v.strictObject({
   ),
 });
 
-export const AuditPageSchema = v.strictObject({
-  entries: v.array(
-    v.strictObject({
-      audit_id: v.string(),
-      action: v.picklist(AUDIT_ACTIONS),
-      actor: v.strictObject({ user_id: v.string(), role: v.picklist([...ROLES, 'ops', 'system']) }),
-      target_user_id: v.optional(v.string()),
-      details: v.record(v.string(), v.string()),
-      at: timestamp,
-      outcome: v.picklist(['started', 'done', 'refused', 'failed']),
-      outcome_detail: v.optional(v.string()),
-      completed_at: v.optional(timestamp),
-    }),
+const sha256Hex = v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/), v.description('SHA-256, hex'));
+
+/** One entry of a tenant's hash-chained audit trail (lib/audit/trail.ts, lib/audit/chain.ts). */
+export const AuditEntrySchema = v.strictObject({
+  seq: v.pipe(v.number(), v.description('Position in the tenant’s chain, from 1, no gaps')),
+  entry_id: v.string(),
+  tenant_id: v.string(),
+  action: v.picklist(AUDIT_ACTIONS),
+  outcome: v.pipe(
+    v.picklist(AUDIT_OUTCOMES),
+    v.description('`started` is written before the action, `done`/`refused`/`failed` after it'),
   ),
+  started_seq: v.optional(v.pipe(v.number(), v.description('An outcome entry: its `started` entry'))),
+  outcome_detail: v.optional(v.string()),
+  actor: v.strictObject({ user_id: v.string(), role: v.picklist(AUDIT_ACTOR_ROLES) }),
+  at: v.pipe(v.string(), v.description('ISO 8601 UTC with milliseconds')),
+  request_id: v.pipe(
+    v.nullable(v.string()),
+    v.description('The X-Request-Id of the request that acted; null for the ops CLI and the scheduler'),
+  ),
+  target: v.strictObject({
+    screen_id: v.optional(v.string()),
+    client_id: v.optional(v.string()),
+    user_id: v.optional(v.string()),
+    run_id: v.optional(v.string()),
+  }),
+  details: v.pipe(
+    v.record(v.string(), v.nullable(v.union([v.string(), v.number(), v.boolean()]))),
+    v.description(
+      'What was asked or changed: ids, dispositions, versions, counts; a note only as its SHA-256',
+    ),
+  ),
+  prev_hash: v.pipe(sha256Hex, v.description('The previous entry’s hash; 64 zeros for seq 1')),
+  hash: v.pipe(
+    sha256Hex,
+    v.description('SHA-256 of prev_hash, a line feed, and the entry without `hash` as canonical JSON'),
+  ),
+});
+
+export const AuditPageSchema = v.strictObject({
+  entries: v.array(AuditEntrySchema),
   next_cursor: cursor,
 });
 

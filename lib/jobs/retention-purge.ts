@@ -1,10 +1,10 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { type AuditActor, audited } from '../audit/trail.ts';
 import { type Logger, logger } from '../common/log.ts';
 import { findClient } from '../monitoring/client-record.ts';
 import { lastDecisionAt, removeScreen } from '../screening/delete.ts';
 import { isoSeconds, type ScreenItem } from '../screening/screen-record.ts';
 import { keys, type Table } from '../store/table.ts';
-import { type AuditActor, audited } from '../tenancy/audit.ts';
 import { getRetention } from '../tenancy/retention.ts';
 import { listTenants } from '../tenancy/tenants.ts';
 
@@ -183,7 +183,10 @@ export async function runRetentionPurge(
           action: 'screens.purge',
           actor: PURGE_ACTOR,
           details: { retention_days: String(days), run_at: isoSeconds(now) },
-          resultDetails: (result) => ({ cutoff: result.cutoff, ...countDetails(result) }),
+          // The outcome entry stands on its own: the period it applied, then what it did.
+          done: (result) => ({
+            details: { retention_days: String(days), cutoff: result.cutoff, ...countDetails(result) },
+          }),
         },
         () => purgeTenantScreens(table, tenant.tenant_id, days, now, deadline),
       );

@@ -1,5 +1,6 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
+import { audited } from '../audit/trail.ts';
 import { ForbiddenError, NotFoundError } from '../common/errors.ts';
 import { ListQuerySchema } from '../common/fields.ts';
 import { RISK_ORDER } from '../matcher/types.ts';
@@ -165,12 +166,36 @@ async function openAlertOf(table: Table, tenantId: string, screenId: string): Pr
 }
 
 /**
+ * DELETE /clients/{client_id}: stops monitoring, recorded in the tenant's audit trail
+ * (lib/audit/trail.ts, write-ahead): `started`, then `done` with the client's status after it, or
+ * `refused` (another analyst's client, no such client).
+ */
+export async function stopClient(
+  table: Table,
+  caller: Pick<Principal, 'tenantId' | 'userId' | 'role'>,
+  clientId: string,
+  at: Date = new Date(),
+): Promise<ClientProfile> {
+  return audited(
+    table,
+    caller.tenantId,
+    {
+      action: 'client.stop',
+      actor: { user_id: caller.userId, role: caller.role },
+      target: { client_id: clientId },
+      done: (client) => ({ details: { status: client.status, stopped_at: client.stopped_at ?? null } }),
+    },
+    () => stopMonitoring(table, caller, clientId, at),
+  );
+}
+
+/**
  * DELETE /clients/{client_id}: monitoring stops. The profile stays, marked `stopped` with who and
  * when (an auditor asks why a customer was no longer screened), leaves the due index so no run
  * picks it again, and frees its reference for a new registration; its screens stay as they are,
  * the audit record. Admins may stop any client, analysts only the ones they registered.
  */
-export async function stopClient(
+async function stopMonitoring(
   table: Table,
   caller: Pick<Principal, 'tenantId' | 'userId' | 'role'>,
   clientId: string,

@@ -1,4 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { audited } from '../audit/trail.ts';
 import type { Logger } from '../common/log.ts';
 import { createMatcher, type Matcher } from '../matcher/screen.ts';
 import type { Services } from '../ports.ts';
@@ -179,30 +180,56 @@ export async function rescreenChangedClients(
     try {
       const tenant = await getTenant(table, tenantId);
       if (!tenant) continue;
-      const due = (await inBatches(clients, (client) => makeDue(table, client, input.now))).filter(
-        (client): client is ClientItem => client !== undefined,
-      );
-      report.made_due += due.length;
-      if (due.length === 0 || !services.batchQueue) continue;
-      const run = await startRescreenRun(
-        { table, batchQueue: services.batchQueue },
+      // The sync affected this tenant: recorded in its audit trail before its clients are touched.
+      await audited(
+        table,
+        tenantId,
         {
-          tenantId,
-          plan: PLANS[tenant.plan],
-          trigger: 'list_change',
-          startedBy: { ...SYSTEM_ACTOR },
-          now: input.now,
-          clients: due,
-          snapshotVersion: input.snapshotVersion,
+          action: 'lists.synced',
+          actor: { ...SYSTEM_ACTOR },
+          details: {
+            snapshot_version: input.snapshotVersion ?? null,
+            listed_people_changed: input.people.length,
+            clients_matching: clients.length,
+          },
+          done: (outcome) => ({
+            target: 'run_id' in outcome ? { run_id: outcome.run_id } : {},
+            details: {
+              made_due: outcome.made_due,
+              queued: 'queued' in outcome ? outcome.queued : 0,
+              skipped_quota: 'skipped_quota' in outcome ? outcome.skipped_quota : 0,
+            },
+          }),
         },
-        log,
+        async (): Promise<{ made_due: number } | (RunStarted & { made_due: number })> => {
+          const due = (await inBatches(clients, (client) => makeDue(table, client, input.now))).filter(
+            (client): client is ClientItem => client !== undefined,
+          );
+          report.made_due += due.length;
+          // Without a queue the clients are only made due: the hourly rescreen takes them.
+          if (due.length === 0 || !services.batchQueue) return { made_due: due.length };
+          const run = await startRescreenRun(
+            { table, batchQueue: services.batchQueue },
+            {
+              tenantId,
+              plan: PLANS[tenant.plan],
+              trigger: 'list_change',
+              startedBy: { ...SYSTEM_ACTOR },
+              now: input.now,
+              clients: due,
+              snapshotVersion: input.snapshotVersion,
+            },
+            log,
+          );
+          report.runs.push({
+            tenant_id: tenantId,
+            run_id: run.run_id,
+            queued: run.queued,
+            skipped_quota: run.skipped_quota,
+          });
+          return { ...run, made_due: due.length };
+        },
       );
-      report.runs.push({
-        tenant_id: tenantId,
-        run_id: run.run_id,
-        queued: run.queued,
-        skipped_quota: run.skipped_quota,
-      });
     } catch (error) {
       log.error({ err: error, tenant: tenantId }, 'list-change rescreen not started');
     }

@@ -1,5 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
+import { audited } from '../audit/trail.ts';
 import { subjectList } from '../batch/request.ts';
 import { outcomeOf, type QueuedScreen, type SubjectScreener } from '../batch/worker.ts';
 import { ConflictError } from '../common/errors.ts';
@@ -129,6 +130,39 @@ export interface RegisterOptions {
 const STALE_REFERENCE_CLAIM_MS = 60_000;
 
 /**
+ * Registers a client (POST /clients, each subject of POST /batch/clients/stream), recorded in the
+ * tenant's audit trail (lib/audit/trail.ts, write-ahead): `started` with the check types asked
+ * for (never the subject's name or date of birth), then `done` naming the new client, its first
+ * screen and risk level, or `refused` (a reference already registered, the quota).
+ */
+export async function registerClient(
+  services: Pick<Services, 'table' | 'config' | 'matcher'>,
+  principal: ScreeningPrincipal,
+  input: ClientRegistration,
+  options: RegisterOptions = {},
+): Promise<{ client: ClientProfile; screen: ScreenResult }> {
+  return audited(
+    services.table,
+    principal.tenantId,
+    {
+      action: 'client.register',
+      actor: { user_id: principal.userId, role: principal.role },
+      target: options.clientId ? { client_id: options.clientId } : {},
+      details: {
+        types: input.types?.join(',') ?? null,
+        with_reference: Boolean(input.reference),
+        charged: options.charge ?? true,
+      },
+      done: ({ client, screen }) => ({
+        target: { client_id: client.client_id, screen_id: screen.screen_id },
+        details: { risk_level: screen.risk_level },
+      }),
+    },
+    () => registerMonitoredClient(services, principal, input, options),
+  );
+}
+
+/**
  * POST /clients (and each subject of POST /batch/clients/stream): registers one subject for
  * ongoing monitoring and screens it at once under the rules of POST /screen: a result inside
  * the rescreen window is reused and not charged; at the quota limit the 429 leaves no client.
@@ -140,7 +174,7 @@ const STALE_REFERENCE_CLAIM_MS = 60_000;
  * a minute. Before (3) the client is filed under its name keys (client-name-keys.ts), so a list
  * change that could match it rescreens it at once.
  */
-export async function registerClient(
+async function registerMonitoredClient(
   services: Pick<Services, 'table' | 'config' | 'matcher'>,
   principal: ScreeningPrincipal,
   input: ClientRegistration,

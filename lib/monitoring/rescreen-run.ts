@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as v from 'valibot';
+import { audited } from '../audit/trail.ts';
 import { type BatchRecord, getBatch, type RunCounts } from '../batch/batch-record.ts';
 import { queueBatch } from '../batch/start-batch.ts';
 import { NotFoundError, QuotaExceededError } from '../common/errors.ts';
@@ -109,8 +110,33 @@ export async function startRescreenRun(
   input: StartRunInput,
   log: Logger,
 ): Promise<RunStarted> {
-  const { table } = services;
   const runId = newRunId(input.now);
+  // A list change's run is recorded by its caller as the list sync that affected the tenant
+  // (`lists.synced`, lib/monitoring/delta-rescreen.ts).
+  if (input.trigger === 'list_change') return queueRun(services, input, runId, log);
+  return audited(
+    services.table,
+    input.tenantId,
+    {
+      action: 'clients.rescreen',
+      actor: input.startedBy,
+      target: { run_id: runId },
+      details: { trigger: input.trigger, snapshot_version: input.snapshotVersion ?? null },
+      done: (run) => ({
+        details: { status: run.status, due: run.due, queued: run.queued, skipped_quota: run.skipped_quota },
+      }),
+    },
+    () => queueRun(services, input, runId, log),
+  );
+}
+
+async function queueRun(
+  services: Pick<Services, 'table' | 'batchQueue'>,
+  input: StartRunInput,
+  runId: string,
+  log: Logger,
+): Promise<RunStarted> {
+  const { table } = services;
   const due = input.clients ?? (await findDueClients(table, input.tenantId, input.now));
   const chargeAt = new Date();
   const charged = await chargeWhatFits(table, input.tenantId, input.plan, due.length, chargeAt);

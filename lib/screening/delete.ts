@@ -1,4 +1,6 @@
 import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { tombstoneOf } from '../audit/tombstone.ts';
+import { audited } from '../audit/trail.ts';
 import { ConflictError, ForbiddenError, NotFoundError } from '../common/errors.ts';
 import { isScreenId } from '../common/ids.ts';
 import { logger } from '../common/log.ts';
@@ -112,11 +114,12 @@ export async function removeScreen(
 }
 
 /**
- * DELETE /screens/{screen_id} (docs/api-decisions.md#the-screen-lifecycle): admins delete any
- * screen of their tenant, analysts only screens they created (403 otherwise). Under the tenant's
- * retention lock (lib/tenancy/retention.ts) a decided screen is kept until `retention_days` after
- * its last decision: 403 naming the rule and the date it becomes deletable. Undecided screens stay
- * deletable under the lock: the lock keeps decisions, and a screen nobody decided holds none.
+ * DELETE /screens/{screen_id}, recorded in the tenant's audit trail (lib/audit/trail.ts,
+ * write-ahead): the `started` entry is the screen's TOMBSTONE (lib/audit/tombstone.ts: its risk
+ * level, last decision and sign-off, and the SHA-256 of its stored content), written before the
+ * item is deleted, so no screen is ever deleted without one. The `done` entry carries the hash of
+ * what the delete actually removed (the same, unless a decision landed in between); `refused` the
+ * rule that kept it.
  */
 export async function deleteScreen(
   table: Table,
@@ -124,6 +127,52 @@ export async function deleteScreen(
   screenId: string,
   now: Date = new Date(),
 ): Promise<{ screen_id: string; deleted: true }> {
+  if (!isScreenId(screenId)) return (await deleteOnRequest(table, caller, screenId, now)).result;
+  const { Item: stored } = await table.doc.send(
+    new GetCommand({
+      TableName: table.name,
+      Key: keys.screen(caller.tenantId, screenId),
+      ConsistentRead: true,
+    }),
+  );
+  const tombstone = stored ? tombstoneOf(stored) : { screen_id: screenId };
+  const { result } = await audited(
+    table,
+    caller.tenantId,
+    {
+      action: 'screen.delete',
+      actor: { user_id: caller.userId, role: caller.role },
+      target: {
+        screen_id: screenId,
+        ...(typeof stored?.client_id === 'string' ? { client_id: stored.client_id } : {}),
+      },
+      details: tombstone,
+      done: ({ removed }) => {
+        const gone = tombstoneOf(removed as unknown as Record<string, unknown>);
+        // A decision between the read and the delete: the done entry describes what was removed.
+        return gone.content_sha256 === tombstone.content_sha256
+          ? { details: { content_sha256: gone.content_sha256 } }
+          : { details: gone };
+      },
+    },
+    () => deleteOnRequest(table, caller, screenId, now),
+  );
+  return result;
+}
+
+/**
+ * DELETE /screens/{screen_id} (docs/api-decisions.md#the-screen-lifecycle): admins delete any
+ * screen of their tenant, analysts only screens they created (403 otherwise). Under the tenant's
+ * retention lock (lib/tenancy/retention.ts) a decided screen is kept until `retention_days` after
+ * its last decision: 403 naming the rule and the date it becomes deletable. Undecided screens stay
+ * deletable under the lock: the lock keeps decisions, and a screen nobody decided holds none.
+ */
+async function deleteOnRequest(
+  table: Table,
+  caller: Pick<Principal, 'tenantId' | 'userId' | 'role'>,
+  screenId: string,
+  now: Date,
+): Promise<{ result: { screen_id: string; deleted: true }; removed: ScreenItem }> {
   const notFound = new NotFoundError(`Screen ${screenId} not found`);
   if (!isScreenId(screenId)) throw notFound;
   const retention = await getRetention(table, caller.tenantId);
@@ -136,7 +185,8 @@ export async function deleteScreen(
     ownerOnly,
     decidedBefore,
   });
-  if ('removed' in removal) return { screen_id: screenId, deleted: true };
+  if ('removed' in removal)
+    return { result: { screen_id: screenId, deleted: true }, removed: removal.removed };
 
   const found = removal.refused;
   if (!found) throw notFound;

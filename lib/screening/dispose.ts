@@ -1,4 +1,6 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { sha256Hex } from '../audit/chain.ts';
+import { audited } from '../audit/trail.ts';
 import { ConflictError, ForbiddenError, InvalidRequestError, NotFoundError } from '../common/errors.ts';
 import { isScreenId } from '../common/ids.ts';
 import {
@@ -42,6 +44,78 @@ export const HISTORY_BYTES_LIMIT = 256 * 1024;
  */
 const APPROVAL_RESERVE_BYTES = 6 * NOTE_MAX_LENGTH + 1024;
 
+/** A follow-up run once a decision is written (lib/jobs/dispose-screen.ts passes monitoring's). */
+export type AfterDecision = (table: Table, decided: ScreenItem, at: Date) => Promise<void>;
+
+/**
+ * POST /screens/{screen_id}/dispose, recorded in the tenant's audit trail (lib/audit/trail.ts,
+ * write-ahead): a `started` entry naming the screen, the action (a disposition, an override or an
+ * approval), what was asked (the note only as its SHA-256) and the decision in force before it;
+ * then `done` with the decision version it produced, or `refused` with the refusal's detail.
+ * The rules themselves are `recordDecision`'s, below.
+ */
+export async function disposeScreen(
+  table: Table,
+  caller: Caller,
+  screenId: string,
+  request: DisposeRequest,
+  at: Date = new Date(),
+  afterDecision?: AfterDecision,
+): Promise<ScreenHistory> {
+  if (!isScreenId(screenId)) return recordDecision(table, caller, screenId, request, at, afterDecision);
+  const before = await decisionInForce(table, caller.tenantId, screenId);
+  return audited(
+    table,
+    caller.tenantId,
+    {
+      action:
+        request.disposition === 'approved'
+          ? 'screen.approve'
+          : request.override
+            ? 'screen.override'
+            : 'screen.dispose',
+      actor: { user_id: caller.userId, role: caller.role },
+      target: { screen_id: screenId },
+      details: {
+        disposition: request.disposition,
+        override: request.override === true,
+        approval_requested: request.approval_requested === true,
+        approves_version: request.approves_version ?? null,
+        note_sha256: request.note ? sha256Hex(request.note) : null,
+        risk_level: before?.risk_level ?? null,
+        in_force_before: before?.disposition?.disposition ?? null,
+        in_force_version_before: before?.decision_version ?? null,
+      },
+      done: (result) => ({
+        details: {
+          version: result.history[result.history.length - 1]?.version ?? null,
+          in_force: result.disposition?.disposition ?? null,
+          in_force_version: result.disposition?.decision_version ?? null,
+          awaiting_approval: result.disposition?.awaiting_approval ?? false,
+        },
+      }),
+    },
+    () => recordDecision(table, caller, screenId, request, at, afterDecision),
+  );
+}
+
+/** The screen's risk level and decision in force, for the audit entry (undefined: no such screen). */
+async function decisionInForce(
+  table: Table,
+  tenantId: string,
+  screenId: string,
+): Promise<Pick<ScreenItem, 'risk_level' | 'disposition' | 'decision_version'> | undefined> {
+  const { Item } = await table.doc.send(
+    new GetCommand({
+      TableName: table.name,
+      Key: keys.screen(tenantId, screenId),
+      ProjectionExpression: 'risk_level, disposition.disposition, decision_version',
+      ConsistentRead: true,
+    }),
+  );
+  return Item as Pick<ScreenItem, 'risk_level' | 'disposition' | 'decision_version'> | undefined;
+}
+
 /**
  * POST /screens/{screen_id}/dispose: the state table and the sign-off rules. Each rule is one
  * conditional UpdateItem on the screen item (history appended with list_append in the same
@@ -76,13 +150,13 @@ const APPROVAL_RESERVE_BYTES = 6 * NOTE_MAX_LENGTH + 1024;
  *
  * Returns the screen's disposition in force and its full history, oldest first.
  */
-export async function disposeScreen(
+async function recordDecision(
   table: Table,
   caller: Caller,
   screenId: string,
   request: DisposeRequest,
   at: Date = new Date(),
-  afterDecision?: (table: Table, decided: ScreenItem, at: Date) => Promise<void>,
+  afterDecision?: AfterDecision,
 ): Promise<ScreenHistory> {
   const approving = request.disposition === 'approved';
   if (approving) {

@@ -52,7 +52,7 @@ import { defaultRegion } from '../common/config.ts';
  * |                |                    |                                 |   (only while a screen of the subject has a decision)   |
  * | rescreen-      | TENANT#<tid>       | BATCH#<run_id>#CHANGE#<cid>     |   (a rescreen run is a batch of purpose `rescreen`;     |
  * |   change       |                    |                                 |    these list the clients whose outcome changed)        |
- * | audit          | TENANT#<tid>       | AUDIT#<ISO time>.<6 hex>        |   (account administration, one item per action)         |
+ * | audit          | TENANT#<tid>       | AUDIT#<seq, 12 digits>          |   (the hash-chained audit trail, lib/audit/trail.ts)    |
  * | rescreen-window| TENANT#<tid>       | WINDOW#<hash>                   |   (the screen holding the subject's rescreen window)    |
  * | list-sync      | LISTS              | LIST#<list id>                  |   (no tenant: one row per synced watchlist;             |
  * |                |                    |                                 |   lib/sync/list-status.ts `listSyncKeys`)               |
@@ -68,8 +68,12 @@ import { defaultRegion } from '../common/config.ts';
  * - disable a user: UpdateItem user, condition exists and not disabled; REMOVE key_hash; then
  *   ADD analyst_count -1 on the tenant (an analyst's seat)
  * - revoke a user's key: UpdateItem user, condition exists and not disabled; SET a new key_hash
- * - audit an administration action: PutItem audit (started) before it, UpdateItem outcome after;
- *   read newest first: Query pk = TENANT#<tid>, begins_with(sk, AUDIT#), descending
+ * - append to the audit trail: Query pk = TENANT#<tid>, sk BETWEEN AUDIT#000000000001 AND
+ *   AUDIT#099999999999, descending, Limit 1, consistent (the chain head); PutItem audit seq + 1,
+ *   condition attribute_not_exists(pk) (a concurrent append took it: read the head again). An
+ *   action: its `started` entry before it, its outcome entry after (write-ahead, no update)
+ * - read the audit trail: the same Query, descending (GET /audit) or ascending from a seq
+ *   (verification, export)
  * - rotate a key: UpdateItem user, condition key_hash = the presented key's hash
  * - charge the quota: UpdateItem usage, ADD with condition used + n <= limit
  * - charge and number a screen: ONE UpdateItem on the monthly usage item,
@@ -262,6 +266,11 @@ export const keys = {
   idempotencyKey: (tenantId: string, route: string, key: string) => ({
     pk: `TENANT#${tenantId}`,
     sk: `IDEMPOTENCY#${route}#${key}`,
+  }),
+  /** Entry `seq` of the tenant's hash-chained audit trail (lib/audit/trail.ts), seq from 1. */
+  auditEntry: (tenantId: string, seq: number) => ({
+    pk: `TENANT#${tenantId}`,
+    sk: `AUDIT#${String(seq).padStart(12, '0')}`,
   }),
   /** The screen holding a subject's rescreen window (lib/screening/rescreen-window.ts). */
   rescreenWindow: (tenantId: string, subjectHash: string) => ({

@@ -1,4 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { audited } from '../audit/trail.ts';
 import { ForbiddenError, UnauthorizedError } from '../common/errors.ts';
 import { isConditionalCheckFailed, keys, type Table } from '../store/table.ts';
 import { hashApiKey, issueApiKey, keyMatchesHash, parseApiKey } from './api-keys.ts';
@@ -56,6 +57,29 @@ export async function authenticate(table: Table, apiKey: string | undefined): Pr
 }
 
 /**
+ * POST /me/rotate-key, recorded in the tenant's audit trail (lib/audit/trail.ts, write-ahead):
+ * `started`, then `done` with the new key's hint (never the key), or `refused` when the presented
+ * key no longer works.
+ */
+export async function rotateApiKey(
+  table: Table,
+  principal: Principal,
+  presentedKey: string,
+): Promise<{ api_key: string; key_hint: string; issued_at: string }> {
+  return audited(
+    table,
+    principal.tenantId,
+    {
+      action: 'user.rotate-key',
+      actor: { user_id: principal.userId, role: principal.role },
+      target: { user_id: principal.userId },
+      done: (rotated) => ({ details: { key_hint: rotated.key_hint, issued_at: rotated.issued_at } }),
+    },
+    () => replaceKey(table, principal, presentedKey),
+  );
+}
+
+/**
  * Replaces the caller's key. One conditional write on the user record: it succeeds only while the
  * stored hash is still the presented key's, so of two concurrent rotations exactly one wins and
  * exactly one key works afterwards; the loser gets 401 like any caller with a dead key.
@@ -63,7 +87,7 @@ export async function authenticate(table: Table, apiKey: string | undefined): Pr
  * The key's lineage is left as it was: whoever held the old key could have made this rotation and
  * holds the new key (lib/tenancy/key-lineage.ts). `key_issued_by` becomes the caller.
  */
-export async function rotateApiKey(
+async function replaceKey(
   table: Table,
   principal: Principal,
   presentedKey: string,

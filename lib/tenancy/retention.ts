@@ -1,9 +1,9 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
+import { type AuditActor, audited } from '../audit/trail.ts';
 import { ConflictError, ForbiddenError, InvalidRequestError } from '../common/errors.ts';
 import { strictBody } from '../common/fields.ts';
 import { isConditionalCheckFailed, keys, type Table } from '../store/table.ts';
-import { type AuditActor, audited } from './audit.ts';
 import { type Principal, requireRole } from './auth.ts';
 
 /**
@@ -125,59 +125,65 @@ export async function setRetention(
     retention_lock_after: String(after.retention_lock),
     ...(reason ? { reason } : {}),
   };
-  return audited(table, tenantId, { action: 'tenant.set-retention', actor, details }, async () => {
-    const loosens =
-      before.retention_lock &&
-      (!after.retention_lock ||
-        after.retention_days === null ||
-        after.retention_days < (before.retention_days ?? 0));
-    if (loosens && actor.role !== 'ops') {
-      throw new ForbiddenError(
-        `Retention lock: while the lock holds, the retention period (${before.retention_days} days) can only be lengthened through the API; lifting the lock or shortening the period is done by operations (ops CLI), with a reason, and is recorded in the audit trail`,
-      );
-    }
-    if (loosens && !reason) {
-      throw new InvalidRequestError(
-        'reason: lifting the retention lock or shortening the period needs a reason',
-      );
-    }
-    if (after.retention_lock && after.retention_days === null) {
-      throw new InvalidRequestError(
-        'retention_lock: the lock needs a retention period; set retention_days (1 to 3650) with it',
-      );
-    }
-    const changedAt = new Date().toISOString();
-    try {
-      await table.doc.send(
-        new UpdateCommand({
-          TableName: table.name,
-          Key: keys.tenant(tenantId),
-          UpdateExpression:
-            'SET retention_lock = :lock, retention_changed_at = :at, retention_changed_by = :by' +
-            (after.retention_days === null ? ' REMOVE retention_days' : ', retention_days = :days'),
-          ConditionExpression: `attribute_exists(pk) AND ${
-            before.retention_days === null
-              ? 'attribute_not_exists(retention_days)'
-              : 'retention_days = :oldDays'
-          } AND ${before.retention_lock ? 'retention_lock = :true' : '(attribute_not_exists(retention_lock) OR retention_lock = :false)'}`,
-          ExpressionAttributeValues: {
-            ':lock': after.retention_lock,
-            ':at': changedAt,
-            ':by': actor,
-            ...(after.retention_days === null ? {} : { ':days': after.retention_days }),
-            ...(before.retention_days === null ? {} : { ':oldDays': before.retention_days }),
-            ...(before.retention_lock ? { ':true': true } : { ':false': false }),
-          },
-        }),
-      );
-    } catch (error) {
-      if (isConditionalCheckFailed(error)) {
-        throw new ConflictError('The retention settings changed meanwhile; read them again and resend');
+  // The done entry repeats the change, so each outcome entry says what it did on its own.
+  return audited(
+    table,
+    tenantId,
+    { action: 'tenant.set-retention', actor, details, done: () => ({ details }) },
+    async () => {
+      const loosens =
+        before.retention_lock &&
+        (!after.retention_lock ||
+          after.retention_days === null ||
+          after.retention_days < (before.retention_days ?? 0));
+      if (loosens && actor.role !== 'ops') {
+        throw new ForbiddenError(
+          `Retention lock: while the lock holds, the retention period (${before.retention_days} days) can only be lengthened through the API; lifting the lock or shortening the period is done by operations (ops CLI), with a reason, and is recorded in the audit trail`,
+        );
       }
-      throw error;
-    }
-    return { ...after, changed_at: changedAt, changed_by: actor };
-  });
+      if (loosens && !reason) {
+        throw new InvalidRequestError(
+          'reason: lifting the retention lock or shortening the period needs a reason',
+        );
+      }
+      if (after.retention_lock && after.retention_days === null) {
+        throw new InvalidRequestError(
+          'retention_lock: the lock needs a retention period; set retention_days (1 to 3650) with it',
+        );
+      }
+      const changedAt = new Date().toISOString();
+      try {
+        await table.doc.send(
+          new UpdateCommand({
+            TableName: table.name,
+            Key: keys.tenant(tenantId),
+            UpdateExpression:
+              'SET retention_lock = :lock, retention_changed_at = :at, retention_changed_by = :by' +
+              (after.retention_days === null ? ' REMOVE retention_days' : ', retention_days = :days'),
+            ConditionExpression: `attribute_exists(pk) AND ${
+              before.retention_days === null
+                ? 'attribute_not_exists(retention_days)'
+                : 'retention_days = :oldDays'
+            } AND ${before.retention_lock ? 'retention_lock = :true' : '(attribute_not_exists(retention_lock) OR retention_lock = :false)'}`,
+            ExpressionAttributeValues: {
+              ':lock': after.retention_lock,
+              ':at': changedAt,
+              ':by': actor,
+              ...(after.retention_days === null ? {} : { ':days': after.retention_days }),
+              ...(before.retention_days === null ? {} : { ':oldDays': before.retention_days }),
+              ...(before.retention_lock ? { ':true': true } : { ':false': false }),
+            },
+          }),
+        );
+      } catch (error) {
+        if (isConditionalCheckFailed(error)) {
+          throw new ConflictError('The retention settings changed meanwhile; read them again and resend');
+        }
+        throw error;
+      }
+      return { ...after, changed_at: changedAt, changed_by: actor };
+    },
+  );
 }
 
 /** GET /settings and PATCH /settings: the caller's tenant, admins only. */

@@ -1,5 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
+import { type AuditPage, audited, listAudit } from '../audit/trail.ts';
 import { ConflictError, ForbiddenError, NotFoundError } from '../common/errors.ts';
 import { strictBody, trimmed } from '../common/fields.ts';
 import {
@@ -10,7 +11,6 @@ import {
   type Table,
 } from '../store/table.ts';
 import { isAccountId, issueApiKey } from './api-keys.ts';
-import { type AuditActor, audited } from './audit.ts';
 import { type Principal, requireRole } from './auth.ts';
 import { type KeyIssuer, lineageOfNewKey } from './key-lineage.ts';
 import { ROLES, type Role } from './roles.ts';
@@ -19,7 +19,7 @@ import { addUser, parseUser, releaseAnalystSeat, type User, type UserStatus } fr
 /**
  * Account administration: a tenant's admins (through the API) and operations (through the ops
  * CLI, across tenants) list users, add them, disable them and revoke their keys. Every change is
- * audited in the tenant's trail (lib/tenancy/audit.ts). A user is never deleted: their screens,
+ * audited in the tenant's trail (lib/audit/trail.ts). A user is never deleted: their screens,
  * decisions and notes keep naming them.
  */
 
@@ -83,11 +83,21 @@ export async function addTenantUser(
   tenantId: string,
   input: { name: string; role: Role },
 ): Promise<{ user: UserView; api_key: string }> {
-  return audited(table, tenantId, { action: 'user.add', actor, details: { role: input.role } }, async () => {
-    // Whoever adds the user receives the key: its lineage names them (key-lineage.ts).
-    const created = await addUser(table, tenantId, { ...input, issuer: actor });
-    return { user: userView(created.user), api_key: created.api_key };
-  });
+  return audited(
+    table,
+    tenantId,
+    {
+      action: 'user.add',
+      actor,
+      details: { role: input.role },
+      done: (created) => ({ target: { user_id: created.user.user_id } }),
+    },
+    async () => {
+      // Whoever adds the user receives the key: its lineage names them (key-lineage.ts).
+      const created = await addUser(table, tenantId, { ...input, issuer: actor });
+      return { user: userView(created.user), api_key: created.api_key };
+    },
+  );
 }
 
 const notFound = (userId: string) => new NotFoundError(`User ${userId} not found`);
@@ -148,7 +158,7 @@ async function updateActiveUser(
  */
 export async function disableUser(
   table: Table,
-  actor: AuditActor,
+  actor: KeyIssuer,
   tenantId: string,
   userId: string,
 ): Promise<{ user: UserView }> {
@@ -156,15 +166,20 @@ export async function disableUser(
   if (actor.user_id === userId) {
     throw new ForbiddenError('You cannot disable yourself; another admin or operations must');
   }
-  return audited(table, tenantId, { action: 'user.disable', actor, target_user_id: userId }, async () => {
-    const user = await updateActiveUser(table, tenantId, userId, {
-      expression:
-        'SET #status = :disabled, disabled_at = :at, disabled_by = :by REMOVE key_hash, key_hint, key_issued_at, key_issued_by, key_lineage',
-      values: { ':disabled': 'disabled', ':at': new Date().toISOString(), ':by': actor.user_id },
-    });
-    if (user.role === 'analyst') await releaseAnalystSeat(table, tenantId);
-    return { user: userView(user) };
-  });
+  return audited(
+    table,
+    tenantId,
+    { action: 'user.disable', actor, target: { user_id: userId } },
+    async () => {
+      const user = await updateActiveUser(table, tenantId, userId, {
+        expression:
+          'SET #status = :disabled, disabled_at = :at, disabled_by = :by REMOVE key_hash, key_hint, key_issued_at, key_issued_by, key_lineage',
+        values: { ':disabled': 'disabled', ':at': new Date().toISOString(), ':by': actor.user_id },
+      });
+      if (user.role === 'analyst') await releaseAnalystSeat(table, tenantId);
+      return { user: userView(user) };
+    },
+  );
 }
 
 /**
@@ -183,34 +198,44 @@ export async function revokeUserKey(
   userId: string,
 ): Promise<{ user: UserView; api_key: string; detail: string }> {
   if (!isAccountId(userId)) throw notFound(userId);
-  return audited(table, tenantId, { action: 'user.revoke-key', actor, target_user_id: userId }, async () => {
-    const issued = issueApiKey(tenantId, userId);
-    const self = actor.user_id === userId;
-    const user = await updateActiveUser(table, tenantId, userId, {
-      expression:
-        'SET key_hash = :hash, key_hint = :hint, key_issued_at = :at, key_issued_by = :by, key_lineage = :lineage',
-      values: {
-        ':hash': issued.hash,
-        ':hint': issued.hint,
-        ':at': new Date().toISOString(),
-        ':by': actor.user_id,
-        // Revoked, the old key is dead: whoever held it holds nothing now.
-        ':lineage': lineageOfNewKey(actor, userId),
-      },
-      ...(actor.role === 'ops'
-        ? {}
-        : {
-            analystsOnly: self
-              ? `You are an admin: replace your own key with POST /me/rotate-key; operations resets an admin's key (npm run admin -- revoke-key --tenant ${tenantId} --user ${userId})`
-              : `User ${userId} is an admin: an admin's key is reset by operations (npm run admin -- revoke-key --tenant ${tenantId} --user ${userId}), never by another admin, who would then hold two admin identities and could approve their own decisions (four eyes)`,
-          }),
-    });
-    return {
-      user: userView(user),
-      api_key: issued.key,
-      detail: `The previous key of ${userId} no longer works. Hand this key to them now: it is not shown again.`,
-    };
-  });
+  return audited(
+    table,
+    tenantId,
+    {
+      action: 'user.revoke-key',
+      actor,
+      target: { user_id: userId },
+      done: (revoked) => ({ details: { key_hint: revoked.user.key_hint } }),
+    },
+    async () => {
+      const issued = issueApiKey(tenantId, userId);
+      const self = actor.user_id === userId;
+      const user = await updateActiveUser(table, tenantId, userId, {
+        expression:
+          'SET key_hash = :hash, key_hint = :hint, key_issued_at = :at, key_issued_by = :by, key_lineage = :lineage',
+        values: {
+          ':hash': issued.hash,
+          ':hint': issued.hint,
+          ':at': new Date().toISOString(),
+          ':by': actor.user_id,
+          // Revoked, the old key is dead: whoever held it holds nothing now.
+          ':lineage': lineageOfNewKey(actor, userId),
+        },
+        ...(actor.role === 'ops'
+          ? {}
+          : {
+              analystsOnly: self
+                ? `You are an admin: replace your own key with POST /me/rotate-key; operations resets an admin's key (npm run admin -- revoke-key --tenant ${tenantId} --user ${userId})`
+                : `User ${userId} is an admin: an admin's key is reset by operations (npm run admin -- revoke-key --tenant ${tenantId} --user ${userId}), never by another admin, who would then hold two admin identities and could approve their own decisions (four eyes)`,
+            }),
+      });
+      return {
+        user: userView(user),
+        api_key: issued.key,
+        detail: `The previous key of ${userId} no longer works. Hand this key to them now: it is not shown again.`,
+      };
+    },
+  );
 }
 
 export const USER_NAME_MAX_LENGTH = 100;
@@ -268,3 +293,14 @@ export const usersOfCaller = {
   revokeKey: (table: Table, principal: Principal, userId: string) =>
     revokeUserKey(table, adminActor(principal), principal.tenantId, userId),
 };
+
+/** GET /audit: the caller's tenant's audit trail, newest first, admins only. */
+export function listAuditAsAdmin(
+  table: Table,
+  principal: Principal,
+  limit?: number,
+  cursor?: string,
+): Promise<AuditPage> {
+  requireRole(principal, 'admin', 'Reading the audit trail');
+  return listAudit(table, principal.tenantId, limit, cursor);
+}

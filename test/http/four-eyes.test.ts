@@ -255,10 +255,12 @@ describe('no person holds two identities in a four-eyes pair', () => {
     expect(self.body.detail).toContain('POST /me/rotate-key');
     expect((await local.api.get('/me', adminB.key)).status).toBe(200);
     expect((await local.api.get('/me', adminA.key)).status).toBe(200);
-    const audit = (await local.api.get('/audit?limit=2', adminA.key)).body.entries;
+    const audit = (await local.api.get('/audit?limit=4', adminA.key)).body.entries;
     expect(audit.map((e: { action: string; outcome: string }) => `${e.action} ${e.outcome}`)).toEqual([
       'user.revoke-key refused',
+      'user.revoke-key started',
       'user.revoke-key refused',
+      'user.revoke-key started',
     ]);
   });
 
@@ -344,7 +346,7 @@ describe('no person holds two identities in a four-eyes pair', () => {
       action: 'user.revoke-key',
       outcome: 'done',
       actor: { user_id: 'ops-cli', role: 'ops' },
-      target_user_id: adminB.id,
+      target: { user_id: adminB.id },
     });
   });
 });

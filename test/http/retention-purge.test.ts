@@ -33,7 +33,11 @@ const purgeAt = (time: Date) => retentionPurge(scheduledEvent({ id: 'retention-p
 
 async function purgeEntries(adminKey: string) {
   const { entries } = (await local.api.get('/audit?limit=200', adminKey)).body;
-  return entries.filter((entry: { action: string }) => entry.action === 'screens.purge');
+  // Each pass's outcome entry (its `started` entry, written before it, precedes it in the trail).
+  return entries.filter(
+    (entry: { action: string; outcome: string }) =>
+      entry.action === 'screens.purge' && entry.outcome !== 'started',
+  );
 }
 
 const exists = async (key: string, screenId: string) =>

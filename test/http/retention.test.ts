@@ -164,7 +164,8 @@ describe('loosening the lock: operations only, audited', () => {
     expect(lengthen.status).toBe(200);
     expect(lengthen.body).toMatchObject({ retention_days: 60, retention_lock: true });
     const trail = (await local.api.get('/audit', tenant.admin)).body.entries.filter(
-      (entry: { action: string }) => entry.action === 'tenant.set-retention',
+      (entry: { action: string; outcome: string }) =>
+        entry.action === 'tenant.set-retention' && entry.outcome !== 'started',
     );
     expect(trail.map((entry: { outcome: string }) => entry.outcome)).toEqual([
       'done',
@@ -179,7 +180,11 @@ describe('loosening the lock: operations only, audited', () => {
       retention_lock_before: 'true',
       retention_lock_after: 'true',
     });
-    expect(trail[3].details).toMatchObject({ retention_lock_before: 'true', retention_lock_after: 'false' });
+    // A refusal's request is on the started entry it names.
+    const asked = (await local.api.get('/audit', tenant.admin)).body.entries.find(
+      (entry: { seq: number }) => entry.seq === trail[3].started_seq,
+    );
+    expect(asked.details).toMatchObject({ retention_lock_before: 'true', retention_lock_after: 'false' });
   });
 
   it('operations lift the lock through the CLI with a reason, recorded as ops; then deletes work again', async () => {
@@ -207,7 +212,12 @@ describe('loosening the lock: operations only, audited', () => {
       changed_by: { role: 'ops' },
     });
     expect((await local.api.delete(`/screens/${screenId}`, tenant.admin)).status).toBe(200);
-    const [latest] = (await local.api.get('/audit', tenant.admin)).body.entries;
+    const entries = (await local.api.get('/audit', tenant.admin)).body.entries;
+    expect(entries[0]).toMatchObject({ action: 'screen.delete', outcome: 'done' });
+    const latest = entries.find(
+      (entry: { action: string; outcome: string }) =>
+        entry.action === 'tenant.set-retention' && entry.outcome !== 'started',
+    );
     expect(latest).toMatchObject({
       action: 'tenant.set-retention',
       actor: { user_id: 'ops-cli', role: 'ops' },

@@ -505,6 +505,10 @@ describe('list sync', () => {
         ],
         condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['TENANT#*', 'OPENBATCHES'] } },
       },
+      {
+        actions: ['dynamodb:Query'],
+        condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['TENANT#*'] } },
+      },
     ]);
     // The list-change runs go to the batch queue, which the sync may send to and nothing more.
     const queueId = resourcesOf('AWS::SQS::Queue').find(([id]) =>

@@ -5,6 +5,7 @@
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readAuditEntries } from '../../lib/audit/trail.ts';
 import { logger } from '../../lib/common/log.ts';
 import { bundledSnapshotVersion } from '../../lib/matcher/screen.ts';
 import {
@@ -88,6 +89,40 @@ describe('client name keys', () => {
 });
 
 describe('rescreenChangedClients', () => {
+  it('records the sync in the audit trail of each tenant it affected, and of no other', async () => {
+    const affected = (await createTenant(table, { name: 'Delta Audited', plan: 'enterprise' })).tenant
+      .tenant_id;
+    const untouched = (await createTenant(table, { name: 'Delta Untouched', plan: 'enterprise' })).tenant
+      .tenant_id;
+    // A designee no other test files a client under, so their counts stay their own.
+    const designee = snapshot.people[snapshot.people.length - 1];
+    await fileClient(affected, designee.names[0].name);
+    await fileClient(untouched, 'Hjordis Quillonby');
+    const now = new Date();
+
+    await rescreenChangedClients(
+      { table },
+      { people: [designee], lists: snapshot.lists, syncedAt: now.toISOString(), snapshotVersion, now },
+      logger,
+    );
+
+    const { entries } = await readAuditEntries(table, affected);
+    const synced = entries.filter((e) => e.action === 'lists.synced');
+    expect(synced.map((e) => [e.outcome, e.actor])).toEqual([
+      ['started', { user_id: 'system', role: 'system' }],
+      ['done', { user_id: 'system', role: 'system' }],
+    ]);
+    expect(synced[0].details).toEqual({
+      snapshot_version: snapshotVersion,
+      listed_people_changed: 1,
+      clients_matching: 1,
+    });
+    expect(synced[1].details).toEqual({ made_due: 1, queued: 0, skipped_quota: 0 });
+    expect(
+      (await readAuditEntries(table, untouched)).entries.filter((e) => e.action === 'lists.synced'),
+    ).toEqual([]);
+  });
+
   it('makes due only the clients the changed person could match, in every tenant, reading only their keys', async () => {
     const a = (await createTenant(table, { name: 'Delta A', plan: 'enterprise' })).tenant.tenant_id;
     const b = (await createTenant(table, { name: 'Delta B', plan: 'enterprise' })).tenant.tenant_id;

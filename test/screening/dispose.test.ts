@@ -164,12 +164,13 @@ describe('disposeScreen', () => {
       id,
       body({ disposition: 'confirmed_hit', approval_requested: true }),
     );
-    // The store as the approval sees it: right after its read, an analyst overrides the decision.
+    // The store as the approval sees it: right after its read of the whole screen (not the audit
+    // trail's projected read of the decision in force before it), an analyst overrides the decision.
     let overridden = false;
     const doc = {
-      send: async (command: { constructor: { name: string } }) => {
+      send: async (command: { constructor: { name: string }; input: { ProjectionExpression?: string } }) => {
         const result = await store.table.doc.send(command as never);
-        if (command.constructor.name === 'GetCommand' && !overridden) {
+        if (command.constructor.name === 'GetCommand' && !command.input.ProjectionExpression && !overridden) {
           overridden = true;
           await disposeScreen(
             store.table,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listAudit, OPS_ACTOR } from '../../lib/tenancy/audit.ts';
+import { listAudit, OPS_ACTOR } from '../../lib/audit/trail.ts';
 import { authenticate } from '../../lib/tenancy/auth.ts';
 import { createTenant, getTenant } from '../../lib/tenancy/tenants.ts';
 import { addTenantUser, disableUser, listUsers, revokeUserKey } from '../../lib/tenancy/users.ts';
@@ -34,11 +34,15 @@ describe('user and key management', () => {
     ]);
     expect(JSON.stringify(users)).not.toContain('key_hash');
     const { entries } = await listAudit(store.table, tenantId);
-    expect(entries.map((e) => [e.action, e.outcome, e.actor.user_id])).toEqual([
-      ['user.add', 'refused', actor.user_id],
-      ['user.add', 'done', actor.user_id],
+    // Newest first: each attempt's started entry, then its outcome naming it.
+    expect(entries.map((e) => [e.seq, e.action, e.outcome, e.started_seq, e.actor.user_id])).toEqual([
+      [4, 'user.add', 'refused', 3, actor.user_id],
+      [3, 'user.add', 'started', undefined, actor.user_id],
+      [2, 'user.add', 'done', 1, actor.user_id],
+      [1, 'user.add', 'started', undefined, actor.user_id],
     ]);
     expect(entries[0].outcome_detail).toMatch(/seat/);
+    expect(entries[2].target).toEqual({ user_id: added.user.user_id });
   });
 
   it('disabling a user stops their key at once and frees their seat; the user stays listed', async () => {
@@ -107,7 +111,9 @@ describe('user and key management', () => {
       status: 409,
     });
     await expect(authenticate(store.table, revoked.api_key)).rejects.toMatchObject({ status: 401 });
-    const actions = (await listAudit(store.table, tenantId)).entries.map((e) => `${e.action} ${e.outcome}`);
+    const actions = (await listAudit(store.table, tenantId)).entries
+      .filter((e) => e.outcome !== 'started')
+      .map((e) => `${e.action} ${e.outcome}`);
     expect(actions).toEqual([
       'user.revoke-key refused',
       'user.disable done',
@@ -123,14 +129,14 @@ describe('user and key management', () => {
       await addTenantUser(store.table, actor, tenantId, { name, role: 'analyst' });
     }
 
-    const first = await listAudit(store.table, tenantId, 2);
-    const second = await listAudit(store.table, tenantId, 2, first.next_cursor!);
+    // Three additions, each a started and a done entry: six in all.
+    const first = await listAudit(store.table, tenantId, 4);
+    const second = await listAudit(store.table, tenantId, 4, first.next_cursor!);
 
-    expect(first.entries).toHaveLength(2);
-    expect(second.entries).toHaveLength(1);
+    expect(first.entries).toHaveLength(4);
+    expect(second.entries).toHaveLength(2);
     expect(second.next_cursor).toBeNull();
-    const ids = [...first.entries, ...second.entries].map((e) => e.audit_id);
-    expect(ids).toEqual([...ids].sort().reverse());
+    expect([...first.entries, ...second.entries].map((e) => e.seq)).toEqual([6, 5, 4, 3, 2, 1]);
     await expect(listAudit(store.table, other.tenantId, 2, first.next_cursor!)).rejects.toMatchObject({
       status: 400,
     });

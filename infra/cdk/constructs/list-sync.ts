@@ -33,8 +33,9 @@ export interface ListSyncProps {
 
 /**
  * What a list-change rescreen run writes, by partition (lib/monitoring/delta-rescreen.ts): the
- * name keys it looks up, and the tenants' partitions (client, tenant plan, usage, batch records)
- * plus the open-batch markers a run writes like any rescreen run.
+ * name keys it looks up, the tenants' partitions (client, tenant plan, usage, batch records)
+ * plus the open-batch markers a run writes like any rescreen run, and the head of each affected
+ * tenant's audit trail (lib/audit/trail.ts), read before its `lists.synced` entry is appended.
  */
 export const DELTA_RESCREEN_GRANTS = {
   nameKeys: { actions: ['dynamodb:Query'], leadingKeys: [`${keys.nameKeyPartition('')}*`] },
@@ -49,6 +50,8 @@ export const DELTA_RESCREEN_GRANTS = {
     ],
     leadingKeys: [`${keys.tenantPartition('')}*`, keys.openBatchesPartition],
   },
+  /** The `lists.synced` entry in each affected tenant's audit trail: its chain head is queried first. */
+  auditTrail: { actions: ['dynamodb:Query'], leadingKeys: [`${keys.tenantPartition('')}*`] },
 } as const;
 
 /**
