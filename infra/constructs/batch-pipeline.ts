@@ -105,7 +105,7 @@ export class BatchPipeline extends Construct {
         needsWatchlists: route.needsWatchlists,
         bundledFiles: route.bundledFiles,
         // Streams progress until the last subject of up to 500 completes, or an export until its
-        // last record (100,000 audit entries take seconds: README, Export); Function URLs allow 15 min.
+        // last record (100,000 audit entries take seconds: docs/operations.md, Export); Function URLs allow 15 min.
         timeout: Duration.minutes(10),
         // Only the routes that queue work know the queue and may send to it (not the exports).
         environment: route.sendsToQueue ? { BATCH_QUEUE_URL: this.queue.queueUrl } : {},
