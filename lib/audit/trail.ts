@@ -41,6 +41,8 @@ export const AUDIT_ACTIONS = [
   'user.disable',
   'user.revoke-key',
   'user.rotate-key',
+  'audit.export',
+  'screens.export',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

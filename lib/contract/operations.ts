@@ -1,5 +1,6 @@
 import type * as v from 'valibot';
 import { BatchRequestSchema } from '../batch/request.ts';
+import { ExportQuerySchema } from '../common/export-query.ts';
 import { ListQuerySchema } from '../common/fields.ts';
 import { ClientListQuerySchema } from '../monitoring/clients-read.ts';
 import { BatchClientsRequestSchema, ClientRequestSchema } from '../monitoring/register-client.ts';
@@ -8,6 +9,8 @@ import { SettingsPatchSchema } from '../tenancy/retention.ts';
 import { AddUserRequestSchema } from '../tenancy/users.ts';
 import {
   AccountSchema,
+  AuditEntrySchema,
+  AuditExportEndSchema,
   AuditPageSchema,
   BatchEventSchemas,
   ClientDetailSchema,
@@ -15,18 +18,21 @@ import {
   ClientProfileSchema,
   DatabaseStatusSchema,
   DisabledUserSchema,
+  ExportErrorSchema,
   HealthSchema,
   OpenApiDocumentSchema,
   RescreenRunSchema,
   RescreenRunStartedSchema,
   RotatedKeySchema,
   ScreenDeletedSchema,
+  ScreenExportRecordSchema,
   ScreenedSubjectsPageSchema,
   ScreenHistorySchema,
   ScreenPageSchema,
   ScreenReplaySchema,
   ScreenResultSchema,
   ScreenSchema,
+  ScreensExportEndSchema,
   SettingsSchema,
   UserListSchema,
   UserWithKeySchema,
@@ -46,12 +52,14 @@ export interface Operation {
   query?: v.GenericSchema;
   /**
    * The success answer: a JSON body, (streamed routes) the events of an SSE stream, or (the
-   * reference page and its files) content of the media types listed.
+   * reference page and its files) content of the media types listed, or (the exports) an NDJSON or
+   * CSV file whose records are those listed by type (`entry`/`screen`: the lines without a `type`).
    */
   success:
     | { status: 200 | 201 | 202; description: string; schema: v.GenericSchema | null }
     | { status: 200; description: string; events: Readonly<Record<string, v.GenericSchema>> }
-    | { status: 200; description: string; mediaTypes: readonly string[] };
+    | { status: 200; description: string; mediaTypes: readonly string[] }
+    | { status: 200; description: string; exportRecords: Readonly<Record<string, v.GenericSchema>> };
   /** Error statuses particular to the route, with when each happens. */
   errors?: Partial<Record<ErrorStatus, string>>;
   /** Whether the route honours an `Idempotency-Key` header (lib/http/idempotency.ts). */
@@ -80,6 +88,10 @@ const batchEvents = {
   description:
     'Server-Sent Events: `start` once, one `progress` per subject as it completes (completion order), `error` for a subject that failed for good, `complete` once, last; comment lines keep an idle connection open.',
   events: BatchEventSchemas,
+};
+
+const exportErrors = {
+  403: 'The caller is not an admin',
 };
 
 const notFound = (what: string) => ({ 404: `No ${what} with this id in the caller's tenant` });
@@ -236,6 +248,34 @@ export const operations = {
   'rescreen-run': {
     success: json(RescreenRunSchema, 'The run’s counts, progress and the clients whose outcome changed'),
     errors: notFound('rescreen run'),
+  },
+  'audit-export': {
+    query: ExportQuerySchema,
+    success: {
+      status: 200,
+      description:
+        'The period’s run of the audit chain, streamed: NDJSON (one entry per line, exactly as stored) or CSV (one row per entry), then the `export_end` record with the count, the first and last seq, the hash before the first, the head hash and the chain head. `npm run verify-export -- <file>` checks it.',
+      exportRecords: {
+        entry: AuditEntrySchema,
+        export_end: AuditExportEndSchema,
+        export_error: ExportErrorSchema,
+      },
+    },
+    errors: exportErrors,
+  },
+  'screens-export': {
+    query: ExportQuerySchema,
+    success: {
+      status: 200,
+      description:
+        'The screens of the period (screened_at) with their decisions, history and receipts, streamed: NDJSON or CSV, then the `export_end` record with the count and the SHA-256 of the records. Holds personal data (subjects): admins only.',
+      exportRecords: {
+        screen: ScreenExportRecordSchema,
+        export_end: ScreensExportEndSchema,
+        export_error: ExportErrorSchema,
+      },
+    },
+    errors: exportErrors,
   },
   'batch-stream': { body: BatchRequestSchema, idempotent: true, success: batchEvents, errors: batchErrors },
   'batch-clients-stream': {

@@ -106,12 +106,13 @@ type QuerySchemaOf<TRoute> = TRoute extends keyof Operations
 
 /**
  * A streamed response: the status line and headers, then each group of `events` as it comes,
- * framed as Server-Sent Events (sse.ts), one chunk per group.
+ * framed as Server-Sent Events (sse.ts), one chunk per group; or, for a download in another
+ * format (the NDJSON and CSV exports), each chunk of `text` as it is, under the use case's own
+ * content type.
  */
-export interface StreamResult {
-  headers?: Record<string, string>;
-  events: AsyncIterable<readonly SseMessage[]>;
-}
+export type StreamResult =
+  | { headers?: Record<string, string>; events: AsyncIterable<readonly SseMessage[]> }
+  | { headers: Record<string, string> & { 'content-type': string }; text: AsyncIterable<string> };
 
 /** The schemas a request is validated with: its route's contract's (lib/contract/operations.ts). */
 interface InputSpec {
@@ -348,10 +349,11 @@ function streamHandler<const TRoute extends RouteId>(
         useCase(requestOf(services(), event, spec, definition), context),
       ),
     );
+    const chunks = 'text' in result ? result.text : framedSse(result.events);
     return {
       statusCode: 200,
-      headers: { ...SSE_HEADERS, ...result.headers },
-      body: Readable.from(eventsLoggedAs(requestId, result.events), { objectMode: false }),
+      headers: 'text' in result ? result.headers : { ...SSE_HEADERS, ...result.headers },
+      body: Readable.from(chunksLoggedAs(requestId, chunks), { objectMode: false }),
     };
   });
 }
@@ -373,17 +375,19 @@ export function pipelineOf(services: () => Services) {
   };
 }
 
-/** The stream's events, each produced as part of the request (its log lines carry its id). */
-async function* eventsLoggedAs(
-  requestId: string,
-  events: AsyncIterable<readonly SseMessage[]>,
-): AsyncGenerator<string> {
-  const iterator = events[Symbol.asyncIterator]();
+/** Each group of events framed as Server-Sent Events, one chunk per group. */
+async function* framedSse(events: AsyncIterable<readonly SseMessage[]>): AsyncGenerator<string> {
+  for await (const group of events) yield frameSse(group);
+}
+
+/** The stream's chunks, each produced as part of the request (its log lines carry its id). */
+async function* chunksLoggedAs(requestId: string, chunks: AsyncIterable<string>): AsyncGenerator<string> {
+  const iterator = chunks[Symbol.asyncIterator]();
   try {
     for (;;) {
       const next = await loggingAs(requestId, () => iterator.next());
       if (next.done) return;
-      yield frameSse(next.value);
+      yield next.value;
     }
   } finally {
     // A client that disconnects ends the stream early: let the use case's generator clean up.

@@ -265,7 +265,7 @@ describe('IAM', () => {
   it('lets only queue senders send to the batch queue', () => {
     for (const route of deployedRoutes) {
       const sends = actionsOf(functionFor(route)[1]).includes('sqs:SendMessage');
-      expect(sends, route.id).toBe(route.kind === 'stream' || route.sendsToQueue === true);
+      expect(sends, route.id).toBe(route.sendsToQueue === true);
     }
   });
 });
@@ -280,9 +280,9 @@ describe('batch pipeline', () => {
       const [functionId, fn] = functionFor(route);
       const url = urls.find(([, u]) => JSON.stringify(u.Properties.TargetFunctionArn).includes(functionId));
       expect(url?.[1].Properties).toMatchObject({ AuthType: 'AWS_IAM', InvokeMode: 'RESPONSE_STREAM' });
-      expect((fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables).toHaveProperty(
-        'BATCH_QUEUE_URL',
-      );
+      const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      if (route.sendsToQueue) expect(variables, route.id).toHaveProperty('BATCH_QUEUE_URL');
+      else expect(variables, route.id).not.toHaveProperty('BATCH_QUEUE_URL');
     }
   });
 
@@ -363,6 +363,35 @@ describe('CloudFront', () => {
       )!;
       expect(JSON.stringify(origin.DomainName)).toContain(urlId);
     }
+  });
+
+  it('streams both exports from their Function URLs, past API Gateway’s 10 MB and 30 s: /audit/export and /screens/export', () => {
+    const [, distribution] = resourcesOf('AWS::CloudFront::Distribution')[0];
+    const config = distribution.Properties.DistributionConfig as {
+      CacheBehaviors: { PathPattern: string; TargetOriginId: string; Compress?: boolean }[];
+      Origins: { Id: string; DomainName: unknown }[];
+    };
+    for (const path of ['/audit/export', '/screens/export']) {
+      const route = deployedRoutes.find((r) => r.path === path && r.method === 'GET')!;
+      expect(route.kind, path).toBe('stream');
+      const behaviour = config.CacheBehaviors.find((b) => b.PathPattern === path)!;
+      expect(behaviour, path).toMatchObject({ ...uncached, Compress: false });
+      const [functionId, fn] = functionFor(route);
+      const [urlId, url] = resourcesOf('AWS::Lambda::Url').find(([, u]) =>
+        JSON.stringify(u.Properties.TargetFunctionArn).includes(functionId),
+      )!;
+      expect(url.Properties).toMatchObject({ AuthType: 'AWS_IAM', InvokeMode: 'RESPONSE_STREAM' });
+      const origin = config.Origins.find((o) => o.Id === behaviour.TargetOriginId)!;
+      expect(JSON.stringify(origin.DomainName)).toContain(urlId);
+      expect(fn.Properties.Timeout).toBe(600);
+      // It reads the tenant's partition and appends the export's own audit entries; it queues nothing.
+      const actions = actionsOf(fn);
+      expect(actions).toEqual(expect.arrayContaining(['dynamodb:Query', 'dynamodb:PutItem']));
+      expect(actions).not.toContain('sqs:SendMessage');
+    }
+    // Neither hides an HTTP route: GET /screens/{screen_id} and GET /audit stay on the HTTP API.
+    expect(config.CacheBehaviors.map((b) => b.PathPattern)).not.toContain('/screens/*');
+    expect(config.CacheBehaviors.map((b) => b.PathPattern)).not.toContain('/audit');
   });
 
   it('outputs the CloudFront base URL, the HTTP API URL, the table and the queue', () => {
