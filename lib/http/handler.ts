@@ -23,13 +23,15 @@ import { idempotencyKeyOf } from './idempotency.ts';
 import { jsonBody } from './json-body.ts';
 import { quotaHeaders } from './quota-headers.ts';
 import { requestIdFor } from './request-id.ts';
+import { originVerify } from './origin-verify.ts';
 import { matchRoutePath } from './route-match.ts';
 import { validate } from './validation.ts';
 
 /**
  * The one request pipeline of the service. Every route, buffered (API Gateway) or streamed (a
  * response-streaming Function URL), goes through the same steps, configured by its entry in the
- * route manifest (lib/routes.ts): request id, quota headers and log line, error mapping, method check (stream
+ * route manifest (lib/routes.ts): request id, quota headers and log line, error mapping, the
+ * CloudFront origin check (origin-verify.ts), method check (stream
  * routes only: CloudFront routes by path), body size limit, API-key authentication, plan gate,
  * JSON parsing and valibot validation. Only the last step differs: a JSON body, or an SSE stream.
  */
@@ -241,6 +243,8 @@ function pipeline(route: HandlerRoute, parsesBody: boolean, streamed: boolean) {
   const chain = middy<ServiceEvent, PipelineResult, Error, Context>(
     streamed ? { executionMode: executionModeStreamifyResponse } : {},
   ).use(requestFrame());
+  // Before anything else: a request that went around CloudFront (and its WAF) gets no further.
+  chain.use(originVerify() as MiddlewareObj<ServiceEvent, PipelineResult>);
   if (route.kind === 'stream') chain.use(methodGuard(route));
   chain.use(bodyLimit() as MiddlewareObj<ServiceEvent, PipelineResult>);
   if (route.auth === 'api-key') chain.use(apiKeyAuth());
