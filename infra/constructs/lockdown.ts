@@ -207,7 +207,10 @@ export function webAclFor(scope: Construct, settings: LockdownSettings, key?: IK
     ],
     // The API key identifies a tenant's user; the origin secret is never sent by viewers, but
     // a request forging it must not leave the guess in the log either.
-    redactedFields: [{ singleHeader: { Name: 'x-api-key' } }, { singleHeader: { Name: ORIGIN_VERIFY_HEADER } }],
+    redactedFields: [
+      { singleHeader: { Name: 'x-api-key' } },
+      { singleHeader: { Name: ORIGIN_VERIFY_HEADER } },
+    ],
   });
   logging.node.addDependency(logs);
   return acl.attrArn;

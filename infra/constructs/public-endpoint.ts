@@ -100,10 +100,10 @@ export class PublicEndpoint extends Construct {
       enableLogging: true,
       logBucket: props.logBucket,
       logFilePrefix: 'cloudfront/',
-      // Applies to the distribution's own certificate; CloudFront's default one cannot be tuned.
-      minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021,
       ...(props.publicDomain
         ? {
+            // Only the distribution's own certificate takes a TLS floor; the default one cannot.
+            minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021,
             domainNames: [props.publicDomain.domainName],
             certificate: Certificate.fromCertificateArn(
               this,

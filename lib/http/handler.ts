@@ -21,9 +21,9 @@ import { bodyLimit } from './body-limit.ts';
 import { contentResponse, errorResponse, jsonResponse } from './error-response.ts';
 import { idempotencyKeyOf } from './idempotency.ts';
 import { jsonBody } from './json-body.ts';
+import { originVerify } from './origin-verify.ts';
 import { quotaHeaders } from './quota-headers.ts';
 import { requestIdFor } from './request-id.ts';
-import { originVerify } from './origin-verify.ts';
 import { matchRoutePath } from './route-match.ts';
 import { validate } from './validation.ts';
 
