@@ -10,14 +10,8 @@ import {
   type SettingsPatch,
   setRetention,
 } from '../lib/tenancy/retention.ts';
-import {
-  changePlan,
-  createTenant,
-  getTenant,
-  listTenants,
-  ROLES,
-  type Role,
-} from '../lib/tenancy/tenants.ts';
+import { ROLES, type Role } from '../lib/tenancy/roles.ts';
+import { changePlan, createTenant, getTenant, listTenants } from '../lib/tenancy/tenants.ts';
 import { addTenantUser, disableUser, listUsers, revokeUserKey } from '../lib/tenancy/users.ts';
 
 const USAGE = `Ops CLI: npm run admin -- <command> [options]

@@ -1,10 +1,11 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { ForbiddenError } from '../errors.ts';
+import { type OriginSecretSource, originSecretSource } from '../common/config.ts';
+import { ForbiddenError } from '../common/errors.ts';
 
 /**
- * The header CloudFront adds to every request it forwards to the HTTP API (infra/constructs/
+ * The header CloudFront adds to every request it forwards to the HTTP API (infra/cdk/constructs/
  * public-endpoint.ts). Its value is a Secrets Manager secret only CloudFront and the functions
  * know, so a request sent to the execute-api endpoint directly (around CloudFront and its WAF)
  * lacks it and is refused before anything else runs.
@@ -12,8 +13,9 @@ import { ForbiddenError } from '../errors.ts';
 export const ORIGIN_VERIFY_HEADER = 'x-origin-verify';
 
 /**
- * The variable naming the secret (its ARN), set by the stack on every HTTP API function. Unset
- * (`npm start`, tests), the check is off: there is no CloudFront to come through locally.
+ * The variable naming the secret (its ARN), set by the stack on every HTTP API function and read
+ * in lib/common/config.ts. Unset (`npm start`, tests), the check is off: there is no CloudFront
+ * to come through locally.
  */
 export const ORIGIN_SECRET_ENV = 'ORIGIN_SECRET_ID';
 
@@ -29,6 +31,9 @@ const CACHE_MS = 5 * 60_000;
 /** A value that matches none is re-read at most this often (a rotation may have just finished). */
 const REFRESH_ON_MISMATCH_MS = 10_000;
 
+/** The source with a secret configured (the check is on). */
+type Configured = OriginSecretSource & { secretId: string };
+
 interface Accepted {
   secretId: string;
   digests: Buffer[];
@@ -43,12 +48,9 @@ const digest = (value: string) => createHash('sha256').update(value, 'utf8').dig
  * stack adds; it serves Secrets Manager's GetSecretValue on localhost with its own cache), so the
  * functions need no Secrets Manager client in their bundle. Undefined when the stage does not exist.
  */
-async function readStage(secretId: string, stage: string): Promise<string | undefined> {
-  const port = process.env.PARAMETERS_SECRETS_EXTENSION_HTTP_PORT ?? '2773';
-  const url = `http://localhost:${port}/secretsmanager/get?secretId=${encodeURIComponent(secretId)}&versionStage=${stage}`;
-  const response = await fetch(url, {
-    headers: { 'X-Aws-Parameters-Secrets-Token': process.env.AWS_SESSION_TOKEN ?? '' },
-  });
+async function readStage(source: Configured, stage: string): Promise<string | undefined> {
+  const url = `http://localhost:${source.extensionPort}/secretsmanager/get?secretId=${encodeURIComponent(source.secretId)}&versionStage=${stage}`;
+  const response = await fetch(url, { headers: { 'X-Aws-Parameters-Secrets-Token': source.sessionToken } });
   if (!response.ok) {
     await response.body?.cancel();
     if (stage === 'AWSCURRENT') {
@@ -61,12 +63,13 @@ async function readStage(secretId: string, stage: string): Promise<string | unde
   return SecretString;
 }
 
-async function acceptedDigests(secretId: string, refresh: boolean): Promise<Buffer[]> {
+async function acceptedDigests(source: Configured, refresh: boolean): Promise<Buffer[]> {
+  const { secretId } = source;
   const now = Date.now();
   const fresh = accepted?.secretId === secretId && now - accepted.readAt < CACHE_MS;
   const recent = accepted?.secretId === secretId && now - accepted.readAt < REFRESH_ON_MISMATCH_MS;
   if (accepted && fresh && (!refresh || recent)) return accepted.digests;
-  const values = await Promise.all(ACCEPTED_STAGES.map((stage) => readStage(secretId, stage)));
+  const values = await Promise.all(ACCEPTED_STAGES.map((stage) => readStage(source, stage)));
   const digests = values.filter((value): value is string => Boolean(value)).map(digest);
   accepted = { secretId, digests, readAt: now };
   return digests;
@@ -87,11 +90,12 @@ function matchesAny(given: Buffer, digests: readonly Buffer[]): boolean {
 export function originVerify(): MiddlewareObj<APIGatewayProxyEventV2> {
   return {
     before: async ({ event }) => {
-      const secretId = process.env[ORIGIN_SECRET_ENV];
-      if (!secretId) return;
+      const source = originSecretSource();
+      if (!source.secretId) return;
+      const configured = { ...source, secretId: source.secretId };
       const given = digest(event.headers?.[ORIGIN_VERIFY_HEADER] ?? '');
-      if (matchesAny(given, await acceptedDigests(secretId, false))) return;
-      if (matchesAny(given, await acceptedDigests(secretId, true))) return;
+      if (matchesAny(given, await acceptedDigests(configured, false))) return;
+      if (matchesAny(given, await acceptedDigests(configured, true))) return;
       throw new ForbiddenError(
         'This endpoint answers requests through the service’s CloudFront URL only (the ApiUrl of the deployment); call that URL instead.',
       );

@@ -7,7 +7,7 @@
  * row records the error (so /dbstatus shows it stale with the reason); the other lists go ahead.
  */
 
-import { logger } from '../log.ts';
+import { logger } from '../common/log.ts';
 import { parseSnapshot, serialiseSnapshot } from '../matcher/snapshot-file.ts';
 import type { Table } from '../store/table.ts';
 import { linkSnapshot, perListPeople } from '../watchlists/linking.ts';
