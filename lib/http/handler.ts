@@ -22,6 +22,7 @@ import { bodyLimit } from './body-limit.ts';
 import { contentResponse, errorResponse, jsonResponse } from './error-response.ts';
 import { type IdempotencyOptions, idempotencyKeyOf, idempotent } from './idempotency.ts';
 import { jsonBody } from './json-body.ts';
+import { originVerify } from './origin-verify.ts';
 import { quotaHeaders } from './quota-headers.ts';
 import { requestIdFor } from './request-id.ts';
 import { matchRoutePath } from './route-match.ts';
@@ -30,7 +31,8 @@ import { frameSse, SSE_HEADERS, type SseMessage } from './sse.ts';
 /**
  * The one request pipeline of the service. Every route, buffered (API Gateway) or streamed (a
  * response-streaming Function URL), goes through the same steps, configured by its entry in the
- * route manifest (lib/contract/routes.ts): request id, quota headers and log line, error mapping, method check (stream
+ * route manifest (lib/contract/routes.ts): request id, quota headers and log line, error mapping,
+ * the CloudFront origin check (origin-verify.ts), method check (stream
  * routes only: CloudFront routes by path), body size limit, API-key authentication, plan gate,
  * JSON parsing and valibot validation. Only the last step differs: a JSON body, or an SSE stream.
  */
@@ -252,6 +254,8 @@ function pipeline(services: () => Services, route: HandlerRoute, parsesBody: boo
   const chain = middy<ServiceEvent, PipelineResult, Error, Context>(
     streamed ? { executionMode: executionModeStreamifyResponse } : {},
   ).use(requestFrame(services));
+  // Before anything else: a request that went around CloudFront (and its WAF) gets no further.
+  chain.use(originVerify() as MiddlewareObj<ServiceEvent, PipelineResult>);
   if (route.kind === 'stream') chain.use(methodGuard(route));
   chain.use(bodyLimit() as MiddlewareObj<ServiceEvent, PipelineResult>);
   if (route.auth === 'api-key') chain.use(apiKeyAuth(services));

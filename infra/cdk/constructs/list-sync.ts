@@ -4,7 +4,7 @@ import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Function as LambdaFunctionResource } from 'aws-cdk-lib/aws-lambda';
-import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
+import { BlockPublicAccess, Bucket, BucketEncryption, type IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { DEFAULT_SNAPSHOT_RETENTION_DAYS } from '../../../lib/common/config.ts';
@@ -29,6 +29,8 @@ export interface ListSyncProps {
   queue: IQueue;
   /** Days a snapshot version is kept after a newer one replaced it; default DEFAULT_SNAPSHOT_RETENTION_DAYS. */
   retentionDays?: number;
+  /** Where the snapshot bucket's S3 server access logs go (prefix `s3/snapshots/`). */
+  accessLogBucket: IBucket;
 }
 
 /**
@@ -91,6 +93,9 @@ export class ListSync extends Construct {
         : { encryption: BucketEncryption.S3_MANAGED }),
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       enforceSSL: true,
+      // Who read or replaced a snapshot is part of the record of which lists were in force.
+      serverAccessLogsBucket: props.accessLogBucket,
+      serverAccessLogsPrefix: 's3/snapshots/',
       removalPolicy: RemovalPolicy.RETAIN,
     });
 
