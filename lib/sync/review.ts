@@ -85,7 +85,9 @@ export async function reviewHeld(input: ReviewInput) {
       added: diff.added.length,
       changed: diff.changed.length,
       removed: diff.removed.length,
-      added_sample: diff.added.slice(0, 10).map((p) => ({ entity_id: p.entity_id, primary_name: p.primary_name })),
+      added_sample: diff.added
+        .slice(0, 10)
+        .map((p) => ({ entity_id: p.entity_id, primary_name: p.primary_name })),
       removed_sample: diff.removed.slice(0, 10),
     },
     decide: [

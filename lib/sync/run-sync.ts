@@ -115,7 +115,9 @@ export function summariseSync(report: ListSyncRun) {
       list: outcome.listId,
       status: outcome.status,
       individuals: outcome.individuals,
-      ...(outcome.status === 'failed' ? { error: outcome.error, ...(outcome.held ? { held: true } : {}) } : {}),
+      ...(outcome.status === 'failed'
+        ? { error: outcome.error, ...(outcome.held ? { held: true } : {}) }
+        : {}),
     })),
     changes: report.diffs.map((diff) => ({
       list: diff.listId,

@@ -60,7 +60,9 @@ export interface SanitySummary {
   sample_losses: { entity_id: string; primary_name: string; lost: string }[];
 }
 
-export type SanityVerdict = { ok: true; summary: SanitySummary } | { ok: false; reasons: string[]; summary: SanitySummary };
+export type SanityVerdict =
+  | { ok: true; summary: SanitySummary }
+  | { ok: false; reasons: string[]; summary: SanitySummary };
 
 function normalisedName(name: string): string {
   return name.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
@@ -112,7 +114,11 @@ export function checkSanity(input: SanityInput): SanityVerdict {
     if (normalisedName(person.primary_name) !== normalisedName(before.primary_name)) {
       namesChanged += 1;
       if (nameChanges.length < 10) {
-        nameChanges.push({ entity_id: before.entity_id, before: before.primary_name, after: person.primary_name });
+        nameChanges.push({
+          entity_id: before.entity_id,
+          before: before.primary_name,
+          after: person.primary_name,
+        });
       }
     }
   }
@@ -131,10 +137,15 @@ export function checkSanity(input: SanityInput): SanityVerdict {
     // A delisted designee is the count check's business, not a parse failure.
     if (!person) continue;
     sampled += 1;
-    const missing = !person.primary_name.trim() ? 'name' : person.dobs.length === 0 ? 'dates of birth' : undefined;
+    const missing = !person.primary_name.trim()
+      ? 'name'
+      : person.dobs.length === 0
+        ? 'dates of birth'
+        : undefined;
     if (missing) {
       lost += 1;
-      if (losses.length < 10) losses.push({ entity_id: before.entity_id, primary_name: before.primary_name, lost: missing });
+      if (losses.length < 10)
+        losses.push({ entity_id: before.entity_id, primary_name: before.primary_name, lost: missing });
     }
   }
   if (sampled > 0 && lost / sampled > MAX_SAMPLE_LOST_SHARE) {

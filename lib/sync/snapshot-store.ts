@@ -165,13 +165,13 @@ export function createS3SnapshotStore(config: S3StoreConfig, client?: S3Client):
     },
     held: {
       async put(listId, body) {
-        await s3.send(
-          new PutObjectCommand({ Bucket, Key: `${HELD_PREFIX}${heldName(listId)}`, Body: body }),
-        );
+        await s3.send(new PutObjectCommand({ Bucket, Key: `${HELD_PREFIX}${heldName(listId)}`, Body: body }));
       },
       async get(listId) {
         try {
-          const out = await s3.send(new GetObjectCommand({ Bucket, Key: `${HELD_PREFIX}${heldName(listId)}` }));
+          const out = await s3.send(
+            new GetObjectCommand({ Bucket, Key: `${HELD_PREFIX}${heldName(listId)}` }),
+          );
           return Buffer.from((await out.Body?.transformToByteArray()) ?? []);
         } catch (error) {
           if (isNotFound(error)) return undefined;
