@@ -15,7 +15,7 @@
 
 process.env.LOG_LEVEL ??= 'warn';
 const { ensureTable, startDynalite } = await import('../infra/local/dynamo.ts');
-const { logger } = await import('../lib/log.ts');
+const { logger } = await import('../lib/common/log.ts');
 const { loadSnapshot } = await import('../lib/matcher/snapshot-file.ts');
 const { bundledSnapshotVersion } = await import('../lib/matcher/screen.ts');
 const { clientNameKeys } = await import('../lib/monitoring/client-name-keys.ts');

@@ -3,12 +3,12 @@ import { parseArgs } from 'node:util';
 import { openTable } from '../infra/local/open-table.ts';
 import { AUDIT_LIMIT_MAX, audited, listAudit, OPS_ACTOR } from '../lib/audit/trail.ts';
 import { verifyTenantTrail } from '../lib/audit/verify.ts';
+import { readConfig } from '../lib/common/config.ts';
+import { rescreenAfterSync, summariseSync } from '../lib/jobs/run-sync.ts';
 import { loadSnapshot } from '../lib/matcher/snapshot-file.ts';
 import { fileAllClientNameKeys } from '../lib/monitoring/client-name-keys.ts';
-import { readConfig } from '../lib/runtime/config.ts';
-import { snapshotStoreOf } from '../lib/runtime/services.ts';
 import { acceptHeld, OPERATIONS_TRAIL, rejectHeld, reviewHeld } from '../lib/sync/review.ts';
-import { rescreenAfterSync, summariseSync } from '../lib/sync/run-sync.ts';
+import { snapshotStoreOf } from '../lib/sync/snapshot-store.ts';
 import { isPlanId, PLAN_IDS } from '../lib/tenancy/plans.ts';
 import {
   getRetention,
@@ -16,14 +16,8 @@ import {
   type SettingsPatch,
   setRetention,
 } from '../lib/tenancy/retention.ts';
-import {
-  changePlan,
-  createTenant,
-  getTenant,
-  listTenants,
-  ROLES,
-  type Role,
-} from '../lib/tenancy/tenants.ts';
+import { ROLES, type Role } from '../lib/tenancy/roles.ts';
+import { changePlan, createTenant, getTenant, listTenants } from '../lib/tenancy/tenants.ts';
 import { addTenantUser, disableUser, listUsers, revokeUserKey } from '../lib/tenancy/users.ts';
 
 const USAGE = `Ops CLI: npm run admin -- <command> [options]

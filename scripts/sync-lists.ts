@@ -7,10 +7,10 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openTable } from '../infra/local/open-table.ts';
-import { readConfig } from '../lib/runtime/config.ts';
+import { readConfig } from '../lib/common/config.ts';
+import { runListSync, summariseSync } from '../lib/jobs/run-sync.ts';
 import { getServices } from '../lib/runtime/services.ts';
 import { LIST_FEEDS } from '../lib/sync/feeds.ts';
-import { runListSync, summariseSync } from '../lib/sync/run-sync.ts';
 
 const USAGE = `List sync: npm run sync -- [options]
 

@@ -55,7 +55,7 @@ function layoutPaths(): string[] {
     const named = /^\s*(?:\S+\/)?\s+([\w-]+\.\w+):/.exec(line)?.[1];
     if (named) paths.push(folder + named);
   }
-  // Paths written out in full in the prose of a line (`both read lib/routes.ts`), outside parentheses.
+  // Paths written out in full in the prose of a line (`both read lib/contract/routes.ts`), outside parentheses.
   const folders = new Set(paths.filter((path) => /^[\w-]+\/$/.test(path)));
   for (const line of tree.split('\n'))
     for (const match of line.replace(/\([^)]*\)/g, '').matchAll(/(?<![\w/])([\w-]+\/[\w./-]*)/g))
@@ -72,9 +72,9 @@ describe('README layout', () => {
       expect.arrayContaining([
         'functions/',
         'lib/',
-        'lib/routes.ts',
+        'lib/contract/routes.ts',
         'lib/tenancy/',
-        'infra/stack.ts',
+        'infra/cdk/stack.ts',
         'docs/',
       ]),
     );

@@ -1,4 +1,4 @@
-import { httpHandler } from '../../lib/http/handler.ts';
+import { httpHandler } from '../../lib/runtime/handlers.ts';
 import { listAuditAsAdmin } from '../../lib/tenancy/users.ts';
 
 export const handler = httpHandler('audit-list', async ({ services, principal, query }) => ({

@@ -1,4 +1,4 @@
-import { httpHandler } from '../../lib/http/handler.ts';
+import { httpHandler } from '../../lib/runtime/handlers.ts';
 import { describeDatabaseWithSync } from '../../lib/sync/database-status.ts';
 
 export const handler = httpHandler('dbstatus', async ({ services }) => ({

@@ -1,6 +1,6 @@
+import { fallbackRoute } from '../../lib/contract/routes.ts';
 import { rejectUnroutedRequest } from '../../lib/http/fallback.ts';
-import { httpHandler } from '../../lib/http/handler.ts';
-import { fallbackRoute } from '../../lib/routes.ts';
+import { httpHandler } from '../../lib/runtime/handlers.ts';
 
 /** API Gateway `$default` route: unknown paths get 404, known paths with the wrong method 405. */
 export const handler = httpHandler(fallbackRoute, ({ event }) =>

@@ -1,4 +1,4 @@
-import { httpHandler } from '../../lib/http/handler.ts';
-import { healthStatus } from '../../lib/system/health.ts';
+import { healthStatus } from '../../lib/http/health.ts';
+import { httpHandler } from '../../lib/runtime/handlers.ts';
 
 export const handler = httpHandler('health', () => ({ body: healthStatus() }));

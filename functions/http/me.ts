@@ -1,4 +1,4 @@
-import { httpHandler } from '../../lib/http/handler.ts';
+import { httpHandler } from '../../lib/runtime/handlers.ts';
 import { describeAccount } from '../../lib/tenancy/account.ts';
 
 export const handler = httpHandler('me', async ({ services, principal }) => ({

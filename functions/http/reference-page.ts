@@ -1,4 +1,4 @@
-import { httpHandler } from '../../lib/http/handler.ts';
-import { referencePage } from '../../lib/reference/reference-page.ts';
+import { referencePage } from '../../lib/api-docs/reference-page.ts';
+import { httpHandler } from '../../lib/runtime/handlers.ts';
 
 export const handler = httpHandler('reference-page', () => referencePage());

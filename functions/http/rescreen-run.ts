@@ -1,5 +1,5 @@
-import { httpHandler } from '../../lib/http/handler.ts';
 import { getRescreenRun } from '../../lib/monitoring/rescreen-run.ts';
+import { httpHandler } from '../../lib/runtime/handlers.ts';
 
 export const handler = httpHandler('rescreen-run', async ({ services, principal, params }) => ({
   body: await getRescreenRun(services.table, principal.tenantId, params.run_id ?? ''),

@@ -1,4 +1,4 @@
-import { httpHandler } from '../../lib/http/handler.ts';
+import { httpHandler } from '../../lib/runtime/handlers.ts';
 import { rotateApiKey } from '../../lib/tenancy/auth.ts';
 
 export const handler = httpHandler('rotate-key', async ({ services, principal, apiKey }) => ({

@@ -1,4 +1,4 @@
-import { httpHandler } from '../../lib/http/handler.ts';
+import { httpHandler } from '../../lib/runtime/handlers.ts';
 import { deleteScreen } from '../../lib/screening/delete.ts';
 
 export const handler = httpHandler('screen-delete', async ({ services, principal, params }) => ({

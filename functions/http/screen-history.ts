@@ -1,4 +1,4 @@
-import { httpHandler } from '../../lib/http/handler.ts';
+import { httpHandler } from '../../lib/runtime/handlers.ts';
 import { getScreenHistory } from '../../lib/screening/screens-read.ts';
 
 export const handler = httpHandler('screen-history', async ({ services, principal, params }) => ({

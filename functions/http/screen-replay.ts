@@ -1,4 +1,4 @@
-import { httpHandler } from '../../lib/http/handler.ts';
+import { httpHandler } from '../../lib/runtime/handlers.ts';
 import { replayScreen } from '../../lib/screening/replay.ts';
 
 export const handler = httpHandler('screen-replay', async ({ services, principal, params }) => ({

@@ -1,4 +1,4 @@
-import { httpHandler } from '../../lib/http/handler.ts';
+import { httpHandler } from '../../lib/runtime/handlers.ts';
 import { listScreens } from '../../lib/screening/screens-read.ts';
 
 export const handler = httpHandler('screens-list', async ({ services, principal, query }) => ({

@@ -1,4 +1,4 @@
-import { httpHandler } from '../../lib/http/handler.ts';
+import { httpHandler } from '../../lib/runtime/handlers.ts';
 import { settingsOfCaller } from '../../lib/tenancy/retention.ts';
 
 export const handler = httpHandler('settings-update', async ({ services, principal, body }) => ({

@@ -1,4 +1,4 @@
-import { httpHandler } from '../../lib/http/handler.ts';
+import { httpHandler } from '../../lib/runtime/handlers.ts';
 import { addAnalystAsAdmin } from '../../lib/tenancy/users.ts';
 
 export const handler = httpHandler('user-add', async ({ services, principal, body }) => ({

@@ -1,4 +1,4 @@
-import { httpHandler } from '../../lib/http/handler.ts';
+import { httpHandler } from '../../lib/runtime/handlers.ts';
 import { usersOfCaller } from '../../lib/tenancy/users.ts';
 
 export const handler = httpHandler('user-revoke-key', async ({ services, principal, params }) => ({

@@ -1,5 +1,5 @@
 import type { ScheduledEvent } from 'aws-lambda';
-import { logger } from '../../lib/log.ts';
+import { logger } from '../../lib/common/log.ts';
 import { runScheduledRescreens } from '../../lib/monitoring/rescreen-run.ts';
 import { getServices } from '../../lib/runtime/services.ts';
 

@@ -1,5 +1,5 @@
+import { runListSync, summariseSync } from '../../lib/jobs/run-sync.ts';
 import { getServices } from '../../lib/runtime/services.ts';
-import { runListSync, summariseSync } from '../../lib/sync/run-sync.ts';
 
 /**
  * The daily list sync (EventBridge schedule): every list from its publisher into a new snapshot

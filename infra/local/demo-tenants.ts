@@ -2,7 +2,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Table } from '../../lib/store/table.ts';
 import { OPERATIONS_ISSUER } from '../../lib/tenancy/key-lineage.ts';
 import type { PlanId } from '../../lib/tenancy/plans.ts';
-import { addUser, createTenant, getTenant, type Role } from '../../lib/tenancy/tenants.ts';
+import type { Role } from '../../lib/tenancy/roles.ts';
+import { addUser, createTenant, getTenant } from '../../lib/tenancy/tenants.ts';
 
 export interface DemoKey {
   tenant_id: string;

@@ -3,13 +3,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { PayloadTooLargeError } from '../../lib/errors.ts';
+import { PayloadTooLargeError } from '../../lib/common/errors.ts';
+import { logger } from '../../lib/common/log.ts';
+import { fallbackRoute, type RouteDefinition, routes } from '../../lib/contract/routes.ts';
 import { MAX_BODY_BYTES } from '../../lib/http/body-limit.ts';
 import { errorResponse } from '../../lib/http/error-response.ts';
 import { requestIdFor } from '../../lib/http/request-id.ts';
 import { lookupRoute } from '../../lib/http/route-match.ts';
-import { logger } from '../../lib/log.ts';
-import { fallbackRoute, type RouteDefinition, routes } from '../../lib/routes.ts';
 import { localContext } from './lambda-context.ts';
 
 const repoRoot = resolve(import.meta.dirname, '../..');

@@ -1,6 +1,7 @@
-import { logger } from '../../lib/log.ts';
-import { getServices, liveWatchlistsOf } from '../../lib/runtime/services.ts';
-import { runListSync } from '../../lib/sync/run-sync.ts';
+import { logger } from '../../lib/common/log.ts';
+import { runListSync } from '../../lib/jobs/run-sync.ts';
+import { getServices } from '../../lib/runtime/services.ts';
+import { liveWatchlistsOf } from '../../lib/sync/live-watchlists.ts';
 
 export interface ListSyncSchedule {
   /** Stops the timer and waits for a run in progress. */

@@ -1,8 +1,8 @@
 import type { Message, SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord, SQSRecordAttributes } from 'aws-lambda';
 import { Consumer } from 'sqs-consumer';
-import { logger } from '../../lib/log.ts';
-import { batchWorker } from '../../lib/routes.ts';
+import { logger } from '../../lib/common/log.ts';
+import { batchWorker } from '../../lib/contract/routes.ts';
 import { localContext } from './lambda-context.ts';
 
 export type QueueWorker = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | undefined>;

@@ -9,8 +9,8 @@ import {
 } from '@aws-sdk/client-sqs';
 import { buildApp } from 'fauxqs';
 import { BATCH_MAX_RECEIVE_COUNT } from '../../lib/batch/worker.ts';
+import { batchWorker } from '../../lib/contract/routes.ts';
 import { createSqsClient } from '../../lib/queue/batch-queue.ts';
-import { batchWorker } from '../../lib/routes.ts';
 import { type QueueWorker, startConsumers } from './queue-consumers.ts';
 
 const repoRoot = resolve(import.meta.dirname, '../..');
@@ -18,7 +18,7 @@ const repoRoot = resolve(import.meta.dirname, '../..');
 export interface LocalQueueOptions {
   /**
    * Module exporting the worker `handler`, relative to the repository root; default the deployed
-   * one (lib/routes.ts `batchWorker`). Tests name a module whose worker has a failing dependency.
+   * one (lib/contract/routes.ts `batchWorker`). Tests name a module whose worker has a failing dependency.
    */
   workerEntry?: string;
   /**

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ScheduledEvent } from 'aws-lambda';
-import { logger } from '../../lib/log.ts';
-import { type ScheduledJobDefinition, scheduledJobs } from '../../lib/routes.ts';
+import { logger } from '../../lib/common/log.ts';
+import { type ScheduledJobDefinition, scheduledJobs } from '../../lib/contract/routes.ts';
 
 const repoRoot = resolve(import.meta.dirname, '../..');
 

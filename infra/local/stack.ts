@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { resumeOpenBatches } from '../../lib/batch/resume.ts';
-import { logger } from '../../lib/log.ts';
+import { logger } from '../../lib/common/log.ts';
 import { getServices, resetServices } from '../../lib/runtime/services.ts';
 import { defaultSnapshotPath } from '../../lib/watchlists/snapshot.ts';
 import { type DemoKey, seedDemoTenants } from './demo-tenants.ts';

@@ -3,8 +3,8 @@ import { resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { logger } from '../../lib/log.ts';
-import { routes } from '../../lib/routes.ts';
+import { logger } from '../../lib/common/log.ts';
+import { routes } from '../../lib/contract/routes.ts';
 import type { StreamRouteServer } from './http-server.ts';
 import { localContext } from './lambda-context.ts';
 

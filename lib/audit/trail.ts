@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import { DomainError, InvalidRequestError } from '../errors.ts';
-import { currentRequestId, logger } from '../log.ts';
+import { DomainError, InvalidRequestError } from '../common/errors.ts';
+import { currentRequestId, logger } from '../common/log.ts';
 import { isConditionalCheckFailed, keys, parseItem, type Table } from '../store/table.ts';
 import { type ChainedEntry, GENESIS_HASH, sealEntry } from './chain.ts';
 
@@ -37,7 +37,7 @@ export const AUDIT_ACTIONS = [
   'lists.accept-held',
   'lists.reject-held',
   'tenant.set-plan',
-  // The retention settings (lib/tenancy/retention.ts) and the daily purge (lib/screening/retention-purge.ts).
+  // The retention settings (lib/tenancy/retention.ts) and the daily purge (lib/jobs/retention-purge.ts).
   'tenant.set-retention',
   'screens.purge',
   'user.add',

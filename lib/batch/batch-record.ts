@@ -23,7 +23,7 @@ import {
 } from '../store/table.ts';
 import { PLAN_IDS, type PlanId } from '../tenancy/plans.ts';
 import { refundScreens } from '../tenancy/quota.ts';
-import { ROLES, type Role } from '../tenancy/tenants.ts';
+import { ROLES, type Role } from '../tenancy/roles.ts';
 import { CHECK_TYPES, type CheckType } from '../watchlists/types.ts';
 
 /**

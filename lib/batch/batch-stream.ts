@@ -1,12 +1,24 @@
-import type { Context } from 'aws-lambda';
-import { NotFoundError } from '../errors.ts';
-import type { HttpRequest, StreamResult } from '../http/handler.ts';
-import { idempotent } from '../http/idempotency.ts';
+import { NotFoundError } from '../common/errors.ts';
+import { isBatchId } from '../common/ids.ts';
+import type { Logger } from '../common/log.ts';
+import type { Services } from '../ports.ts';
 import type { Principal } from '../tenancy/auth.ts';
 import { type BatchItemSubject, type BatchPurpose, getBatch } from './batch-record.ts';
-import { batchEvents, type ProgressStreamOptions } from './progress-stream.ts';
+import { type BatchStreamMessage, batchEvents, type ProgressStreamOptions } from './progress-stream.ts';
 import type { BatchRequest } from './request.ts';
-import { startBatch } from './start-batch.ts';
+import { type StartedBatch, startBatch } from './start-batch.ts';
+
+/** What a batch stream needs from the request it answers, besides the caller and the body. */
+export interface BatchStreamRequest {
+  log: Logger;
+  /** Time left before the response must have ended (Lambda's remaining time). */
+  remainingMs: () => number;
+  /**
+   * Runs the batch's start at most once per Idempotency-Key (the request pipeline's `once`): a
+   * repeat with the same key and body starts nothing and streams the first request's batch again.
+   */
+  once: (start: () => Promise<StartedBatch>) => Promise<StartedBatch>;
+}
 
 /**
  * POST /batch/stream, after the request pipeline has authenticated the caller, checked the batch
@@ -15,35 +27,21 @@ import { startBatch } from './start-batch.ts';
  * only the stream: the queued subjects are still screened.
  */
 export async function streamBatch(
-  request: HttpRequest<
-    BatchRequest & { subjects: readonly BatchItemSubject[]; purpose?: BatchPurpose },
-    undefined,
-    Principal
-  >,
-  context: Pick<Context, 'getRemainingTimeInMillis'>,
+  services: Services,
+  principal: Principal,
+  body: BatchRequest & { subjects: readonly BatchItemSubject[]; purpose?: BatchPurpose },
+  { log, remainingMs, once }: BatchStreamRequest,
   streamOptions: ProgressStreamOptions = {},
-): Promise<StreamResult> {
-  const { services, principal, log } = request;
+): Promise<AsyncIterable<readonly BatchStreamMessage[]>> {
   // A repeat with the same Idempotency-Key and body starts nothing: it streams the first
   // request's batch again, from its first event.
-  const scope = {
-    tenantId: principal.tenantId,
-    route: request.body.purpose === 'register-clients' ? 'batch-clients-stream' : 'batch-stream',
-    key: request.idempotencyKey,
-    body: request.body,
-  };
-  const { result: batch } = await idempotent(services.table, scope, () =>
-    startBatch(services, principal, request.body, log),
-  );
+  const batch = await once(() => startBatch(services, principal, body, log));
   const started = Date.now();
 
   async function* logged() {
     let finished = false;
     try {
-      yield* batchEvents(services.table, batch, {
-        remainingMs: () => context.getRemainingTimeInMillis?.() ?? Number.POSITIVE_INFINITY,
-        ...streamOptions,
-      });
+      yield* batchEvents(services.table, batch, { remainingMs, ...streamOptions });
       finished = true;
     } finally {
       // A disconnect ends the stream early; the subjects are screened all the same.
@@ -53,10 +51,8 @@ export async function streamBatch(
       );
     }
   }
-  return { headers: {}, events: logged() };
+  return logged();
 }
-
-export const BATCH_ID_PATTERN = /^BAT-\d{8}-[0-9a-f]{10}$/;
 
 /**
  * GET /batch/{batch_id}/events: the progress stream of a batch the caller's tenant started,
@@ -65,22 +61,16 @@ export const BATCH_ID_PATTERN = /^BAT-\d{8}-[0-9a-f]{10}$/;
  * limit or a restart of the service. Another tenant's batch, or an expired one, is 404.
  */
 export async function reattachBatch(
-  request: HttpRequest<undefined, undefined, Principal>,
-  context: Pick<Context, 'getRemainingTimeInMillis'>,
+  services: Pick<Services, 'table'>,
+  principal: Principal,
+  batchId: string,
+  remainingMs: () => number,
   streamOptions: ProgressStreamOptions = {},
-): Promise<StreamResult> {
-  const { services, principal } = request;
-  const batchId = request.params.batch_id ?? '';
+): Promise<AsyncIterable<readonly BatchStreamMessage[]>> {
   const notFound = new NotFoundError(`Batch ${batchId.slice(0, 40)} not found`);
-  if (!BATCH_ID_PATTERN.test(batchId)) throw notFound;
+  if (!isBatchId(batchId)) throw notFound;
   const record = await getBatch(services.table, { tenantId: principal.tenantId, batchId });
   if (!record) throw notFound;
   const batch = { tenantId: principal.tenantId, batchId, total: record.total };
-  return {
-    headers: {},
-    events: batchEvents(services.table, batch, {
-      remainingMs: () => context.getRemainingTimeInMillis?.() ?? Number.POSITIVE_INFINITY,
-      ...streamOptions,
-    }),
-  };
+  return batchEvents(services.table, batch, { remainingMs, ...streamOptions });
 }

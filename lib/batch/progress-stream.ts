@@ -1,10 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type * as v from 'valibot';
 import { RISK_ORDER, type RiskLevel } from '../matcher/types.ts';
-import type { BatchEventSchemas } from '../openapi/responses.ts';
 import type { Table } from '../store/table.ts';
-
-type BatchEvents = typeof BatchEventSchemas;
 
 import { type FinishedItem, readFinishedItems } from './batch-record.ts';
 import type { StartedBatch } from './start-batch.ts';
@@ -46,19 +42,24 @@ export interface BatchCompleteEvent {
   detail?: string;
 }
 
-/**
- * One event of a batch stream. Its name and data are typed by the event schemas of the OpenAPI
- * document (lib/openapi/responses.ts `BatchEventSchemas`), so the stream cannot send an event the
- * document does not describe.
- */
-export function sseEvent<TName extends keyof BatchEvents>(
-  name: TName,
-  data: v.InferInput<BatchEvents[TName]>,
-): string {
-  return `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
+/** The data of each event of a batch stream, by event name. */
+export interface BatchEventData {
+  start: BatchStartEvent;
+  progress: BatchProgressEvent;
+  error: BatchErrorEvent;
+  complete: BatchCompleteEvent;
 }
 
-export const SSE_HEARTBEAT = ': heartbeat\n\n';
+/**
+ * One message of a batch stream: a named event, or the heartbeat comment. The contract
+ * (lib/contract/responses.ts `BatchEventSchemas`) checks that each event's data is what the OpenAPI
+ * document describes; lib/http/sse.ts frames them.
+ */
+export type BatchStreamMessage =
+  | { [K in keyof BatchEventData]: { event: K; data: BatchEventData[K] } }[keyof BatchEventData]
+  | { comment: 'heartbeat' };
+
+export const HEARTBEAT = { comment: 'heartbeat' } as const;
 
 export interface ProgressStreamOptions {
   /** A comment is sent after this long without any other write (at most 15 s: docs/api-decisions.md#batch-stream-events). */
@@ -94,7 +95,7 @@ export function reattachDetail(batchId: string): string {
 }
 
 /**
- * Yields the SSE text of a started batch until every subject is reported. Each poll reads only
+ * Yields the events of a started batch, a poll's worth at a time, until every subject is reported. Each poll reads only
  * the subjects that finished after the last contiguous finish number already reported, so a
  * 500-subject batch costs a few hundred small reads, not one full scan per poll.
  */
@@ -102,7 +103,7 @@ export async function* batchEvents(
   table: Table,
   batch: StartedBatch,
   options: ProgressStreamOptions = {},
-): AsyncGenerator<string> {
+): AsyncGenerator<readonly BatchStreamMessage[]> {
   const heartbeatMs = options.heartbeatMs ?? 15_000;
   const minPollMs = options.pollMs ?? 50;
   const maxPollMs = options.maxPollMs ?? 1_000;
@@ -125,7 +126,7 @@ export async function* batchEvents(
     number
   >;
 
-  yield sseEvent('start', { batch_id: batch.batchId, total: batch.total } satisfies BatchStartEvent);
+  yield [{ event: 'start', data: { batch_id: batch.batchId, total: batch.total } }];
   let lastWrite = Date.now();
   let lastNews = Date.now();
   let lastSweep = Date.now();
@@ -151,7 +152,7 @@ export async function* batchEvents(
       await sleep(Math.min(minPollMs * 2 ** failedReads, maxPollMs));
       continue;
     }
-    const fresh: string[] = [];
+    const fresh: BatchStreamMessage[] = [];
     for (const item of finished) {
       seenSequences.add(item.seq);
       if (reported.has(item.index)) continue;
@@ -159,8 +160,9 @@ export async function* batchEvents(
       if (item.status === 'done') {
         screened += 1;
         riskCounts[item.risk_level] += 1;
-        fresh.push(
-          sseEvent('progress', {
+        fresh.push({
+          event: 'progress',
+          data: {
             batch_id: batch.batchId,
             index: item.index,
             completed: reported.size,
@@ -169,17 +171,14 @@ export async function* batchEvents(
             risk_level: item.risk_level,
             skipped: item.skipped,
             ...(item.client_id ? { client_id: item.client_id } : {}),
-          } satisfies BatchProgressEvent),
-        );
+          },
+        });
       } else {
         failed += 1;
-        fresh.push(
-          sseEvent('error', {
-            batch_id: batch.batchId,
-            index: item.index,
-            detail: item.detail,
-          } satisfies BatchErrorEvent),
-        );
+        fresh.push({
+          event: 'error',
+          data: { batch_id: batch.batchId, index: item.index, detail: item.detail },
+        });
       }
     }
     for (const seq of seenSequences) if (seq <= contiguous) seenSequences.delete(seq);
@@ -197,7 +196,7 @@ export async function* batchEvents(
 
     if (fresh.length > 0) {
       // One write per poll: many events in one chunk, not hundreds of tiny writes.
-      yield fresh.join('');
+      yield fresh;
       lastWrite = Date.now();
       lastNews = lastWrite;
       pollMs = minPollMs;
@@ -205,19 +204,24 @@ export async function* batchEvents(
       continue;
     }
     if (Date.now() - lastWrite >= heartbeatMs) {
-      yield SSE_HEARTBEAT;
+      yield [HEARTBEAT];
       lastWrite = Date.now();
     }
     await sleep(Math.min(pollMs, Math.max(0, heartbeatMs - (Date.now() - lastWrite))));
     pollMs = Math.min(pollMs * 2, maxPollMs);
   }
 
-  yield sseEvent('complete', {
-    batch_id: batch.batchId,
-    total: batch.total,
-    completed: screened,
-    failed,
-    risk_counts: riskCounts,
-    ...(detail ? { detail } : {}),
-  } satisfies BatchCompleteEvent);
+  yield [
+    {
+      event: 'complete',
+      data: {
+        batch_id: batch.batchId,
+        total: batch.total,
+        completed: screened,
+        failed,
+        risk_counts: riskCounts,
+        ...(detail ? { detail } : {}),
+      },
+    },
+  ];
 }

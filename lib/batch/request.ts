@@ -1,7 +1,8 @@
 import * as v from 'valibot';
-import { InvalidRequestError } from '../errors.ts';
-import { validate } from '../http/validation.ts';
-import { checkTypesField, objectMessage, subjectFields } from '../screening/request.ts';
+import { InvalidRequestError } from '../common/errors.ts';
+import { objectMessage } from '../common/fields.ts';
+import { validate } from '../common/validation.ts';
+import { checkTypesField, subjectFields } from '../screening/request.ts';
 
 /** A batch request holds at most 500 subjects (docs/api-decisions.md#request-bodies). */
 export const MAX_BATCH_SUBJECTS = 500;

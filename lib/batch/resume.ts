@@ -1,5 +1,5 @@
-import type { Logger } from '../log.ts';
-import type { Services } from '../runtime/services.ts';
+import type { Logger } from '../common/log.ts';
+import type { Services } from '../ports.ts';
 import { refundScreens } from '../tenancy/quota.ts';
 import {
   closeBatch,

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { QuotaExceededError } from '../errors.ts';
-import type { Logger } from '../log.ts';
-import type { Services } from '../runtime/services.ts';
+import { QuotaExceededError } from '../common/errors.ts';
+import type { Logger } from '../common/log.ts';
+import type { Services } from '../ports.ts';
 import { findRecentScreen } from '../screening/rescreen-window.ts';
 import { screenDay } from '../screening/screen-id.ts';
 import type { ScreenItem } from '../screening/screen-record.ts';

@@ -1,10 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { DomainError } from '../errors.ts';
-import type { Logger } from '../log.ts';
+import { DomainError } from '../common/errors.ts';
+import type { Logger } from '../common/log.ts';
 import type { RiskLevel } from '../matcher/types.ts';
-import type { JobHandler } from '../queue/jobs.ts';
-import { DEAD_LETTER, type Delivery, DONE, type JobOutcome } from '../queue/partial-batch.ts';
-import type { Services } from '../runtime/services.ts';
+import type { Services } from '../ports.ts';
+import {
+  DEAD_LETTER,
+  type Delivery,
+  DONE,
+  type JobHandler,
+  type JobOutcome,
+} from '../queue/partial-batch.ts';
 import { blockScreenId } from '../screening/screen-id.ts';
 import type { ScreeningPrincipal, screenSubject } from '../screening/screen-subject.ts';
 import type { Table } from '../store/table.ts';
@@ -26,7 +31,7 @@ import { type BatchSubjectJob, type BatchSubjectsJob, batchPositionOf, batchPosi
 
 /**
  * Deliveries of one message before SQS moves it to the dead-letter queue; the queue's redrive
- * policy (infra/constructs/batch-pipeline.ts, infra/local/queue.ts) uses the same number. On the
+ * policy (infra/cdk/constructs/batch-pipeline.ts, infra/local/queue.ts) uses the same number. On the
  * last delivery a failing subject is recorded as failed, so the stream reports it at once.
  */
 export const BATCH_MAX_RECEIVE_COUNT = 3;
@@ -74,7 +79,7 @@ export interface BatchSubjectDependencies {
   services: () => Pick<Services, 'table' | 'config' | 'matcher'>;
   /** Screens one subject: the single-subject use case of POST /screen. */
   screen: typeof screenSubject;
-  /** The screeners of the client purposes (lib/monitoring), composed in lib/queue/queue-worker.ts. */
+  /** The screeners of the client purposes (lib/monitoring), composed in lib/jobs/queue-worker.ts. */
   screeners: Record<Exclude<BatchPurpose, 'screen'>, SubjectScreener>;
   log: Logger;
 }

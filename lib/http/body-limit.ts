@@ -1,6 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { PayloadTooLargeError } from '../errors.ts';
+import { PayloadTooLargeError } from '../common/errors.ts';
 
 /** Bodies above 1 MB are refused before parsing (API Gateway alone would accept 10 MB). */
 export const MAX_BODY_BYTES = 1024 * 1024;

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { DomainError, MethodNotAllowedError } from '../errors.ts';
-import type { Logger } from '../log.ts';
+import { DomainError, MethodNotAllowedError } from '../common/errors.ts';
+import type { Logger } from '../common/log.ts';
 
 export const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' } as const;
 

@@ -1,4 +1,4 @@
-import { MethodNotAllowedError, NotFoundError } from '../errors.ts';
+import { MethodNotAllowedError, NotFoundError } from '../common/errors.ts';
 import { lookupRoute } from './route-match.ts';
 
 /**

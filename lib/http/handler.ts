@@ -4,32 +4,33 @@ import middy from '@middy/core';
 import { executionModeStreamifyResponse } from '@middy/core/StreamifyResponse';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type * as v from 'valibot';
-import { MethodNotAllowedError, NotFoundError } from '../errors.ts';
-import { type Logger, logger, loggingAs } from '../log.ts';
-import { type Operation, type Operations, operations } from '../openapi/operations.ts';
+import { MethodNotAllowedError, NotFoundError } from '../common/errors.ts';
+import { type Logger, logger, loggingAs } from '../common/log.ts';
+import { validate } from '../common/validation.ts';
+import { type Operation, type Operations, operations } from '../contract/operations.ts';
 import {
   type HandlerRoute,
   type RouteAuth,
   type RouteDefinition,
   type RouteId,
   routeById,
-} from '../routes.ts';
-import { getServices, type Services } from '../runtime/services.ts';
+} from '../contract/routes.ts';
+import type { Services } from '../ports.ts';
 import { authenticate, type Principal, requirePlanFeature } from '../tenancy/auth.ts';
 import { recordingUsage, type UsageSeen } from '../tenancy/quota.ts';
 import { bodyLimit } from './body-limit.ts';
 import { contentResponse, errorResponse, jsonResponse } from './error-response.ts';
-import { idempotencyKeyOf } from './idempotency.ts';
+import { type IdempotencyOptions, idempotencyKeyOf, idempotent } from './idempotency.ts';
 import { jsonBody } from './json-body.ts';
 import { quotaHeaders } from './quota-headers.ts';
 import { requestIdFor } from './request-id.ts';
 import { matchRoutePath } from './route-match.ts';
-import { validate } from './validation.ts';
+import { frameSse, SSE_HEADERS, type SseMessage } from './sse.ts';
 
 /**
  * The one request pipeline of the service. Every route, buffered (API Gateway) or streamed (a
  * response-streaming Function URL), goes through the same steps, configured by its entry in the
- * route manifest (lib/routes.ts): request id, quota headers and log line, error mapping, method check (stream
+ * route manifest (lib/contract/routes.ts): request id, quota headers and log line, error mapping, method check (stream
  * routes only: CloudFront routes by path), body size limit, API-key authentication, plan gate,
  * JSON parsing and valibot validation. Only the last step differs: a JSON body, or an SSE stream.
  */
@@ -46,6 +47,12 @@ export interface HttpRequest<TBody, TQuery, TPrincipal> {
    * declares `idempotent` (so the document and the code agree on where it works); else undefined.
    */
   idempotencyKey: string | undefined;
+  /**
+   * Runs `useCase` at most once per Idempotency-Key (lib/http/idempotency.ts), in the scope the
+   * pipeline builds: the caller's tenant, this route and the validated body. Without a key (or
+   * on a route whose contract does not declare `idempotent`) it simply runs it.
+   */
+  once<T>(useCase: () => Promise<T>, options?: IdempotencyOptions<T>): Promise<T>;
   requestId: string;
   services: Services;
   log: Logger;
@@ -70,7 +77,7 @@ export interface ContentResult {
 }
 
 /**
- * The result a route's use case must return, from its contract (lib/openapi/operations.ts): the
+ * The result a route's use case must return, from its contract (lib/contract/operations.ts): the
  * declared success status, and a body of the input type of the declared response schema. A use case
  * answering a shape the OpenAPI document does not describe fails the type check. A route whose
  * contract declares media types other than JSON (the reference page) answers a ContentResult.
@@ -97,13 +104,16 @@ type QuerySchemaOf<TRoute> = TRoute extends keyof Operations
     : undefined
   : undefined;
 
-/** A streamed response: the status line and headers, then each string of `events` as it comes. */
+/**
+ * A streamed response: the status line and headers, then each group of `events` as it comes,
+ * framed as Server-Sent Events (sse.ts), one chunk per group.
+ */
 export interface StreamResult {
-  headers: Record<string, string>;
-  events: AsyncIterable<string>;
+  headers?: Record<string, string>;
+  events: AsyncIterable<readonly SseMessage[]>;
 }
 
-/** The schemas a request is validated with: its route's contract's (lib/openapi/operations.ts). */
+/** The schemas a request is validated with: its route's contract's (lib/contract/operations.ts). */
 interface InputSpec {
   body?: v.GenericSchema;
   query?: v.GenericSchema;
@@ -143,7 +153,7 @@ const requestIdOf = (event: ServiceEvent) =>
  * Request id in every response, log line and 500 body; the tenant's quota on every response to an
  * authenticated caller; one structured log line per request; error mapping.
  */
-function requestFrame(): MiddlewareObj<ServiceEvent, PipelineResult> {
+function requestFrame(services: () => Services): MiddlewareObj<ServiceEvent, PipelineResult> {
   const started = new WeakMap<object, number>();
   const finish = async (request: { event: ServiceEvent; response?: PipelineResult | null }) => {
     const { event } = request;
@@ -152,7 +162,7 @@ function requestFrame(): MiddlewareObj<ServiceEvent, PipelineResult> {
       let quota: Record<string, string> = {};
       if (event.principal) {
         try {
-          quota = await quotaHeaders(getServices().table, event.principal, event.usageSeen ?? new Map());
+          quota = await quotaHeaders(services().table, event.principal, event.usageSeen ?? new Map());
         } catch (error) {
           // The answer (often already an error about the store) matters more than its quota headers.
           log.warn({ err: error }, 'quota headers unavailable');
@@ -218,10 +228,10 @@ function methodGuard(route: HandlerRoute): MiddlewareObj<ServiceEvent, PipelineR
 }
 
 /** Authenticates X-API-Key with the shared tenancy code and attaches the principal. */
-function apiKeyAuth(): MiddlewareObj<ServiceEvent, PipelineResult> {
+function apiKeyAuth(services: () => Services): MiddlewareObj<ServiceEvent, PipelineResult> {
   return {
     before: async ({ event }) => {
-      event.principal = await authenticate(getServices().table, event.headers?.['x-api-key']);
+      event.principal = await authenticate(services().table, event.headers?.['x-api-key']);
     },
   };
 }
@@ -237,33 +247,48 @@ function planGate(
   };
 }
 
-function pipeline(route: HandlerRoute, parsesBody: boolean, streamed: boolean) {
+function pipeline(services: () => Services, route: HandlerRoute, parsesBody: boolean, streamed: boolean) {
   const chain = middy<ServiceEvent, PipelineResult, Error, Context>(
     streamed ? { executionMode: executionModeStreamifyResponse } : {},
-  ).use(requestFrame());
+  ).use(requestFrame(services));
   if (route.kind === 'stream') chain.use(methodGuard(route));
   chain.use(bodyLimit() as MiddlewareObj<ServiceEvent, PipelineResult>);
-  if (route.auth === 'api-key') chain.use(apiKeyAuth());
+  if (route.auth === 'api-key') chain.use(apiKeyAuth(services));
   if (route.planFeature) chain.use(planGate(route.planFeature));
   if (parsesBody) chain.use(jsonBody() as MiddlewareObj<ServiceEvent, PipelineResult>);
   return chain;
 }
 
 function requestOf<TBody, TQuery, TPrincipal>(
+  services: Services,
   event: ServiceEvent,
   spec: InputSpec,
+  route: HandlerRoute,
 ): HttpRequest<TBody, TQuery, TPrincipal> {
   const body = spec.body ? validate(spec.body, event.body, 'body') : undefined;
   const query = spec.query ? validate(spec.query, event.queryStringParameters ?? {}, 'query') : undefined;
+  const idempotencyKey = spec.idempotent ? idempotencyKeyOf(event.headers) : undefined;
+  const tenantId = event.principal?.tenantId;
   return {
     body: body as TBody,
     query: query as TQuery,
     params: (event.pathParameters ?? {}) as Record<string, string>,
     principal: event.principal as TPrincipal,
     apiKey: event.headers?.['x-api-key'] ?? '',
-    idempotencyKey: spec.idempotent ? idempotencyKeyOf(event.headers) : undefined,
+    idempotencyKey,
+    once: async (useCase, options) =>
+      tenantId === undefined
+        ? useCase()
+        : (
+            await idempotent(
+              services.table,
+              { tenantId, route: route.id, key: idempotencyKey, body },
+              useCase,
+              options,
+            )
+          ).result,
     requestId: requestIdOf(event),
-    services: getServices(),
+    services,
     log: event.log ?? logger,
     event,
   };
@@ -285,27 +310,23 @@ type AuthOf<TRoute> = TRoute extends RouteId
  * `$default` fallback, its definition); the route's contract gives the schemas its body and query
  * are validated with and the type of its result.
  */
-export function httpHandler<const TRoute extends RouteId | HandlerRoute>(
+function httpHandler<const TRoute extends RouteId | HandlerRoute>(
   route: TRoute,
   useCase: UseCase<BodySchemaOf<TRoute>, QuerySchemaOf<TRoute>, AuthOf<TRoute>, ResultOf<TRoute>>,
+  services: () => Services,
 ) {
   const definition = routeOf(route);
   const spec = inputOf(route);
-  return pipeline(definition, Boolean(spec.body), false).handler(async (event, context) => {
+  return pipeline(services, definition, Boolean(spec.body), false).handler(async (event, context) => {
     const result = await loggingAs(requestIdOf(event), () =>
-      recordingUsage(event.usageSeen ?? new Map(), () => useCase(requestOf(event, spec), context)),
+      recordingUsage(event.usageSeen ?? new Map(), () =>
+        useCase(requestOf(services(), event, spec, definition), context),
+      ),
     );
     if ('content' in result) return contentResponse(result.status ?? 200, result.content, result.headers);
     return jsonResponse((result as HttpResult).status ?? 200, result.body);
   });
 }
-
-export const SSE_HEADERS = {
-  'content-type': 'text/event-stream; charset=utf-8',
-  'cache-control': 'no-cache, no-transform',
-  // nginx-style proxies buffer responses unless told not to; the events must arrive as they happen.
-  'x-accel-buffering': 'no',
-} as const;
 
 /**
  * The Lambda handler of a streamed route (a Function URL with InvokeMode RESPONSE_STREAM): the
@@ -313,16 +334,19 @@ export const SSE_HEADERS = {
  * `{detail}` response as on every other route; then the use case's events are written as they
  * are produced.
  */
-export function streamHandler<const TRoute extends RouteId>(
+function streamHandler<const TRoute extends RouteId>(
   route: TRoute,
   useCase: UseCase<BodySchemaOf<TRoute>, QuerySchemaOf<TRoute>, 'api-key', StreamResult>,
+  services: () => Services,
 ) {
   const definition = routeOf(route);
   const spec = inputOf(route);
-  return pipeline(definition, true, true).handler(async (event, context) => {
+  return pipeline(services, definition, true, true).handler(async (event, context) => {
     const requestId = requestIdOf(event);
     const result = await loggingAs(requestId, () =>
-      recordingUsage(event.usageSeen ?? new Map(), () => useCase(requestOf(event, spec), context)),
+      recordingUsage(event.usageSeen ?? new Map(), () =>
+        useCase(requestOf(services(), event, spec, definition), context),
+      ),
     );
     return {
       statusCode: 200,
@@ -332,14 +356,34 @@ export function streamHandler<const TRoute extends RouteId>(
   });
 }
 
+/**
+ * The pipeline bound to the adapters a request uses. Only the composition root calls this
+ * (lib/runtime/handlers.ts), so the pipeline never reaches up to the root that builds them.
+ */
+export function pipelineOf(services: () => Services) {
+  return {
+    httpHandler: <const TRoute extends RouteId | HandlerRoute>(
+      route: TRoute,
+      useCase: UseCase<BodySchemaOf<TRoute>, QuerySchemaOf<TRoute>, AuthOf<TRoute>, ResultOf<TRoute>>,
+    ) => httpHandler(route, useCase, services),
+    streamHandler: <const TRoute extends RouteId>(
+      route: TRoute,
+      useCase: UseCase<BodySchemaOf<TRoute>, QuerySchemaOf<TRoute>, 'api-key', StreamResult>,
+    ) => streamHandler(route, useCase, services),
+  };
+}
+
 /** The stream's events, each produced as part of the request (its log lines carry its id). */
-async function* eventsLoggedAs(requestId: string, events: AsyncIterable<string>): AsyncGenerator<string> {
+async function* eventsLoggedAs(
+  requestId: string,
+  events: AsyncIterable<readonly SseMessage[]>,
+): AsyncGenerator<string> {
   const iterator = events[Symbol.asyncIterator]();
   try {
     for (;;) {
       const next = await loggingAs(requestId, () => iterator.next());
       if (next.done) return;
-      yield next.value;
+      yield frameSse(next.value);
     }
   } finally {
     // A client that disconnects ends the stream early: let the use case's generator clean up.

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ConflictError, GoneError, InvalidRequestError, UnprocessableError } from '../errors.ts';
+import { ConflictError, GoneError, InvalidRequestError, UnprocessableError } from '../common/errors.ts';
 import {
   isConditionalCheckFailed,
   itemOfConditionFailure,

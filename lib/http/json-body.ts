@@ -1,7 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { InvalidRequestError } from '../errors.ts';
+import { InvalidRequestError } from '../common/errors.ts';
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 

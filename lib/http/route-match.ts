@@ -1,4 +1,4 @@
-import { type HttpMethod, type RouteDefinition, routes } from '../routes.ts';
+import { type HttpMethod, type RouteDefinition, routes } from '../contract/routes.ts';
 
 interface CompiledRoute {
   route: RouteDefinition;

@@ -8,7 +8,7 @@
 import { isAscii } from 'node:buffer';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { logger } from '../log.ts';
+import { logger } from '../common/log.ts';
 import { restorePerson } from '../watchlists/listed-person.ts';
 import {
   buildSnapshot,

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
+import { isClientId } from '../common/ids.ts';
 import { RISK_ORDER, type RiskLevel } from '../matcher/types.ts';
 import { ActorSchema, isoSeconds } from '../screening/screen-record.ts';
 import { SubjectSchema } from '../screening/subject.ts';
@@ -58,12 +59,6 @@ export function newClientId(at: Date, suffix = randomBytes(3).toString('hex')): 
 export function queuedClientId(batchCreatedAt: string, batchId: string, index: number): string {
   const suffix = createHash('sha256').update(batchId).digest('hex').slice(0, 6);
   return newClientId(new Date(Date.parse(batchCreatedAt) + index), suffix);
-}
-
-export const CLIENT_ID_PATTERN = /^CLI-\d{8}-\d{9}-[0-9a-f]{6}$/;
-
-export function isClientId(text: string): boolean {
-  return CLIENT_ID_PATTERN.test(text);
 }
 
 export function dueShardOf(clientId: string): number {

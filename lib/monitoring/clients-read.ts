@@ -1,10 +1,9 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { audited } from '../audit/trail.ts';
-import { ForbiddenError, NotFoundError } from '../errors.ts';
+import { ForbiddenError, NotFoundError } from '../common/errors.ts';
+import { ListQuerySchema } from '../common/fields.ts';
 import { RISK_ORDER } from '../matcher/types.ts';
-import { decodeCursor, encodeCursor } from '../screening/cursor.ts';
-import { ListQuerySchema } from '../screening/request.ts';
 import {
   alertView,
   isoSeconds,
@@ -14,6 +13,7 @@ import {
   toSummary,
 } from '../screening/screen-record.ts';
 import { getScreenItem } from '../screening/screens-read.ts';
+import { decodeCursor, encodeCursor } from '../store/cursor.ts';
 import {
   indexAttributes,
   isConditionalCheckFailed,

@@ -1,15 +1,15 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { audited } from '../audit/trail.ts';
-import type { Logger } from '../log.ts';
+import type { Logger } from '../common/log.ts';
 import { createMatcher, type Matcher } from '../matcher/screen.ts';
-import type { Services } from '../runtime/services.ts';
+import type { Services } from '../ports.ts';
+import { matchesOf } from '../screening/change-detection.ts';
 import { isoSeconds } from '../screening/screen-record.ts';
 import { conditionHeld, getAll, indexAttributes, keys, queryAll, type Table } from '../store/table.ts';
 import { PLANS } from '../tenancy/plans.ts';
 import { getTenant } from '../tenancy/tenants.ts';
 import { SNAPSHOT_FORMAT_VERSION } from '../watchlists/snapshot.ts';
 import type { ListedPerson, ListSummary } from '../watchlists/types.ts';
-import { matchesOf } from './change-detection.ts';
 import { listedNameKeys } from './client-name-keys.ts';
 import { type ClientItem, dueIndexKeys, parseClientItem, SYSTEM_ACTOR } from './client-record.ts';
 import { type RunStarted, startRescreenRun } from './rescreen-run.ts';

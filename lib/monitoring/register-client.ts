@@ -3,15 +3,10 @@ import * as v from 'valibot';
 import { audited } from '../audit/trail.ts';
 import { subjectList } from '../batch/request.ts';
 import { outcomeOf, type QueuedScreen, type SubjectScreener } from '../batch/worker.ts';
-import { ConflictError } from '../errors.ts';
-import type { Services } from '../runtime/services.ts';
-import {
-  checkTypesField,
-  objectMessage,
-  optionalWholeNumber,
-  strictBody,
-  subjectFields,
-} from '../screening/request.ts';
+import { ConflictError } from '../common/errors.ts';
+import { objectMessage, optionalWholeNumber, strictBody } from '../common/fields.ts';
+import type { Services } from '../ports.ts';
+import { checkTypesField, subjectFields } from '../screening/request.ts';
 import type { Actor } from '../screening/screen-record.ts';
 import { type ScreeningPrincipal, type ScreenResult, screenSubject } from '../screening/screen-subject.ts';
 import type { Subject } from '../screening/subject.ts';

@@ -1,7 +1,8 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { BatchRecord } from '../batch/batch-record.ts';
 import { outcomeOf, type SubjectScreener } from '../batch/worker.ts';
-import { ConflictError } from '../errors.ts';
+import { ConflictError } from '../common/errors.ts';
+import { isClientId } from '../common/ids.ts';
 import { isoSeconds, parseScreenItem, type ScreenItem } from '../screening/screen-record.ts';
 import { screenSubject } from '../screening/screen-subject.ts';
 import {
@@ -17,7 +18,6 @@ import {
   clientIndexKeys,
   dueIndexKeys,
   effectiveIntervalDays,
-  isClientId,
   nextDueAt,
   parseClientItem,
   RUN_CLAIM_LEASE_MS,

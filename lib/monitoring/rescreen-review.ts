@@ -1,3 +1,4 @@
+import { type BaselineComparison, compareWithBaseline, listingName } from '../screening/change-detection.ts';
 import {
   type DecisionRecord,
   type HistoryEntry,
@@ -6,7 +7,6 @@ import {
   type ScreenItem,
 } from '../screening/screen-record.ts';
 import { indexAttributes } from '../store/table.ts';
-import { type BaselineComparison, compareWithBaseline, listingName } from './change-detection.ts';
 import { SYSTEM_ACTOR } from './client-record.ts';
 
 /**

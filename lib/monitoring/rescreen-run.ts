@@ -3,15 +3,17 @@ import * as v from 'valibot';
 import { audited } from '../audit/trail.ts';
 import { type BatchRecord, getBatch, type RunCounts } from '../batch/batch-record.ts';
 import { queueBatch } from '../batch/start-batch.ts';
-import { NotFoundError, QuotaExceededError } from '../errors.ts';
-import type { Logger } from '../log.ts';
+import { NotFoundError, QuotaExceededError } from '../common/errors.ts';
+import { isRunId } from '../common/ids.ts';
+import type { Logger } from '../common/log.ts';
 import { RISK_ORDER } from '../matcher/types.ts';
-import type { Services } from '../runtime/services.ts';
+import type { Services } from '../ports.ts';
 import { screenDay } from '../screening/screen-id.ts';
 import { type Actor, isoSeconds as isoOf } from '../screening/screen-record.ts';
 import { INDEXES, indexAttributes, keys, parseItem, queryAll, type Table } from '../store/table.ts';
 import { PLANS, type Plan } from '../tenancy/plans.ts';
 import { chargeScreens, getMonthlyUsage } from '../tenancy/quota.ts';
+import type { Role } from '../tenancy/roles.ts';
 import { listTenants } from '../tenancy/tenants.ts';
 import { CHECK_TYPES } from '../watchlists/types.ts';
 import { type ClientItem, DUE_SHARDS, parseClientItem } from './client-record.ts';
@@ -46,12 +48,6 @@ export interface RunStarted {
 
 export function newRunId(at: Date): string {
   return `RUN-${screenDay(at)}-${randomBytes(5).toString('hex')}`;
-}
-
-export const RUN_ID_PATTERN = /^RUN-\d{8}-[0-9a-f]{10}$/;
-
-export function isRunId(text: string): boolean {
-  return RUN_ID_PATTERN.test(text);
 }
 
 /** The tenant's clients whose next due date has passed, read shard by shard in parallel. */
@@ -278,4 +274,27 @@ export async function getRescreenRun(table: Table, tenantId: string, runId: stri
     finished: Math.min(record.finished, record.total),
     changed: changes.map(({ entity: _entity, ...change }) => change),
   };
+}
+
+/**
+ * POST /clients/rescreen/auto/trigger: a manual run for the caller's tenant, started by the
+ * caller, on the newest published lists.
+ */
+export async function triggerRescreenRun(
+  services: Pick<Services, 'table' | 'config' | 'batchQueue'>,
+  principal: { tenantId: string; plan: Plan; userId: string; role: Role },
+  log: Logger,
+) {
+  return startRescreenRun(
+    services,
+    {
+      tenantId: principal.tenantId,
+      plan: principal.plan,
+      trigger: 'manual',
+      startedBy: { user_id: principal.userId, role: principal.role },
+      now: new Date(),
+      snapshotVersion: await publishedSnapshotVersion(services.config),
+    },
+    log,
+  );
 }

@@ -12,9 +12,11 @@
  * started, holds the run's version or one published after it.
  */
 import type { BatchRecord } from '../batch/batch-record.ts';
+import type { Config } from '../common/config.ts';
 import type { Matcher } from '../matcher/screen.ts';
-import type { Config } from '../runtime/config.ts';
-import { liveWatchlistsOf, type Services, snapshotStoreOf } from '../runtime/services.ts';
+import type { Services } from '../ports.ts';
+import { liveWatchlistsOf } from '../sync/live-watchlists.ts';
+import { snapshotStoreOf } from '../sync/snapshot-store.ts';
 
 /**
  * The newest published snapshot version, for a run to record when it starts: undefined when no

@@ -1,11 +1,12 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { logger } from '../log.ts';
+import { logger } from '../common/log.ts';
 import {
   historyEntryBytes,
   isoSeconds,
   parseScreenItem,
   type ScreenItem,
 } from '../screening/screen-record.ts';
+import { noteScreenDecision } from '../screening/screened-subjects.ts';
 import {
   indexAttributes,
   isConditionalCheckFailed,
@@ -15,7 +16,6 @@ import {
 } from '../store/table.ts';
 import { parseClientItem, SYSTEM_ACTOR } from './client-record.ts';
 import { carriedEntry, judgeAgainstBaseline, settledDecision } from './rescreen-review.ts';
-import { noteScreenDecision } from './screened-subjects.ts';
 
 /**
  * A settled decision recorded on one of a client's screens (a sign-off, an override, or a decision

@@ -5,19 +5,19 @@ import {
   toJsonSchemaDefs,
 } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
+import { guardedBodies } from '../common/fields.ts';
+import { INTERFACE_VERSION } from '../common/version.ts';
+import { type ErrorStatus, type Operation, operations } from '../contract/operations.ts';
+import * as responses from '../contract/responses.ts';
+import { type RouteDefinition, routes } from '../contract/routes.ts';
 import { MAX_BODY_BYTES } from '../http/body-limit.ts';
-import { type RouteDefinition, routes } from '../routes.ts';
-import { guardedBodies } from '../screening/request.ts';
-import { INTERFACE_VERSION } from '../version.ts';
 import capturedExamples from './examples.json' with { type: 'json' };
-import { type ErrorStatus, type Operation, operations } from './operations.ts';
-import * as responses from './responses.ts';
 
 /**
  * The OpenAPI 3.1 document of the service, generated, never written by hand: one operation per
- * route of the manifest (lib/routes.ts), its parameters and request body from the valibot schemas
+ * route of the manifest (lib/contract/routes.ts), its parameters and request body from the valibot schemas
  * the request pipeline validates with, its responses from the valibot response schemas
- * (lib/openapi/operations.ts, lib/openapi/responses.ts), converted by @valibot/to-json-schema.
+ * (lib/contract/operations.ts, lib/contract/responses.ts), converted by @valibot/to-json-schema.
  * Served at GET /openapi.json and written to docs/openapi.json by `npm run openapi`.
  */
 

@@ -4,6 +4,7 @@ import {
   type SendMessageBatchRequestEntry,
   SQSClient,
 } from '@aws-sdk/client-sqs';
+import { defaultRegion } from '../common/config.ts';
 
 /**
  * The batch queue as the batch use cases see it: send one message per subject, and put a failed
@@ -36,7 +37,7 @@ export interface BatchQueueConfig {
 
 export function createSqsClient(config: { endpoint?: string; region?: string }): SQSClient {
   return new SQSClient({
-    region: config.region ?? process.env.AWS_REGION ?? 'us-east-1',
+    region: config.region ?? defaultRegion(),
     ...(config.endpoint
       ? { endpoint: config.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
       : {}),

@@ -1,5 +1,5 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import type { Logger } from '../log.ts';
+import type { Logger } from '../common/log.ts';
 
 /**
  * What became of one queued message, as the code that handled it decides. The SQS adapter below
@@ -90,4 +90,15 @@ export function sqsPartialBatch(handle: RecordHandler, options: PartialBatchOpti
     );
     return { batchItemFailures: failures.map(({ record }) => ({ itemIdentifier: record.messageId })) };
   };
+}
+
+/** The use case of one kind of job. */
+export interface JobHandler<J> {
+  run(job: J, delivery: Delivery): Promise<JobOutcome>;
+  /**
+   * A message of this kind that can never be processed (it fails its schema): account for
+   * whatever it stood for (e.g. report a batch subject failed and refund it). `raw` is the
+   * parsed JSON, not validated: read only what the kind's own position schema accepts.
+   */
+  unprocessable?(raw: unknown, delivery: Delivery): Promise<void>;
 }

@@ -1,15 +1,15 @@
 import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { tombstoneOf } from '../audit/tombstone.ts';
 import { audited } from '../audit/trail.ts';
-import { ConflictError, ForbiddenError, NotFoundError } from '../errors.ts';
-import { logger } from '../log.ts';
-import { forgetSubjectScreen } from '../monitoring/screened-subjects.ts';
+import { ConflictError, ForbiddenError, NotFoundError } from '../common/errors.ts';
+import { isScreenId } from '../common/ids.ts';
+import { logger } from '../common/log.ts';
 import { isConditionalCheckFailed, itemOfConditionFailure, keys, type Table } from '../store/table.ts';
 import type { Principal } from '../tenancy/auth.ts';
 import { getRetention } from '../tenancy/retention.ts';
 import { releaseWindow } from './rescreen-window.ts';
-import { isScreenId } from './screen-id.ts';
 import { isoSeconds, type ScreenItem } from './screen-record.ts';
+import { forgetSubjectScreen } from './screened-subjects.ts';
 
 const DAY_MS = 86_400_000;
 

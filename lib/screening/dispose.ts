@@ -1,9 +1,8 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { sha256Hex } from '../audit/chain.ts';
 import { audited } from '../audit/trail.ts';
-import { ConflictError, ForbiddenError, InvalidRequestError, NotFoundError } from '../errors.ts';
-import { noteScreenDecision } from '../monitoring/screened-subjects.ts';
-import { applySettledDecision } from '../monitoring/settled-decisions.ts';
+import { ConflictError, ForbiddenError, InvalidRequestError, NotFoundError } from '../common/errors.ts';
+import { isScreenId } from '../common/ids.ts';
 import {
   indexAttributes,
   isConditionalCheckFailed,
@@ -15,7 +14,6 @@ import type { Principal } from '../tenancy/auth.ts';
 import { sharedCredential } from '../tenancy/key-lineage.ts';
 import { getUser } from '../tenancy/tenants.ts';
 import { type DisposeRequest, NOTE_MAX_LENGTH } from './request.ts';
-import { isScreenId } from './screen-id.ts';
 import {
   type ApprovalRecord,
   currentDisposition,
@@ -26,6 +24,7 @@ import {
   parseScreenItem,
   type ScreenItem,
 } from './screen-record.ts';
+import { noteScreenDecision } from './screened-subjects.ts';
 import type { ScreenHistory } from './screens-read.ts';
 
 type Caller = Pick<Principal, 'tenantId' | 'userId' | 'role' | 'keyLineage'>;
@@ -45,6 +44,9 @@ export const HISTORY_BYTES_LIMIT = 256 * 1024;
  */
 const APPROVAL_RESERVE_BYTES = 6 * NOTE_MAX_LENGTH + 1024;
 
+/** A follow-up run once a decision is written (lib/jobs/dispose-screen.ts passes monitoring's). */
+export type AfterDecision = (table: Table, decided: ScreenItem, at: Date) => Promise<void>;
+
 /**
  * POST /screens/{screen_id}/dispose, recorded in the tenant's audit trail (lib/audit/trail.ts,
  * write-ahead): a `started` entry naming the screen, the action (a disposition, an override or an
@@ -58,8 +60,9 @@ export async function disposeScreen(
   screenId: string,
   request: DisposeRequest,
   at: Date = new Date(),
+  afterDecision?: AfterDecision,
 ): Promise<ScreenHistory> {
-  if (!isScreenId(screenId)) return recordDecision(table, caller, screenId, request, at);
+  if (!isScreenId(screenId)) return recordDecision(table, caller, screenId, request, at, afterDecision);
   const before = await decisionInForce(table, caller.tenantId, screenId);
   return audited(
     table,
@@ -92,7 +95,7 @@ export async function disposeScreen(
         },
       }),
     },
-    () => recordDecision(table, caller, screenId, request, at),
+    () => recordDecision(table, caller, screenId, request, at, afterDecision),
   );
 }
 
@@ -141,8 +144,9 @@ async function decisionInForce(
  * read the item as it was, so the new decision's version is the old count plus one) and
  * `history_bytes`.
  *
- * On a client's screen, a settled decision then reaches the client's current screen
- * (lib/monitoring/settled-decisions.ts), a follow-up of the decision, never part of it.
+ * `afterDecision` runs once the decision is written: a follow-up of the decision, never part of
+ * it. The route passes monitoring's (lib/jobs/dispose-screen.ts), so on a client's screen a
+ * settled decision reaches the client's current screen (lib/monitoring/settled-decisions.ts).
  *
  * Returns the screen's disposition in force and its full history, oldest first.
  */
@@ -152,6 +156,7 @@ async function recordDecision(
   screenId: string,
   request: DisposeRequest,
   at: Date = new Date(),
+  afterDecision?: AfterDecision,
 ): Promise<ScreenHistory> {
   const approving = request.disposition === 'approved';
   if (approving) {
@@ -244,8 +249,7 @@ async function recordDecision(
     }
     const item = parseScreenItem(updated ?? {});
     await noteScreenDecision(table, item, at);
-    // A client's screen: its settled decision reaches the client's current screen (settled-decisions.ts).
-    await applySettledDecision(table, item, at);
+    await afterDecision?.(table, item, at);
     return {
       screen_id: item.screen_id,
       disposition: currentDisposition(item),

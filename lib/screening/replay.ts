@@ -5,16 +5,17 @@
  * stored or charged. It answers an examiner's "show me this customer was screened against the
  * lists in force that day" from the record rather than from memory.
  */
-import { ConflictError, GoneError } from '../errors.ts';
+import { ConflictError, GoneError } from '../common/errors.ts';
 import { MATCHING_CONSTANTS } from '../matcher/matching-config.ts';
 import type { Matcher } from '../matcher/screen.ts';
 import { loadSnapshot } from '../matcher/snapshot-file.ts';
 import type { Match, RiskLevel, ScreenChecks } from '../matcher/types.ts';
 import { MATCHER_VERSION } from '../matcher/version.ts';
-import { listingChanged, matchesOf, refOf } from '../monitoring/change-detection.ts';
-import { type Services, snapshotStoreOf } from '../runtime/services.ts';
+import type { Services } from '../ports.ts';
 import { matcherForSnapshotVersion } from '../sync/snapshot-matchers.ts';
 import { retentionRule } from '../sync/snapshot-retention.ts';
+import { snapshotStoreOf } from '../sync/snapshot-store.ts';
+import { listingChanged, matchesOf, refOf } from './change-detection.ts';
 import { receiptListsOf, type ScreenReceipt } from './receipt.ts';
 import type { MatchRef, ScreenItem } from './screen-record.ts';
 import { getScreenItem } from './screens-read.ts';

@@ -2,7 +2,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Matcher } from '../matcher/screen.ts';
 import type { CheckType, ScreenChecks, SubjectInput } from '../matcher/types.ts';
-import { compareWithBaseline } from '../monitoring/change-detection.ts';
 import {
   INDEXES,
   isConditionalCheckFailed,
@@ -11,6 +10,7 @@ import {
   type Table,
   writeIf,
 } from '../store/table.ts';
+import { compareWithBaseline } from './change-detection.ts';
 import { isoSeconds, parseScreenItem, type ScreenItem } from './screen-record.ts';
 
 /**

@@ -1,18 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { QuotaExceededError } from '../errors.ts';
+import { QuotaExceededError } from '../common/errors.ts';
 import { isConditionalCheckFailed, itemOfConditionFailure, keys, type Table } from '../store/table.ts';
 import { noteUsage, usageMonth } from '../tenancy/quota.ts';
-
-/**
- * `SCR-YYYYMMDD-NNNNNN`; the sequence may grow past six digits on a very busy day, but never past
- * twelve (a trillion screens a day). Bounded, so an id of any length that is not one is a 404
- * before it reaches the store (DynamoDB refuses keys over 1 KB, which would be a 500).
- */
-export const SCREEN_ID_PATTERN = /^SCR-\d{8}-\d{6,12}$/;
-
-export function isScreenId(text: string): boolean {
-  return SCREEN_ID_PATTERN.test(text);
-}
 
 /** The UTC day of a screen id: `20250314` for 2025-03-14. */
 export function screenDay(at: Date): string {

@@ -7,7 +7,7 @@ import {
   type SanctionsResult,
 } from '../matcher/types.ts';
 import { parseItem } from '../store/table.ts';
-import { ROLES, type Role } from '../tenancy/tenants.ts';
+import { ROLES, type Role } from '../tenancy/roles.ts';
 import { CHECK_TYPES, type CheckType } from '../watchlists/types.ts';
 import { type ScreenReceipt, ScreenReceiptSchema } from './receipt.ts';
 import { DISPOSITIONS, type DispositionValue } from './request.ts';

@@ -1,9 +1,8 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { QuotaExceededError } from '../errors.ts';
-import { logger } from '../log.ts';
+import { QuotaExceededError } from '../common/errors.ts';
+import { logger } from '../common/log.ts';
 import type { ScreenChecks } from '../matcher/types.ts';
-import { recordSubjectScreen } from '../monitoring/screened-subjects.ts';
-import type { Services } from '../runtime/services.ts';
+import type { Services } from '../ports.ts';
 import { indexKeys, isConditionalCheckFailed, keys, type Table } from '../store/table.ts';
 import type { Principal } from '../tenancy/auth.ts';
 import { refundScreens } from '../tenancy/quota.ts';
@@ -27,6 +26,7 @@ import {
   type ScreenOrigin,
   toScreen,
 } from './screen-record.ts';
+import { recordSubjectScreen } from './screened-subjects.ts';
 import { type Subject, subjectHash } from './subject.ts';
 
 /** One subject to screen, already validated (ScreenRequestSchema / the batch subject schema). */

@@ -1,8 +1,8 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { NotFoundError } from '../errors.ts';
+import { NotFoundError } from '../common/errors.ts';
+import { isScreenId } from '../common/ids.ts';
+import { decodeCursor, encodeCursor, type ListName } from '../store/cursor.ts';
 import { INDEXES, indexKeys, keys, parseItem, type Table } from '../store/table.ts';
-import { decodeCursor, encodeCursor, type ListName } from './cursor.ts';
-import { isScreenId } from './screen-id.ts';
 import {
   type CurrentDisposition,
   currentDisposition,

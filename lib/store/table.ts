@@ -14,6 +14,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import * as v from 'valibot';
+import { defaultRegion } from '../common/config.ts';
 
 /**
  * The single table: every item of every tenant, keyed so that the tenant comes first in every
@@ -94,7 +95,7 @@ import * as v from 'valibot';
  *   condition the values the change was judged against (lib/tenancy/retention.ts)
  * - retention purge (daily, per tenant with retention_days): Query pk = TENANT#<tid>, sk BETWEEN
  *   SCREEN# AND SCREEN#SCR-<cut-off day>~, pages of 100; DeleteItem each due screen with the
- *   purge rule as its condition (lib/screening/retention-purge.ts)
+ *   purge rule as its condition (lib/jobs/retention-purge.ts)
  * - read one screen / its history: GetItem screen (consistent)
  * - Idempotency-Key: PutItem idempotency-key, condition attribute_not_exists (or expired, or a
  *   dead first request), before the use case; UpdateItem with its result after; a repeat reads
@@ -292,7 +293,7 @@ export const keys = {
   tenantsIndex: 'TENANTS',
 } as const;
 
-/** The table definition the local runtime and tests create; infra/stack.ts declares the same keys. */
+/** The table definition the local runtime and tests create; infra/cdk/stack.ts declares the same keys. */
 export function tableDefinition(tableName: string): CreateTableCommandInput {
   const { partitionKey, sortKey } = TABLE_KEYS;
   const attr = (name: string) => ({ AttributeName: name, AttributeType: 'S' as const });
@@ -336,7 +337,7 @@ export function createTable(config: TableConfig, client?: DynamoDBClient): Table
   const raw =
     client ??
     new DynamoDBClient({
-      region: config.region ?? process.env.AWS_REGION ?? 'us-east-1',
+      region: config.region ?? defaultRegion(),
       ...(config.endpoint
         ? { endpoint: config.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
         : {}),

@@ -8,10 +8,14 @@
  * finished matcher replaces it in one assignment. A request takes one matcher and keeps it, so no
  * screen ever sees a half-loaded index or a mix of two snapshots.
  */
-import { logger } from '../log.ts';
+import type { Config } from '../common/config.ts';
+import { logger } from '../common/log.ts';
 import type { Matcher } from '../matcher/screen.ts';
+import { createMatcher } from '../matcher/screen.ts';
+import { loadSnapshot } from '../matcher/snapshot-file.ts';
 import type { WatchlistSnapshot } from '../watchlists/types.ts';
 import type { SnapshotStore } from './snapshot-store.ts';
+import { snapshotStoreOf } from './snapshot-store.ts';
 import { effectiveSnapshot, readLatestSnapshot } from './sync-lists.ts';
 
 export interface LiveWatchlistsOptions {
@@ -90,4 +94,28 @@ export function createLiveWatchlists(options: LiveWatchlistsOptions): LiveWatchl
     refresh: loadOnce,
     version: () => loadedVersion,
   };
+}
+
+/** Outlives resetServices unless the snapshot store changes: the lists do not depend on the table. */
+let watchlists: { key: string; live: LiveWatchlists } | undefined;
+
+/** The watchlists in force, for an in-process sync to swap in its result at once (npm start). */
+export function liveWatchlistsOf(config: Config): LiveWatchlists {
+  const key = JSON.stringify([
+    config.WATCHLIST_BUCKET,
+    config.WATCHLIST_STORE_DIR,
+    config.WATCHLIST_SNAPSHOT,
+  ]);
+  if (watchlists?.key !== key) {
+    watchlists = {
+      key,
+      live: createLiveWatchlists({
+        store: snapshotStoreOf(config),
+        loadBundled: () => loadSnapshot(config.WATCHLIST_SNAPSHOT || undefined),
+        createMatcher,
+        checkEveryMs: config.WATCHLIST_CHECK_SECONDS * 1000,
+      }),
+    };
+  }
+  return watchlists.live;
 }

@@ -6,14 +6,14 @@
  * operations trail: the lists serve every tenant, so the decision belongs to no one tenant.
  */
 import { audited, OPS_ACTOR } from '../audit/trail.ts';
-import { NotFoundError } from '../errors.ts';
+import { NotFoundError } from '../common/errors.ts';
 import { serialiseSnapshot } from '../matcher/snapshot-file.ts';
 import type { Table } from '../store/table.ts';
 import { LIST_SOURCES } from '../watchlists/sources.ts';
-import type { ListedPerson, ListId, WatchlistSnapshot } from '../watchlists/types.ts';
+import type { WatchlistSnapshot } from '../watchlists/types.ts';
 import { diffList, type ListDiff } from './diff.ts';
+import { type HeldCandidate, readHeld } from './held.ts';
 import { clearHeld, recordSyncSuccess } from './list-status.ts';
-import type { SanitySummary } from './sanity.ts';
 import type { SnapshotStore } from './snapshot-store.ts';
 import {
   composeSnapshot,
@@ -28,32 +28,6 @@ import {
  * `npm run admin -- audit --tenant operations` (no tenant id is ever this word: theirs are `t_…`).
  */
 export const OPERATIONS_TRAIL = 'operations';
-
-/** A refused list as held: the parsed people (public list data) and why it was refused. */
-export interface HeldCandidate {
-  list_id: ListId;
-  held_at: string;
-  origin: string;
-  content_hash: string;
-  source_date: string | null;
-  fetched_on: string;
-  entity_count: number;
-  reasons: string[];
-  summary: SanitySummary;
-  people: ListedPerson[];
-}
-
-/** Holds a refused list; false when the store cannot hold files (the list is then only refused). */
-export async function holdCandidate(store: SnapshotStore, candidate: HeldCandidate): Promise<boolean> {
-  if (!store.held) return false;
-  await store.held.put(candidate.list_id, JSON.stringify(candidate));
-  return true;
-}
-
-export async function readHeld(store: SnapshotStore, listId: string): Promise<HeldCandidate | undefined> {
-  const body = await store.held?.get(listId);
-  return body ? (JSON.parse(body.toString('utf8')) as HeldCandidate) : undefined;
-}
 
 async function requireHeld(store: SnapshotStore, listId: string): Promise<HeldCandidate> {
   const held = await readHeld(store, listId);

@@ -1,15 +1,9 @@
 /**
  * How long a watchlist snapshot version is kept: SNAPSHOT_RETENTION_DAYS after a newer one replaced
  * it, so every screen younger than that can be replayed on the lists it was matched against. The
- * S3 bucket's lifecycle rule (infra/constructs/list-sync.ts) and the local store's pruning
+ * S3 bucket's lifecycle rule (infra/cdk/constructs/list-sync.ts) and the local store's pruning
  * (lib/sync/snapshot-store.ts) both apply it; a replay of an older screen names it.
  */
-
-/**
- * Five years: the record-keeping period banks work to (customer due diligence records are kept
- * five years after the relationship under the EU's AML directives and the US Bank Secrecy Act).
- */
-export const DEFAULT_SNAPSHOT_RETENTION_DAYS = 1827;
 
 /** The rule in words, for a `detail` that tells a caller why a version is gone. */
 export function retentionRule(days: number): string {

@@ -9,6 +9,7 @@
  * newer one replaced it (S3: a lifecycle rule expiring noncurrent versions after that many days;
  * locally: each write deletes the files replaced longer ago than that). The newest is always kept.
  */
+
 import { randomBytes } from 'node:crypto';
 import { access, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -19,7 +20,7 @@ import {
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
-import { DEFAULT_SNAPSHOT_RETENTION_DAYS } from './snapshot-retention.ts';
+import { type Config, DEFAULT_SNAPSHOT_RETENTION_DAYS, defaultRegion } from '../common/config.ts';
 
 /** A stored snapshot's bytes and the version that names them. */
 export interface StoredSnapshot {
@@ -93,7 +94,7 @@ export function createS3SnapshotStore(config: S3StoreConfig, client?: S3Client):
   const s3 =
     client ??
     new S3Client({
-      region: config.region ?? process.env.AWS_REGION ?? 'us-east-1',
+      region: config.region ?? defaultRegion(),
       ...(config.endpoint
         ? {
             endpoint: config.endpoint,
@@ -290,4 +291,18 @@ export function createFileSnapshotStore(dir: string, options: FileSnapshotStoreO
       remove: (listId) => rm(join(dir, 'held', heldName(listId)), { force: true }),
     },
   };
+}
+
+/** Where the list sync publishes snapshots (S3 on AWS, a directory locally); undefined = bundled only. */
+export function snapshotStoreOf(config: Config): SnapshotStore | undefined {
+  if (config.WATCHLIST_BUCKET) {
+    return createS3SnapshotStore({
+      bucket: config.WATCHLIST_BUCKET,
+      endpoint: config.S3_ENDPOINT,
+      region: config.AWS_REGION,
+    });
+  }
+  return config.WATCHLIST_STORE_DIR
+    ? createFileSnapshotStore(config.WATCHLIST_STORE_DIR, { retentionDays: config.SNAPSHOT_RETENTION_DAYS })
+    : undefined;
 }

@@ -9,7 +9,7 @@
  * file is held for an operator's review (lib/sync/review.ts). The other lists go ahead.
  */
 
-import { logger } from '../log.ts';
+import { logger } from '../common/log.ts';
 import { parseSnapshot, serialiseSnapshot } from '../matcher/snapshot-file.ts';
 import type { Table } from '../store/table.ts';
 import { linkSnapshot, perListPeople } from '../watchlists/linking.ts';
@@ -24,8 +24,8 @@ import type {
 } from '../watchlists/types.ts';
 import { diffList, type ListDiff } from './diff.ts';
 import { contentHash, type GetFile, LIST_FEEDS, type ListFeed } from './feeds.ts';
+import { type HeldCandidate, holdCandidate } from './held.ts';
 import { readSyncStatus, recordSyncFailure, recordSyncSuccess } from './list-status.ts';
-import { type HeldCandidate, holdCandidate } from './review.ts';
 import { checkSanity, MAX_DROP_FROM_BASELINE } from './sanity.ts';
 import type { SnapshotStore } from './snapshot-store.ts';
 

@@ -1,11 +1,12 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { audited } from '../audit/trail.ts';
-import { ForbiddenError, UnauthorizedError } from '../errors.ts';
-import type { PlanFeature } from '../routes.ts';
+import { ForbiddenError, UnauthorizedError } from '../common/errors.ts';
 import { isConditionalCheckFailed, keys, type Table } from '../store/table.ts';
 import { hashApiKey, issueApiKey, keyMatchesHash, parseApiKey } from './api-keys.ts';
+import type { PlanFeature } from './plans.ts';
 import { CHEAPEST_BATCH_PLAN, PLANS, type Plan } from './plans.ts';
-import { getUserAndTenant, type Role } from './tenants.ts';
+import type { Role } from './roles.ts';
+import { getUserAndTenant } from './tenants.ts';
 
 /** Who is calling: resolved from the X-API-Key on every authenticated request. */
 export interface Principal {

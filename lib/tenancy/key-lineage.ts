@@ -1,4 +1,4 @@
-import type { Role } from './tenants.ts';
+import type { Role } from './roles.ts';
 
 /**
  * Who could hold a user's key besides the user: the rule that keeps one person from holding two

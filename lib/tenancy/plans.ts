@@ -36,3 +36,6 @@ export function isPlanId(value: string): value is PlanId {
 
 /** The cheapest plan that includes batch screening, named in the 403 of a plan without it. */
 export const CHEAPEST_BATCH_PLAN = PLAN_IDS.map((id) => PLANS[id]).find((plan) => plan.batch)!;
+
+/** Plan features a route can require (lib/contract/routes.ts `planFeature`). */
+export type PlanFeature = 'batch';

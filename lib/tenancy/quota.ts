@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { QuotaExceededError } from '../errors.ts';
+import { QuotaExceededError } from '../common/errors.ts';
 import { isConditionalCheckFailed, itemOfConditionFailure, keys, type Table } from '../store/table.ts';
 
 /** Quota months are calendar months in UTC (docs/api-decisions.md#quota-months). */

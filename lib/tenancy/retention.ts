@@ -1,8 +1,8 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { type AuditActor, audited } from '../audit/trail.ts';
-import { ConflictError, ForbiddenError, InvalidRequestError } from '../errors.ts';
-import { strictBody } from '../screening/request.ts';
+import { ConflictError, ForbiddenError, InvalidRequestError } from '../common/errors.ts';
+import { strictBody } from '../common/fields.ts';
 import { isConditionalCheckFailed, keys, type Table } from '../store/table.ts';
 import { type Principal, requireRole } from './auth.ts';
 
@@ -12,7 +12,7 @@ import { type Principal, requireRole } from './auth.ts';
  * - `retention_days`: how long a screen is kept after its last activity (its last decision, or
  *   its screening while undecided). `null` (the default) keeps screens until someone deletes
  *   them, which is the contract's behaviour. With a number, the daily purge deletes the screens
- *   past it (lib/screening/retention-purge.ts).
+ *   past it (lib/jobs/retention-purge.ts).
  * - `retention_lock`: under the lock, a decided screen cannot be deleted before `retention_days`
  *   after its last decision (DELETE /screens/{id} answers 403 naming the rule and the date).
  *   Default false: DELETE behaves as the contract says.

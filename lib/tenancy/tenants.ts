@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import { ConflictError, InvalidRequestError, NotFoundError } from '../errors.ts';
+import { ConflictError, InvalidRequestError, NotFoundError } from '../common/errors.ts';
 import {
   getAll,
   INDEXES,
@@ -15,9 +15,7 @@ import {
 import { issueApiKey, newId } from './api-keys.ts';
 import { type KeyIssuer, lineageOfNewKey, OPERATIONS_ISSUER } from './key-lineage.ts';
 import { PLANS, type PlanId } from './plans.ts';
-
-export type Role = 'admin' | 'analyst';
-export const ROLES: readonly Role[] = ['admin', 'analyst'];
+import { ROLES, type Role } from './roles.ts';
 
 export interface Tenant {
   tenant_id: string;

@@ -1,8 +1,8 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { type AuditPage, audited, listAudit } from '../audit/trail.ts';
-import { ConflictError, ForbiddenError, NotFoundError } from '../errors.ts';
-import { strictBody, trimmed } from '../screening/request.ts';
+import { ConflictError, ForbiddenError, NotFoundError } from '../common/errors.ts';
+import { strictBody, trimmed } from '../common/fields.ts';
 import {
   isConditionalCheckFailed,
   itemOfConditionFailure,
@@ -13,15 +13,8 @@ import {
 import { isAccountId, issueApiKey } from './api-keys.ts';
 import { type Principal, requireRole } from './auth.ts';
 import { type KeyIssuer, lineageOfNewKey } from './key-lineage.ts';
-import {
-  addUser,
-  parseUser,
-  ROLES,
-  type Role,
-  releaseAnalystSeat,
-  type User,
-  type UserStatus,
-} from './tenants.ts';
+import { ROLES, type Role } from './roles.ts';
+import { addUser, parseUser, releaseAnalystSeat, type User, type UserStatus } from './tenants.ts';
 
 /**
  * Account administration: a tenant's admins (through the API) and operations (through the ops

@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readWatchlistConfig } from '../runtime/config.ts';
+import { readWatchlistConfig } from '../common/config.ts';
 import { linkSnapshot } from './linking.ts';
 import { LIST_SOURCES, type ListSource } from './sources.ts';
 import type { ListedPerson, ListSummary, WatchlistSnapshot } from './types.ts';

@@ -9,6 +9,7 @@ import {
   nextFinishSequence,
 } from '../../lib/batch/batch-record.ts';
 import { batchEvents } from '../../lib/batch/progress-stream.ts';
+import { frameSse } from '../../lib/http/sse.ts';
 import { startTestStore, type TestStore } from '../support/dynamo.ts';
 
 let store: TestStore;
@@ -72,7 +73,7 @@ describe('batch progress stream', () => {
     setTimeout(() => void finish(batch, 1, 'CLEAR'), 30);
 
     let text = '';
-    for await (const chunk of stream) text += chunk;
+    for await (const chunk of stream) text += frameSse(chunk);
 
     const { events } = parse(text);
     expect(events.map((e) => [e.event, e.data.index])).toEqual([
@@ -98,7 +99,7 @@ describe('batch progress stream', () => {
 
     let text = '';
     for await (const chunk of stream) {
-      text += chunk;
+      text += frameSse(chunk);
       if (text.includes(': heartbeat')) break;
     }
     await stream.return(undefined);
@@ -118,7 +119,7 @@ describe('batch progress stream', () => {
 
     let text = '';
     for await (const chunk of stream) {
-      text += chunk;
+      text += frameSse(chunk);
       if (text.includes('event: progress')) remaining = 1_000;
     }
 
@@ -156,7 +157,7 @@ describe('batch progress stream', () => {
     );
 
     let text = '';
-    for await (const chunk of stream) text += chunk;
+    for await (const chunk of stream) text += frameSse(chunk);
 
     const { events } = parse(text);
     expect(events.filter((e) => e.event === 'progress').map((e) => e.data.index)).toEqual([0, 1]);
@@ -183,7 +184,8 @@ describe('batch progress stream', () => {
     };
 
     let text = '';
-    for await (const chunk of batchEvents(failing, batch, { pollMs: 5, maxPollMs: 10 })) text += chunk;
+    for await (const chunk of batchEvents(failing, batch, { pollMs: 5, maxPollMs: 10 }))
+      text += frameSse(chunk);
 
     const { events } = parse(text);
     expect(events.map((e) => e.event)).toEqual(['start', 'progress', 'complete']);

@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
 import type { BatchItemSubject } from '../../lib/batch/batch-record.ts';
 import { startBatch } from '../../lib/batch/start-batch.ts';
-import { logger } from '../../lib/log.ts';
-import { encodeJob } from '../../lib/queue/jobs.ts';
-import { createQueueWorker } from '../../lib/queue/queue-worker.ts';
+import { logger } from '../../lib/common/log.ts';
+import { encodeJob } from '../../lib/jobs/kinds.ts';
+import { createQueueWorker } from '../../lib/jobs/queue-worker.ts';
 import { getServices } from '../../lib/runtime/services.ts';
 import { PLANS } from '../../lib/tenancy/plans.ts';
 import { createTenant } from '../../lib/tenancy/tenants.ts';
@@ -165,7 +165,9 @@ describe('POST /batch/clients/stream', () => {
     const written = (await api.get('/clients?reference=CUST-RETRY-1', key)).body.clients;
     expect(written).toHaveLength(1);
 
-    const second = await createQueueWorker()({ Records: [sqsRecord('first', body, 2)] });
+    const second = await createQueueWorker({ services: getServices })({
+      Records: [sqsRecord('first', body, 2)],
+    });
     expect(second.batchItemFailures).toEqual([]);
     const events = await readEvents(
       await fetch(`${stack.url}/batch/${batch.batchId}/events`, { headers: { 'x-api-key': key } }),

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { isStrippedControl } from '../../lib/common/text-input.ts';
 import { getServices } from '../../lib/runtime/services.ts';
-import { isStrippedControl } from '../../lib/screening/text-input.ts';
 import { chargeScreens, getMonthlyUsage } from '../../lib/tenancy/quota.ts';
 import { createTenant } from '../../lib/tenancy/tenants.ts';
 import { demoKey, madeUpName, useLocalStack } from '../screening/http-client.ts';

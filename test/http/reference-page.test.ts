@@ -5,9 +5,8 @@ import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONTENT_SECURITY_POLICY } from '../../lib/reference/reference-page.ts';
-import { SWAGGER_UI_FILES } from '../../lib/reference/swagger-ui-files.ts';
-import { type RouteDefinition, routes } from '../../lib/routes.ts';
+import { CONTENT_SECURITY_POLICY } from '../../lib/api-docs/reference-page.ts';
+import { type RouteDefinition, routes, SWAGGER_UI_FILES } from '../../lib/contract/routes.ts';
 import { demoKey, useLocalStack } from '../screening/http-client.ts';
 
 const repoRoot = resolve(import.meta.dirname, '../..');

@@ -2,7 +2,7 @@ import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { symbols } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
-import { logger, loggingAs } from '../../lib/log.ts';
+import { logger, loggingAs } from '../../lib/common/log.ts';
 import { getServices } from '../../lib/runtime/services.ts';
 import { chargeScreens } from '../../lib/tenancy/quota.ts';
 import { createTenant } from '../../lib/tenancy/tenants.ts';

@@ -4,11 +4,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { handler as autoRescreen } from '../../functions/schedule/auto-rescreen.ts';
 import { scheduledEvent } from '../../infra/local/scheduler.ts';
 import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
-import { logger } from '../../lib/log.ts';
+import { logger } from '../../lib/common/log.ts';
+import { encodeJob } from '../../lib/jobs/kinds.ts';
+import { createQueueWorker } from '../../lib/jobs/queue-worker.ts';
 import { startRescreenRun } from '../../lib/monitoring/rescreen-run.ts';
 import { publishedSnapshotVersion } from '../../lib/monitoring/run-lists.ts';
-import { encodeJob } from '../../lib/queue/jobs.ts';
-import { createQueueWorker } from '../../lib/queue/queue-worker.ts';
 import { getServices } from '../../lib/runtime/services.ts';
 import { keys } from '../../lib/store/table.ts';
 import { PLANS } from '../../lib/tenancy/plans.ts';
@@ -291,7 +291,7 @@ describe('auto-rescreen', () => {
       const [runA, runB] = [await startHeldRun(tenantId), await startHeldRun(tenantId)];
       expect([runA.queued, runB.queued]).toEqual([1, 1]);
       const deliver = (runId: string) =>
-        createQueueWorker()({ Records: [sqsRecord(runId, jobOf(tenantId, runId))] });
+        createQueueWorker({ services: getServices })({ Records: [sqsRecord(runId, jobOf(tenantId, runId))] });
 
       await deliver(runA.run_id);
       const profile = (await api.get(`/clients/${client.client_id}`, key)).body;
@@ -323,7 +323,9 @@ describe('auto-rescreen', () => {
     expect(flaky.failed()).toBe(true);
     expect(first.batchItemFailures).toHaveLength(1);
 
-    const second = await createQueueWorker()({ Records: [sqsRecord('first', body, 2)] });
+    const second = await createQueueWorker({ services: getServices })({
+      Records: [sqsRecord('first', body, 2)],
+    });
     expect(second.batchItemFailures).toEqual([]);
     const screens = await screensOf(client.client_id, key);
     expect(screens).toHaveLength(2);
@@ -359,7 +361,7 @@ describe('auto-rescreen', () => {
     const used = await usedOf(key);
 
     const body = encodeJob({ kind: 'batch-subject', v: 2, tenant_id: tenantId, batch_id: runId, index: 0 });
-    const worker = createQueueWorker();
+    const worker = createQueueWorker({ services: getServices });
     const result = await worker({ Records: [sqsRecord('again', body, 2)] });
 
     expect(result.batchItemFailures).toEqual([]);

@@ -15,15 +15,15 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIST_SYNC_ENTRY } from '../../infra/constructs/list-sync.ts';
-import { DEFAULT_LOCKDOWN, type LockdownSettings } from '../../infra/constructs/lockdown.ts';
-import { pathPatternFor } from '../../infra/constructs/public-endpoint.ts';
-import { ServiceFunction } from '../../infra/constructs/service-function.ts';
-import { TABLE_ACTIONS } from '../../infra/constructs/table-access.ts';
-import { BATCH_WORKER_ENTRY, ScreeningServiceStack, UNROUTED_REQUEST_ENTRY } from '../../infra/stack.ts';
-import { type RouteDefinition, routeById, routes, scheduledJobs } from '../../lib/routes.ts';
+import { LIST_SYNC_ENTRY } from '../../infra/cdk/constructs/list-sync.ts';
+import { DEFAULT_LOCKDOWN, type LockdownSettings } from '../../infra/cdk/constructs/lockdown.ts';
+import { pathPatternFor } from '../../infra/cdk/constructs/public-endpoint.ts';
+import { ServiceFunction } from '../../infra/cdk/constructs/service-function.ts';
+import { TABLE_ACTIONS } from '../../infra/cdk/constructs/table-access.ts';
+import { BATCH_WORKER_ENTRY, ScreeningServiceStack, UNROUTED_REQUEST_ENTRY } from '../../infra/cdk/stack.ts';
+import { DEFAULT_SNAPSHOT_RETENTION_DAYS } from '../../lib/common/config.ts';
+import { type RouteDefinition, routeById, routes, scheduledJobs } from '../../lib/contract/routes.ts';
 import { INDEXES } from '../../lib/store/table.ts';
-import { DEFAULT_SNAPSHOT_RETENTION_DAYS } from '../../lib/sync/snapshot-retention.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -149,7 +149,7 @@ describe('HTTP API', () => {
 });
 
 describe('table', () => {
-  it('is the single on-demand table with pk/sk, two GSIs, TTL, PITR and retained on delete', () => {
+  it('is the single on-demand table with pk/sk, every GSI of lib/store/table.ts (nine), TTL, PITR and retained on delete', () => {
     expect(resourcesOf('AWS::DynamoDB::Table')).toHaveLength(1);
     template.hasResource('AWS::DynamoDB::Table', {
       DeletionPolicy: 'Retain',

@@ -6,7 +6,7 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readAuditEntries } from '../../lib/audit/trail.ts';
-import { logger } from '../../lib/log.ts';
+import { logger } from '../../lib/common/log.ts';
 import { bundledSnapshotVersion } from '../../lib/matcher/screen.ts';
 import {
   clientNameKeys,

@@ -8,8 +8,8 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMatcher } from '../../lib/matcher/screen.ts';
-import { compareWithBaseline } from '../../lib/monitoring/change-detection.ts';
 import { reviewRescreen } from '../../lib/monitoring/rescreen-review.ts';
+import { compareWithBaseline } from '../../lib/screening/change-detection.ts';
 import type { DecisionRecord, ScreenItem } from '../../lib/screening/screen-record.ts';
 import type { Subject } from '../../lib/screening/subject.ts';
 import { buildSnapshot } from '../../lib/watchlists/snapshot.ts';

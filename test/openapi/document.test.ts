@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { type RouteDefinition, routes } from '../../lib/contract/routes.ts';
 import { openApiDocument } from '../../lib/openapi/document.ts';
 import { OPENAPI_FILE, openApiFileText } from '../../lib/openapi/file.ts';
-import { type RouteDefinition, routes } from '../../lib/routes.ts';
 import { useLocalStack } from '../screening/http-client.ts';
 import { contractOf } from '../support/contract.ts';
 

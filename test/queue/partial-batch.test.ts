@@ -2,9 +2,14 @@ import type { SQSEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import type { BatchSubjectJob } from '../../lib/batch/message.ts';
 import { batchSubjectsHandler } from '../../lib/batch/worker.ts';
-import { logger } from '../../lib/log.ts';
-import { type JobHandler, type JobHandlers, jobDispatcher } from '../../lib/queue/jobs.ts';
-import { type Delivery, type JobOutcome, sqsPartialBatch } from '../../lib/queue/partial-batch.ts';
+import { logger } from '../../lib/common/log.ts';
+import { type JobHandlers, jobDispatcher } from '../../lib/jobs/kinds.ts';
+import {
+  type Delivery,
+  type JobHandler,
+  type JobOutcome,
+  sqsPartialBatch,
+} from '../../lib/queue/partial-batch.ts';
 import { sqsRecord } from '../support/sqs-record.ts';
 
 /** The adapter with a handler that answers what each body asks for, recording visibility changes. */

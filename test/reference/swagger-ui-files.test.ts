@@ -5,9 +5,9 @@ import {
   acceptsGzip,
   contentTypeOf,
   isSwaggerUiFile,
-  SWAGGER_UI_FILES,
   swaggerUiDirectory,
-} from '../../lib/reference/swagger-ui-files.ts';
+} from '../../lib/api-docs/swagger-ui-files.ts';
+import { SWAGGER_UI_FILES } from '../../lib/contract/routes.ts';
 
 describe('the Swagger UI files the reference page serves', () => {
   it('are all in the installed swagger-ui-dist, each with a content type', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidRequestError } from '../../lib/errors.ts';
-import { decodeCursor, encodeCursor } from '../../lib/screening/cursor.ts';
+import { InvalidRequestError } from '../../lib/common/errors.ts';
+import { decodeCursor, encodeCursor } from '../../lib/store/cursor.ts';
 
 describe('list cursors', () => {
   it('round-trip for the tenant and list that issued them', () => {

@@ -1,7 +1,8 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { disposeScreen, HISTORY_BYTES_LIMIT } from '../../lib/screening/dispose.ts';
+import { disposeScreen } from '../../lib/jobs/dispose-screen.ts';
+import { HISTORY_BYTES_LIMIT } from '../../lib/screening/dispose.ts';
 import { DisposeRequestSchema } from '../../lib/screening/request.ts';
 import { formatScreenId } from '../../lib/screening/screen-id.ts';
 import { getScreenHistory } from '../../lib/screening/screens-read.ts';

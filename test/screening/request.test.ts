@@ -1,13 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidRequestError } from '../../lib/errors.ts';
-import { validate } from '../../lib/http/validation.ts';
-import {
-  DisposeRequestSchema,
-  isCalendarDate,
-  ListQuerySchema,
-  parseCheckTypes,
-  ScreenRequestSchema,
-} from '../../lib/screening/request.ts';
+import { InvalidRequestError } from '../../lib/common/errors.ts';
+import { isCalendarDate, ListQuerySchema } from '../../lib/common/fields.ts';
+import { validate } from '../../lib/common/validation.ts';
+import { DisposeRequestSchema, parseCheckTypes, ScreenRequestSchema } from '../../lib/screening/request.ts';
 
 const screenBody = (body: unknown) => validate(ScreenRequestSchema, body, 'body');
 const refusal = (fn: () => unknown): string => {

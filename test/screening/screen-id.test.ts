@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QuotaExceededError } from '../../lib/errors.ts';
+import { QuotaExceededError } from '../../lib/common/errors.ts';
+import { isScreenId } from '../../lib/common/ids.ts';
 import {
   blockScreenId,
   formatScreenId,
-  isScreenId,
   numberScreen,
   reserveScreenNumbers,
   screenDay,

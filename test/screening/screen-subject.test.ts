@@ -1,9 +1,9 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QuotaExceededError } from '../../lib/errors.ts';
+import { readConfig } from '../../lib/common/config.ts';
+import { QuotaExceededError } from '../../lib/common/errors.ts';
 import { createMatcher, type Matcher } from '../../lib/matcher/screen.ts';
 import { loadSnapshot } from '../../lib/matcher/snapshot-file.ts';
-import { readConfig } from '../../lib/runtime/config.ts';
 import { deleteScreen } from '../../lib/screening/delete.ts';
 import { screenSubject } from '../../lib/screening/screen-subject.ts';
 import { listScreens } from '../../lib/screening/screens-read.ts';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isWellFormedText, readableLetterCount, stripControls } from '../../lib/screening/text-input.ts';
+import { isWellFormedText, stripControls } from '../../lib/common/text-input.ts';
+import { readableLetterCount } from '../../lib/screening/readable-name.ts';
 
 describe('free-text rules', () => {
   it('strips C0, C1 and bidi controls; one-line text turns breaks into spaces, notes keep them', () => {

@@ -15,9 +15,9 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createMatcher } from '../../lib/matcher/screen.ts';
-import { matchesOf } from '../../lib/monitoring/change-detection.ts';
 import { clientNameKeys } from '../../lib/monitoring/client-name-keys.ts';
 import { newClientId } from '../../lib/monitoring/client-record.ts';
+import { matchesOf } from '../../lib/screening/change-detection.ts';
 import { keys, type Table } from '../../lib/store/table.ts';
 import { perListPeople } from '../../lib/watchlists/linking.ts';
 import { defaultDataDir } from '../../lib/watchlists/snapshot.ts';

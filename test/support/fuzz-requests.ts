@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { type RouteDefinition, routes } from '../../lib/routes.ts';
+import { type RouteDefinition, routes } from '../../lib/contract/routes.ts';
 
 /**
  * Generated requests for every route of the manifest: its own method or another, its path with

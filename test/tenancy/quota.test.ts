@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QuotaExceededError } from '../../lib/errors.ts';
+import { QuotaExceededError } from '../../lib/common/errors.ts';
 import { chargeScreens, getMonthlyUsage, refundScreens } from '../../lib/tenancy/quota.ts';
 import { startTestStore, type TestStore } from '../support/dynamo.ts';
 import { failOnce } from '../support/flaky-table.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConflictError, UnauthorizedError } from '../../lib/errors.ts';
+import { ConflictError, UnauthorizedError } from '../../lib/common/errors.ts';
 import { parseApiKey } from '../../lib/tenancy/api-keys.ts';
 import { authenticate, rotateApiKey } from '../../lib/tenancy/auth.ts';
 import { OPERATIONS_ISSUER } from '../../lib/tenancy/key-lineage.ts';

@@ -1,0 +1,92 @@
+import { Duration, Fn } from 'aws-cdk-lib';
+import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import {
+  AllowedMethods,
+  type BehaviorOptions,
+  CachePolicy,
+  Distribution,
+  type IOrigin,
+  OriginProtocolPolicy,
+  OriginRequestPolicy,
+  ViewerProtocolPolicy,
+} from 'aws-cdk-lib/aws-cloudfront';
+import { FunctionUrlOrigin, HttpOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { Construct } from 'constructs';
+import type { RouteDefinition } from '../../../lib/contract/routes.ts';
+import type { StreamEndpoint } from './batch-pipeline.ts';
+
+export interface PublicEndpointProps {
+  httpApi: HttpApi;
+  streamEndpoints: readonly StreamEndpoint[];
+  /** Every manifest route of kind `http`; used to refuse a stream path pattern that would hide one. */
+  httpRoutes: readonly RouteDefinition[];
+  /** The API's custom domain, when it has one (its execute-api endpoint is then disabled). */
+  apiDomainName?: string;
+  /** The WAF web ACL in front of the distribution (lockdown.ts webAclFor). */
+  webAclId?: string;
+}
+
+/** `/screens/{id}` → `/screens/*`: a manifest path as a CloudFront path pattern. */
+export function pathPatternFor(path: string): string {
+  return path.replace(/\{[^}]+\}/g, '*');
+}
+
+/**
+ * The one base URL tenants call. HTTP APIs cannot stream, so streaming routes go to their
+ * Function URLs and everything else to the HTTP API; nothing is cached (every response is
+ * tenant-specific) and every viewer header except Host reaches the origin, X-API-Key included.
+ */
+export class PublicEndpoint extends Construct {
+  readonly distribution: Distribution;
+
+  constructor(scope: Construct, id: string, props: PublicEndpointProps) {
+    super(scope, id);
+
+    const behaviour = (origin: IOrigin): BehaviorOptions => ({
+      origin,
+      viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+      allowedMethods: AllowedMethods.ALLOW_ALL,
+      cachePolicy: CachePolicy.CACHING_DISABLED,
+      originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+      // Compression would hold back server-sent events until a block fills.
+      compress: false,
+    });
+
+    // apiEndpoint is `https://<id>.execute-api.<region>.amazonaws.com`; the origin wants the host.
+    const apiDomain = props.apiDomainName ?? Fn.select(2, Fn.split('/', props.httpApi.apiEndpoint));
+    const apiOrigin = new HttpOrigin(apiDomain, { protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY });
+
+    const additionalBehaviors: Record<string, BehaviorOptions> = {};
+    for (const { route, url } of props.streamEndpoints) {
+      const pattern = pathPatternFor(route.path);
+      const hidden = props.httpRoutes.find((httpRoute) => matchesPattern(pattern, httpRoute.path));
+      if (hidden) {
+        throw new Error(
+          `CloudFront sends ${pattern} to the stream route ${route.id}, which would hide the HTTP route ${hidden.method} ${hidden.path}`,
+        );
+      }
+      if (additionalBehaviors[pattern]) {
+        throw new Error(`Two stream routes share the CloudFront path pattern ${pattern}`);
+      }
+      // The stream sends a heartbeat every 15 s, well inside the read timeout.
+      // Origin Access Control signs every request to the IAM-authenticated Function URL, so the
+      // URL answers CloudFront only.
+      additionalBehaviors[pattern] = behaviour(
+        FunctionUrlOrigin.withOriginAccessControl(url, { readTimeout: Duration.seconds(60) }),
+      );
+    }
+
+    this.distribution = new Distribution(this, 'Distribution', {
+      comment: 'Individual Screening Service: one base URL for the HTTP API and the batch streams',
+      defaultBehavior: behaviour(apiOrigin),
+      additionalBehaviors,
+      webAclId: props.webAclId,
+    });
+  }
+}
+
+/** CloudFront matches path patterns against the path only; `{param}` segments match anything. */
+function matchesPattern(pattern: string, path: string): boolean {
+  const escaped = pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*');
+  return new RegExp(`^${escaped}$`).test(pathPatternFor(path));
+}

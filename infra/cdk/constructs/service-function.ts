@@ -1,0 +1,183 @@
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
+import { Duration, Stack } from 'aws-cdk-lib';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import type { BundledFiles } from '../../../lib/contract/routes.ts';
+
+/** Where `npm run build:snapshot` writes the compiled watchlist index, relative to the project root. */
+export const WATCHLIST_SNAPSHOT_SOURCE = 'data/snapshot/watchlists.json';
+
+/** Where a function that screens finds the snapshot inside its deployment package. */
+export const WATCHLIST_SNAPSHOT_IN_BUNDLE = '/var/task/watchlists.json';
+
+/**
+ * Settings every function of the service shares; the stack builds them once and hands them to
+ * every function it creates, so a new Lambda cannot drift from the others.
+ */
+export interface ServiceFunctionSettings {
+  /** Absolute path of the repository root (holds package.json and package-lock.json). */
+  projectRoot: string;
+  tableName: string;
+  logLevel: string;
+  serviceVersion: string;
+  /** The customer-managed key of the stack's data, when it has one: log groups are encrypted with it. */
+  encryptionKey?: IKey;
+}
+
+export interface ServiceFunctionProps extends ServiceFunctionSettings {
+  /** Entry file relative to `projectRoot`; it exports `handler`. */
+  entry: string;
+  /** Bundles the watchlist snapshot and gives the function the memory the matcher index needs. */
+  needsWatchlists?: boolean;
+  /** Reads the newest synced snapshot's version only (no bundle, no index): read access to the store. */
+  readsSnapshotVersion?: boolean;
+  /** Defaults to 15 s, below API Gateway's 30 s integration limit. */
+  timeout?: Duration;
+  /** Defaults to 1024 MB with the watchlists, else 256 MB. */
+  memorySize?: number;
+  environment?: Record<string, string>;
+  description?: string;
+  /** Concurrent executions set aside for (and capping) this function; default the account's pool. */
+  reservedConcurrency?: number;
+  /** Files the function reads at run time (the manifest's `bundledFiles`), copied into its package. */
+  bundledFiles?: BundledFiles;
+}
+
+/**
+ * One Lambda function of the service: runtime, architecture, memory, log retention, tracing,
+ * bundling and base environment are decided here once. Grants are not: each caller grants what
+ * its function needs where it creates it, so least privilege stays visible.
+ */
+export class ServiceFunction extends Construct {
+  readonly function: NodejsFunction;
+  readonly logGroup: LogGroup;
+  /** Whether it screens (and so reads the synced watchlist snapshot). */
+  readonly needsWatchlists: boolean;
+  /** Whether it reads the synced snapshot store: it screens, or it names the newest version. */
+  readonly readsSnapshotStore: boolean;
+
+  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
+    super(scope, id);
+    const needsWatchlists = props.needsWatchlists ?? false;
+    this.needsWatchlists = needsWatchlists;
+    this.readsSnapshotStore = needsWatchlists || (props.readsSnapshotVersion ?? false);
+    if (needsWatchlists) assertSnapshotPresent(this, props.projectRoot);
+    if (props.bundledFiles) assertBundledFilesPresent(this, props.projectRoot, props.bundledFiles);
+
+    // Screening logs carry tenant and screen ids only; a month covers incident investigation
+    // while the audit trail itself lives in the table.
+    this.logGroup = new LogGroup(this, 'Logs', {
+      retention: RetentionDays.ONE_MONTH,
+      encryptionKey: props.encryptionKey,
+    });
+
+    this.function = new NodejsFunction(this, 'Handler', {
+      entry: path.join(props.projectRoot, props.entry),
+      projectRoot: props.projectRoot,
+      depsLockFilePath: path.join(props.projectRoot, 'package-lock.json'),
+      handler: 'handler',
+      description: props.description,
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      // The matcher keeps the whole compiled watchlist index in memory (~55 MB heap) and Lambda
+      // allocates CPU in proportion to memory, which is what keeps a cold start's index load short.
+      memorySize: props.memorySize ?? (needsWatchlists ? 1024 : 256),
+      timeout: props.timeout ?? Duration.seconds(15),
+      reservedConcurrentExecutions: props.reservedConcurrency,
+      logGroup: this.logGroup,
+      tracing: Tracing.ACTIVE,
+      environment: {
+        TABLE_NAME: props.tableName,
+        NODE_OPTIONS: '--enable-source-maps',
+        LOG_LEVEL: props.logLevel,
+        SERVICE_VERSION: props.serviceVersion,
+        ...(needsWatchlists ? { WATCHLIST_SNAPSHOT: WATCHLIST_SNAPSHOT_IN_BUNDLE } : {}),
+        ...(props.bundledFiles
+          ? { [props.bundledFiles.variable]: path.posix.join(PACKAGE_ROOT, props.bundledFiles.into) }
+          : {}),
+        ...props.environment,
+      },
+      bundling: {
+        format: OutputFormat.ESM,
+        target: 'node22',
+        mainFields: ['module', 'main'],
+        // CommonJS dependencies bundled into an ES module still call `require` for Node built-ins.
+        banner:
+          "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+        // The nodejs22.x runtime ships AWS SDK v3; bundling it would only grow the cold start.
+        externalModules: ['@aws-sdk/*'],
+        sourceMap: true,
+        minify: true,
+        commandHooks: copyHooks(needsWatchlists, props.bundledFiles),
+      },
+    });
+  }
+}
+
+/** `rotate-key` → `RotateKey`: route ids as readable construct ids (and so function names). */
+export function constructIdFor(routeId: string): string {
+  return routeId
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((part) => part[0].toUpperCase() + part.slice(1))
+    .join('');
+}
+
+/** Where Lambda unpacks a function's deployment package. */
+const PACKAGE_ROOT = '/var/task';
+
+/**
+ * esbuild bundles code only: the files a function reads at run time (the watchlist snapshot, the
+ * reference page's Swagger UI files) are copied into the package after bundling, or the deployed
+ * function would not find them.
+ */
+function copyHooks(needsWatchlists: boolean, bundledFiles: BundledFiles | undefined) {
+  if (!needsWatchlists && !bundledFiles) return undefined;
+  return {
+    beforeBundling: (): string[] => [],
+    beforeInstall: (): string[] => [],
+    afterBundling: (inputDir: string, outputDir: string): string[] => [
+      ...(needsWatchlists
+        ? [
+            `cp "${path.posix.join(inputDir, WATCHLIST_SNAPSHOT_SOURCE)}" "${path.posix.join(outputDir, 'watchlists.json')}"`,
+          ]
+        : []),
+      ...(bundledFiles
+        ? [
+            `mkdir -p "${path.posix.join(outputDir, bundledFiles.into)}"`,
+            ...bundledFiles.files.map(
+              (file) =>
+                `cp "${path.posix.join(inputDir, bundledFiles.from, file)}" "${path.posix.join(outputDir, bundledFiles.into, file)}"`,
+            ),
+          ]
+        : []),
+    ],
+  };
+}
+
+function assertBundledFilesPresent(scope: Construct, projectRoot: string, bundledFiles: BundledFiles): void {
+  if (!Stack.of(scope).bundlingRequired) return;
+  const missing = bundledFiles.files.filter(
+    (file) => !existsSync(path.join(projectRoot, bundledFiles.from, file)),
+  );
+  if (missing.length > 0) {
+    throw new Error(
+      `Files to bundle not found in ${path.join(projectRoot, bundledFiles.from)}: ${missing.join(', ')} (run \`npm ci\`).`,
+    );
+  }
+}
+
+function assertSnapshotPresent(scope: Construct, projectRoot: string): void {
+  // Unit tests skip bundling, so the snapshot is only required when a bundle is really built.
+  if (!Stack.of(scope).bundlingRequired) return;
+  const snapshot = path.join(projectRoot, WATCHLIST_SNAPSHOT_SOURCE);
+  if (!existsSync(snapshot)) {
+    throw new Error(
+      `Watchlist snapshot not found at ${snapshot}: run \`npm run build:snapshot\` before \`cdk synth\`.`,
+    );
+  }
+}

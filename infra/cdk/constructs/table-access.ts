@@ -1,0 +1,39 @@
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { IGrantable } from 'aws-cdk-lib/aws-iam';
+import type { TableAccess } from '../../../lib/contract/routes.ts';
+
+/**
+ * The DynamoDB actions of each declared access, listed rather than taken from the CDK's
+ * grantReadData / grantReadWriteData, which also grant Scan (nothing in the service scans: every
+ * read is a key lookup or a query of one partition), DescribeTable and the stream actions.
+ *
+ * Writers keep DeleteItem and BatchWriteItem: the shared write paths need them (a failed screen
+ * frees its rescreen window, a finished batch deletes its open-batch marker, a batch writes its
+ * items 25 at a time, an expired idempotency record is replaced, stopping a client deletes its
+ * name keys).
+ */
+export const TABLE_ACTIONS = {
+  none: [],
+  read: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'],
+  'read-write': [
+    'dynamodb:GetItem',
+    'dynamodb:BatchGetItem',
+    'dynamodb:Query',
+    'dynamodb:ConditionCheckItem',
+    'dynamodb:PutItem',
+    'dynamodb:UpdateItem',
+    'dynamodb:DeleteItem',
+    'dynamodb:BatchWriteItem',
+  ],
+} as const satisfies Record<TableAccess, readonly string[]>;
+
+/**
+ * Grants exactly the declared access (on the table and its indexes), and the use of the table's
+ * customer-managed key when it has one.
+ */
+export function grantTableAccess(table: ITable, grantee: IGrantable, access: TableAccess): void {
+  if (access === 'none') return;
+  table.grant(grantee, ...TABLE_ACTIONS[access]);
+  if (access === 'read') table.encryptionKey?.grantDecrypt(grantee);
+  else table.encryptionKey?.grantEncryptDecrypt(grantee);
+}

@@ -1,0 +1,226 @@
+import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { AccessLogField, AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import {
+  DomainName,
+  HttpApi,
+  HttpMethod,
+  LogGroupLogDestination,
+  PayloadFormatVersion,
+} from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import {
+  batchWorker,
+  fallbackRoute,
+  type RouteDefinition,
+  type ScheduledJobDefinition,
+  scheduledJobs,
+} from '../../lib/contract/routes.ts';
+import { BatchPipeline } from './constructs/batch-pipeline.ts';
+import { ListSync } from './constructs/list-sync.ts';
+import { DEFAULT_LOCKDOWN, dataKey, type LockdownSettings, webAclFor } from './constructs/lockdown.ts';
+import { PublicEndpoint } from './constructs/public-endpoint.ts';
+import { ScreeningTable } from './constructs/screening-table.ts';
+import {
+  constructIdFor,
+  ServiceFunction,
+  type ServiceFunctionSettings,
+} from './constructs/service-function.ts';
+import { grantTableAccess } from './constructs/table-access.ts';
+
+/** Entry of the SQS worker that screens batch subjects (declared in the route manifest). */
+export const BATCH_WORKER_ENTRY = batchWorker.entry;
+
+/** Entry of API Gateway's `$default` route: 404 or 405 in the service's own error format. */
+export const UNROUTED_REQUEST_ENTRY = fallbackRoute.entry;
+
+export interface ScreeningServiceStackProps extends StackProps {
+  /** The route manifest (lib/contract/routes.ts); every route becomes an endpoint with its own function. */
+  routes: readonly RouteDefinition[];
+  /** Absolute path of the repository root: entries, package-lock.json and the snapshot live there. */
+  projectRoot: string;
+  /** Reported by every function as SERVICE_VERSION. */
+  serviceVersion: string;
+  /** @default 'info' */
+  logLevel?: string;
+  /** @default BATCH_WORKER_ENTRY */
+  batchWorkerEntry?: string;
+  /** @default UNROUTED_REQUEST_ENTRY */
+  unroutedRequestEntry?: string;
+  /** The manifest's scheduled jobs (lib/contract/routes.ts); each gets a function and an EventBridge rule. */
+  scheduledJobs?: readonly ScheduledJobDefinition[];
+  /** How tightly the stack is closed (keys, throttling, WAF, concurrency); defaults: DEFAULT_LOCKDOWN. */
+  lockdown?: Partial<LockdownSettings>;
+}
+
+/**
+ * The whole service in one stack: the single table, one Lambda per HTTP route behind an HTTP
+ * API, the streaming batch routes with their queue and worker, and CloudFront in front of both.
+ */
+export class ScreeningServiceStack extends Stack {
+  constructor(scope: Construct, id: string, props: ScreeningServiceStackProps) {
+    super(scope, id, props);
+
+    const lockdown: LockdownSettings = { ...DEFAULT_LOCKDOWN, ...props.lockdown };
+    const encryptionKey = lockdown.encryption === 'customer-managed' ? dataKey(this) : undefined;
+    const { table } = new ScreeningTable(this, 'Screening', encryptionKey);
+    const settings: ServiceFunctionSettings = {
+      projectRoot: props.projectRoot,
+      tableName: table.tableName,
+      logLevel: props.logLevel ?? 'info',
+      serviceVersion: props.serviceVersion,
+      encryptionKey,
+    };
+
+    const httpRoutes = props.routes.filter((route) => route.kind === 'http');
+    const streamRoutes = props.routes.filter((route) => route.kind === 'stream');
+
+    const batch = new BatchPipeline(this, 'Batch', {
+      settings,
+      table,
+      streamRoutes,
+      workerEntry: props.batchWorkerEntry ?? BATCH_WORKER_ENTRY,
+      streamConcurrency: lockdown.streamConcurrency,
+      workerConcurrency: lockdown.workerConcurrency,
+    });
+
+    // Without a `$default` route API Gateway answers unknown paths with its own body; tenants
+    // must see the same `{ detail }` errors (and 405 with Allow) as everywhere else.
+    const unrouted = new ServiceFunction(this, 'UnroutedRequest', {
+      ...settings,
+      entry: props.unroutedRequestEntry ?? UNROUTED_REQUEST_ENTRY,
+      description: 'Answers 404 or 405 for requests no route takes',
+    });
+    const apiDomain = lockdown.apiDomain
+      ? new DomainName(this, 'ApiDomain', {
+          domainName: lockdown.apiDomain.domainName,
+          certificate: Certificate.fromCertificateArn(
+            this,
+            'ApiCertificate',
+            lockdown.apiDomain.certificateArn,
+          ),
+        })
+      : undefined;
+    const httpApi = new HttpApi(this, 'HttpApi', {
+      description: 'Individual Screening Service: one Lambda per endpoint',
+      defaultIntegration: new HttpLambdaIntegration('UnroutedRequestIntegration', unrouted.function, {
+        payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
+      }),
+      // The stage is added below, with its throttling and access logs.
+      createDefaultStage: false,
+      // With a custom domain CloudFront reaches the API through it, and the execute-api endpoint
+      // (which bypasses CloudFront and its WAF) is off.
+      disableExecuteApiEndpoint: apiDomain !== undefined,
+    });
+    const accessLogs = new LogGroup(this, 'ApiAccessLogs', {
+      retention: RetentionDays.ONE_MONTH,
+      encryptionKey,
+    });
+    httpApi.addStage('DefaultStage', {
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: lockdown.throttle,
+      accessLogSettings: {
+        destination: new LogGroupLogDestination(accessLogs),
+        // No API key, body or query string: request id, route, status, latency and caller IP.
+        format: AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: AccessLogField.contextRequestId(),
+            ip: AccessLogField.contextIdentitySourceIp(),
+            method: AccessLogField.contextHttpMethod(),
+            route: AccessLogField.contextRouteKey(),
+            status: AccessLogField.contextStatus(),
+            latencyMs: AccessLogField.contextIntegrationLatency(),
+            responseLength: AccessLogField.contextResponseLength(),
+          }),
+        ),
+      },
+      ...(apiDomain ? { domainMapping: { domainName: apiDomain } } : {}),
+    });
+    // Functions that read earlier snapshot versions too (replay), granted once the bucket exists.
+    const snapshotHistoryReaders: ServiceFunction[] = [];
+    for (const route of httpRoutes) {
+      const endpoint = new ServiceFunction(this, constructIdFor(route.id), {
+        ...settings,
+        entry: route.entry,
+        description: `${route.method} ${route.path}: ${route.summary}`,
+        needsWatchlists: route.needsWatchlists,
+        readsSnapshotVersion: route.readsSnapshotVersion,
+        bundledFiles: route.bundledFiles,
+        environment: route.sendsToQueue ? { BATCH_QUEUE_URL: batch.queue.queueUrl } : undefined,
+      });
+      grantTableAccess(table, endpoint.function, route.tableAccess);
+      if (route.sendsToQueue) batch.queue.grantSendMessages(endpoint.function);
+      if (route.readsSnapshotHistory) snapshotHistoryReaders.push(endpoint);
+      httpApi.addRoutes({
+        path: route.path,
+        methods: [HttpMethod[route.method]],
+        integration: new HttpLambdaIntegration(`${constructIdFor(route.id)}Integration`, endpoint.function, {
+          payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
+        }),
+      });
+    }
+
+    const publicEndpoint = new PublicEndpoint(this, 'PublicEndpoint', {
+      httpApi,
+      httpRoutes,
+      streamEndpoints: batch.streamEndpoints,
+      apiDomainName: lockdown.apiDomain?.domainName,
+      webAclId: webAclFor(this, lockdown),
+    });
+
+    // Scheduled jobs: an EventBridge rule per job rather than EventBridge Scheduler, because a
+    // rule hands the function the standard "Scheduled Event" (its id and time), which the job
+    // uses as the run's identity and cut-off, so a retried invocation repeats the same run.
+    for (const job of props.scheduledJobs ?? scheduledJobs) {
+      const scheduled = new ServiceFunction(this, constructIdFor(job.id), {
+        ...settings,
+        entry: job.entry,
+        description: job.summary,
+        needsWatchlists: job.needsWatchlists,
+        readsSnapshotVersion: job.readsSnapshotVersion,
+        timeout: Duration.minutes(5),
+        environment: job.sendsToQueue ? { BATCH_QUEUE_URL: batch.queue.queueUrl } : undefined,
+      });
+      grantTableAccess(table, scheduled.function, job.tableAccess);
+      if (job.sendsToQueue) batch.queue.grantSendMessages(scheduled.function);
+      new Rule(this, `${constructIdFor(job.id)}Schedule`, {
+        description: `${job.summary} (every ${job.everyMinutes} minutes)`,
+        schedule: Schedule.rate(Duration.minutes(job.everyMinutes)),
+        targets: [
+          new LambdaFunction(scheduled.function, { retryAttempts: 2, maxEventAge: Duration.hours(1) }),
+        ],
+      });
+    }
+
+    // The daily list sync, and every function that screens (or starts a rescreen run, which names
+    // the newest version) reading the snapshot it publishes.
+    const listSync = new ListSync(this, 'ListSync', { settings, table, queue: batch.queue });
+    for (const construct of this.node.findAll()) {
+      if (
+        construct instanceof ServiceFunction &&
+        construct.readsSnapshotStore &&
+        construct !== listSync.function
+      ) {
+        listSync.grantSnapshotRead(construct.function);
+      }
+    }
+    for (const reader of snapshotHistoryReaders) listSync.grantSnapshotHistoryRead(reader.function);
+
+    new CfnOutput(this, 'ApiUrl', {
+      description: 'The base URL tenants call (CloudFront: HTTP API and batch streams)',
+      value: `https://${publicEndpoint.distribution.distributionDomainName}`,
+    });
+    new CfnOutput(this, 'HttpApiUrl', {
+      description: 'The HTTP API behind CloudFront',
+      value: lockdown.apiDomain ? `https://${lockdown.apiDomain.domainName}` : httpApi.apiEndpoint,
+    });
+    new CfnOutput(this, 'TableName', { value: table.tableName });
+    new CfnOutput(this, 'BatchQueueUrl', { value: batch.queue.queueUrl });
+    new CfnOutput(this, 'WatchlistBucket', { value: listSync.bucket.bucketName });
+  }
+}

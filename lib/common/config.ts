@@ -1,0 +1,95 @@
+import * as v from 'valibot';
+
+/**
+ * Five years: the record-keeping period banks work to (customer due diligence records are kept
+ * five years after the relationship under the EU's AML directives and the US Bank Secrecy Act).
+ */
+export const DEFAULT_SNAPSHOT_RETENTION_DAYS = 1827;
+
+/** The watchlist settings, also read by tools that run without a table (snapshot build, bench). */
+const WatchlistConfigSchema = v.object({
+  /** Path of the compiled watchlist snapshot; default data/snapshot/watchlists.json. */
+  WATCHLIST_SNAPSHOT: v.optional(v.string()),
+});
+
+/**
+ * Configuration, read and validated once per cold start from the environment. A missing or
+ * malformed value fails the cold start loudly instead of surfacing as a 500 later.
+ */
+const ConfigSchema = v.object({
+  ...WatchlistConfigSchema.entries,
+  TABLE_NAME: v.pipe(v.string('TABLE_NAME is required'), v.minLength(1, 'TABLE_NAME is required')),
+  DYNAMODB_ENDPOINT: v.optional(v.pipe(v.string(), v.url('DYNAMODB_ENDPOINT must be a URL'))),
+  AWS_REGION: v.optional(v.string(), 'us-east-1'),
+  BATCH_QUEUE_URL: v.optional(v.string()),
+  SQS_ENDPOINT: v.optional(v.pipe(v.string(), v.url('SQS_ENDPOINT must be a URL'))),
+  RESCREEN_WINDOW_HOURS: v.optional(
+    v.pipe(v.string(), v.transform(Number), v.number(), v.minValue(0), v.maxValue(24 * 365)),
+    '24',
+  ),
+  /** The bucket the list sync publishes snapshots to (set by the stack); see lib/sync/snapshot-store.ts. */
+  WATCHLIST_BUCKET: v.optional(v.string()),
+  /** Local alternative to the bucket: a directory (`npm start` uses <DATA_DIR>/watchlists). */
+  WATCHLIST_STORE_DIR: v.optional(v.string()),
+  /**
+   * Days a watchlist snapshot version is kept after a newer one replaced it (lib/sync/snapshot-store.ts):
+   * the local store prunes by it, and replay names it when a version is gone. On AWS the stack
+   * sets it from the bucket's lifecycle rule, so the two agree.
+   */
+  SNAPSHOT_RETENTION_DAYS: v.optional(
+    v.pipe(v.string(), v.transform(Number), v.number(), v.integer(), v.minValue(0), v.maxValue(36_500)),
+    String(DEFAULT_SNAPSHOT_RETENTION_DAYS),
+  ),
+  /** An S3 emulator's endpoint (tests); unset on AWS. */
+  S3_ENDPOINT: v.optional(v.pipe(v.string(), v.url('S3_ENDPOINT must be a URL'))),
+  /** Where the list sync downloads from: a mirror directory or base URL; default the official URLs. */
+  LIST_SYNC_FROM: v.optional(v.string()),
+  /** Comma-separated list ids the list sync covers; default every list with a feed. */
+  LIST_SYNC_LISTS: v.optional(v.string()),
+  /** Per-file download deadline of the list sync, in seconds. */
+  LIST_SYNC_TIMEOUT_SECONDS: v.optional(
+    v.pipe(v.string(), v.transform(Number), v.number(), v.minValue(1), v.maxValue(900)),
+    '60',
+  ),
+  /** Where the reference page's Swagger UI files are (set by the stack); default the installed package. */
+  SWAGGER_UI_DIR: v.optional(v.string()),
+  /** Minimum seconds between two checks for a newer synced snapshot. */
+  WATCHLIST_CHECK_SECONDS: v.optional(
+    v.pipe(v.string(), v.transform(Number), v.number(), v.minValue(0), v.maxValue(86_400)),
+    '60',
+  ),
+});
+
+export type Config = v.InferOutput<typeof ConfigSchema>;
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  return parseConfig(ConfigSchema, env);
+}
+
+export function readWatchlistConfig(
+  env: NodeJS.ProcessEnv = process.env,
+): v.InferOutput<typeof WatchlistConfigSchema> {
+  return parseConfig(WatchlistConfigSchema, env);
+}
+
+function parseConfig<S extends v.GenericSchema>(schema: S, env: NodeJS.ProcessEnv): v.InferOutput<S> {
+  const result = v.safeParse(schema, env);
+  if (!result.success) {
+    const problems = result.issues.map((issue) => `${v.getDotPath(issue) ?? 'config'}: ${issue.message}`);
+    throw new Error(`Invalid configuration: ${problems.join('; ')}`);
+  }
+  return result.output;
+}
+
+/**
+ * The AWS region an adapter uses when its caller names none: the Lambda runtime's AWS_REGION,
+ * else us-east-1 (the region the stack deploys to by default).
+ */
+export function defaultRegion(env: NodeJS.ProcessEnv = process.env): string {
+  return env.AWS_REGION ?? 'us-east-1';
+}
+
+/** The log level: LOG_LEVEL, else silent under the test runner and info everywhere else. */
+export function logLevel(env: NodeJS.ProcessEnv = process.env): string {
+  return env.LOG_LEVEL ?? (env.VITEST ? 'silent' : 'info');
+}
