@@ -33,6 +33,9 @@ export const AUDIT_ACTIONS = [
   'client.stop',
   'clients.rescreen',
   'lists.synced',
+  // An operator's decision on a list file the sync held for review (lib/sync/review.ts).
+  'lists.accept-held',
+  'lists.reject-held',
   'tenant.set-plan',
   // The retention settings (lib/tenancy/retention.ts) and the daily purge (lib/jobs/retention-purge.ts).
   'tenant.set-retention',

@@ -508,24 +508,31 @@ describe('list sync', () => {
     });
   });
 
-  it('lets the sync write only the snapshot object, the status rows and its list-change rescreen runs', () => {
+  it('lets the sync write only the snapshot object, the held files, the status rows and its list-change rescreen runs', () => {
     const [, fn] = syncFunction();
     const statements = statementsOf(fn).filter((s) => s.Effect === 'Allow');
     const actions = statements.flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));
     expect(actions.filter((a) => a.startsWith('s3:')).sort()).toEqual([
+      's3:DeleteObject',
       's3:GetObject',
       's3:ListBucket',
+      's3:PutObject',
       's3:PutObject',
     ]);
     const put = statements.find((s) => s.Action === 's3:PutObject');
     expect(JSON.stringify(put?.Resource)).toContain('/watchlists/watchlists.json');
+    // A list refused by the sanity checks is held for review under its own prefix, nowhere else.
+    const held = statements.find((s) => JSON.stringify(s.Action).includes('s3:DeleteObject'));
+    expect(JSON.stringify(held?.Resource)).toContain('/watchlists/held/*');
+    expect(held?.Action).toEqual(['s3:PutObject', 's3:DeleteObject']);
     // Every table statement is confined to named partitions (IAM dynamodb:LeadingKeys).
     const tableGrants = statements
       .filter((s) => JSON.stringify(s.Action).includes('dynamodb:'))
       .map((s) => ({ actions: [s.Action].flat().sort(), condition: s.Condition }));
     expect(tableGrants).toEqual([
       {
-        actions: ['dynamodb:UpdateItem'],
+        // The status rows, and each list's baseline read at the start of a run.
+        actions: ['dynamodb:Query', 'dynamodb:UpdateItem'],
         condition: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': ['LISTS'] } },
       },
       {

@@ -10,7 +10,7 @@ import { Construct } from 'constructs';
 import { DEFAULT_SNAPSHOT_RETENTION_DAYS } from '../../../lib/common/config.ts';
 import { keys } from '../../../lib/store/table.ts';
 import { listSyncKeys } from '../../../lib/sync/list-status.ts';
-import { SNAPSHOT_OBJECT_KEY } from '../../../lib/sync/snapshot-store.ts';
+import { HELD_PREFIX, SNAPSHOT_OBJECT_KEY } from '../../../lib/sync/snapshot-store.ts';
 import { ServiceFunction, type ServiceFunctionSettings } from './service-function.ts';
 
 /** The sync function's handler, relative to the project root. */
@@ -118,10 +118,18 @@ export class ListSync extends Construct {
         resources: [this.bucket.arnForObjects(SNAPSHOT_OBJECT_KEY)],
       }),
     );
-    // Only the status rows: one conditional UpdateItem per list, in the LISTS partition alone.
+    // A list refused by the sanity checks is held beside the snapshot for an operator's review.
     this.function.function.addToRolePolicy(
       new PolicyStatement({
-        actions: ['dynamodb:UpdateItem'],
+        actions: ['s3:PutObject', 's3:DeleteObject'],
+        resources: [this.bucket.arnForObjects(`${HELD_PREFIX}*`)],
+      }),
+    );
+    // Only the status rows: one conditional UpdateItem per list, in the LISTS partition alone, and
+    // one Query of that partition (each list's baseline) at the start of a run.
+    this.function.function.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:UpdateItem', 'dynamodb:Query'],
         resources: [props.table.tableArn],
         conditions: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [listSyncKeys.partition] } },
       }),
