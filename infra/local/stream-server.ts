@@ -30,10 +30,21 @@ interface ResponseMetadata {
  * response: every write reaches the client as it happens (no buffering, unlike lambda-stream).
  * A client that goes away destroys the stream, which ends the handler's pipeline the way a
  * closed Function URL connection does.
+ *
+ * The client can go at any moment: while the key is still being checked (nothing has piped into
+ * the stream yet, so nothing listens for its 'error'), mid-stream, or after the last write. An
+ * 'error' with no listener is thrown by Node and ends the whole process, every tenant's requests
+ * with it; so the stream always listens itself, and a client leaving ends only its own request.
  */
-class LocalResponseStream extends Writable {
+export class LocalResponseStream extends Writable {
   constructor(private readonly res: ServerResponse) {
     super();
+    this.on('error', (error: NodeJS.ErrnoException) => {
+      // The handler's pipeline (when it has one) receives the same error and stops its work.
+      if (error.code !== 'ECONNRESET') logger.warn({ err: error }, 'response stream failed');
+    });
+    // A write to a socket the client closed can fail on the response itself too.
+    res.on('error', (error) => logger.debug({ err: error }, 'response to a client that left'));
     res.on('close', () => {
       if (!res.writableFinished)
         this.destroy(Object.assign(new Error('client disconnected'), { code: 'ECONNRESET' }));
@@ -42,7 +53,7 @@ class LocalResponseStream extends Writable {
 
   /** HttpResponseStream.from: the status line and headers, sent at once (the "prelude"). */
   sendPrelude(metadata: ResponseMetadata): void {
-    if (this.res.headersSent) return;
+    if (this.res.headersSent || this.res.destroyed) return;
     const headers: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(metadata.headers ?? {})) headers[name] = String(value);
     if (metadata.cookies?.length) headers['set-cookie'] = metadata.cookies;
