@@ -8,7 +8,14 @@ import { buildSnapshot, defaultDataDir, defaultSnapshotPath } from '../lib/watch
 
 const output = process.argv[2] ?? defaultSnapshotPath();
 const started = Date.now();
-const snapshot = buildSnapshot(defaultDataDir());
+const snapshot = buildSnapshot(defaultDataDir(), {
+  // One line per list as it is parsed: the progress `npm start` shows while it compiles.
+  onList: (list, parsed, total) =>
+    console.log(
+      `parsed ${list.id}: ${list.individual_count} individuals (${parsed} of ${total} lists, ${((Date.now() - started) / 1000).toFixed(1)} s)`,
+    ),
+});
+console.log(`linked into ${snapshot.people.length} people; compiling their name index`);
 writeSnapshot(snapshot, output);
 const buildMs = Date.now() - started;
 

@@ -9,9 +9,13 @@ import { startLocalStack } from './stack.ts';
 const dataDir = resolve(process.env.DATA_DIR ?? '.data');
 mkdirSync(dataDir, { recursive: true });
 
+// From the process's start: loading the modules is part of what a person waits for.
+const elapsed = () => `${process.uptime().toFixed(1)} s`;
+// Each step as it happens: a first start compiles the snapshot, which takes a while.
 const stack = await startLocalStack({
   dataDir,
   port: Number(process.env.PORT ?? 3000),
+  onProgress: (line) => process.stdout.write(`[${elapsed()}] ${line}\n`),
 });
 
 const lines = stack.demoKeys.map(
@@ -20,7 +24,7 @@ const lines = stack.demoKeys.map(
 process.stdout.write(
   [
     '',
-    `Individual Screening Service listening on ${stack.url}`,
+    `Individual Screening Service listening on ${stack.url}, ready in ${elapsed()}`,
     `Demo API keys (also in ${resolve(dataDir, 'demo-keys.json')}):`,
     ...lines,
     '',

@@ -1,12 +1,14 @@
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { createInterface } from 'node:readline';
 import { resumeOpenBatches } from '../../lib/batch/resume.ts';
 import { logger } from '../../lib/common/log.ts';
+import { markReady, markStarting, reportLoading } from '../../lib/common/readiness.ts';
 import { getServices, resetServices } from '../../lib/runtime/services.ts';
+import { liveWatchlistsOf } from '../../lib/sync/live-watchlists.ts';
 import { defaultSnapshotPath } from '../../lib/watchlists/snapshot.ts';
 import { type DemoKey, seedDemoTenants } from './demo-tenants.ts';
 import { ensureTable, startDynalite } from './dynamo.ts';
@@ -24,16 +26,37 @@ const repoRoot = resolve(import.meta.dirname, '../..');
  */
 const LOOPBACK = '127.0.0.1';
 
-async function compileSnapshotIfMissing(): Promise<void> {
+/**
+ * A fresh checkout has no compiled snapshot: compile it in a child process (scripts/build-snapshot.ts),
+ * so the event loop stays free while it runs and /health answers `starting` meanwhile. Each line
+ * the child prints as it parses a list is passed on as progress.
+ */
+async function compileSnapshotIfMissing(progress: (line: string) => void): Promise<void> {
   if (existsSync(defaultSnapshotPath())) return;
-  logger.info('compiling the watchlist snapshot from data/ (first start only)');
-  await promisify(execFile)(
-    process.execPath,
-    ['--import', 'tsx', join(repoRoot, 'scripts/build-snapshot.ts')],
-    {
-      cwd: repoRoot,
-    },
-  );
+  const started = Date.now();
+  const loading = 'compiling the watchlist snapshot from data/ (first start only)';
+  reportLoading(loading);
+  progress(loading);
+  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'scripts/build-snapshot.ts')], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  for await (const line of createInterface({ input: child.stdout })) {
+    const parsed = /^parsed (\S+): (\d+) individuals \((\d+) of (\d+) lists/.exec(line);
+    if (parsed) reportLoading(`compiling the watchlist snapshot: ${parsed[3]} of ${parsed[4]} lists parsed`);
+    else if (line.startsWith('linked into')) reportLoading(`compiling the watchlist snapshot: ${line}`);
+    if (parsed || line.startsWith('linked into')) progress(`  ${line}`);
+  }
+  const code = await new Promise<number | null>((settle) => {
+    if (child.exitCode !== null) settle(child.exitCode);
+    else child.once('exit', settle);
+  });
+  if (code !== 0) throw new Error(`compiling the watchlist snapshot failed (exit ${code}): ${stderr.trim()}`);
+  progress(`snapshot compiled in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
 export interface LocalStackOptions {
@@ -48,6 +71,15 @@ export interface LocalStackOptions {
   batchWorkerEntry?: string;
   /** Batch queue pollers (default LOCAL_BATCH_CONSUMERS or 4). */
   batchConsumers?: number;
+  /** Each step of a start (compiling, indexing), as a line for a person to read (`npm start` prints them). */
+  onProgress?: (line: string) => void;
+  /**
+   * Resolve once the server listens, before the watchlists are loaded (default: once it is ready).
+   * `ready` on the result settles when it is.
+   */
+  returnWhenListening?: boolean;
+  /** Test hook: awaited before the watchlists are compiled and loaded, standing in for a slow compile. */
+  beforeWatchlists?: () => Promise<void>;
 }
 
 export interface LocalStack {
@@ -57,6 +89,8 @@ export interface LocalStack {
   batchQueue: LocalQueue;
   /** The scheduled jobs' timers; `tick` runs them all now. */
   scheduler: LocalScheduler;
+  /** Settles when the watchlists are loaded and /health says `ok` (rejects if they cannot be). */
+  ready: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -66,6 +100,9 @@ export interface LocalStack {
  * reaches the handlers through the same environment variables Lambda gives them.
  */
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
+  const progress = options.onProgress ?? ((line: string) => logger.info(line));
+  // Until the lists are loaded, /health says `starting` and screens wait (lib/common/readiness.ts).
+  markStarting('starting the local stores');
   const tableName = options.tableName ?? 'screening';
   const externalDynamo = process.env.DYNAMODB_ENDPOINT;
   const dynamo = externalDynamo
@@ -93,10 +130,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   if (defaultedStore && options.dataDir)
     process.env.WATCHLIST_STORE_DIR = join(options.dataDir, 'watchlists');
   resetServices();
-  const { table, matcher } = getServices();
-  // A fresh checkout has no compiled snapshot: compile it in a child process, so the event loop
-  // stays free while it runs (about 8 s) and /health answers at once.
-  const snapshotReady = compileSnapshotIfMissing();
+  const { table, config } = getServices();
 
   // The queue lives in memory: batches a previous run left unfinished are queued again.
   const resumed = await resumeOpenBatches(getServices(), logger);
@@ -114,19 +148,40 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, LOOPBACK, resolve));
   const { port } = server.address() as AddressInfo;
   const url = `http://${LOOPBACK}:${port}`;
-  await snapshotReady;
-  // Index the watchlists before the stack counts as ready, as a provisioned Lambda would: the
-  // first screen should not pay for the load.
-  const { lists } = await matcher();
-  const listSync = startListSyncSchedule(Number(process.env.LIST_SYNC_INTERVAL_SECONDS ?? 0));
-  logger.info({ url, tableName, lists: lists.length, listSync: Boolean(listSync) }, 'local stack ready');
+  progress(`listening on ${url}; /health answers "starting" until the watchlists are loaded`);
+
+  let listSync: ReturnType<typeof startListSyncSchedule>;
+  const ready = (async () => {
+    await options.beforeWatchlists?.();
+    await compileSnapshotIfMissing(progress);
+    // Index the watchlists before the stack counts as ready, as a provisioned Lambda would: the
+    // first screen should not pay for the load. The lists themselves, not through the readiness
+    // gate that makes requests wait for exactly this.
+    const loading = 'loading and indexing the watchlists';
+    reportLoading(loading);
+    const started = Date.now();
+    const { lists } = await liveWatchlistsOf(config).matcher();
+    const listed = lists.reduce((sum, list) => sum + list.individual_count, 0);
+    progress(
+      `indexed ${listed} listed individuals from ${lists.length} lists in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
+    markReady();
+    listSync = startListSyncSchedule(Number(process.env.LIST_SYNC_INTERVAL_SECONDS ?? 0));
+    logger.info({ url, tableName, lists: lists.length, listSync: Boolean(listSync) }, 'local stack ready');
+  })();
+  // A failed load leaves /health at `starting` and is reported by whoever awaits `ready`.
+  ready.catch((error) => logger.error({ err: error }, 'the watchlists could not be loaded'));
+  if (!options.returnWhenListening) await ready;
 
   return {
     url,
     demoKeys,
     batchQueue,
     scheduler,
+    ready,
     close: async () => {
+      await ready.catch(() => undefined);
+      markReady();
       scheduler.close();
       await listSync?.stop();
       if (defaultedStore) delete process.env.WATCHLIST_STORE_DIR;

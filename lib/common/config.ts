@@ -53,6 +53,14 @@ const ConfigSchema = v.object({
   ),
   /** Where the reference page's Swagger UI files are (set by the stack); default the installed package. */
   SWAGGER_UI_DIR: v.optional(v.string()),
+  /**
+   * How long a request that needs the watchlists waits for a starting process to load them
+   * (lib/common/readiness.ts) before it is answered 503 with Retry-After.
+   */
+  STARTUP_WAIT_SECONDS: v.optional(
+    v.pipe(v.string(), v.transform(Number), v.number(), v.minValue(0), v.maxValue(60)),
+    '10',
+  ),
   /** Minimum seconds between two checks for a newer synced snapshot. */
   WATCHLIST_CHECK_SECONDS: v.optional(
     v.pipe(v.string(), v.transform(Number), v.number(), v.minValue(0), v.maxValue(86_400)),

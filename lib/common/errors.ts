@@ -83,3 +83,19 @@ export class QuotaExceededError extends DomainError {
     );
   }
 }
+
+/**
+ * The process cannot serve the request yet (the local server still compiling or indexing the
+ * watchlists): 503 with `Retry-After`. `body` adds fields to the `detail` (/health says what is
+ * loading).
+ */
+export class ServiceStartingError extends DomainError {
+  readonly status = 503;
+  constructor(
+    detail: string,
+    readonly retryAfterSeconds: number,
+    readonly body: Readonly<Record<string, unknown>> = {},
+  ) {
+    super(detail);
+  }
+}

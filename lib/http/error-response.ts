@@ -1,5 +1,5 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { DomainError, MethodNotAllowedError } from '../common/errors.ts';
+import { DomainError, MethodNotAllowedError, ServiceStartingError } from '../common/errors.ts';
 import type { Logger } from '../common/log.ts';
 
 export const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' } as const;
@@ -50,6 +50,12 @@ export function errorResponse(
   requestId: string,
   log: Logger,
 ): APIGatewayProxyStructuredResultV2 {
+  if (error instanceof ServiceStartingError)
+    return jsonResponse(
+      error.status,
+      { ...error.body, detail: error.detail },
+      { 'retry-after': String(error.retryAfterSeconds) },
+    );
   if (error instanceof DomainError) {
     const headers: Record<string, string> =
       error instanceof MethodNotAllowedError ? { allow: error.allow.join(', ') } : {};

@@ -1,4 +1,5 @@
 import { type Config, readConfig } from '../common/config.ts';
+import { whenReady } from '../common/readiness.ts';
 import type { Services } from '../ports.ts';
 import { type BatchQueue, createBatchQueue } from '../queue/batch-queue.ts';
 import { createTable, type Table } from '../store/table.ts';
@@ -21,7 +22,11 @@ export function getServices(): Services {
         endpoint: config.DYNAMODB_ENDPOINT,
         region: config.AWS_REGION,
       }),
-      matcher: () => liveWatchlistsOf(config).matcher(),
+      // A starting process (npm start) loads the lists itself; a request waits for it, bounded.
+      matcher: async () => {
+        await whenReady(config.STARTUP_WAIT_SECONDS * 1000);
+        return liveWatchlistsOf(config).matcher();
+      },
       batchQueue: () => {
         batchQueue ??= createBatchQueue({
           queueUrl: config.BATCH_QUEUE_URL,

@@ -33,6 +33,8 @@ export interface BuildOptions {
   now?: Date;
   /** Lists to build; defaults to every shipped list. */
   sources?: readonly ListSource[];
+  /** Called as each list is parsed (`npm start` prints the progress of its first compile). */
+  onList?: (list: ListSummary, parsed: number, total: number) => void;
 }
 
 function isoSeconds(date: Date): string {
@@ -47,15 +49,18 @@ export function buildSnapshot(
   const builtAt = isoSeconds(options.now ?? new Date());
   const lists: ListSummary[] = [];
   const people: ListedPerson[] = [];
-  for (const source of options.sources ?? LIST_SOURCES) {
+  const sources = options.sources ?? LIST_SOURCES;
+  for (const source of sources) {
     const parsed = source.read(dataDir);
-    lists.push({
+    const summary: ListSummary = {
       ...source.descriptor,
       source_date: parsed.sourceDate ?? source.descriptor.source_date,
       entity_count: parsed.entityCount,
       individual_count: parsed.people.length,
       synced_at: builtAt,
-    });
+    };
+    lists.push(summary);
+    options.onList?.(summary, lists.length, sources.length);
     for (const person of parsed.people) people.push(person);
   }
   // One person, one match: the listings of one person on several lists are linked here, once.

@@ -21,7 +21,7 @@ let stderr = '';
 
 /** The environment a fresh `npm start` gets: none of the stores another test of this worker started. */
 function serverEnv(): NodeJS.ProcessEnv {
-  const env = { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'error' };
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'error' };
   for (const name of [
     'TABLE_NAME',
     'DYNAMODB_ENDPOINT',
