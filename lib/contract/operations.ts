@@ -20,6 +20,7 @@ import {
   DisabledUserSchema,
   ExportErrorSchema,
   HealthSchema,
+  HealthStartingSchema,
   OpenApiDocumentSchema,
   RescreenRunSchema,
   RescreenRunStartedSchema,
@@ -62,11 +63,13 @@ export interface Operation {
     | { status: 200; description: string; exportRecords: Readonly<Record<string, v.GenericSchema>> };
   /** Error statuses particular to the route, with when each happens. */
   errors?: Partial<Record<ErrorStatus, string>>;
+  /** The body of an error status whose answer is not the `{ detail }` of every error (/health's 503). */
+  errorBodies?: Partial<Record<ErrorStatus, v.GenericSchema>>;
   /** Whether the route honours an `Idempotency-Key` header (lib/http/idempotency.ts). */
   idempotent?: boolean;
 }
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 422 | 429 | 500;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 422 | 429 | 500 | 503;
 
 /** A JSON success answer; the status is a literal (not inferred from `Operation`), so results are typed by it. */
 const json = <const TSchema extends v.GenericSchema>(schema: TSchema, description: string) => ({
@@ -97,17 +100,33 @@ const exportErrors = {
 const notFound = (what: string) => ({ 404: `No ${what} with this id in the caller's tenant` });
 const adminsOnly = { 403: 'The caller is not an admin' };
 const listQueryErrors = { 400: 'A limit outside 1 to 200, or a cursor this list did not issue' };
+/** A route that screens (or reads the lists) on a process still loading them (lib/common/readiness.ts). */
+const starting = {
+  503: 'The service is starting and the watchlists did not finish loading within the wait; nothing is stored or charged. Retry after `Retry-After` seconds',
+};
 const batchErrors = {
   429: 'The batch does not fit in this month’s remaining quota; nothing is charged',
 };
 
 export const operations = {
-  health: { success: json(HealthSchema, 'The service is up') },
-  'health-head': { success: { status: 200, description: 'The service is up (headers only)', schema: null } },
+  health: {
+    success: json(HealthSchema, 'The service is up'),
+    errors: {
+      503: 'The service is starting: `loading` says what it is loading. Retry after `Retry-After` seconds',
+    },
+    errorBodies: { 503: HealthStartingSchema },
+  },
+  'health-head': {
+    success: { status: 200, description: 'The service is up (headers only)', schema: null },
+    errors: { 503: 'The service is starting' },
+  },
   openapi: { success: json(OpenApiDocumentSchema, 'This document') },
   me: { success: json(AccountSchema, 'The caller, tenant, plan and this month’s usage') },
   'rotate-key': { success: json(RotatedKeySchema, 'The new key, shown this once') },
-  dbstatus: { success: json(DatabaseStatusSchema, 'Per list counts, dates, sync state and staleness') },
+  dbstatus: {
+    success: json(DatabaseStatusSchema, 'Per list counts, dates, sync state and staleness'),
+    errors: starting,
+  },
   screen: {
     body: ScreenRequestSchema,
     idempotent: true,
@@ -115,6 +134,7 @@ export const operations = {
     errors: {
       410: 'A repeat of an `Idempotency-Key` whose first response returned a screen deleted since; nothing is screened or charged',
       429: 'The monthly screen limit is reached; nothing is stored or charged',
+      ...starting,
     },
   },
   'screens-list': {
@@ -141,6 +161,7 @@ export const operations = {
       ...notFound('screen'),
       409: 'The screen was stored before screens recorded their receipt: there is no record of its lists to replay it on',
       410: 'The snapshot the receipt names is no longer kept (past the retention period, or a bundled snapshot an earlier release shipped); the detail names the version and the rule',
+      ...starting,
     },
   },
   'screen-dispose': {
@@ -167,6 +188,7 @@ export const operations = {
     errors: {
       409: 'Another client of the tenant has this reference',
       429: 'The monthly screen limit is reached; nothing is stored or charged',
+      ...starting,
     },
   },
   'clients-list': {

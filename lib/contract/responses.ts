@@ -60,6 +60,24 @@ export const HealthSchema = v.strictObject({
   timestamp,
 });
 
+/** /health while the process is still loading the watchlists (503, with Retry-After). */
+export const HealthStartingSchema = v.pipe(
+  v.strictObject({
+    status: v.literal('starting'),
+    version: v.string(),
+    timestamp,
+    loading: v.pipe(
+      v.string(),
+      v.description(
+        'What the process is doing now, e.g. `compiling the watchlist snapshot: 3 of 15 lists parsed`',
+      ),
+    ),
+    starting_for_seconds: v.pipe(v.number(), v.integer(), v.minValue(0)),
+    detail: v.string(),
+  }),
+  v.description('The service is starting: screens wait for it or are answered 503 until /health says `ok`.'),
+);
+
 export const AccountSchema = v.strictObject({
   user: v.strictObject({ user_id: v.string(), name: v.string(), role: v.picklist(ROLES) }),
   role: v.picklist(ROLES),

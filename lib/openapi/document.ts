@@ -105,6 +105,12 @@ const errorContent = (routeId: string, status: number) => ({
   'application/json': { schema: { $ref: componentRef('ErrorBody') }, ...exampleOf(routeId, status) },
 });
 
+/** An error's body: the `{ detail }` of every error, or the route's own schema for the status. */
+function errorBodyContent(routeId: string, status: number, schema: v.GenericSchema | undefined) {
+  if (!schema) return errorContent(routeId, status);
+  return { 'application/json': { schema: convert(schema, responseConfig), ...exampleOf(routeId, status) } };
+}
+
 /** The error statuses a route can answer: those of its kind (authentication, a body...) and its own. */
 function errorStatuses(route: RouteDefinition, operation: Operation): Map<ErrorStatus, string[]> {
   const statuses = new Map<ErrorStatus, string[]>();
@@ -259,6 +265,11 @@ const responseHeaders = {
       'The quota policy: `"monthly";q=<screens per month>;w=<seconds in this month>`. Plans with a quota only.',
     schema: { type: 'string' },
   },
+  'Retry-After': {
+    description: 'Seconds to wait before trying again (a 503 while the service is starting).',
+    required: true,
+    schema: { type: 'integer' },
+  },
   'Quota-Unlimited': {
     description: '`?1` on plans without a monthly quota (Enterprise), in place of the two RateLimit fields.',
     schema: { type: 'string' },
@@ -276,7 +287,8 @@ function headersOf(route: RouteDefinition, status: number): JsonObject {
           'Quota-Unlimited': headerRef('Quota-Unlimited'),
         }
       : {};
-  return { 'X-Request-Id': headerRef('X-Request-Id'), ...quota };
+  const retry = status === 503 ? { 'Retry-After': headerRef('Retry-After') } : {};
+  return { 'X-Request-Id': headerRef('X-Request-Id'), ...retry, ...quota };
 }
 
 function operationObject(route: RouteDefinition, operation: Operation): JsonObject {
@@ -289,7 +301,9 @@ function operationObject(route: RouteDefinition, operation: Operation): JsonObje
       description: when.join('. '),
       headers: headersOf(route, status),
       // A HEAD response never has a body, not even an error's.
-      ...(route.method === 'HEAD' ? {} : { content: errorContent(route.id, status) }),
+      ...(route.method === 'HEAD'
+        ? {}
+        : { content: errorBodyContent(route.id, status, operation.errorBodies?.[status]) }),
     };
   }
   const parameters = [
