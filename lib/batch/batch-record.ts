@@ -1,12 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  BatchWriteCommand,
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  UpdateCommand,
-  type UpdateCommandInput,
-} from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import type { RiskLevel } from '../matcher/types.ts';
 import { reserveScreenNumbers } from '../screening/screen-id.ts';
@@ -17,8 +9,10 @@ import {
   itemOfConditionFailure,
   keys,
   parseItem,
+  putRequests,
   queryAll,
   type Table,
+  writeAll,
   writeIf,
 } from '../store/table.ts';
 import { PLAN_IDS, type PlanId } from '../tenancy/plans.ts';
@@ -138,8 +132,7 @@ export type FinishedItem =
 const expiresAt = (at: Date) => Math.floor(at.getTime() / 1000) + BATCH_PROGRESS_RETENTION_SECONDS;
 const sequenceKey = (seq: number) => String(seq).padStart(6, '0');
 
-/** BatchWriteItem takes at most 25 puts per call. */
-const WRITE_BATCH_SIZE = 25;
+/** BatchWriteItem calls in flight at once when a batch's items are written. */
 const WRITE_CONCURRENCY = 4;
 
 /**
@@ -186,7 +179,7 @@ export async function createBatch(
     subject,
     expires_at: expires,
   }));
-  await putAll(table, items);
+  await writeAll(table, putRequests(items), { what: 'batch items', concurrency: WRITE_CONCURRENCY });
   const numbers =
     input.subjects.length > 0
       ? await reserveScreenNumbers(table, input.tenantId, input.at, input.subjects.length)
@@ -268,28 +261,6 @@ export async function unfinishedItems(
   return items.map((item) => ({ index: item.index as number, status: item.status as BatchItemStatus }));
 }
 
-/** BatchWriteItem in calls of 25, retrying what the store left unprocessed (throttling). */
-async function putAll(table: Table, items: readonly Record<string, unknown>[]): Promise<void> {
-  const chunks: Record<string, unknown>[][] = [];
-  for (let offset = 0; offset < items.length; offset += WRITE_BATCH_SIZE)
-    chunks.push(items.slice(offset, offset + WRITE_BATCH_SIZE));
-  let next = 0;
-  const lane = async () => {
-    while (next < chunks.length) {
-      let requests = chunks[next++].map((Item) => ({ PutRequest: { Item } }));
-      for (let attempt = 0; requests.length > 0; attempt++) {
-        if (attempt === 5) throw new Error('batch items not written: the store kept them unprocessed');
-        if (attempt > 0) await sleep(50 * 2 ** attempt);
-        const { UnprocessedItems } = await table.doc.send(
-          new BatchWriteCommand({ RequestItems: { [table.name]: requests } }),
-        );
-        requests = (UnprocessedItems?.[table.name] ?? []) as typeof requests;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(WRITE_CONCURRENCY, chunks.length) }, lane));
-}
-
 /** The batch record, or undefined when there is none in this tenant (consistent read). */
 export async function getBatch(table: Table, ref: BatchRef): Promise<BatchRecord | undefined> {
   const { Item } = await table.doc.send(
@@ -366,13 +337,17 @@ export async function releaseBatchItem(
   token: string,
 ): Promise<void> {
   // A lost claim (another delivery finished or took over) has nothing left to release.
-  await updateIf(table, {
-    Key: keys.batchItem(ref.tenantId, ref.batchId, index),
-    UpdateExpression: 'SET lease_until = :expired',
-    ConditionExpression: '#status = :processing AND claim_token = :token',
-    ExpressionAttributeNames: { '#status': 'status' },
-    ExpressionAttributeValues: { ':expired': 0, ':processing': 'processing', ':token': token },
-  });
+  await writeIf(
+    table,
+    new UpdateCommand({
+      TableName: table.name,
+      Key: keys.batchItem(ref.tenantId, ref.batchId, index),
+      UpdateExpression: 'SET lease_until = :expired',
+      ConditionExpression: '#status = :processing AND claim_token = :token',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':expired': 0, ':processing': 'processing', ':token': token },
+    }),
+  );
 }
 
 /** Numbers a finished subject (the batch's finish counter) and counts it if skipped, in one atomic ADD. */
@@ -407,11 +382,6 @@ function finishedInOrder(ref: BatchRef, seq: number, at: Date) {
   };
 }
 
-/** Runs a conditional update; false when its condition did not hold. */
-function updateIf(table: Table, input: Omit<UpdateCommandInput, 'TableName'>): Promise<boolean> {
-  return writeIf(table, new UpdateCommand({ ...input, TableName: table.name }));
-}
-
 /**
  * Records the screen of a claimed subject. Only the holder of the claim can finish it, and only
  * once: false when the claim was lost (its lease ran out and another delivery took over).
@@ -426,24 +396,28 @@ export async function finishBatchItem(
   at: Date,
 ): Promise<boolean> {
   const ordered = finishedInOrder(ref, seq, at);
-  return updateIf(table, {
-    Key: keys.batchItem(ref.tenantId, ref.batchId, index),
-    UpdateExpression:
-      'SET #status = :done, screen_id = :screen, risk_level = :risk, skipped = :skipped, ' +
-      `${screen.client_id ? 'client_id = :client, ' : ''}${ordered.set} REMOVE lease_until`,
-    ConditionExpression: '#status = :processing AND claim_token = :token',
-    ExpressionAttributeNames: { '#status': 'status' },
-    ExpressionAttributeValues: {
-      ':done': 'done',
-      ':processing': 'processing',
-      ':token': token,
-      ':screen': screen.screen_id,
-      ':risk': screen.risk_level,
-      ':skipped': screen.skipped,
-      ...(screen.client_id ? { ':client': screen.client_id } : {}),
-      ...ordered.values,
-    },
-  });
+  return writeIf(
+    table,
+    new UpdateCommand({
+      TableName: table.name,
+      Key: keys.batchItem(ref.tenantId, ref.batchId, index),
+      UpdateExpression:
+        'SET #status = :done, screen_id = :screen, risk_level = :risk, skipped = :skipped, ' +
+        `${screen.client_id ? 'client_id = :client, ' : ''}${ordered.set} REMOVE lease_until`,
+      ConditionExpression: '#status = :processing AND claim_token = :token',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: {
+        ':done': 'done',
+        ':processing': 'processing',
+        ':token': token,
+        ':screen': screen.screen_id,
+        ':risk': screen.risk_level,
+        ':skipped': screen.skipped,
+        ...(screen.client_id ? { ':client': screen.client_id } : {}),
+        ...ordered.values,
+      },
+    }),
+  );
 }
 
 /**
@@ -460,19 +434,23 @@ export async function failBatchItem(
   at: Date,
 ): Promise<boolean> {
   const ordered = finishedInOrder(ref, seq, at);
-  return updateIf(table, {
-    Key: keys.batchItem(ref.tenantId, ref.batchId, index),
-    UpdateExpression: `SET #status = :failed, detail = :detail, ${ordered.set} REMOVE lease_until`,
-    ConditionExpression: '#status IN (:queued, :processing)',
-    ExpressionAttributeNames: { '#status': 'status' },
-    ExpressionAttributeValues: {
-      ':failed': 'failed',
-      ':queued': 'queued',
-      ':processing': 'processing',
-      ':detail': detail,
-      ...ordered.values,
-    },
-  });
+  return writeIf(
+    table,
+    new UpdateCommand({
+      TableName: table.name,
+      Key: keys.batchItem(ref.tenantId, ref.batchId, index),
+      UpdateExpression: `SET #status = :failed, detail = :detail, ${ordered.set} REMOVE lease_until`,
+      ConditionExpression: '#status IN (:queued, :processing)',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: {
+        ':failed': 'failed',
+        ':queued': 'queued',
+        ':processing': 'processing',
+        ':detail': detail,
+        ...ordered.values,
+      },
+    }),
+  );
 }
 
 /** What recording a subject's outcome needs to know of its batch. */
@@ -527,13 +505,17 @@ export async function recordScreenedSubject(
  * can be claimed again at once instead of after the lease.
  */
 export async function expireClaim(table: Table, ref: BatchRef, index: number): Promise<void> {
-  await updateIf(table, {
-    Key: keys.batchItem(ref.tenantId, ref.batchId, index),
-    UpdateExpression: 'SET lease_until = :expired',
-    ConditionExpression: '#status = :processing',
-    ExpressionAttributeNames: { '#status': 'status' },
-    ExpressionAttributeValues: { ':expired': 0, ':processing': 'processing' },
-  });
+  await writeIf(
+    table,
+    new UpdateCommand({
+      TableName: table.name,
+      Key: keys.batchItem(ref.tenantId, ref.batchId, index),
+      UpdateExpression: 'SET lease_until = :expired',
+      ConditionExpression: '#status = :processing',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':expired': 0, ':processing': 'processing' },
+    }),
+  );
 }
 
 /** The subjects that finished with a sequence above `afterSeq`, in finish order. */

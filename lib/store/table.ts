@@ -1,9 +1,11 @@
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { AttributeValue, CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
+  BatchWriteCommand,
   type DeleteCommand,
   DynamoDBDocumentClient,
   GetCommand,
@@ -395,6 +397,53 @@ export async function writeIf(
   }
 }
 
+/** One request of a BatchWriteItem: put an item, or delete the item of a key. */
+export type WriteRequest =
+  | { PutRequest: { Item: Record<string, unknown> } }
+  | { DeleteRequest: { Key: Record<string, string> } };
+
+/** BatchWriteItem takes at most 25 requests per call. */
+const WRITE_BATCH_SIZE = 25;
+/** Calls for the requests the store left unprocessed, the first one included. */
+const WRITE_ATTEMPTS = 5;
+
+/**
+ * Sends the requests in BatchWriteItem calls of 25, `concurrency` calls at once (default one at a
+ * time), asking again with a growing pause for what the store left unprocessed (throttling); throws
+ * `<what> not written: ...` when some are still unprocessed after five calls. Not atomic: callers
+ * order their writes so that a failure part-way leaves nothing a reader trusts.
+ */
+export async function writeAll(
+  table: Table,
+  requests: readonly WriteRequest[],
+  options: { what: string; concurrency?: number },
+): Promise<void> {
+  const chunks: WriteRequest[][] = [];
+  for (let offset = 0; offset < requests.length; offset += WRITE_BATCH_SIZE)
+    chunks.push(requests.slice(offset, offset + WRITE_BATCH_SIZE));
+  let next = 0;
+  const lane = async () => {
+    while (next < chunks.length) {
+      let pending = chunks[next++];
+      for (let attempt = 0; pending.length > 0; attempt++) {
+        if (attempt === WRITE_ATTEMPTS)
+          throw new Error(`${options.what} not written: the store kept them unprocessed`);
+        if (attempt > 0) await sleep(50 * 2 ** attempt);
+        const { UnprocessedItems } = await table.doc.send(
+          new BatchWriteCommand({ RequestItems: { [table.name]: pending } }),
+        );
+        pending = (UnprocessedItems?.[table.name] ?? []) as WriteRequest[];
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 1, chunks.length) }, lane));
+}
+
+/** Put requests for `items`, for {@link writeAll}. */
+export function putRequests(items: readonly Record<string, unknown>[]): WriteRequest[] {
+  return items.map((Item) => ({ PutRequest: { Item } }));
+}
+
 /**
  * The items of up to 100 keys in one consistent BatchGetItem (absent ones are left out); keys the
  * store leaves unprocessed (throttling) are asked again, up to three times in all.
@@ -448,17 +497,6 @@ export async function queryPage(
   );
   const items = Items.slice(0, limit);
   return { items, more: Items.length > limit || (LastEvaluatedKey !== undefined && items.length > 0) };
-}
-
-/** Awaits a conditional write: true when it was made, false when its condition did not hold. */
-export async function conditionHeld(write: Promise<unknown>): Promise<boolean> {
-  try {
-    await write;
-    return true;
-  } catch (error) {
-    if (isConditionalCheckFailed(error)) return false;
-    throw error;
-  }
 }
 
 /**
