@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ScheduledEvent } from 'aws-lambda';
 import { logger } from '../../lib/common/log.ts';
+import { isoSeconds } from '../../lib/common/time.ts';
 import { type ScheduledJobDefinition, scheduledJobs } from '../../lib/contract/routes.ts';
 
 const repoRoot = resolve(import.meta.dirname, '../..');
@@ -17,7 +18,7 @@ export function scheduledEvent(job: Pick<ScheduledJobDefinition, 'id'>, time: Da
     'detail-type': 'Scheduled Event',
     source: 'aws.events',
     account: 'local',
-    time: time.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    time: isoSeconds(time),
     region: process.env.AWS_REGION ?? 'us-east-1',
     resources: [`arn:aws:events:local:local:rule/${job.id}`],
     detail: {},

@@ -3,10 +3,10 @@ import * as v from 'valibot';
 import { audited } from '../audit/trail.ts';
 import { ForbiddenError, NotFoundError } from '../common/errors.ts';
 import { ListQuerySchema } from '../common/fields.ts';
+import { isoSeconds } from '../common/time.ts';
 import { RISK_ORDER } from '../matcher/types.ts';
 import {
   alertView,
-  isoSeconds,
   type ScreenAlert,
   type ScreenSummary,
   ScreenSummaryItemSchema,

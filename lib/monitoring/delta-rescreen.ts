@@ -1,10 +1,10 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { audited } from '../audit/trail.ts';
 import type { Logger } from '../common/log.ts';
+import { isoSeconds } from '../common/time.ts';
 import { createMatcher, type Matcher } from '../matcher/screen.ts';
 import type { Services } from '../ports.ts';
 import { matchesOf } from '../screening/change-detection.ts';
-import { isoSeconds } from '../screening/screen-record.ts';
 import { getAll, indexAttributes, keys, queryAll, type Table, writeIf } from '../store/table.ts';
 import { PLANS } from '../tenancy/plans.ts';
 import { getTenant } from '../tenancy/tenants.ts';

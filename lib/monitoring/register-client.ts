@@ -5,6 +5,7 @@ import { subjectList } from '../batch/request.ts';
 import { outcomeOf, type QueuedScreen, type SubjectScreener } from '../batch/worker.ts';
 import { ConflictError } from '../common/errors.ts';
 import { objectMessage, optionalWholeNumber, strictBody } from '../common/fields.ts';
+import { isoSeconds } from '../common/time.ts';
 import type { Services } from '../ports.ts';
 import { checkTypesField, subjectFields } from '../screening/request.ts';
 import type { Actor } from '../screening/screen-record.ts';
@@ -229,7 +230,7 @@ async function registerMonitoredClient(
     subject: screen.subject,
     types: screen.types,
     status: 'active',
-    created_at: screen.skipped ? `${at.toISOString().slice(0, 19)}Z` : screen.screened_at,
+    created_at: screen.skipped ? isoSeconds(at) : screen.screened_at,
     created_by: createdBy,
     last_screen_id: screen.screen_id,
     last_screened_at: screen.screened_at,

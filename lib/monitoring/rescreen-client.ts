@@ -3,7 +3,8 @@ import type { BatchRecord } from '../batch/batch-record.ts';
 import { outcomeOf, type SubjectScreener } from '../batch/worker.ts';
 import { ConflictError } from '../common/errors.ts';
 import { isClientId } from '../common/ids.ts';
-import { isoSeconds, parseScreenItem, type ScreenItem } from '../screening/screen-record.ts';
+import { isoSeconds } from '../common/time.ts';
+import { parseScreenItem, type ScreenItem } from '../screening/screen-record.ts';
 import { screenSubject } from '../screening/screen-subject.ts';
 import {
   indexAttributes,

@@ -1,11 +1,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { logger } from '../common/log.ts';
-import {
-  historyEntryBytes,
-  isoSeconds,
-  parseScreenItem,
-  type ScreenItem,
-} from '../screening/screen-record.ts';
+import { isoSeconds } from '../common/time.ts';
+import { historyEntryBytes, parseScreenItem, type ScreenItem } from '../screening/screen-record.ts';
 import { noteScreenDecision } from '../screening/screened-subjects.ts';
 import {
   indexAttributes,

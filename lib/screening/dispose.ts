@@ -3,6 +3,7 @@ import { sha256Hex } from '../audit/chain.ts';
 import { audited } from '../audit/trail.ts';
 import { ConflictError, ForbiddenError, InvalidRequestError, NotFoundError } from '../common/errors.ts';
 import { isScreenId } from '../common/ids.ts';
+import { isoSeconds } from '../common/time.ts';
 import {
   indexAttributes,
   isConditionalCheckFailed,
@@ -20,7 +21,6 @@ import {
   type DecisionRecord,
   historyEntryBytes,
   historyView,
-  isoSeconds,
   parseScreenItem,
   type ScreenItem,
 } from './screen-record.ts';

@@ -1,6 +1,7 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { QuotaExceededError } from '../common/errors.ts';
 import { logger } from '../common/log.ts';
+import { isoSeconds } from '../common/time.ts';
 import type { ScreenChecks } from '../matcher/types.ts';
 import type { Services } from '../ports.ts';
 import { indexKeys, isConditionalCheckFailed, keys, type Table } from '../store/table.ts';
@@ -19,7 +20,6 @@ import {
 import { numberScreen } from './screen-id.ts';
 import {
   type Actor,
-  isoSeconds,
   parseScreenItem,
   type Screen,
   type ScreenItem,

@@ -1,3 +1,4 @@
+import { DAY_MS } from '../common/time.ts';
 /**
  * Where synced snapshots live: an S3 bucket with versioning on AWS, a directory locally. Both make
  * a new snapshot visible all at once (S3 serves a whole object or the previous one; the local store
@@ -42,8 +43,6 @@ export interface SnapshotStore {
   /** Stores a new snapshot and makes it the newest; returns its version. */
   write(body: string | Buffer): Promise<string>;
 }
-
-const DAY_MS = 86_400_000;
 
 /** The object key of the snapshot in the bucket; S3 versioning keeps its history. */
 export const SNAPSHOT_OBJECT_KEY = 'watchlists/watchlists.json';
