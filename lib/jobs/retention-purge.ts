@@ -5,7 +5,8 @@ import { DAY_MS, isoSeconds } from '../common/time.ts';
 import { findClient } from '../monitoring/client-record.ts';
 import { lastDecisionAt, removeScreen } from '../screening/delete.ts';
 import type { ScreenItem } from '../screening/screen-record.ts';
-import { keys, type Table } from '../store/table.ts';
+import { keys } from '../store/schema.ts';
+import type { Table } from '../store/table.ts';
 import { getRetention } from '../tenancy/retention.ts';
 import { listTenants } from '../tenancy/tenants.ts';
 

@@ -1,6 +1,7 @@
 import { type NameToken, tokeniseName } from '../matcher/normalise.ts';
 import { phoneticKey } from '../matcher/string-similarity.ts';
-import { keys, queryAll, type Table, writeAll } from '../store/table.ts';
+import { keys } from '../store/schema.ts';
+import { queryAll, type Table, writeAll } from '../store/table.ts';
 import { listTenants } from '../tenancy/tenants.ts';
 import type { ListedPerson } from '../watchlists/types.ts';
 import { parseClientItem } from './client-record.ts';

@@ -6,7 +6,8 @@ import { DAY_MS, isoSeconds } from '../common/time.ts';
 import { RISK_ORDER, type RiskLevel } from '../matcher/types.ts';
 import { ActorSchema } from '../screening/screen-record.ts';
 import { SubjectSchema } from '../screening/subject.ts';
-import { indexKeys, keys, parseItem, type Table } from '../store/table.ts';
+import { indexKeys, keys } from '../store/schema.ts';
+import { parseItem, type Table } from '../store/table.ts';
 import { CHECK_TYPES } from '../watchlists/types.ts';
 
 /**

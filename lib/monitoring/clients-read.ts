@@ -14,10 +14,9 @@ import {
 } from '../screening/screen-record.ts';
 import { getScreenItem } from '../screening/screens-read.ts';
 import { decodeCursor, encodeCursor } from '../store/cursor.ts';
+import { indexAttributes, keys } from '../store/schema.ts';
 import {
-  indexAttributes,
   isConditionalCheckFailed,
-  keys,
   parseItem,
   queryIndexPage,
   queryPage,

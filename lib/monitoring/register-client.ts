@@ -11,7 +11,8 @@ import { checkTypesField, subjectFields } from '../screening/request.ts';
 import type { Actor } from '../screening/screen-record.ts';
 import { type ScreeningPrincipal, type ScreenResult, screenSubject } from '../screening/screen-subject.ts';
 import type { Subject } from '../screening/subject.ts';
-import { INDEXES, isConditionalCheckFailed, keys, type Table, writeIf } from '../store/table.ts';
+import { INDEXES, keys } from '../store/schema.ts';
+import { isConditionalCheckFailed, type Table, writeIf } from '../store/table.ts';
 import type { CheckType } from '../watchlists/types.ts';
 import { updateClientNameKeys } from './client-name-keys.ts';
 import {

@@ -6,14 +6,8 @@ import { isClientId } from '../common/ids.ts';
 import { isoSeconds } from '../common/time.ts';
 import { parseScreenItem, type ScreenItem } from '../screening/screen-record.ts';
 import { screenSubject } from '../screening/screen-subject.ts';
-import {
-  indexAttributes,
-  isConditionalCheckFailed,
-  itemOfConditionFailure,
-  keys,
-  type Table,
-  writeIf,
-} from '../store/table.ts';
+import { indexAttributes, keys } from '../store/schema.ts';
+import { isConditionalCheckFailed, itemOfConditionFailure, type Table, writeIf } from '../store/table.ts';
 import {
   type ClientItem,
   clientIndexKeys,

@@ -3,13 +3,8 @@ import { logger } from '../common/log.ts';
 import { isoSeconds } from '../common/time.ts';
 import { historyEntryBytes, parseScreenItem, type ScreenItem } from '../screening/screen-record.ts';
 import { noteScreenDecision } from '../screening/screened-subjects.ts';
-import {
-  indexAttributes,
-  isConditionalCheckFailed,
-  itemOfConditionFailure,
-  keys,
-  type Table,
-} from '../store/table.ts';
+import { indexAttributes, keys } from '../store/schema.ts';
+import { isConditionalCheckFailed, itemOfConditionFailure, type Table } from '../store/table.ts';
 import { parseClientItem, SYSTEM_ACTOR } from './client-record.ts';
 import { carriedEntry, judgeAgainstBaseline, settledDecision } from './rescreen-review.ts';
 

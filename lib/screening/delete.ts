@@ -5,7 +5,8 @@ import { ConflictError, ForbiddenError, NotFoundError } from '../common/errors.t
 import { isScreenId } from '../common/ids.ts';
 import { logger } from '../common/log.ts';
 import { DAY_MS, isoSeconds } from '../common/time.ts';
-import { isConditionalCheckFailed, itemOfConditionFailure, keys, type Table } from '../store/table.ts';
+import { keys } from '../store/schema.ts';
+import { isConditionalCheckFailed, itemOfConditionFailure, type Table } from '../store/table.ts';
 import type { Principal } from '../tenancy/auth.ts';
 import { getRetention } from '../tenancy/retention.ts';
 import { releaseWindow } from './rescreen-window.ts';

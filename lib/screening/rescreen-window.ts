@@ -3,14 +3,8 @@ import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk
 import { HOUR_MS, isoSeconds } from '../common/time.ts';
 import type { Matcher } from '../matcher/screen.ts';
 import type { CheckType, ScreenChecks, SubjectInput } from '../matcher/types.ts';
-import {
-  INDEXES,
-  isConditionalCheckFailed,
-  itemOfConditionFailure,
-  keys,
-  type Table,
-  writeIf,
-} from '../store/table.ts';
+import { INDEXES, keys } from '../store/schema.ts';
+import { isConditionalCheckFailed, itemOfConditionFailure, type Table, writeIf } from '../store/table.ts';
 import { compareWithBaseline } from './change-detection.ts';
 import { parseScreenItem, type ScreenItem } from './screen-record.ts';
 

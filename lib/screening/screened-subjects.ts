@@ -3,16 +3,8 @@ import * as v from 'valibot';
 import { logger } from '../common/log.ts';
 import { RISK_ORDER, type RiskLevel } from '../matcher/types.ts';
 import { decodeCursor, encodeCursor } from '../store/cursor.ts';
-import {
-  INDEXES,
-  indexKeys,
-  keys,
-  parseItem,
-  queryAll,
-  queryIndexPage,
-  type Table,
-  writeIf,
-} from '../store/table.ts';
+import { INDEXES, indexKeys, keys } from '../store/schema.ts';
+import { parseItem, queryAll, queryIndexPage, type Table, writeIf } from '../store/table.ts';
 import { CHECK_TYPES } from '../watchlists/types.ts';
 import { DISPOSITIONS, type DispositionValue } from './request.ts';
 import {

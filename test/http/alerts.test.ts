@@ -11,7 +11,7 @@ import { handler as autoRescreen } from '../../functions/schedule/auto-rescreen.
 import { scheduledEvent } from '../../infra/local/scheduler.ts';
 import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
 import { getServices } from '../../lib/runtime/services.ts';
-import { keys } from '../../lib/store/table.ts';
+import { keys } from '../../lib/store/schema.ts';
 import { createTenant } from '../../lib/tenancy/tenants.ts';
 import { apiClient } from '../screening/http-client.ts';
 

@@ -2,10 +2,10 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
 import { getServices } from '../../lib/runtime/services.ts';
-import { keys } from '../../lib/store/table.ts';
+import { keys } from '../../lib/store/schema.ts';
 import { chargeScreens, getMonthlyUsage } from '../../lib/tenancy/quota.ts';
 import { createTenant } from '../../lib/tenancy/tenants.ts';
-import { readEvents, type SseEvent } from '../support/sse.ts';
+import { readEvents } from '../support/sse.ts';
 import { UNSCREENABLE } from '../support/unscreenable-batch-worker.ts';
 
 let stack: LocalStack;

@@ -10,7 +10,7 @@ import { createQueueWorker } from '../../lib/jobs/queue-worker.ts';
 import { startRescreenRun } from '../../lib/monitoring/rescreen-run.ts';
 import { publishedSnapshotVersion } from '../../lib/monitoring/run-lists.ts';
 import { getServices } from '../../lib/runtime/services.ts';
-import { keys } from '../../lib/store/table.ts';
+import { keys } from '../../lib/store/schema.ts';
 import { PLANS } from '../../lib/tenancy/plans.ts';
 import { chargeScreens } from '../../lib/tenancy/quota.ts';
 import { createTenant } from '../../lib/tenancy/tenants.ts';

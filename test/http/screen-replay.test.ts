@@ -15,7 +15,7 @@ import { runListSync } from '../../lib/jobs/run-sync.ts';
 import { writeSnapshot } from '../../lib/matcher/snapshot-file.ts';
 import { MATCHER_VERSION } from '../../lib/matcher/version.ts';
 import { getServices } from '../../lib/runtime/services.ts';
-import { keys } from '../../lib/store/table.ts';
+import { keys } from '../../lib/store/schema.ts';
 import { liveWatchlistsOf } from '../../lib/sync/live-watchlists.ts';
 import { createFileSnapshotStore } from '../../lib/sync/snapshot-store.ts';
 import { buildSnapshot, defaultDataDir } from '../../lib/watchlists/snapshot.ts';

@@ -23,7 +23,7 @@ import { TABLE_ACTIONS } from '../../infra/cdk/constructs/table-access.ts';
 import { BATCH_WORKER_ENTRY, ScreeningServiceStack, UNROUTED_REQUEST_ENTRY } from '../../infra/cdk/stack.ts';
 import { DEFAULT_SNAPSHOT_RETENTION_DAYS } from '../../lib/common/config.ts';
 import { type RouteDefinition, routeById, routes, scheduledJobs } from '../../lib/contract/routes.ts';
-import { INDEXES } from '../../lib/store/table.ts';
+import { INDEXES } from '../../lib/store/schema.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -149,7 +149,7 @@ describe('HTTP API', () => {
 });
 
 describe('table', () => {
-  it('is the single on-demand table with pk/sk, every GSI of lib/store/table.ts (nine), TTL, PITR and retained on delete', () => {
+  it('is the single on-demand table with pk/sk, every GSI of lib/store/schema.ts (nine), TTL, PITR and retained on delete', () => {
     expect(resourcesOf('AWS::DynamoDB::Table')).toHaveLength(1);
     template.hasResource('AWS::DynamoDB::Table', {
       DeletionPolicy: 'Retain',
@@ -162,7 +162,7 @@ describe('table', () => {
         ],
         PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
         TimeToLiveSpecification: { AttributeName: 'expires_at', Enabled: true },
-        // One sparse index per access pattern, named after it (lib/store/table.ts).
+        // One sparse index per access pattern, named after it (lib/store/schema.ts).
         GlobalSecondaryIndexes: Object.values(INDEXES).map((index) =>
           Match.objectLike({
             IndexName: index.name,

@@ -1,5 +1,6 @@
 import { type ClientItem, clientIndexKeys } from '../../lib/monitoring/client-record.ts';
-import { keys, putRequests, type Table, writeAll } from '../../lib/store/table.ts';
+import { keys } from '../../lib/store/schema.ts';
+import { putRequests, type Table, writeAll } from '../../lib/store/table.ts';
 
 /**
  * A monitored client item as registration leaves it (profile, by-risk and due index keys), last
