@@ -17,7 +17,7 @@ import { queryAll } from '../../lib/store/table.ts';
 import { createTenant } from '../../lib/tenancy/tenants.ts';
 import { buildSnapshot, defaultDataDir } from '../../lib/watchlists/snapshot.ts';
 import { LIST_SOURCES } from '../../lib/watchlists/sources.ts';
-import { type ApiResponse, apiClient, demoKey } from '../screening/http-client.ts';
+import { type ApiResponse, apiClient, demoKey } from '../support/api-client.ts';
 import { eventually } from '../support/eventually.ts';
 import {
   createListMirror,

@@ -20,7 +20,7 @@ import { liveWatchlistsOf } from '../../lib/sync/live-watchlists.ts';
 import { createFileSnapshotStore } from '../../lib/sync/snapshot-store.ts';
 import { buildSnapshot, defaultDataDir } from '../../lib/watchlists/snapshot.ts';
 import { LIST_SOURCES } from '../../lib/watchlists/sources.ts';
-import { type ApiResponse, apiClient, demoKey } from '../screening/http-client.ts';
+import { type ApiResponse, apiClient, demoKey } from '../support/api-client.ts';
 import {
   createListMirror,
   EXECUTIVE_FILE,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
 import { getServices } from '../../lib/runtime/services.ts';
 import { createTenant } from '../../lib/tenancy/tenants.ts';
-import { apiClient, demoKey, madeUpName } from '../screening/http-client.ts';
+import { apiClient, demoKey, madeUpName } from '../support/api-client.ts';
 
 let stack: LocalStack;
 let api: ReturnType<typeof apiClient>;

@@ -13,7 +13,7 @@ import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
 import { getServices } from '../../lib/runtime/services.ts';
 import { keys } from '../../lib/store/schema.ts';
 import { createTenant } from '../../lib/tenancy/tenants.ts';
-import { apiClient } from '../screening/http-client.ts';
+import { apiClient } from '../support/api-client.ts';
 
 let stack: LocalStack;
 let api: ReturnType<typeof apiClient>;

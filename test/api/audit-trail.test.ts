@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { type ApiResponse, demoKey, madeUpName, useLocalStack } from '../screening/http-client.ts';
+import { type ApiResponse, demoKey, madeUpName, useLocalStack } from '../support/api-client.ts';
 
 /**
  * The tenant's audit trail as an examiner reads it through GET /audit (issue 19, item 3): every

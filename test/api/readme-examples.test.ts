@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
-import { demoKey } from '../screening/http-client.ts';
+import { demoKey } from '../support/api-client.ts';
 import { codeBlocks as blocksOf, section } from '../support/markdown.ts';
 
 const run = promisify(execFile);

@@ -6,7 +6,7 @@ import { logger, loggingAs } from '../../lib/common/log.ts';
 import { getServices } from '../../lib/runtime/services.ts';
 import { chargeScreens } from '../../lib/tenancy/quota.ts';
 import { createTenant } from '../../lib/tenancy/tenants.ts';
-import { demoKey, madeUpName } from '../screening/http-client.ts';
+import { demoKey, madeUpName } from '../support/api-client.ts';
 
 let stack: LocalStack;
 beforeAll(async () => {

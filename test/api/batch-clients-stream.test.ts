@@ -10,7 +10,7 @@ import { getServices } from '../../lib/runtime/services.ts';
 import { PLANS } from '../../lib/tenancy/plans.ts';
 import { createTenant } from '../../lib/tenancy/tenants.ts';
 import { CHECK_TYPES } from '../../lib/watchlists/types.ts';
-import { apiClient, madeUpName } from '../screening/http-client.ts';
+import { apiClient, madeUpName } from '../support/api-client.ts';
 import { failOnce } from '../support/flaky-table.ts';
 import { sqsRecord } from '../support/sqs-record.ts';
 import { readEvents } from '../support/sse.ts';

@@ -3,7 +3,7 @@ import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
 import { getServices } from '../../lib/runtime/services.ts';
 import { OPERATIONS_ISSUER } from '../../lib/tenancy/key-lineage.ts';
 import { addUser } from '../../lib/tenancy/tenants.ts';
-import { apiClient, demoKey, madeUpName } from '../screening/http-client.ts';
+import { apiClient, demoKey, madeUpName } from '../support/api-client.ts';
 
 let stack: LocalStack;
 let api: ReturnType<typeof apiClient>;

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { getServices } from '../../lib/runtime/services.ts';
 import { OPERATIONS_ISSUER } from '../../lib/tenancy/key-lineage.ts';
 import { addUser, createTenant } from '../../lib/tenancy/tenants.ts';
-import { madeUpName, useLocalStack } from '../screening/http-client.ts';
+import { madeUpName, useLocalStack } from '../support/api-client.ts';
 
 /**
  * Issue 19, items 1 and 2, black box through the local stack: approval works for a client written

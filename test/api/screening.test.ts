@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
-import { apiClient, demoKey, madeUpName } from '../screening/http-client.ts';
+import { apiClient, demoKey, madeUpName } from '../support/api-client.ts';
 
 let stack: LocalStack;
 let api: ReturnType<typeof apiClient>;

@@ -3,7 +3,7 @@ import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
 import { getServices } from '../../lib/runtime/services.ts';
 import { chargeScreens } from '../../lib/tenancy/quota.ts';
 import { createTenant } from '../../lib/tenancy/tenants.ts';
-import { apiClient, demoKey, madeUpName } from '../screening/http-client.ts';
+import { apiClient, demoKey, madeUpName } from '../support/api-client.ts';
 
 let stack: LocalStack;
 let api: ReturnType<typeof apiClient>;

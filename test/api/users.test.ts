@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { demoKey, madeUpName, useLocalStack } from '../screening/http-client.ts';
+import { demoKey, madeUpName, useLocalStack } from '../support/api-client.ts';
 
 /** User and key management through the API, black box: admins of a tenant manage its users only. */
 const local = useLocalStack();

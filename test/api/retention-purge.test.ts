@@ -8,7 +8,7 @@ import { PURGE_PAGE_SIZE } from '../../lib/jobs/retention-purge.ts';
 import { getServices } from '../../lib/runtime/services.ts';
 import { OPERATIONS_ISSUER } from '../../lib/tenancy/key-lineage.ts';
 import { addUser, createTenant } from '../../lib/tenancy/tenants.ts';
-import { madeUpName, useLocalStack } from '../screening/http-client.ts';
+import { madeUpName, useLocalStack } from '../support/api-client.ts';
 import { eventually } from '../support/eventually.ts';
 
 const local = useLocalStack();

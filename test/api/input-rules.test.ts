@@ -4,7 +4,7 @@ import { isStrippedControl } from '../../lib/common/text-input.ts';
 import { getServices } from '../../lib/runtime/services.ts';
 import { chargeScreens, getMonthlyUsage } from '../../lib/tenancy/quota.ts';
 import { createTenant } from '../../lib/tenancy/tenants.ts';
-import { demoKey, madeUpName, useLocalStack } from '../screening/http-client.ts';
+import { demoKey, madeUpName, useLocalStack } from '../support/api-client.ts';
 import { checkReceived } from '../support/contract-setup.ts';
 import { readEvents, type SseEvent } from '../support/sse.ts';
 

@@ -14,7 +14,7 @@ import { keys } from '../../lib/store/schema.ts';
 import { PLANS } from '../../lib/tenancy/plans.ts';
 import { chargeScreens } from '../../lib/tenancy/quota.ts';
 import { createTenant } from '../../lib/tenancy/tenants.ts';
-import { apiClient, madeUpName } from '../screening/http-client.ts';
+import { apiClient, madeUpName } from '../support/api-client.ts';
 import { failOnce } from '../support/flaky-table.ts';
 import { sqsRecord } from '../support/sqs-record.ts';
 

@@ -7,7 +7,7 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '../../lib/api-docs/reference-page.ts';
 import { type RouteDefinition, routes, SWAGGER_UI_FILES } from '../../lib/contract/routes.ts';
-import { demoKey, useLocalStack } from '../screening/http-client.ts';
+import { demoKey, useLocalStack } from '../support/api-client.ts';
 
 const repoRoot = resolve(import.meta.dirname, '../..');
 const manifest: readonly RouteDefinition[] = routes;
@@ -185,7 +185,7 @@ describe('the reference page in a browser', () => {
     }
     const reason =
       'no Chromium at /usr/bin/chromium or CHROMIUM_PATH; `apt-get install chromium` to run the browser test';
-    console.warn(`test/http/reference-page.test.ts: browser tests skipped: ${reason}`);
+    console.warn(`test/api/reference-page.test.ts: browser tests skipped: ${reason}`);
     it('needs Chromium', (context) => context.skip(reason));
     return;
   }
