@@ -1,8 +1,14 @@
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openTable } from '../infra/local/open-table.ts';
 import { AUDIT_LIMIT_MAX, audited, listAudit, OPS_ACTOR } from '../lib/audit/trail.ts';
 import { verifyTenantTrail } from '../lib/audit/verify.ts';
+import { readConfig } from '../lib/common/config.ts';
+import { rescreenAfterSync, summariseSync } from '../lib/jobs/run-sync.ts';
+import { loadSnapshot } from '../lib/matcher/snapshot-file.ts';
 import { fileAllClientNameKeys } from '../lib/monitoring/client-name-keys.ts';
+import { acceptHeld, OPERATIONS_TRAIL, rejectHeld, reviewHeld } from '../lib/sync/review.ts';
+import { snapshotStoreOf } from '../lib/sync/snapshot-store.ts';
 import { isPlanId, PLAN_IDS } from '../lib/tenancy/plans.ts';
 import {
   getRetention,
@@ -36,6 +42,13 @@ Commands
                                                               (tenant admins can only tighten them)
   file-name-keys                                              files every monitored client under its name keys
                                                               (once, for clients registered before delta rescreens)
+  sync-review   --list ID [--store DIR]                       a list file the sync held for review: why it was
+                                                              refused and how it differs from the list in force
+  sync-accept   --list ID --reason TEXT [--store DIR]         publishes the held file; its count becomes the
+                                                              list's baseline; clients it could match are made due
+  sync-reject   --list ID --reason TEXT [--store DIR]         discards the held file; the list keeps its data
+                                                              (accept and reject are in the audit trail of
+                                                              --tenant ${OPERATIONS_TRAIL})
 
 Every change (add-user, set-plan, disable-user, revoke-key, set-retention) is recorded in the tenant's audit
 trail with the actor "ops-cli", like an admin's own changes through the API.
@@ -43,6 +56,8 @@ trail with the actor "ops-cli", like an admin's own changes through the API.
 Plans: ${PLAN_IDS.join(', ')}
 
 Store (default: the local runtime's store under DATA_DIR, default .data)
+  --store DIR        the snapshot store (default WATCHLIST_STORE_DIR, else DATA_DIR/watchlists);
+                     with WATCHLIST_BUCKET set, that S3 bucket instead
   --table NAME       DynamoDB table (or TABLE_NAME); with no --endpoint this is the deployed table in AWS_REGION
   --endpoint URL     a DynamoDB endpoint (or DYNAMODB_ENDPOINT), e.g. a running dynalite / DynamoDB Local
   --region REGION    (or AWS_REGION)
@@ -66,6 +81,8 @@ const { positionals, values } = parseArgs({
     days: { type: 'string' },
     lock: { type: 'string' },
     reason: { type: 'string' },
+    list: { type: 'string' },
+    store: { type: 'string' },
     table: { type: 'string' },
     endpoint: { type: 'string' },
     region: { type: 'string' },
@@ -92,6 +109,8 @@ function planArg(): (typeof PLAN_IDS)[number] {
 /** --tenant, which must name an existing tenant (so no audit entry lands in a tenant that is not). */
 async function tenantArg(): Promise<string> {
   if (!values.tenant) fail('--tenant is required');
+  // The operations trail (list decisions) can be read and verified like a tenant's.
+  if (values.tenant === OPERATIONS_TRAIL && ['audit', 'verify-audit'].includes(command)) return values.tenant;
   if (!(await getTenant(store.table, values.tenant))) fail(`tenant ${values.tenant} not found`);
   return values.tenant;
 }
@@ -111,6 +130,28 @@ function retentionArgs(): SettingsPatch {
   }
   if (Object.keys(patch).length === 0) fail('set-retention needs --days, --lock or both');
   return patch;
+}
+
+/** The list review's inputs: the snapshot store as `npm run sync` finds it, and the bundled snapshot. */
+function reviewArgs() {
+  if (!values.list) fail('--list is required');
+  const storeDir =
+    values.store ?? process.env.WATCHLIST_STORE_DIR ?? resolve(process.env.DATA_DIR ?? '.data', 'watchlists');
+  const config = readConfig({ ...process.env, TABLE_NAME: store.table.name, WATCHLIST_STORE_DIR: storeDir });
+  const snapshots = snapshotStoreOf(config);
+  if (!snapshots) fail('no snapshot store: set --store, WATCHLIST_STORE_DIR or WATCHLIST_BUCKET');
+  return {
+    store: snapshots,
+    table: store.table,
+    bundled: () => loadSnapshot(config.WATCHLIST_SNAPSHOT || undefined),
+    listId: values.list,
+  };
+}
+
+function reasonArg(): string {
+  const reason = values.reason?.trim();
+  if (!reason) fail('--reason is required: say what you checked');
+  return reason;
 }
 
 function userArg(): string {
@@ -200,6 +241,17 @@ try {
       output = await setRetention(store.table, OPS_ACTOR, tenantId, retentionArgs(), values.reason?.trim());
       break;
     }
+    case 'sync-review':
+      output = await reviewHeld(reviewArgs());
+      break;
+    case 'sync-accept': {
+      const { report } = await acceptHeld({ ...reviewArgs(), reason: reasonArg() });
+      output = summariseSync(await rescreenAfterSync(report, store.table));
+      break;
+    }
+    case 'sync-reject':
+      output = await rejectHeld({ ...reviewArgs(), reason: reasonArg() });
+      break;
     case 'file-name-keys':
       output = await fileAllClientNameKeys(store.table);
       break;

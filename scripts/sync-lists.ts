@@ -1,7 +1,8 @@
 /**
  * `npm run sync`: one list sync, by hand. With no --from it downloads from the publishers'
- * official URLs; --from names a mirror (a directory laid out like data/, or the base URL of a
- * local HTTP server over one) for a machine with no internet.
+ * official URLs; --from names a mirror (a directory laid out like the feeds' `mirror` paths, or the
+ * base URL of a local HTTP server over one) for a machine with no internet, or `bundled`: the
+ * copies under data/ (lib/sync/bundled.ts), which works on a fresh clone.
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -13,13 +14,18 @@ import { LIST_FEEDS } from '../lib/sync/feeds.ts';
 
 const USAGE = `List sync: npm run sync -- [options]
 
-  --from DIR|URL        a mirror directory or base URL (default: each publisher's official URL)
+  --from DIR|URL        a mirror directory or base URL (default: each publisher's official URL);
+  --from bundled        the copies bundled under data/ (no network: a fresh clone's example)
   --list ID             only this list (repeatable); lists: ${LIST_FEEDS.map((f) => f.listId).join(', ')}
-  --accept-drop ID      accept a fall of more than 10% in this list's individuals, once you have
-                        confirmed on the publisher's site that they were really delisted (repeatable)
+  --accept-drop ID      accept this list's count outside the bounds (10% below, 25% above its
+                        baseline), once you have confirmed on the publisher's site that it changed
+                        for real; the new count becomes the baseline (repeatable)
   --store DIR           the snapshot store (default WATCHLIST_STORE_DIR, else DATA_DIR/watchlists);
                         with WATCHLIST_BUCKET set, that S3 bucket instead
   --table NAME, --endpoint URL, --region R   the status table (default: the local runtime's store)
+
+A list refused by the sanity checks is held for review: npm run admin -- sync-review --list ID
+(then sync-accept or sync-reject). Exit code 1 when a list failed or was held.
 
 A running \`npm start\` that uses the same store picks the new snapshot up within
 WATCHLIST_CHECK_SECONDS (default 60), without a restart. Registered clients who could match an

@@ -16,6 +16,8 @@ const FLOORS: readonly (readonly string[])[] = [
   ['runtime', 'openapi', 'api-docs'],
   ['http'],
   ['contract', 'jobs'],
+  // The audit and screens exports join the trail, the screens and the tenant's roles.
+  ['export'],
   ['monitoring'],
   ['batch'],
   ['screening'],

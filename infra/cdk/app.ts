@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { App } from 'aws-cdk-lib';
+import { App, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
 import { routes } from '../../lib/contract/routes.ts';
 import { loadSnapshot } from '../../lib/matcher/snapshot-file.ts';
 import type { LockdownSettings } from './constructs/lockdown.ts';
@@ -32,12 +33,21 @@ const apiCertificateArn = context('apiCertificateArn');
 if ((apiDomainName === undefined) !== (apiCertificateArn === undefined)) {
   throw new Error('-c apiDomain and -c apiCertificateArn go together');
 }
+const publicDomainName = context('domain');
+const publicCertificateArn = context('certificateArn');
+if ((publicDomainName === undefined) !== (publicCertificateArn === undefined)) {
+  throw new Error('-c domain and -c certificateArn (in us-east-1) go together');
+}
 // Optional lockdown settings (docs/operations.md#locked-down); the defaults deploy on a fresh account.
 const lockdown: Partial<LockdownSettings> = {
   ...(encryption ? { encryption } : {}),
   ...(context('webAclArn') ? { webAclArn: context('webAclArn') } : {}),
   ...(apiDomainName && apiCertificateArn
     ? { apiDomain: { domainName: apiDomainName, certificateArn: apiCertificateArn } }
+    : {}),
+  ...(context('originSecretVersion') ? { originSecretVersion: context('originSecretVersion') } : {}),
+  ...(publicDomainName && publicCertificateArn
+    ? { publicDomain: { domainName: publicDomainName, certificateArn: publicCertificateArn } }
     : {}),
 };
 
@@ -52,3 +62,7 @@ new ScreeningServiceStack(app, 'IndividualScreeningService', {
   logLevel: logLevel ?? 'info',
   lockdown,
 });
+
+// The AwsSolutions rules (cdk-nag) on every synth: an unacknowledged finding fails it. Each
+// acknowledgement sits next to the construct it concerns, with its reason (docs/operations.md#locked-down).
+Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));

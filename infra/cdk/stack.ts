@@ -1,11 +1,13 @@
-import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { AccessLogField, AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
   DomainName,
+  EndpointType,
   HttpApi,
   HttpMethod,
   LogGroupLogDestination,
   PayloadFormatVersion,
+  SecurityPolicy,
 } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
@@ -20,9 +22,11 @@ import {
   type ScheduledJobDefinition,
   scheduledJobs,
 } from '../../lib/contract/routes.ts';
+import { AccessLogBucket } from './constructs/access-log-bucket.ts';
 import { BatchPipeline } from './constructs/batch-pipeline.ts';
 import { ListSync } from './constructs/list-sync.ts';
 import { DEFAULT_LOCKDOWN, dataKey, type LockdownSettings, webAclFor } from './constructs/lockdown.ts';
+import { OriginSecret } from './constructs/origin-secret.ts';
 import { PublicEndpoint } from './constructs/public-endpoint.ts';
 import { ScreeningTable } from './constructs/screening-table.ts';
 import {
@@ -90,14 +94,24 @@ export class ScreeningServiceStack extends Stack {
 
     // Without a `$default` route API Gateway answers unknown paths with its own body; tenants
     // must see the same `{ detail }` errors (and 405 with Allow) as everywhere else.
+    // Every function behind the HTTP API refuses requests that did not come through CloudFront.
+    const originSecret = new OriginSecret(this, 'OriginSecret', {
+      encryptionKey,
+      versionId: lockdown.originSecretVersion,
+    });
+    const accessLogBucket = new AccessLogBucket(this, 'AccessLogs').bucket;
+
     const unrouted = new ServiceFunction(this, 'UnroutedRequest', {
       ...settings,
+      originSecret,
       entry: props.unroutedRequestEntry ?? UNROUTED_REQUEST_ENTRY,
       description: 'Answers 404 or 405 for requests no route takes',
     });
     const apiDomain = lockdown.apiDomain
       ? new DomainName(this, 'ApiDomain', {
           domainName: lockdown.apiDomain.domainName,
+          endpointType: EndpointType.REGIONAL,
+          securityPolicy: SecurityPolicy.TLS_1_2,
           certificate: Certificate.fromCertificateArn(
             this,
             'ApiCertificate',
@@ -113,8 +127,14 @@ export class ScreeningServiceStack extends Stack {
       // The stage is added below, with its throttling and access logs.
       createDefaultStage: false,
       // With a custom domain CloudFront reaches the API through it, and the execute-api endpoint
-      // (which bypasses CloudFront and its WAF) is off.
+      // is off. Without one it stays on as CloudFront's origin, and the functions refuse any
+      // request lacking CloudFront's origin secret (lib/http/origin-verify.ts).
       disableExecuteApiEndpoint: apiDomain !== undefined,
+    });
+    Validations.of(httpApi).acknowledge({
+      id: 'AwsSolutions-APIG4',
+      reason:
+        'Every route authenticates its caller in the function (X-API-Key, lib/tenancy/auth.ts, keys stored hashed) after the CloudFront origin check; /health and the API reference are public by design',
     });
     const accessLogs = new LogGroup(this, 'ApiAccessLogs', {
       retention: RetentionDays.ONE_MONTH,
@@ -151,6 +171,7 @@ export class ScreeningServiceStack extends Stack {
         needsWatchlists: route.needsWatchlists,
         readsSnapshotVersion: route.readsSnapshotVersion,
         bundledFiles: route.bundledFiles,
+        originSecret,
         environment: route.sendsToQueue ? { BATCH_QUEUE_URL: batch.queue.queueUrl } : undefined,
       });
       grantTableAccess(table, endpoint.function, route.tableAccess);
@@ -170,7 +191,10 @@ export class ScreeningServiceStack extends Stack {
       httpRoutes,
       streamEndpoints: batch.streamEndpoints,
       apiDomainName: lockdown.apiDomain?.domainName,
-      webAclId: webAclFor(this, lockdown),
+      webAclId: webAclFor(this, lockdown, encryptionKey),
+      originSecret,
+      logBucket: accessLogBucket,
+      publicDomain: lockdown.publicDomain,
     });
 
     // Scheduled jobs: an EventBridge rule per job rather than EventBridge Scheduler, because a
@@ -199,7 +223,12 @@ export class ScreeningServiceStack extends Stack {
 
     // The daily list sync, and every function that screens (or starts a rescreen run, which names
     // the newest version) reading the snapshot it publishes.
-    const listSync = new ListSync(this, 'ListSync', { settings, table, queue: batch.queue });
+    const listSync = new ListSync(this, 'ListSync', {
+      settings,
+      table,
+      queue: batch.queue,
+      accessLogBucket,
+    });
     for (const construct of this.node.findAll()) {
       if (
         construct instanceof ServiceFunction &&
@@ -213,10 +242,10 @@ export class ScreeningServiceStack extends Stack {
 
     new CfnOutput(this, 'ApiUrl', {
       description: 'The base URL tenants call (CloudFront: HTTP API and batch streams)',
-      value: `https://${publicEndpoint.distribution.distributionDomainName}`,
+      value: `https://${lockdown.publicDomain?.domainName ?? publicEndpoint.distribution.distributionDomainName}`,
     });
     new CfnOutput(this, 'HttpApiUrl', {
-      description: 'The HTTP API behind CloudFront',
+      description: 'The HTTP API behind CloudFront (it refuses requests that do not come through CloudFront)',
       value: lockdown.apiDomain ? `https://${lockdown.apiDomain.domainName}` : httpApi.apiEndpoint,
     });
     new CfnOutput(this, 'TableName', { value: table.tableName });

@@ -160,10 +160,15 @@ export async function createHttpServer(options: { streamServer?: StreamRouteServ
         send(res, localError(error, req));
         return;
       }
-      // CloudFront sends every method of a `/batch/*` path to its Function URL, which answers
-      // a wrong method itself; the local server routes the same way.
+      // CloudFront sends every method of a stream route's path to its Function URL, which answers
+      // a wrong method itself (DELETE /screens/export is its 405, not a screen `export`); the
+      // local server routes the same way.
       const streamRoute = routes.find((r) => r.kind === 'stream' && r.path === path);
-      if (lookup.kind !== 'found' && streamRoute && options.streamServer) {
+      if (
+        streamRoute &&
+        options.streamServer &&
+        (lookup.kind !== 'found' || lookup.route.kind !== 'stream')
+      ) {
         await options.streamServer(streamRoute, toApiGatewayEvent(req, body, '$default', undefined), res);
         return;
       }

@@ -34,6 +34,9 @@ export const AUDIT_ACTIONS = [
   'client.stop',
   'clients.rescreen',
   'lists.synced',
+  // An operator's decision on a list file the sync held for review (lib/sync/review.ts).
+  'lists.accept-held',
+  'lists.reject-held',
   'tenant.set-plan',
   // The retention settings (lib/tenancy/retention.ts) and the daily purge (lib/jobs/retention-purge.ts).
   'tenant.set-retention',
@@ -42,6 +45,8 @@ export const AUDIT_ACTIONS = [
   'user.disable',
   'user.revoke-key',
   'user.rotate-key',
+  'audit.export',
+  'screens.export',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -93,3 +93,22 @@ export function defaultRegion(env: NodeJS.ProcessEnv = process.env): string {
 export function logLevel(env: NodeJS.ProcessEnv = process.env): string {
   return env.LOG_LEVEL ?? (env.VITEST ? 'silent' : 'info');
 }
+
+/** Where the CloudFront origin check (lib/http/origin-verify.ts) reads its secret from. */
+export interface OriginSecretSource {
+  /** ORIGIN_SECRET_ID, set by the stack on every HTTP API function; unset (check off) locally. */
+  secretId: string | undefined;
+  /** The AWS Parameters and Secrets Lambda Extension's port (its own variable; default 2773). */
+  extensionPort: string;
+  /** The extension answers only callers that send the function's session token. */
+  sessionToken: string;
+}
+
+/** Read on every request (not once per cold start): cheap, and a test can switch the check on. */
+export function originSecretSource(env: NodeJS.ProcessEnv = process.env): OriginSecretSource {
+  return {
+    secretId: env.ORIGIN_SECRET_ID || undefined,
+    extensionPort: env.PARAMETERS_SECRETS_EXTENSION_HTTP_PORT ?? '2773',
+    sessionToken: env.AWS_SESSION_TOKEN ?? '',
+  };
+}

@@ -1,6 +1,7 @@
 import { auditOperations } from './operations/audit.ts';
 import { batchOperations } from './operations/batch.ts';
 import { clientsOperations } from './operations/clients.ts';
+import { exportsOperations } from './operations/exports.ts';
 import { screensOperations } from './operations/screens.ts';
 import type { Operation } from './operations/shared.ts';
 import { systemOperations } from './operations/system.ts';
@@ -25,6 +26,7 @@ export const operations = {
   ...screensOperations,
   ...clientsOperations,
   ...auditOperations,
+  ...exportsOperations,
   ...batchOperations,
 } as const satisfies Record<RouteId, Operation>;
 

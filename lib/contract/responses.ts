@@ -21,6 +21,12 @@ export {
   RescreenRunStartedSchema,
   ScreenedSubjectsPageSchema,
 } from './responses/clients.ts';
+export {
+  AuditExportEndSchema,
+  ExportErrorSchema,
+  ScreenExportRecordSchema,
+  ScreensExportEndSchema,
+} from './responses/exports.ts';
 export { ActorSchema, ErrorBodySchema, SubjectSchema } from './responses/fields.ts';
 export {
   CriminalResultSchema,

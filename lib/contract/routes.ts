@@ -451,6 +451,30 @@ export const routes = [
     summary: 'Screen and register up to 500 clients for monitoring; progress streams back as SSE',
   },
   {
+    // Streamed, not buffered: an API Gateway response stops at 10 MB and 30 s, a year's trail does not.
+    id: 'audit-export',
+    method: 'GET',
+    path: '/audit/export',
+    entry: 'functions/stream/audit-export.ts',
+    auth: 'api-key',
+    kind: 'stream',
+    // Read-write: the export itself is recorded on the audit trail (started, then done).
+    tableAccess: 'read-write',
+    summary:
+      'A period of the hash-chained audit trail as NDJSON or CSV, with its head hash and count (admins)',
+  },
+  {
+    id: 'screens-export',
+    method: 'GET',
+    path: '/screens/export',
+    entry: 'functions/stream/screens-export.ts',
+    auth: 'api-key',
+    kind: 'stream',
+    tableAccess: 'read-write',
+    summary:
+      'The screens of a period with their decisions and receipts as NDJSON or CSV, with a digest (admins)',
+  },
+  {
     id: 'batch-reattach',
     method: 'GET',
     path: '/batch/{batch_id}/events',

@@ -22,6 +22,7 @@ import { bodyLimit } from './body-limit.ts';
 import { contentResponse, errorResponse, jsonResponse } from './error-response.ts';
 import { type IdempotencyOptions, idempotencyKeyOf, idempotent } from './idempotency.ts';
 import { jsonBody } from './json-body.ts';
+import { originVerify } from './origin-verify.ts';
 import { quotaHeaders } from './quota-headers.ts';
 import { requestIdFor } from './request-id.ts';
 import { matchRoutePath } from './route-match.ts';
@@ -30,7 +31,8 @@ import { frameSse, SSE_HEADERS, type SseMessage } from './sse.ts';
 /**
  * The one request pipeline of the service. Every route, buffered (API Gateway) or streamed (a
  * response-streaming Function URL), goes through the same steps, configured by its entry in the
- * route manifest (lib/contract/routes.ts): request id, quota headers and log line, error mapping, method check (stream
+ * route manifest (lib/contract/routes.ts): request id, quota headers and log line, error mapping,
+ * the CloudFront origin check (origin-verify.ts), method check (stream
  * routes only: CloudFront routes by path), body size limit, API-key authentication, plan gate,
  * JSON parsing and valibot validation. Only the last step differs: a JSON body, or an SSE stream.
  */
@@ -106,12 +108,13 @@ type QuerySchemaOf<TRoute> = TRoute extends keyof Operations
 
 /**
  * A streamed response: the status line and headers, then each group of `events` as it comes,
- * framed as Server-Sent Events (sse.ts), one chunk per group.
+ * framed as Server-Sent Events (sse.ts), one chunk per group; or, for a download in another
+ * format (the NDJSON and CSV exports), each chunk of `text` as it is, under the use case's own
+ * content type.
  */
-export interface StreamResult {
-  headers?: Record<string, string>;
-  events: AsyncIterable<readonly SseMessage[]>;
-}
+export type StreamResult =
+  | { headers?: Record<string, string>; events: AsyncIterable<readonly SseMessage[]> }
+  | { headers: Record<string, string> & { 'content-type': string }; text: AsyncIterable<string> };
 
 /** The schemas a request is validated with: its route's contract's (lib/contract/operations.ts). */
 interface InputSpec {
@@ -251,6 +254,8 @@ function pipeline(services: () => Services, route: HandlerRoute, parsesBody: boo
   const chain = middy<ServiceEvent, PipelineResult, Error, Context>(
     streamed ? { executionMode: executionModeStreamifyResponse } : {},
   ).use(requestFrame(services));
+  // Before anything else: a request that went around CloudFront (and its WAF) gets no further.
+  chain.use(originVerify() as MiddlewareObj<ServiceEvent, PipelineResult>);
   if (route.kind === 'stream') chain.use(methodGuard(route));
   chain.use(bodyLimit() as MiddlewareObj<ServiceEvent, PipelineResult>);
   if (route.auth === 'api-key') chain.use(apiKeyAuth(services));
@@ -348,10 +353,11 @@ function streamHandler<const TRoute extends RouteId>(
         useCase(requestOf(services(), event, spec, definition), context),
       ),
     );
+    const chunks = 'text' in result ? result.text : framedSse(result.events);
     return {
       statusCode: 200,
-      headers: { ...SSE_HEADERS, ...result.headers },
-      body: Readable.from(eventsLoggedAs(requestId, result.events), { objectMode: false }),
+      headers: 'text' in result ? result.headers : { ...SSE_HEADERS, ...result.headers },
+      body: Readable.from(chunksLoggedAs(requestId, chunks), { objectMode: false }),
     };
   });
 }
@@ -373,17 +379,19 @@ export function pipelineOf(services: () => Services) {
   };
 }
 
-/** The stream's events, each produced as part of the request (its log lines carry its id). */
-async function* eventsLoggedAs(
-  requestId: string,
-  events: AsyncIterable<readonly SseMessage[]>,
-): AsyncGenerator<string> {
-  const iterator = events[Symbol.asyncIterator]();
+/** Each group of events framed as Server-Sent Events, one chunk per group. */
+async function* framedSse(events: AsyncIterable<readonly SseMessage[]>): AsyncGenerator<string> {
+  for await (const group of events) yield frameSse(group);
+}
+
+/** The stream's chunks, each produced as part of the request (its log lines carry its id). */
+async function* chunksLoggedAs(requestId: string, chunks: AsyncIterable<string>): AsyncGenerator<string> {
+  const iterator = chunks[Symbol.asyncIterator]();
   try {
     for (;;) {
       const next = await loggingAs(requestId, () => iterator.next());
       if (next.done) return;
-      yield frameSse(next.value);
+      yield next.value;
     }
   } finally {
     // A client that disconnects ends the stream early: let the use case's generator clean up.

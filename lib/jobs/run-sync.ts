@@ -9,10 +9,12 @@ import { loadSnapshot } from '../matcher/snapshot-file.ts';
 import { type DeltaRescreenReport, rescreenChangedClients } from '../monitoring/delta-rescreen.ts';
 import type { Services } from '../ports.ts';
 import type { Table } from '../store/table.ts';
+import { BUNDLED_ORIGIN, bundledFeeds } from '../sync/bundled.ts';
 import { LIST_FEEDS } from '../sync/feeds.ts';
 import { createGetFile, describeOrigin, parseOrigin } from '../sync/fetch.ts';
 import { snapshotStoreOf } from '../sync/snapshot-store.ts';
 import { type SyncReport, syncLists } from '../sync/sync-lists.ts';
+import { defaultDataDir } from '../watchlists/snapshot.ts';
 
 export interface RunListSyncOptions {
   config: Config;
@@ -23,7 +25,10 @@ export interface RunListSyncOptions {
    * that process's hourly rescreen takes them.
    */
   batchQueue?: Services['batchQueue'];
-  /** A mirror directory or base URL; default LIST_SYNC_FROM, else the publishers' official URLs. */
+  /**
+   * A mirror directory or base URL, or `bundled` (the copies under data/, lib/sync/bundled.ts);
+   * default LIST_SYNC_FROM, else the publishers' official URLs.
+   */
   from?: string;
   /** Only these lists (default LIST_SYNC_LISTS, else every list with a feed). */
   lists?: readonly string[];
@@ -53,18 +58,33 @@ export async function runListSync(options: RunListSyncOptions): Promise<ListSync
       `Not a synced list: ${unknown.join(', ')} (synced: ${LIST_FEEDS.map((f) => f.listId).join(', ')})`,
     );
   }
-  const origin = parseOrigin(options.from ?? config.LIST_SYNC_FROM);
+  const from = options.from ?? config.LIST_SYNC_FROM;
+  const origin = parseOrigin(from === BUNDLED_ORIGIN ? undefined : from);
+  const feeds = only ? LIST_FEEDS.filter((feed) => only.includes(feed.listId)) : LIST_FEEDS;
   const report = await syncLists({
     store,
     table: options.table,
     getFile: createGetFile(origin, {
       timeoutMs: options.timeoutMs ?? config.LIST_SYNC_TIMEOUT_SECONDS * 1000,
     }),
-    origin: describeOrigin(origin),
+    origin: from === BUNDLED_ORIGIN ? `bundled data (${defaultDataDir()})` : describeOrigin(origin),
     bundled: () => loadSnapshot(config.WATCHLIST_SNAPSHOT || undefined),
-    feeds: only ? LIST_FEEDS.filter((feed) => only.includes(feed.listId)) : undefined,
+    feeds: from === BUNDLED_ORIGIN ? bundledFeeds(defaultDataDir(), feeds) : feeds,
     acceptDrops: options.acceptDrops,
   });
+  return rescreenAfterSync(report, options.table, options.batchQueue);
+}
+
+/**
+ * The clients a sync's added or amended listings could match are rescreened (or made due); a
+ * failure here leaves them to their periodic rescreen. Used by the sync and by `sync-accept`.
+ */
+export async function rescreenAfterSync(
+  report: SyncReport,
+  table: Table,
+  batchQueue?: Services['batchQueue'],
+): Promise<ListSyncRun> {
+  const options = { table, batchQueue };
   const people = report.diffs.flatMap((diff) => [...diff.added, ...diff.changed]);
   if (!report.snapshotVersion || people.length === 0) return report;
   try {
@@ -96,7 +116,9 @@ export function summariseSync(report: ListSyncRun) {
       list: outcome.listId,
       status: outcome.status,
       individuals: outcome.individuals,
-      ...(outcome.status === 'failed' ? { error: outcome.error } : {}),
+      ...(outcome.status === 'failed'
+        ? { error: outcome.error, ...(outcome.held ? { held: true } : {}) }
+        : {}),
     })),
     changes: report.diffs.map((diff) => ({
       list: diff.listId,

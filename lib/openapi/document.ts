@@ -146,6 +146,26 @@ function successResponse(routeId: string, operation: Operation): JsonObject {
       },
     };
   }
+  if ('exportRecords' in success) {
+    // An export file: NDJSON (one record per line) or CSV (a header, one row per record, and a
+    // row of an export record's type and JSON); `x-records` gives each line's schema by its `type`
+    // (the data lines carry none: the first name).
+    return {
+      description: success.description,
+      content: {
+        'application/x-ndjson': {
+          schema: { type: 'string' },
+          'x-records': Object.fromEntries(
+            Object.entries(success.exportRecords).map(([name, schema]) => [
+              name,
+              convert(schema, responseConfig),
+            ]),
+          ),
+        },
+        'text/csv': { schema: { type: 'string' } },
+      },
+    };
+  }
   if ('mediaTypes' in success) {
     // Text as a string; an image as bytes of its own type (an empty schema: any content).
     return {

@@ -33,6 +33,16 @@ const ListSyncRowSchema = v.object({
   origin: v.optional(v.string()),
   /** Why the last attempt was refused; absent when it succeeded. */
   error: v.optional(v.string()),
+  /**
+   * The individuals the sanity checks compare with (lib/sync/sanity.ts): set by the first sync to
+   * the count then in force, and moved only by an operator's acceptance.
+   */
+  baseline_individuals: v.optional(v.number()),
+  baseline_at: v.optional(v.string()),
+  /** `first sync`, or the operator's reason when one accepted. */
+  baseline_basis: v.optional(v.string()),
+  /** When a refused file was held for review; absent when none is held. */
+  held_at: v.optional(v.string()),
 });
 
 export type ListSyncRow = v.InferOutput<typeof ListSyncRowSchema>;
@@ -45,6 +55,11 @@ export interface SyncSuccess {
   individualCount: number;
   contentHash: string;
   origin: string;
+  /**
+   * The baseline the run compared with. `accepted` (an operator confirmed the new count): it
+   * becomes the baseline; otherwise it is only recorded when the row has none yet.
+   */
+  baseline: { individuals: number; accepted?: string };
 }
 
 /**
@@ -66,7 +81,12 @@ export async function recordSyncSuccess(table: Table, success: SyncSuccess): Pro
     UpdateExpression:
       'SET entity = :entity, list_id = :id, last_attempt_at = :at, last_success_at = :at, fetched_at = :at, ' +
       'source_date = :date, entity_count = :entities, individual_count = :individuals, content_hash = :hash, ' +
-      'origin = :origin REMOVE #error',
+      'origin = :origin, ' +
+      (success.baseline.accepted
+        ? 'baseline_individuals = :baseline, baseline_at = :at, baseline_basis = :basis'
+        : 'baseline_individuals = if_not_exists(baseline_individuals, :baseline), ' +
+          'baseline_at = if_not_exists(baseline_at, :at), baseline_basis = if_not_exists(baseline_basis, :basis)') +
+      ' REMOVE #error, held_at',
     ConditionExpression: NOT_OLDER,
     ExpressionAttributeNames: { '#error': 'error' },
     ExpressionAttributeValues: {
@@ -78,6 +98,8 @@ export async function recordSyncSuccess(table: Table, success: SyncSuccess): Pro
       ':individuals': success.individualCount,
       ':hash': success.contentHash,
       ':origin': success.origin,
+      ':baseline': success.baseline.individuals,
+      ':basis': success.baseline.accepted ?? 'first sync',
     },
   });
 }
@@ -88,14 +110,33 @@ export async function recordSyncFailure(
   listId: string,
   at: string,
   error: string,
+  options: { held?: boolean } = {},
 ): Promise<void> {
   await conditionalUpdate(table, {
     Key: listSyncKeys.row(listId),
-    UpdateExpression: 'SET entity = :entity, list_id = :id, last_attempt_at = :at, #error = :error',
+    UpdateExpression: `SET entity = :entity, list_id = :id, last_attempt_at = :at, #error = :error${
+      options.held ? ', held_at = :at' : ''
+    }`,
     ConditionExpression: NOT_OLDER,
     ExpressionAttributeNames: { '#error': 'error' },
     ExpressionAttributeValues: { ':entity': 'list-sync', ':id': listId, ':at': at, ':error': error },
   });
+}
+
+/**
+ * Clears a list's held mark and error after an operator rejected the held file (the list keeps
+ * the data it had; its last success stays as it was).
+ */
+export async function clearHeld(table: Table, listId: string): Promise<void> {
+  await table.doc.send(
+    new UpdateCommand({
+      TableName: table.name,
+      Key: listSyncKeys.row(listId),
+      UpdateExpression: 'REMOVE held_at, #error',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: { '#error': 'error' },
+    }),
+  );
 }
 
 /** Every list's row, by list id (one query of one small partition). */

@@ -14,7 +14,13 @@ import { DAY_MS } from '../common/time.ts';
 import { randomBytes } from 'node:crypto';
 import { access, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { type Config, DEFAULT_SNAPSHOT_RETENTION_DAYS, defaultRegion } from '../common/config.ts';
 
 /** A stored snapshot's bytes and the version that names them. */
@@ -42,6 +48,25 @@ export interface SnapshotStore {
   has(version: string): Promise<boolean>;
   /** Stores a new snapshot and makes it the newest; returns its version. */
   write(body: string | Buffer): Promise<string>;
+  /**
+   * Lists refused by the sync's sanity checks, held beside the snapshots for an operator's review
+   * (lib/sync/review.ts): one file per list, replaced by the next refusal, removed once a file of
+   * the list is published or the operator rejects it. Absent on a store that cannot hold (tests).
+   */
+  readonly held?: HeldFiles;
+}
+
+/** One held candidate per list, by list id. */
+export interface HeldFiles {
+  put(listId: string, body: string | Buffer): Promise<void>;
+  get(listId: string): Promise<Buffer | undefined>;
+  remove(listId: string): Promise<void>;
+}
+
+/** List ids are lower-case words: nothing else names a held file (no path, no key outside). */
+function heldName(listId: string): string {
+  if (!/^[a-z0-9_]{1,64}$/.test(listId)) throw new Error(`not a list id: ${listId}`);
+  return `${listId}.json`;
 }
 
 /** The object key of the snapshot in the bucket; S3 versioning keeps its history. */
@@ -138,8 +163,30 @@ export function createS3SnapshotStore(config: S3StoreConfig, client?: S3Client):
       );
       return versionOf(out);
     },
+    held: {
+      async put(listId, body) {
+        await s3.send(new PutObjectCommand({ Bucket, Key: `${HELD_PREFIX}${heldName(listId)}`, Body: body }));
+      },
+      async get(listId) {
+        try {
+          const out = await s3.send(
+            new GetObjectCommand({ Bucket, Key: `${HELD_PREFIX}${heldName(listId)}` }),
+          );
+          return Buffer.from((await out.Body?.transformToByteArray()) ?? []);
+        } catch (error) {
+          if (isNotFound(error)) return undefined;
+          throw error;
+        }
+      },
+      async remove(listId) {
+        await s3.send(new DeleteObjectCommand({ Bucket, Key: `${HELD_PREFIX}${heldName(listId)}` }));
+      },
+    },
   };
 }
+
+/** Held candidates in the bucket: beside the snapshot object, outside its key. */
+export const HELD_PREFIX = 'watchlists/held/';
 
 const POINTER_FILE = 'latest';
 /** A local version: the file's name, `watchlists-<UTC time to the millisecond>-<8 hex>.json`. */
@@ -224,6 +271,23 @@ export function createFileSnapshotStore(dir: string, options: FileSnapshotStoreO
         if (at.getTime() - replacedAt >= retentionMs) await rm(join(dir, versions[i]), { force: true });
       }
       return version;
+    },
+    held: {
+      async put(listId, body) {
+        const path = join(dir, 'held', heldName(listId));
+        await mkdir(join(dir, 'held'), { recursive: true });
+        await writeFile(`${path}.tmp`, body);
+        await rename(`${path}.tmp`, path);
+      },
+      async get(listId) {
+        try {
+          return await readFile(join(dir, 'held', heldName(listId)));
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+          throw error;
+        }
+      },
+      remove: (listId) => rm(join(dir, 'held', heldName(listId)), { force: true }),
     },
   };
 }

@@ -3,9 +3,11 @@ import { isoSeconds } from '../common/time.ts';
  * The list sync: download every list from its publisher (or a mirror), parse it with the same
  * parsers as the bundled data, and publish one new snapshot holding every list's latest good data.
  *
- * Each list stands alone. A list whose download or parse fails, or whose individuals fall by more
- * than `MAX_INDIVIDUAL_DROP` at once, keeps its last good data in the new snapshot and its status
- * row records the error (so /dbstatus shows it stale with the reason); the other lists go ahead.
+ * Each list stands alone. A list whose download or parse fails keeps its last good data in the
+ * new snapshot and its status row records the error (so /dbstatus shows it stale with the reason);
+ * one that parses but fails the sanity checks (lib/sync/sanity.ts: counts against the list's
+ * baseline, names and dates of the same entries) also keeps its last good data, and the parsed
+ * file is held for an operator's review (lib/sync/review.ts). The other lists go ahead.
  */
 
 import { logger } from '../common/log.ts';
@@ -23,16 +25,17 @@ import type {
 } from '../watchlists/types.ts';
 import { diffList, type ListDiff } from './diff.ts';
 import { contentHash, type GetFile, LIST_FEEDS, type ListFeed } from './feeds.ts';
-import { recordSyncFailure, recordSyncSuccess } from './list-status.ts';
+import { type HeldCandidate, holdCandidate } from './held.ts';
+import { readSyncStatus, recordSyncFailure, recordSyncSuccess } from './list-status.ts';
+import { checkSanity, MAX_DROP_FROM_BASELINE } from './sanity.ts';
 import type { SnapshotStore } from './snapshot-store.ts';
 
 /**
- * The largest share of a list's individuals one sync may remove. Publishers amend their lists by
- * a handful of entries a day (well under 1% of a list), so losing more than a tenth at once is far
- * more likely a cut or partial file than real delistings. A real mass delisting, once an operator
- * has confirmed it on the publisher's site, is accepted with `acceptDrops` (`--accept-drop <list>`).
+ * The largest cumulative fall below a list's baseline (lib/sync/sanity.ts). A real mass delisting,
+ * once an operator has confirmed it on the publisher's site, is accepted with `acceptDrops`
+ * (`--accept-drop <list>`) or by accepting the held file (`npm run admin -- sync-accept`).
  */
-export const MAX_INDIVIDUAL_DROP = 0.1;
+export const MAX_INDIVIDUAL_DROP = MAX_DROP_FROM_BASELINE;
 
 export interface SyncListsInput {
   store: SnapshotStore;
@@ -60,7 +63,14 @@ export type ListOutcome =
       sourceDate: string;
     }
   | { listId: ListId; status: 'unchanged'; individuals: number }
-  | { listId: ListId; status: 'failed'; error: string; individuals: number };
+  | {
+      listId: ListId;
+      status: 'failed';
+      error: string;
+      individuals: number;
+      /** The file parsed but failed the sanity checks: it is held for an operator's review. */
+      held?: boolean;
+    };
 
 export interface SyncReport {
   startedAt: string;
@@ -104,12 +114,14 @@ export function effectiveSnapshot(
   return composeSnapshot(lists, stored.built_at);
 }
 
-function peopleOf(snapshot: WatchlistSnapshot, listId: ListId): ListedPerson[] {
+/** A list's people as parsed (a linked person is split back into its listings' own records). */
+export function peopleOf(snapshot: WatchlistSnapshot, listId: ListId): ListedPerson[] {
   // Per list as parsed: a linked person is split back into its listings' own records.
   return perListPeople(snapshot).filter((person) => person.list_id === listId);
 }
 
-function composeSnapshot(
+/** One snapshot of the given lists, their listings of one person linked again. */
+export function composeSnapshot(
   lists: readonly { summary: ListSummary; people: readonly ListedPerson[] }[],
   builtAt: string,
 ): WatchlistSnapshot {
@@ -151,6 +163,9 @@ export async function syncLists(input: SyncListsInput): Promise<SyncReport> {
   const base = effectiveSnapshot(await readStoredSnapshot(input.store), input.bundled, input.shippedLists);
   const feeds = input.feeds ?? LIST_FEEDS;
   const accepted = new Set(input.acceptDrops ?? []);
+  const rows = await readSyncStatus(input.table);
+  /** The count each list is compared with: its baseline, else (never synced) the count in force. */
+  const baselineOf = (listId: ListId, inForce: number) => rows.get(listId)?.baseline_individuals ?? inForce;
 
   const results = await Promise.all(
     feeds.map(async (feed) => {
@@ -164,6 +179,7 @@ export async function syncLists(input: SyncListsInput): Promise<SyncReport> {
             feed,
             hash,
             outcome: { listId: feed.listId, status: 'unchanged', individuals: previousPeople.length },
+            baseline: { individuals: baselineOf(feed.listId, previousPeople.length) },
           };
         }
         let parsed: ParsedList;
@@ -172,8 +188,50 @@ export async function syncLists(input: SyncListsInput): Promise<SyncReport> {
         } catch (error) {
           throw new Error(`malformed file: ${errorText(error)}`);
         }
-        checkCounts(feed.listId, parsed, previousPeople.length, accepted.has(feed.listId));
-        return { feed, hash, parsed, previous, previousPeople };
+        const baseline = baselineOf(feed.listId, previousPeople.length);
+        const verdict = checkSanity({
+          baseline,
+          previous: previousPeople,
+          candidate: parsed.people,
+          countAccepted: accepted.has(feed.listId),
+        });
+        if (!verdict.ok) {
+          const candidate: HeldCandidate = {
+            list_id: feed.listId,
+            held_at: at,
+            origin: input.origin,
+            content_hash: hash,
+            source_date: parsed.sourceDate ?? null,
+            fetched_on: fetchedOn,
+            entity_count: parsed.entityCount,
+            reasons: verdict.reasons,
+            summary: verdict.summary,
+            people: parsed.people,
+          };
+          const held = await holdCandidate(input.store, candidate);
+          return {
+            feed,
+            outcome: {
+              listId: feed.listId,
+              status: 'failed',
+              error: `${held ? 'held for review' : 'refused'}: ${verdict.reasons.join('; ')}${
+                held ? ` (npm run admin -- sync-review --list ${feed.listId})` : ''
+              }`,
+              individuals: previousPeople.length,
+              held,
+            },
+          };
+        }
+        return {
+          feed,
+          hash,
+          parsed,
+          previous,
+          previousPeople,
+          baseline: accepted.has(feed.listId)
+            ? { individuals: parsed.people.length, accepted: `--accept-drop at ${at}` }
+            : { individuals: baseline },
+        };
       } catch (error) {
         const message = errorText(error);
         logger.warn({ list: feed.listId, error: message }, 'list sync failed; keeping the last good data');
@@ -244,7 +302,7 @@ export async function syncLists(input: SyncListsInput): Promise<SyncReport> {
   for (const result of results) {
     const outcome = 'outcome' in result ? (result.outcome as ListOutcome) : undefined;
     if (outcome?.status === 'failed') {
-      await recordSyncFailure(input.table, outcome.listId, at, outcome.error);
+      await recordSyncFailure(input.table, outcome.listId, at, outcome.error, { held: outcome.held });
       continue;
     }
     // The counts of the snapshot in force, as /dbstatus shows them: after linking, a historical
@@ -259,7 +317,13 @@ export async function syncLists(input: SyncListsInput): Promise<SyncReport> {
       individualCount: summary.individual_count,
       contentHash: ('hash' in result && result.hash) || summary.content_hash || '',
       origin: input.origin,
+      baseline:
+        'baseline' in result && result.baseline
+          ? result.baseline
+          : { individuals: baselineOf(result.feed.listId, summary.individual_count) },
     });
+    // A list published (or confirmed unchanged) needs no review of an older refused file.
+    await input.store.held?.remove(result.feed.listId);
   }
 
   logger.info(
@@ -271,17 +335,4 @@ export async function syncLists(input: SyncListsInput): Promise<SyncReport> {
     'list sync finished',
   );
   return { startedAt: at, snapshotVersion, outcomes, diffs, lists };
-}
-
-/** Refuses a parse that lost more individuals than a day's amendments can explain. */
-function checkCounts(listId: ListId, parsed: ParsedList, previous: number, dropAccepted: boolean): void {
-  const now = parsed.people.length;
-  if (now === 0) throw new Error('no individuals in the downloaded file');
-  if (dropAccepted || previous === 0) return;
-  if (now < previous * (1 - MAX_INDIVIDUAL_DROP)) {
-    throw new Error(
-      `individuals fell from ${previous} to ${now} (more than ${MAX_INDIVIDUAL_DROP * 100}% at once): ` +
-        `likely a truncated or partial file; kept the last good list (${listId})`,
-    );
-  }
 }

@@ -12,8 +12,10 @@ import {
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { App, Stack } from 'aws-cdk-lib';
+import { App, Stack, Validations } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
+import { AwsSolutionsChecks } from 'cdk-nag';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIST_SYNC_ENTRY } from '../../infra/cdk/constructs/list-sync.ts';
 import { DEFAULT_LOCKDOWN, type LockdownSettings } from '../../infra/cdk/constructs/lockdown.ts';
@@ -205,8 +207,10 @@ describe('functions', () => {
   });
 
   it('each logs to its own log group kept for one month', () => {
-    // Every function's group, and the API's access logs.
-    const groups = resourcesOf('AWS::Logs::LogGroup').filter(([id]) => !id.startsWith('ApiAccessLogs'));
+    // Every function's group, beside the API's access logs and the WAF's log.
+    const groups = resourcesOf('AWS::Logs::LogGroup').filter(
+      ([id]) => !id.startsWith('ApiAccessLogs') && !id.startsWith('WebAclLogs'),
+    );
     expect(groups).toHaveLength(deployedRoutes.length + scheduledJobs.length + 3);
     for (const [, group] of groups) expect(group.Properties.RetentionInDays).toBe(30);
     const referenced = new Set(
@@ -265,7 +269,7 @@ describe('IAM', () => {
   it('lets only queue senders send to the batch queue', () => {
     for (const route of deployedRoutes) {
       const sends = actionsOf(functionFor(route)[1]).includes('sqs:SendMessage');
-      expect(sends, route.id).toBe(route.kind === 'stream' || route.sendsToQueue === true);
+      expect(sends, route.id).toBe(route.sendsToQueue === true);
     }
   });
 });
@@ -280,9 +284,9 @@ describe('batch pipeline', () => {
       const [functionId, fn] = functionFor(route);
       const url = urls.find(([, u]) => JSON.stringify(u.Properties.TargetFunctionArn).includes(functionId));
       expect(url?.[1].Properties).toMatchObject({ AuthType: 'AWS_IAM', InvokeMode: 'RESPONSE_STREAM' });
-      expect((fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables).toHaveProperty(
-        'BATCH_QUEUE_URL',
-      );
+      const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      if (route.sendsToQueue) expect(variables, route.id).toHaveProperty('BATCH_QUEUE_URL');
+      else expect(variables, route.id).not.toHaveProperty('BATCH_QUEUE_URL');
     }
   });
 
@@ -365,6 +369,35 @@ describe('CloudFront', () => {
     }
   });
 
+  it('streams both exports from their Function URLs, past API Gateway’s 10 MB and 30 s: /audit/export and /screens/export', () => {
+    const [, distribution] = resourcesOf('AWS::CloudFront::Distribution')[0];
+    const config = distribution.Properties.DistributionConfig as {
+      CacheBehaviors: { PathPattern: string; TargetOriginId: string; Compress?: boolean }[];
+      Origins: { Id: string; DomainName: unknown }[];
+    };
+    for (const path of ['/audit/export', '/screens/export']) {
+      const route = deployedRoutes.find((r) => r.path === path && r.method === 'GET')!;
+      expect(route.kind, path).toBe('stream');
+      const behaviour = config.CacheBehaviors.find((b) => b.PathPattern === path)!;
+      expect(behaviour, path).toMatchObject({ ...uncached, Compress: false });
+      const [functionId, fn] = functionFor(route);
+      const [urlId, url] = resourcesOf('AWS::Lambda::Url').find(([, u]) =>
+        JSON.stringify(u.Properties.TargetFunctionArn).includes(functionId),
+      )!;
+      expect(url.Properties).toMatchObject({ AuthType: 'AWS_IAM', InvokeMode: 'RESPONSE_STREAM' });
+      const origin = config.Origins.find((o) => o.Id === behaviour.TargetOriginId)!;
+      expect(JSON.stringify(origin.DomainName)).toContain(urlId);
+      expect(fn.Properties.Timeout).toBe(600);
+      // It reads the tenant's partition and appends the export's own audit entries; it queues nothing.
+      const actions = actionsOf(fn);
+      expect(actions).toEqual(expect.arrayContaining(['dynamodb:Query', 'dynamodb:PutItem']));
+      expect(actions).not.toContain('sqs:SendMessage');
+    }
+    // Neither hides an HTTP route: GET /screens/{screen_id} and GET /audit stay on the HTTP API.
+    expect(config.CacheBehaviors.map((b) => b.PathPattern)).not.toContain('/screens/*');
+    expect(config.CacheBehaviors.map((b) => b.PathPattern)).not.toContain('/audit');
+  });
+
   it('outputs the CloudFront base URL, the HTTP API URL, the table and the queue', () => {
     const outputs = template.toJSON().Outputs as Record<string, { Value: unknown }>;
     expect(Object.keys(outputs)).toEqual(
@@ -411,18 +444,23 @@ describe('list sync', () => {
       .filter(([, p]) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
       .flatMap(([, p]) => (p.Properties.PolicyDocument as { Statement: PolicyStatementJson[] }).Statement);
   };
+  /** The snapshot bucket (the other one holds access logs). */
   const bucketId = () => {
-    const buckets = resourcesOf('AWS::S3::Bucket');
+    const buckets = resourcesOf('AWS::S3::Bucket').filter(([, b]) => b.Properties.VersioningConfiguration);
     expect(buckets).toHaveLength(1);
     return buckets[0][0];
   };
 
   it('keeps snapshots in a versioned, encrypted, private bucket that refuses plain HTTP and outlives the stack', () => {
-    const [id, bucket] = resourcesOf('AWS::S3::Bucket')[0];
+    const id = bucketId();
+    const bucket = resources[id];
     expect(bucket.Properties).toMatchObject({
       VersioningConfiguration: { Status: 'Enabled' },
+      // The stack's customer-managed key (checked in "locked down").
       BucketEncryption: {
-        ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+        ServerSideEncryptionConfiguration: [
+          { ServerSideEncryptionByDefault: { SSEAlgorithm: 'aws:kms' }, BucketKeyEnabled: true },
+        ],
       },
       PublicAccessBlockConfiguration: {
         BlockPublicAcls: true,
@@ -470,24 +508,31 @@ describe('list sync', () => {
     });
   });
 
-  it('lets the sync write only the snapshot object, the status rows and its list-change rescreen runs', () => {
+  it('lets the sync write only the snapshot object, the held files, the status rows and its list-change rescreen runs', () => {
     const [, fn] = syncFunction();
     const statements = statementsOf(fn).filter((s) => s.Effect === 'Allow');
     const actions = statements.flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));
     expect(actions.filter((a) => a.startsWith('s3:')).sort()).toEqual([
+      's3:DeleteObject',
       's3:GetObject',
       's3:ListBucket',
+      's3:PutObject',
       's3:PutObject',
     ]);
     const put = statements.find((s) => s.Action === 's3:PutObject');
     expect(JSON.stringify(put?.Resource)).toContain('/watchlists/watchlists.json');
+    // A list refused by the sanity checks is held for review under its own prefix, nowhere else.
+    const held = statements.find((s) => JSON.stringify(s.Action).includes('s3:DeleteObject'));
+    expect(JSON.stringify(held?.Resource)).toContain('/watchlists/held/*');
+    expect(held?.Action).toEqual(['s3:PutObject', 's3:DeleteObject']);
     // Every table statement is confined to named partitions (IAM dynamodb:LeadingKeys).
     const tableGrants = statements
       .filter((s) => JSON.stringify(s.Action).includes('dynamodb:'))
       .map((s) => ({ actions: [s.Action].flat().sort(), condition: s.Condition }));
     expect(tableGrants).toEqual([
       {
-        actions: ['dynamodb:UpdateItem'],
+        // The status rows, and each list's baseline read at the start of a run.
+        actions: ['dynamodb:Query', 'dynamodb:UpdateItem'],
         condition: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': ['LISTS'] } },
       },
       {
@@ -739,53 +784,290 @@ describe('locked down', () => {
     expect(apiOrigin.DomainName).toBe(domainName);
   });
 
-  it('puts a WAF rate rule in front of the distribution in us-east-1, or the web ACL it is given', () => {
-    const east = build({ region: 'us-east-1' });
-    const [acl] = only('AWS::WAFv2::WebACL', east);
-    expect(acl.Properties.Scope).toBe('CLOUDFRONT');
-    const [rule] = acl.Properties.Rules as { Action: unknown; Statement: Record<string, unknown> }[];
-    expect(rule).toMatchObject({
-      Action: { Block: {} },
-      Statement: { RateBasedStatement: { Limit: DEFAULT_LOCKDOWN.wafRateLimit, AggregateKeyType: 'IP' } },
-    });
+  it('puts a WAF web ACL in front of the distribution in every default template, or the web ACL it is given', () => {
     const attached = (d: Record<string, Resource>) =>
       (only('AWS::CloudFront::Distribution', d)[0].Properties.DistributionConfig as { WebACLId?: unknown })
         .WebACLId;
+    // Environment-agnostic (`npm run synth` with no account): its own ACL, and a template rule
+    // that refuses a deploy outside us-east-1, where CLOUDFRONT-scope ACLs must live.
+    const [aclId] = Object.entries(resources).find(([, r]) => r.Type === 'AWS::WAFv2::WebACL')!;
+    expect(attached(resources)).toEqual({ 'Fn::GetAtt': [aclId, 'Arn'] });
+    const rules = template.toJSON().Rules as Record<string, { Assertions: { Assert: unknown }[] }>;
+    expect(JSON.stringify(Object.values(rules).map((r) => r.Assertions))).toContain('"us-east-1"');
+
+    const east = build({ region: 'us-east-1' });
+    expect(only('AWS::WAFv2::WebACL', east)).toHaveLength(1);
     expect(JSON.stringify(attached(east))).toContain('WebAcl');
 
     const given = 'arn:aws:wafv2:us-east-1:111122223333:global/webacl/screening/0123';
     const elsewhere = build({ region: 'eu-west-2', lockdown: { webAclArn: given } });
     expect(only('AWS::WAFv2::WebACL', elsewhere)).toEqual([]);
     expect(attached(elsewhere)).toBe(given);
-    // Environment-agnostic synth (no account): none created, and synth warns (docs/operations.md#locked-down).
-    expect(only('AWS::WAFv2::WebACL', resources)).toEqual([]);
+    // Another region without an ACL to attach: refused, never a distribution without a WAF.
+    expect(() => build({ region: 'eu-west-2' })).toThrow(/web ACL must be created in us-east-1/);
   });
 
-  it('encrypts the table, queues, log groups and bucket with one rotated customer-managed key when asked', () => {
-    expect(only('AWS::KMS::Key', resources)).toEqual([]);
-    const managed = build({ lockdown: { encryption: 'customer-managed' } });
-    const keys = Object.entries(managed).filter(([, r]) => r.Type === 'AWS::KMS::Key');
+  it('blocks by rate, IP reputation, known bad inputs and the common rules, letting only batch bodies past 8 KB', () => {
+    const [acl] = only('AWS::WAFv2::WebACL', resources);
+    expect(acl.Properties.Scope).toBe('CLOUDFRONT');
+    type Rule = {
+      Name: string;
+      Priority: number;
+      Action?: unknown;
+      OverrideAction?: unknown;
+      Statement: Record<string, unknown>;
+    };
+    const rules = acl.Properties.Rules as Rule[];
+    expect(rules[0]).toMatchObject({
+      Action: { Block: {} },
+      Statement: { RateBasedStatement: { Limit: DEFAULT_LOCKDOWN.wafRateLimit, AggregateKeyType: 'IP' } },
+    });
+    const managed = (name: string) =>
+      rules.find(
+        (r) => (r.Statement.ManagedRuleGroupStatement as { Name?: string } | undefined)?.Name === name,
+      );
+    for (const name of [
+      'AWSManagedRulesAmazonIpReputationList',
+      'AWSManagedRulesKnownBadInputsRuleSet',
+      'AWSManagedRulesCommonRuleSet',
+    ]) {
+      // The group's own actions apply (block), not a blanket count.
+      expect(managed(name), name).toMatchObject({
+        OverrideAction: { None: {} },
+        Statement: { ManagedRuleGroupStatement: { VendorName: 'AWS' } },
+      });
+    }
+    // A batch of 500 subjects is far past 8 KB: the common set's body-size rule only counts...
+    const common = managed('AWSManagedRulesCommonRuleSet')!;
+    expect(
+      (common.Statement.ManagedRuleGroupStatement as { RuleActionOverrides: unknown }).RuleActionOverrides,
+    ).toEqual([{ Name: 'SizeRestrictions_BODY', ActionToUse: { Count: {} } }]);
+    // ...and a later rule blocks what it labelled, except on the batch routes.
+    const largeBody = rules.find((r) => r.Name === 'large-body-outside-batch')!;
+    expect(largeBody.Priority).toBeGreaterThan(common.Priority);
+    expect(largeBody).toMatchObject({
+      Action: { Block: {} },
+      Statement: {
+        AndStatement: {
+          Statements: [
+            {
+              LabelMatchStatement: {
+                Scope: 'LABEL',
+                Key: 'awswaf:managed:aws:core-rule-set:SizeRestrictions_Body',
+              },
+            },
+            {
+              NotStatement: {
+                Statement: {
+                  ByteMatchStatement: {
+                    FieldToMatch: { UriPath: {} },
+                    PositionalConstraint: 'STARTS_WITH',
+                    SearchString: '/batch/',
+                  },
+                },
+              },
+            },
+          ],
+        },
+      },
+    });
+    // Every route that takes a large body is under that prefix.
+    for (const route of streamRoutes) expect(route.path.startsWith('/batch/'), route.id).toBe(true);
+    expect(new Set(rules.map((r) => r.Priority)).size).toBe(rules.length);
+  });
+
+  it('logs the WAF to an encrypted aws-waf-logs- log group, the API key redacted', () => {
+    const [logging] = only('AWS::WAFv2::LoggingConfiguration', resources);
+    const [aclId] = Object.entries(resources).find(([, r]) => r.Type === 'AWS::WAFv2::WebACL')!;
+    expect(logging.Properties.ResourceArn).toEqual({ 'Fn::GetAtt': [aclId, 'Arn'] });
+    const [groupId, group] = Object.entries(resources).find(([id]) => id.startsWith('WebAclLogs'))!;
+    expect(JSON.stringify(group.Properties.LogGroupName)).toContain('aws-waf-logs-');
+    expect(JSON.stringify(group.Properties.KmsKeyId)).toContain('DataKey');
+    const destination = JSON.stringify(logging.Properties.LogDestinationConfigs);
+    expect(destination).toContain(groupId);
+    expect(destination).not.toContain(':*');
+    expect(logging.Properties.RedactedFields).toEqual(
+      expect.arrayContaining([{ SingleHeader: { Name: 'x-api-key' } }]),
+    );
+  });
+
+  it('writes CloudFront access logs to an encrypted, private log bucket that expires them', () => {
+    const [, distribution] = resourcesOf('AWS::CloudFront::Distribution')[0];
+    const logging = (
+      distribution.Properties.DistributionConfig as { Logging: { Bucket: unknown; Prefix: string } }
+    ).Logging;
+    expect(logging.Prefix).toBe('cloudfront/');
+    const [logBucketId, logBucket] = resourcesOf('AWS::S3::Bucket').find(
+      ([, b]) => !b.Properties.VersioningConfiguration,
+    )!;
+    expect(JSON.stringify(logging.Bucket)).toContain(logBucketId);
+    expect(logBucket.Properties).toMatchObject({
+      BucketEncryption: {
+        ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+      },
+      PublicAccessBlockConfiguration: { BlockPublicAcls: true, RestrictPublicBuckets: true },
+      LifecycleConfiguration: { Rules: [{ ExpirationInDays: 90, Status: 'Enabled' }] },
+    });
+    // The snapshot bucket's own access logs go there too.
+    const [, snapshots] = resourcesOf('AWS::S3::Bucket').find(
+      ([, b]) => b.Properties.VersioningConfiguration,
+    )!;
+    expect(JSON.stringify(snapshots.Properties.LoggingConfiguration)).toContain(logBucketId);
+  });
+
+  it('makes CloudFront send the origin secret to the HTTP API, and every HTTP function check it', () => {
+    const [secretId, secret] = Object.entries(resources).find(
+      ([, r]) => r.Type === 'AWS::SecretsManager::Secret',
+    )!;
+    expect(JSON.stringify(secret.Properties.KmsKeyId)).toContain('DataKey');
+    const [, distribution] = resourcesOf('AWS::CloudFront::Distribution')[0];
+    const config = distribution.Properties.DistributionConfig as {
+      DefaultCacheBehavior: { TargetOriginId: string };
+      Origins: {
+        Id: string;
+        OriginCustomHeaders?: { HeaderName: string; HeaderValue: unknown }[];
+        CustomOriginConfig?: { OriginSSLProtocols: string[] };
+      }[];
+    };
+    const apiOrigin = config.Origins.find((o) => o.Id === config.DefaultCacheBehavior.TargetOriginId)!;
+    expect(apiOrigin.CustomOriginConfig?.OriginSSLProtocols).toEqual(['TLSv1.2']);
+    const [header] = apiOrigin.OriginCustomHeaders!;
+    expect(header.HeaderName).toBe('x-origin-verify');
+    // A dynamic reference, resolved by CloudFormation at deploy: the value is in no template.
+    const value = JSON.stringify(header.HeaderValue);
+    expect(value).toContain('{{resolve:secretsmanager:');
+    expect(value).toContain(secretId);
+
+    const checkers = [...deployedRoutes.filter((r) => r.kind === 'http').map(functionFor)];
+    checkers.push(
+      resourcesOf('AWS::Lambda::Function').find(([, r]) =>
+        String(r.Properties.Description).startsWith('Answers 404 or 405'),
+      )!,
+    );
+    for (const [, fn] of checkers) {
+      const description = String(fn.Properties.Description);
+      const env = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      expect(env.ORIGIN_SECRET_ID, description).toEqual({ Ref: secretId });
+      expect(JSON.stringify(fn.Properties.Layers), description).toMatch(/paramsandsecrets/i);
+      expect(actionsOf(fn), description).toContain('secretsmanager:GetSecretValue');
+    }
+    // The stream URLs are closed by Origin Access Control instead; nothing else reads the secret.
+    const readers = resourcesOf('AWS::Lambda::Function').filter(([, fn]) =>
+      actionsOf(fn).includes('secretsmanager:GetSecretValue'),
+    );
+    expect(readers).toHaveLength(checkers.length);
+  });
+
+  it('sends a rotated origin secret version when told, and TLS 1.2 at least wherever a certificate is given', () => {
+    const version = '0b5f3f1e-1111-2222-3333-444455556666';
+    const locked = build({
+      lockdown: {
+        originSecretVersion: version,
+        apiDomain: {
+          domainName: 'api.screening.example.com',
+          certificateArn: 'arn:aws:acm:eu-west-2:111122223333:certificate/abc',
+        },
+        publicDomain: {
+          domainName: 'screening.example.com',
+          certificateArn: 'arn:aws:acm:us-east-1:111122223333:certificate/def',
+        },
+      },
+    });
+    const config = only('AWS::CloudFront::Distribution', locked)[0].Properties.DistributionConfig as {
+      Aliases: string[];
+      ViewerCertificate: Record<string, unknown>;
+      Origins: { OriginCustomHeaders?: { HeaderValue: unknown }[] }[];
+    };
+    const header = config.Origins.find((o) => o.OriginCustomHeaders)!.OriginCustomHeaders![0];
+    expect(JSON.stringify(header.HeaderValue)).toContain(`::${version}}}`);
+    expect(config.Aliases).toEqual(['screening.example.com']);
+    expect(config.ViewerCertificate).toMatchObject({
+      AcmCertificateArn: 'arn:aws:acm:us-east-1:111122223333:certificate/def',
+      MinimumProtocolVersion: 'TLSv1.2_2021',
+      SslSupportMethod: 'sni-only',
+    });
+    const [domain] = only('AWS::ApiGatewayV2::DomainName', locked);
+    expect(domain.Properties.DomainNameConfigurations).toEqual([
+      expect.objectContaining({ SecurityPolicy: 'TLS_1_2', EndpointType: 'REGIONAL' }),
+    ]);
+  });
+
+  it('encrypts the table, queues, log groups, buckets of data and the origin secret with one rotated customer-managed key by default', () => {
+    const keys = Object.entries(resources).filter(([, r]) => r.Type === 'AWS::KMS::Key');
     expect(keys).toHaveLength(1);
     const [keyId, key] = keys[0];
     expect(key.Properties.EnableKeyRotation).toBe(true);
     const usesKey = (value: unknown) => JSON.stringify(value).includes(keyId);
+    // CloudWatch Logs may use it, for this account's log groups only.
+    const statements = (key.Properties.KeyPolicy as { Statement: Record<string, unknown>[] }).Statement;
+    const logs = statements.find((st) => JSON.stringify(st.Principal).includes('logs.'))!;
+    expect(JSON.stringify(logs.Condition)).toContain('kms:EncryptionContext:aws:logs:arn');
 
-    const [table] = only('AWS::DynamoDB::Table', managed);
+    const [table] = only('AWS::DynamoDB::Table', resources);
     expect(table.Properties.SSESpecification).toMatchObject({ SSEEnabled: true, SSEType: 'KMS' });
     expect(usesKey(table.Properties.SSESpecification)).toBe(true);
-    const queues = only('AWS::SQS::Queue', managed);
+    const queues = only('AWS::SQS::Queue', resources);
     expect(queues).toHaveLength(2);
     for (const queue of queues) expect(usesKey(queue.Properties.KmsMasterKeyId)).toBe(true);
-    const groups = only('AWS::Logs::LogGroup', managed);
+    const groups = only('AWS::Logs::LogGroup', resources);
+    expect(groups.length).toBeGreaterThan(deployedRoutes.length);
     for (const group of groups) expect(usesKey(group.Properties.KmsKeyId)).toBe(true);
-    const [bucket] = only('AWS::S3::Bucket', managed);
-    expect(JSON.stringify(bucket.Properties.BucketEncryption)).toContain('aws:kms');
-    expect(usesKey(bucket.Properties.BucketEncryption)).toBe(true);
+    const [, snapshots] = resourcesOf('AWS::S3::Bucket').find(
+      ([, b]) => b.Properties.VersioningConfiguration,
+    )!;
+    expect(JSON.stringify(snapshots.Properties.BucketEncryption)).toContain('aws:kms');
+    expect(usesKey(snapshots.Properties.BucketEncryption)).toBe(true);
+    expect(usesKey(only('AWS::SecretsManager::Secret', resources)[0].Properties.KmsKeyId)).toBe(true);
     // Functions that touch the table can use the key; the fallback function, which touches no data, cannot.
-    const kmsUsers = Object.values(managed)
+    const kmsUsers = Object.values(resources)
       .filter((r) => r.Type === 'AWS::IAM::Policy')
       .filter((p) => JSON.stringify(p.Properties.PolicyDocument).includes('kms:Decrypt'));
     expect(kmsUsers.length).toBeGreaterThan(deployedRoutes.length / 2);
+
+    // Opting out (-c encryption=aws-managed) leaves no key to pay for.
+    expect(only('AWS::KMS::Key', build({ lockdown: { encryption: 'aws-managed' } }))).toEqual([]);
+  });
+});
+
+describe('cdk-nag (AwsSolutions)', () => {
+  /** Synthesises with the AwsSolutions pack as `npm run synth` does; the error lists any finding left. */
+  const nagFindings = (stack: Stack): string => {
+    Validations.of(stack.node.root as App).addPlugins(new AwsSolutionsChecks(stack.node.root as App));
+    try {
+      (stack.node.root as App).synth();
+      return '';
+    } catch (error) {
+      return (error as Error).message;
+    }
+  };
+  const nagApp = (lockdown?: Partial<LockdownSettings>) => buildStack(deployedRoutes, root, { lockdown });
+
+  it('finds nothing unacknowledged in the default stack, nor with every option set', () => {
+    expect(nagFindings(nagApp())).toBe('');
+    expect(
+      nagFindings(
+        nagApp({
+          encryption: 'aws-managed',
+          apiDomain: {
+            domainName: 'api.screening.example.com',
+            certificateArn: 'arn:aws:acm:eu-west-2:111122223333:certificate/abc',
+          },
+          publicDomain: {
+            domainName: 'screening.example.com',
+            certificateArn: 'arn:aws:acm:us-east-1:111122223333:certificate/def',
+          },
+        }),
+      ),
+    ).toBe('');
+  });
+
+  it('fails on a finding nobody acknowledged', () => {
+    const stack = nagApp();
+    // A bucket that allows plain HTTP and logs nothing: AwsSolutions-S1 and -S10.
+    new Bucket(stack, 'Careless', { encryption: BucketEncryption.S3_MANAGED });
+    const findings = nagFindings(stack);
+    expect(findings).toContain('AwsSolutions-S10');
+    expect(findings).toContain('Careless');
   });
 });
 

@@ -13,7 +13,7 @@ import { openApiDocument } from '../../lib/openapi/document.ts';
 
 type JsonObject = Record<string, unknown>;
 interface ResponseObject {
-  content?: Record<string, { schema: unknown; 'x-events'?: JsonObject }>;
+  content?: Record<string, { schema: unknown; 'x-events'?: JsonObject; 'x-records'?: JsonObject }>;
   headers?: Record<string, { $ref: string }>;
 }
 interface OperationObject {
@@ -72,6 +72,53 @@ export function contractOf(document: JsonObject = openApiDocument()) {
   const headerObjects =
     (document.components as { headers?: Record<string, { required?: boolean }> }).headers ?? {};
 
+  /**
+   * An export file's lines, each against the record schema its `type` names (`x-records`; a line
+   * without a `type` is the first record named, the data).
+   */
+  function ndjsonProblems(
+    found: NonNullable<ReturnType<typeof find>>,
+    name: string,
+    status: number,
+    mediaType: string,
+    body: string,
+  ): string[] {
+    const records = found.operation.responses[String(status)].content?.[mediaType]?.['x-records'];
+    if (!records) return [];
+    const [dataRecord] = Object.keys(records);
+    const problems: string[] = [];
+    for (const [index, line] of body.split('\n').entries()) {
+      if (line === '') continue;
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(line);
+      } catch {
+        problems.push(`${name} ${status}: line ${index + 1} is not JSON`);
+        continue;
+      }
+      const type = (parsed as { type?: unknown }).type;
+      const record = typeof type === 'string' ? type : dataRecord;
+      if (!(record in records)) {
+        problems.push(`${name} ${status}: line ${index + 1} is a "${record}" record, not one declared`);
+        continue;
+      }
+      const at = pointer(
+        'paths',
+        found.template,
+        found.method,
+        'responses',
+        String(status),
+        'content',
+        mediaType,
+        'x-records',
+        record,
+      );
+      problems.push(...schemaProblems(`${name} ${status} line ${index + 1}`, validatorAt(at), parsed));
+      if (problems.length >= 5) break;
+    }
+    return problems;
+  }
+
   /** The body against the schema of its status and content type. */
   function bodyProblems(
     found: NonNullable<ReturnType<typeof find>>,
@@ -86,6 +133,7 @@ export function contractOf(document: JsonObject = openApiDocument()) {
     const contentType = headers.get('content-type');
     const mediaType = mediaTypes.find((type) => contentType?.startsWith(type));
     if (!mediaType) return [`${name} ${status}: content-type ${contentType}, declared ${mediaTypes}`];
+    if (mediaType === 'application/x-ndjson') return ndjsonProblems(found, name, status, mediaType, body);
     if (mediaType !== 'application/json') return [];
     let parsed: unknown;
     try {

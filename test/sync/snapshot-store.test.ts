@@ -59,6 +59,20 @@ describe.each(stores)('%s snapshot store', (_name, create) => {
     expect(await store.read('watchlists-20200101T000000000Z-00000000.json')).toBeUndefined();
     expect(await store.has('watchlists-20200101T000000000Z-00000000.json')).toBe(false);
   });
+
+  it('holds one refused file per list beside the snapshots, outside the snapshot versions', async () => {
+    const store = create();
+    const latest = await store.latestVersion();
+    expect(await store.held?.get('un_sc')).toBeUndefined();
+    await store.held?.put('un_sc', '{"held":1}');
+    await store.held?.put('un_sc', '{"held":2}');
+    expect((await store.held?.get('un_sc'))?.toString()).toBe('{"held":2}');
+    expect(await store.latestVersion()).toBe(latest);
+    await store.held?.remove('un_sc');
+    expect(await store.held?.get('un_sc')).toBeUndefined();
+    // Only a list id names a held file: no path out of the store.
+    await expect(store.held?.get('../latest')).rejects.toThrow('not a list id');
+  });
 });
 
 describe('local directory store', () => {

@@ -169,7 +169,9 @@ describe('syncLists', () => {
     const refused = await sync();
     const outcome = refused.outcomes.find((o) => o.listId === 'un_sc');
     expect(outcome?.status === 'failed' && outcome.error).toMatch(
-      new RegExp(`individuals fell from ${BUNDLED_UN} to ${BUNDLED_UN - Math.ceil(BUNDLED_UN * 0.2)}`),
+      new RegExp(
+        `individuals fell to ${BUNDLED_UN - Math.ceil(BUNDLED_UN * 0.2)} from the baseline of ${BUNDLED_UN}`,
+      ),
     );
     expect((await storedUn()).people).toHaveLength(BUNDLED_UN);
 
@@ -177,6 +179,10 @@ describe('syncLists', () => {
     expect(accepted.outcomes.find((o) => o.listId === 'un_sc')?.status).toBe('updated');
     expect((await storedUn()).people).toHaveLength(BUNDLED_UN - Math.ceil(BUNDLED_UN * 0.2));
     expect((await readSyncStatus(table)).get('un_sc')?.error).toBeUndefined();
+    // The operator's acceptance moved the baseline to the accepted count.
+    expect((await readSyncStatus(table)).get('un_sc')?.baseline_individuals).toBe(
+      BUNDLED_UN - Math.ceil(BUNDLED_UN * 0.2),
+    );
   });
 
   it('keeps the last good list when a file is missing from the mirror', async () => {

@@ -104,13 +104,15 @@ export class BatchPipeline extends Construct {
         description: `${route.method} ${route.path}: ${route.summary}`,
         needsWatchlists: route.needsWatchlists,
         bundledFiles: route.bundledFiles,
-        // Streams progress until the last subject of up to 500 completes; Function URLs allow 15 min.
+        // Streams progress until the last subject of up to 500 completes, or an export until its
+        // last record (100,000 audit entries take seconds: docs/operations.md, Export); Function URLs allow 15 min.
         timeout: Duration.minutes(10),
-        environment: { BATCH_QUEUE_URL: this.queue.queueUrl },
+        // Only the routes that queue work know the queue and may send to it (not the exports).
+        environment: route.sendsToQueue ? { BATCH_QUEUE_URL: this.queue.queueUrl } : {},
         reservedConcurrency: props.streamConcurrency,
       });
       grantTableAccess(props.table, handler.function, route.tableAccess);
-      this.queue.grantSendMessages(handler.function);
+      if (route.sendsToQueue) this.queue.grantSendMessages(handler.function);
       const url = handler.function.addFunctionUrl({
         // Only CloudFront may call it (IAM auth, signed by the distribution's Origin Access
         // Control: public-endpoint.ts); the handler then authenticates X-API-Key itself.

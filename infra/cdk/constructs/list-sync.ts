@@ -4,13 +4,13 @@ import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Function as LambdaFunctionResource } from 'aws-cdk-lib/aws-lambda';
-import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
+import { BlockPublicAccess, Bucket, BucketEncryption, type IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { DEFAULT_SNAPSHOT_RETENTION_DAYS } from '../../../lib/common/config.ts';
 import { keys } from '../../../lib/store/schema.ts';
 import { listSyncKeys } from '../../../lib/sync/list-status.ts';
-import { SNAPSHOT_OBJECT_KEY } from '../../../lib/sync/snapshot-store.ts';
+import { HELD_PREFIX, SNAPSHOT_OBJECT_KEY } from '../../../lib/sync/snapshot-store.ts';
 import { ServiceFunction, type ServiceFunctionSettings } from './service-function.ts';
 
 /** The sync function's handler, relative to the project root. */
@@ -29,6 +29,8 @@ export interface ListSyncProps {
   queue: IQueue;
   /** Days a snapshot version is kept after a newer one replaced it; default DEFAULT_SNAPSHOT_RETENTION_DAYS. */
   retentionDays?: number;
+  /** Where the snapshot bucket's S3 server access logs go (prefix `s3/snapshots/`). */
+  accessLogBucket: IBucket;
 }
 
 /**
@@ -91,6 +93,9 @@ export class ListSync extends Construct {
         : { encryption: BucketEncryption.S3_MANAGED }),
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       enforceSSL: true,
+      // Who read or replaced a snapshot is part of the record of which lists were in force.
+      serverAccessLogsBucket: props.accessLogBucket,
+      serverAccessLogsPrefix: 's3/snapshots/',
       removalPolicy: RemovalPolicy.RETAIN,
     });
 
@@ -113,10 +118,18 @@ export class ListSync extends Construct {
         resources: [this.bucket.arnForObjects(SNAPSHOT_OBJECT_KEY)],
       }),
     );
-    // Only the status rows: one conditional UpdateItem per list, in the LISTS partition alone.
+    // A list refused by the sanity checks is held beside the snapshot for an operator's review.
     this.function.function.addToRolePolicy(
       new PolicyStatement({
-        actions: ['dynamodb:UpdateItem'],
+        actions: ['s3:PutObject', 's3:DeleteObject'],
+        resources: [this.bucket.arnForObjects(`${HELD_PREFIX}*`)],
+      }),
+    );
+    // Only the status rows: one conditional UpdateItem per list, in the LISTS partition alone, and
+    // one Query of that partition (each list's baseline) at the start of a run.
+    this.function.function.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:UpdateItem', 'dynamodb:Query'],
         resources: [props.table.tableArn],
         conditions: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [listSyncKeys.partition] } },
       }),

@@ -1,8 +1,11 @@
-import { Annotations, RemovalPolicy, Stack, Token } from 'aws-cdk-lib';
+import { ArnFormat, Aws, CfnRule, Fn, RemovalPolicy, Stack, Token } from 'aws-cdk-lib';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Key } from 'aws-cdk-lib/aws-kms';
-import { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { CfnLoggingConfiguration, CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
+import { ORIGIN_VERIFY_HEADER } from '../../../lib/http/origin-verify.ts';
 
 /**
  * How tightly the deployed stack is closed. Every field has a default that deploys on a fresh
@@ -10,9 +13,9 @@ import type { Construct } from 'constructs';
  */
 export interface LockdownSettings {
   /**
-   * `aws-managed` (default): the table, queues, log groups and bucket use AWS-managed keys.
-   * `customer-managed`: one KMS key of the stack's own (rotated yearly, kept if the stack is
-   * deleted) encrypts all of them, so the customer can audit and revoke its use.
+   * `customer-managed` (default): one KMS key of the stack's own (rotated yearly, kept if the
+   * stack is deleted) encrypts the table, queues, log groups, snapshot bucket and origin secret,
+   * so the customer can audit and revoke its use. `aws-managed`: AWS-managed keys, no key to pay for.
    */
   encryption: 'aws-managed' | 'customer-managed';
   /** The HTTP API stage's steady request rate and burst, for all tenants together. */
@@ -20,16 +23,24 @@ export interface LockdownSettings {
   /** Requests one client IP may make in five minutes before the WAF blocks it. */
   wafRateLimit: number;
   /**
-   * An existing CLOUDFRONT-scope web ACL (such ACLs live in us-east-1). Without one, a stack in
-   * us-east-1 creates its own with the rate rule; elsewhere synth warns that none is attached.
+   * An existing CLOUDFRONT-scope web ACL (such ACLs live in us-east-1). Without one the stack
+   * creates its own (webAclFor), so it must then be deployed in us-east-1: synth refuses another
+   * region, and an environment-agnostic template carries a rule CloudFormation checks on deploy.
    */
   webAclArn?: string;
   /**
-   * A custom domain for the HTTP API (its ACM certificate in the stack's region). With it the
-   * default execute-api endpoint is disabled and CloudFront reaches the API through the domain
-   * only; without it the execute-api endpoint must stay on (CloudFront's origin is that host).
+   * A custom domain for the HTTP API (its ACM certificate in the stack's region, TLS 1.2 at
+   * least). With it the default execute-api endpoint is disabled and CloudFront reaches the API
+   * through the domain. Either way the API refuses a request without CloudFront's origin secret.
    */
   apiDomain?: { domainName: string; certificateArn: string };
+  /**
+   * A custom domain for the CloudFront distribution (its ACM certificate in us-east-1). Viewers
+   * then need TLS 1.2 at least (TLSv1.2_2021); without it CloudFront's default certificate is used.
+   */
+  publicDomain?: { domainName: string; certificateArn: string };
+  /** The origin secret's version CloudFront sends (set when rotating it); default the first one. */
+  originSecretVersion?: string;
   /** Concurrent executions reserved for (and capping) each streaming function. */
   streamConcurrency: number;
   /** Concurrent executions reserved for the queue worker; the queue source never exceeds it. */
@@ -37,7 +48,7 @@ export interface LockdownSettings {
 }
 
 export const DEFAULT_LOCKDOWN: LockdownSettings = {
-  encryption: 'aws-managed',
+  encryption: 'customer-managed',
   throttle: { rateLimit: 200, burstLimit: 400 },
   wafRateLimit: 2_000,
   streamConcurrency: 20,
@@ -52,6 +63,7 @@ export function dataKey(scope: Construct): Key {
     enableKeyRotation: true,
     removalPolicy: RemovalPolicy.RETAIN,
   });
+  key.addAlias('alias/individual-screening-service/data');
   // CloudWatch Logs encrypts a log group with the key only if the key policy lets it, and only for
   // this account's log groups in this region.
   key.addToResourcePolicy(
@@ -69,42 +81,137 @@ export function dataKey(scope: Construct): Key {
   return key;
 }
 
+/** Requests to these paths may carry bodies past 8 KB: a batch of up to 500 subjects. */
+export const LARGE_BODY_PATH_PREFIX = '/batch/';
+
+/** The label the Common rule set puts on a request whose body is larger than 8 KB. */
+const BODY_SIZE_LABEL = 'awswaf:managed:aws:core-rule-set:SizeRestrictions_Body';
+
+const visibility = (metricName: string) => ({
+  cloudWatchMetricsEnabled: true,
+  metricName,
+  sampledRequestsEnabled: true,
+});
+
+const managedGroup = (
+  name: string,
+  priority: number,
+  ruleActionOverrides?: CfnWebACL.RuleActionOverrideProperty[],
+): CfnWebACL.RuleProperty => ({
+  name,
+  priority,
+  overrideAction: { none: {} },
+  statement: {
+    managedRuleGroupStatement: {
+      vendorName: 'AWS',
+      name,
+      ...(ruleActionOverrides ? { ruleActionOverrides } : {}),
+    },
+  },
+  visibilityConfig: visibility(`screening-${name}`),
+});
+
 /**
- * The web ACL for the CloudFront distribution: the one given, or (in us-east-1, where
- * CLOUDFRONT-scope ACLs must live) a new one whose rate rule blocks a client IP past
- * `wafRateLimit` requests in five minutes. Undefined, with a synth warning, otherwise.
+ * The web ACL for the CloudFront distribution: the one given, or a new one with
+ * - the rate rule: a client IP past `wafRateLimit` requests in five minutes is blocked;
+ * - AWS's IP reputation list, known bad inputs and common rule set. The common set's
+ *   SizeRestrictions_BODY blocks any body past 8 KB, and a batch of 500 subjects is far larger
+ *   (the service's own limit is 1 MB, lib/http/body-limit.ts): that rule only counts (and labels),
+ *   and the next rule blocks a labelled request unless its path is a batch route's;
+ * - its log: every request the ACL blocked or counted, to a log group named `aws-waf-logs-…`
+ *   (WAF requires the prefix), encrypted with the data key when there is one, the API key redacted.
+ * A CLOUDFRONT-scope ACL must live in us-east-1: a stack in another region without `webAclArn` is
+ * refused at synth, and an environment-agnostic one gets a template rule that refuses the deploy.
  */
-export function webAclFor(scope: Construct, settings: LockdownSettings): string | undefined {
+export function webAclFor(scope: Construct, settings: LockdownSettings, key?: IKey): string {
   if (settings.webAclArn) return settings.webAclArn;
-  const region = Stack.of(scope).region;
-  if (Token.isUnresolved(region) || region !== 'us-east-1') {
-    Annotations.of(scope).addWarningV2(
-      'screening:no-web-acl',
-      'No WAF web ACL on the distribution: deploy in us-east-1, or pass -c webAclArn=<a CLOUDFRONT-scope web ACL>',
+  const stack = Stack.of(scope);
+  const region = stack.region;
+  if (!Token.isUnresolved(region) && region !== 'us-east-1') {
+    throw new Error(
+      `A CloudFront web ACL must be created in us-east-1; this stack is in ${region}. Deploy in us-east-1, or pass -c webAclArn=<a CLOUDFRONT-scope web ACL>: the distribution never goes without one.`,
     );
-    return undefined;
+  }
+  if (Token.isUnresolved(region)) {
+    new CfnRule(scope, 'WebAclRegion', {
+      assertions: [
+        {
+          assert: Fn.conditionEquals(Aws.REGION, 'us-east-1'),
+          assertDescription:
+            'The stack creates a CloudFront web ACL, which must live in us-east-1: deploy there, or synthesise with -c webAclArn=<a CLOUDFRONT-scope web ACL>.',
+        },
+      ],
+    });
   }
   const acl = new CfnWebACL(scope, 'WebAcl', {
     scope: 'CLOUDFRONT',
     defaultAction: { allow: {} },
-    visibilityConfig: {
-      cloudWatchMetricsEnabled: true,
-      metricName: 'screening-web-acl',
-      sampledRequestsEnabled: true,
-    },
+    visibilityConfig: visibility('screening-web-acl'),
     rules: [
       {
         name: 'rate-per-ip',
         priority: 0,
         action: { block: {} },
         statement: { rateBasedStatement: { limit: settings.wafRateLimit, aggregateKeyType: 'IP' } },
-        visibilityConfig: {
-          cloudWatchMetricsEnabled: true,
-          metricName: 'screening-rate-per-ip',
-          sampledRequestsEnabled: true,
+        visibilityConfig: visibility('screening-rate-per-ip'),
+      },
+      managedGroup('AWSManagedRulesAmazonIpReputationList', 1),
+      managedGroup('AWSManagedRulesKnownBadInputsRuleSet', 2),
+      managedGroup('AWSManagedRulesCommonRuleSet', 3, [
+        { name: 'SizeRestrictions_BODY', actionToUse: { count: {} } },
+      ]),
+      {
+        name: 'large-body-outside-batch',
+        priority: 4,
+        action: { block: {} },
+        statement: {
+          andStatement: {
+            statements: [
+              { labelMatchStatement: { scope: 'LABEL', key: BODY_SIZE_LABEL } },
+              {
+                notStatement: {
+                  statement: {
+                    byteMatchStatement: {
+                      fieldToMatch: { uriPath: {} },
+                      positionalConstraint: 'STARTS_WITH',
+                      searchString: LARGE_BODY_PATH_PREFIX,
+                      textTransformations: [{ priority: 0, type: 'NONE' }],
+                    },
+                  },
+                },
+              },
+            ],
+          },
         },
+        visibilityConfig: visibility('screening-large-body-outside-batch'),
       },
     ],
   });
+
+  const logGroupName = `aws-waf-logs-${stack.stackName}`;
+  const logs = new LogGroup(scope, 'WebAclLogs', {
+    logGroupName,
+    retention: RetentionDays.ONE_MONTH,
+    encryptionKey: key,
+  });
+  const logging = new CfnLoggingConfiguration(scope, 'WebAclLogging', {
+    resourceArn: acl.attrArn,
+    // WAF wants the log group's ARN without the `:*` that CDK's logGroupArn ends with.
+    logDestinationConfigs: [
+      stack.formatArn({
+        service: 'logs',
+        resource: 'log-group',
+        resourceName: logs.logGroupName,
+        arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+      }),
+    ],
+    // The API key identifies a tenant's user; the origin secret is never sent by viewers, but
+    // a request forging it must not leave the guess in the log either.
+    redactedFields: [
+      { singleHeader: { Name: 'x-api-key' } },
+      { singleHeader: { Name: ORIGIN_VERIFY_HEADER } },
+    ],
+  });
+  logging.node.addDependency(logs);
   return acl.attrArn;
 }

@@ -1,5 +1,6 @@
-import { Duration, Fn } from 'aws-cdk-lib';
+import { Duration, Fn, Validations } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import {
   AllowedMethods,
   type BehaviorOptions,
@@ -8,12 +9,17 @@ import {
   type IOrigin,
   OriginProtocolPolicy,
   OriginRequestPolicy,
+  OriginSslPolicy,
+  SecurityPolicyProtocol,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { FunctionUrlOrigin, HttpOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import type { RouteDefinition } from '../../../lib/contract/routes.ts';
+import { ORIGIN_VERIFY_HEADER } from '../../../lib/http/origin-verify.ts';
 import type { StreamEndpoint } from './batch-pipeline.ts';
+import type { OriginSecret } from './origin-secret.ts';
 
 export interface PublicEndpointProps {
   httpApi: HttpApi;
@@ -23,7 +29,13 @@ export interface PublicEndpointProps {
   /** The API's custom domain, when it has one (its execute-api endpoint is then disabled). */
   apiDomainName?: string;
   /** The WAF web ACL in front of the distribution (lockdown.ts webAclFor). */
-  webAclId?: string;
+  webAclId: string;
+  /** The value CloudFront sends the HTTP API in `x-origin-verify`; the API refuses requests without it. */
+  originSecret: OriginSecret;
+  /** Where CloudFront writes its access logs (prefix `cloudfront/`). */
+  logBucket: IBucket;
+  /** The distribution's own domain and its us-east-1 certificate; viewers then need TLS 1.2. */
+  publicDomain?: { domainName: string; certificateArn: string };
 }
 
 /** `/screens/{id}` → `/screens/*`: a manifest path as a CloudFront path pattern. */
@@ -54,7 +66,11 @@ export class PublicEndpoint extends Construct {
 
     // apiEndpoint is `https://<id>.execute-api.<region>.amazonaws.com`; the origin wants the host.
     const apiDomain = props.apiDomainName ?? Fn.select(2, Fn.split('/', props.httpApi.apiEndpoint));
-    const apiOrigin = new HttpOrigin(apiDomain, { protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY });
+    const apiOrigin = new HttpOrigin(apiDomain, {
+      protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
+      originSslProtocols: [OriginSslPolicy.TLS_V1_2],
+      customHeaders: { [ORIGIN_VERIFY_HEADER]: props.originSecret.headerValue() },
+    });
 
     const additionalBehaviors: Record<string, BehaviorOptions> = {};
     for (const { route, url } of props.streamEndpoints) {
@@ -81,7 +97,34 @@ export class PublicEndpoint extends Construct {
       defaultBehavior: behaviour(apiOrigin),
       additionalBehaviors,
       webAclId: props.webAclId,
+      enableLogging: true,
+      logBucket: props.logBucket,
+      logFilePrefix: 'cloudfront/',
+      ...(props.publicDomain
+        ? {
+            // Only the distribution's own certificate takes a TLS floor; the default one cannot.
+            minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021,
+            domainNames: [props.publicDomain.domainName],
+            certificate: Certificate.fromCertificateArn(
+              this,
+              'Certificate',
+              props.publicDomain.certificateArn,
+            ),
+          }
+        : {}),
     });
+    Validations.of(this.distribution).acknowledge({
+      id: 'AwsSolutions-CFR1',
+      reason:
+        'Tenants screen customers from any country; who may call is decided by API keys and the WAF (rate, reputation, managed rules), not by geography',
+    });
+    if (!props.publicDomain) {
+      Validations.of(this.distribution).acknowledge({
+        id: 'AwsSolutions-CFR4',
+        reason:
+          'Without -c domain the distribution has only the default *.cloudfront.net certificate, whose TLS floor CloudFront does not let anyone set; with a domain it requires TLSv1.2_2021',
+      });
+    }
   }
 }
 

@@ -1,12 +1,14 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import { Duration, Stack } from 'aws-cdk-lib';
+import { Duration, Stack, Validations } from 'aws-cdk-lib';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { BundledFiles } from '../../../lib/contract/routes.ts';
+import { ORIGIN_SECRET_EXTENSION, type OriginSecret } from './origin-secret.ts';
 
 /** Where `npm run build:snapshot` writes the compiled watchlist index, relative to the project root. */
 export const WATCHLIST_SNAPSHOT_SOURCE = 'data/snapshot/watchlists.json';
@@ -45,6 +47,11 @@ export interface ServiceFunctionProps extends ServiceFunctionSettings {
   reservedConcurrency?: number;
   /** Files the function reads at run time (the manifest's `bundledFiles`), copied into its package. */
   bundledFiles?: BundledFiles;
+  /**
+   * A function behind the HTTP API: it checks CloudFront's origin header against this secret
+   * (lib/http/origin-verify.ts), read through the Parameters and Secrets extension layer.
+   */
+  originSecret?: OriginSecret;
 }
 
 /**
@@ -75,7 +82,21 @@ export class ServiceFunction extends Construct {
       encryptionKey: props.encryptionKey,
     });
 
+    // Its own role with write access to its own log group only, instead of the
+    // AWSLambdaBasicExecutionRole managed policy (logs:* on every log group of the account).
+    const role = new Role(this, 'Role', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `Runs ${id}`,
+    });
+    role.addToPolicy(
+      new PolicyStatement({
+        actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+        resources: [this.logGroup.logGroupArn],
+      }),
+    );
+
     this.function = new NodejsFunction(this, 'Handler', {
+      role,
       entry: path.join(props.projectRoot, props.entry),
       projectRoot: props.projectRoot,
       depsLockFilePath: path.join(props.projectRoot, 'package-lock.json'),
@@ -89,6 +110,7 @@ export class ServiceFunction extends Construct {
       timeout: props.timeout ?? Duration.seconds(15),
       reservedConcurrentExecutions: props.reservedConcurrency,
       logGroup: this.logGroup,
+      ...(props.originSecret ? { paramsAndSecrets: ORIGIN_SECRET_EXTENSION } : {}),
       tracing: Tracing.ACTIVE,
       environment: {
         TABLE_NAME: props.tableName,
@@ -115,6 +137,28 @@ export class ServiceFunction extends Construct {
         commandHooks: copyHooks(needsWatchlists, props.bundledFiles),
       },
     });
+    props.originSecret?.grantCheck(this.function);
+
+    // AwsSolutions (cdk-nag) findings every function shares, accepted for these reasons.
+    Validations.of(this).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason:
+        'X-Ray tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions, so AWS requires Resource "*"',
+    });
+    Validations.of(this).acknowledge({
+      id: 'AwsSolutions-L1',
+      reason:
+        'Node.js 22 is the runtime the service is built, typed (@types/node, esbuild target node22) and tested on; a runtime upgrade is its own change, not a side effect of a deploy',
+    });
+    if (props.encryptionKey) {
+      for (const action of ['kms:ReEncrypt*', 'kms:GenerateDataKey*']) {
+        Validations.of(this).acknowledge({
+          id: `AwsSolutions-IAM5[Action::${action}]`,
+          reason:
+            'CDK grants on the stack data key alone: the wildcard covers ReEncryptFrom/To and GenerateDataKey[WithoutPlaintext], which SQS, DynamoDB and S3 call on the function behalf',
+        });
+      }
+    }
   }
 }
 

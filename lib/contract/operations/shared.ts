@@ -8,12 +8,14 @@ export interface Operation {
   query?: v.GenericSchema;
   /**
    * The success answer: a JSON body, (streamed routes) the events of an SSE stream, or (the
-   * reference page and its files) content of the media types listed.
+   * reference page and its files) content of the media types listed, or (the exports) an NDJSON or
+   * CSV file whose records are those listed by type (`entry`/`screen`: the lines without a `type`).
    */
   success:
     | { status: 200 | 201 | 202; description: string; schema: v.GenericSchema | null }
     | { status: 200; description: string; events: Readonly<Record<string, v.GenericSchema>> }
-    | { status: 200; description: string; mediaTypes: readonly string[] };
+    | { status: 200; description: string; mediaTypes: readonly string[] }
+    | { status: 200; description: string; exportRecords: Readonly<Record<string, v.GenericSchema>> };
   /** Error statuses particular to the route, with when each happens. */
   errors?: Partial<Record<ErrorStatus, string>>;
   /** Whether the route honours an `Idempotency-Key` header (lib/http/idempotency.ts). */
@@ -42,6 +44,10 @@ export const batchEvents = {
   description:
     'Server-Sent Events: `start` once, one `progress` per subject as it completes (completion order), `error` for a subject that failed for good, `complete` once, last; comment lines keep an idle connection open.',
   events: BatchEventSchemas,
+};
+
+export const exportErrors = {
+  403: 'The caller is not an admin',
 };
 
 export const notFound = (what: string) => ({ 404: `No ${what} with this id in the caller's tenant` });

@@ -21,7 +21,7 @@ export const SettingsSchema = v.strictObject({
   ),
 });
 
-const sha256Hex = v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/), v.description('SHA-256, hex'));
+export const sha256Hex = v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/), v.description('SHA-256, hex'));
 
 /** One entry of a tenant's hash-chained audit trail (lib/audit/trail.ts, lib/audit/chain.ts). */
 export const AuditEntrySchema = v.strictObject({

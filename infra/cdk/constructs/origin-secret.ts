@@ -1,0 +1,69 @@
+import { Duration, RemovalPolicy, SecretValue, Validations } from 'aws-cdk-lib';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
+import {
+  type IFunction,
+  ParamsAndSecretsLayerVersion,
+  ParamsAndSecretsVersions,
+} from 'aws-cdk-lib/aws-lambda';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { Construct } from 'constructs';
+import { ORIGIN_SECRET_ENV } from '../../../lib/http/origin-verify.ts';
+
+/**
+ * The secret CloudFront adds to every request it forwards to the HTTP API (header
+ * `x-origin-verify`, lib/http/origin-verify.ts): a request without it reached the API around
+ * CloudFront and its WAF, and the pipeline refuses it with 403 before anything else.
+ */
+export class OriginSecret extends Construct {
+  readonly secret: Secret;
+
+  private readonly versionId?: string;
+
+  /**
+   * `versionId`: the secret version CloudFront sends (`-c originSecretVersion`, the rotation step
+   * of docs/operations.md#locked-down); default the version current when the stack was created.
+   */
+  constructor(scope: Construct, id: string, props: { encryptionKey?: IKey; versionId?: string }) {
+    super(scope, id);
+    this.secret = new Secret(this, 'Secret', {
+      description: 'Individual Screening Service: the header value CloudFront sends to the HTTP API',
+      // Header-safe characters only; 48 of them is ~285 bits, far past guessing.
+      generateSecretString: { passwordLength: 48, excludePunctuation: true, includeSpace: false },
+      encryptionKey: props.encryptionKey,
+      // Nothing outlives the stack that depends on it: a new deployment gets a new value.
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    this.versionId = props.versionId;
+    Validations.of(this.secret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'Rotated by the operator in two steps (docs/operations.md#locked-down: put-secret-value, then deploy with -c originSecretVersion), because CloudFront must switch in step; the functions accept the current and previous value meanwhile',
+    });
+  }
+
+  /**
+   * The distribution's header value: a CloudFormation dynamic reference, resolved when the stack
+   * deploys, so the value is in no template, asset or log.
+   */
+  headerValue(): string {
+    const value = this.versionId
+      ? SecretValue.secretsManager(this.secret.secretArn, { versionId: this.versionId })
+      : this.secret.secretValue;
+    return value.unsafeUnwrap();
+  }
+
+  /**
+   * Lets a function check the header: it may read the secret (and decrypt it), knows its ARN, and
+   * reads it through the AWS Parameters and Secrets Lambda Extension, which caches it for five minutes.
+   */
+  grantCheck(fn: IFunction & { addEnvironment(key: string, value: string): unknown }): void {
+    this.secret.grantRead(fn);
+    fn.addEnvironment(ORIGIN_SECRET_ENV, this.secret.secretArn);
+  }
+}
+
+/** The extension layer every function that checks the header runs with (ServiceFunction). */
+export const ORIGIN_SECRET_EXTENSION = ParamsAndSecretsLayerVersion.fromVersion(
+  ParamsAndSecretsVersions.V1_0_103,
+  { cacheEnabled: true, secretsManagerTtl: Duration.minutes(5) },
+);
