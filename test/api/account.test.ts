@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
+import { describe, expect, it } from 'vitest';
+import { useLocalStack } from '../support/api-client.ts';
 
-let stack: LocalStack;
-beforeAll(async () => {
-  stack = await startLocalStack({ dataDir: null });
-});
-afterAll(async () => stack.close());
+const local = useLocalStack();
 
 const get = (path: string, key?: string) =>
-  fetch(`${stack.url}${path}`, { headers: key ? { 'x-api-key': key } : {} });
+  fetch(`${local.stack.url}${path}`, { headers: key ? { 'x-api-key': key } : {} });
 
 describe('GET /health', () => {
   it('answers without a key with status, interface version and an offset timestamp', async () => {
@@ -24,7 +20,7 @@ describe('GET /health', () => {
 
 describe('GET /me', () => {
   it('describes the caller, tenant, plan limits and usage for every demo key', async () => {
-    for (const demo of stack.demoKeys) {
+    for (const demo of local.stack.demoKeys) {
       const response = await get('/me', demo.api_key);
 
       expect(response.status).toBe(200);
@@ -38,7 +34,7 @@ describe('GET /me', () => {
   });
 
   it('shows the Starter plan limits', async () => {
-    const starter = stack.demoKeys.find((k) => k.plan === 'starter')!;
+    const starter = local.stack.demoKeys.find((k) => k.plan === 'starter')!;
 
     const body = await (await get('/me', starter.api_key)).json();
 
@@ -57,7 +53,7 @@ describe('GET /me', () => {
     ['a malformed key', 'hello'],
     ['a well-formed unknown key', `isk_tnobody.unobody.${'x'.repeat(43)}`],
   ])('answers %s with 401 and a detail', async (_label, key) => {
-    const response = await fetch(`${stack.url}/me`, {
+    const response = await fetch(`${local.stack.url}/me`, {
       headers: key === undefined ? {} : { 'x-api-key': key },
     });
 
@@ -68,9 +64,9 @@ describe('GET /me', () => {
 
 describe('POST /me/rotate-key', () => {
   it('returns a new key once; the old key gets 401 immediately and the new one works', async () => {
-    const analyst = stack.demoKeys.find((k) => k.role === 'analyst' && k.plan === 'enterprise')!;
+    const analyst = local.stack.demoKeys.find((k) => k.role === 'analyst' && k.plan === 'enterprise')!;
 
-    const response = await fetch(`${stack.url}/me/rotate-key`, {
+    const response = await fetch(`${local.stack.url}/me/rotate-key`, {
       method: 'POST',
       headers: { 'x-api-key': analyst.api_key },
     });
@@ -86,7 +82,7 @@ describe('POST /me/rotate-key', () => {
 describe('routing and protocol errors', () => {
   it('answers an unknown route with 404 and a wrong method with 405', async () => {
     const unknown = await get('/no-such-thing');
-    const wrongMethod = await fetch(`${stack.url}/health`, { method: 'DELETE' });
+    const wrongMethod = await fetch(`${local.stack.url}/health`, { method: 'DELETE' });
 
     expect(unknown.status).toBe(404);
     expect((await unknown.json()).detail).toContain('/no-such-thing');
@@ -96,9 +92,9 @@ describe('routing and protocol errors', () => {
   });
 
   it('refuses a body over 1 MB with 413', async () => {
-    const admin = stack.demoKeys[0];
+    const admin = local.stack.demoKeys[0];
 
-    const response = await fetch(`${stack.url}/me/rotate-key`, {
+    const response = await fetch(`${local.stack.url}/me/rotate-key`, {
       method: 'POST',
       headers: { 'x-api-key': admin.api_key, 'content-type': 'application/json' },
       body: JSON.stringify({ padding: 'x'.repeat(1024 * 1024 + 10) }),
@@ -112,7 +108,7 @@ describe('routing and protocol errors', () => {
 
 describe('GET /dbstatus', () => {
   it('reports every shipped list with counts, real source dates and staleness', async () => {
-    const response = await get('/dbstatus', stack.demoKeys[0].api_key);
+    const response = await get('/dbstatus', local.stack.demoKeys[0].api_key);
 
     expect(response.status).toBe(200);
     const body = await response.json();

@@ -6,22 +6,15 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { handler as autoRescreen } from '../../functions/schedule/auto-rescreen.ts';
 import { scheduledEvent } from '../../infra/local/scheduler.ts';
-import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
 import { getServices } from '../../lib/runtime/services.ts';
 import { keys } from '../../lib/store/schema.ts';
 import { createTenant } from '../../lib/tenancy/tenants.ts';
-import { apiClient } from '../support/api-client.ts';
+import { useLocalStack } from '../support/api-client.ts';
 
-let stack: LocalStack;
-let api: ReturnType<typeof apiClient>;
-beforeAll(async () => {
-  stack = await startLocalStack({ dataDir: null });
-  api = apiClient(stack);
-}, 60_000);
-afterAll(async () => stack.close());
+const local = useLocalStack();
 
 // biome-ignore lint/suspicious/noExplicitAny: black-box tests read arbitrary JSON bodies
 type Body = any;
@@ -30,7 +23,8 @@ const DAY = 86_400_000;
 /** A tenant with its admin's key and one analyst's key. */
 async function freshTenant() {
   const { tenant, admin } = await createTenant(getServices().table, { name: 'Alerts', plan: 'enterprise' });
-  const analyst = (await api.post('/users', admin.api_key, { name: 'Alert Analyst' })).body.api_key as string;
+  const analyst = (await local.api.post('/users', admin.api_key, { name: 'Alert Analyst' })).body
+    .api_key as string;
   return { tenantId: tenant.tenant_id, admin: admin.api_key, analyst };
 }
 
@@ -45,10 +39,10 @@ async function scheduledRun(tenantId: string, key: string): Promise<Body> {
     scheduledEvent({ id: 'auto-rescreen' }, new Date(Date.now() + daysAhead * DAY)),
   );
   for (const { run_id } of runs) {
-    const found = await api.get(`/clients/rescreen/runs/${run_id}`, key);
+    const found = await local.api.get(`/clients/rescreen/runs/${run_id}`, key);
     if (found.status !== 200) continue;
     for (let i = 0; i < 200; i += 1) {
-      const run = (await api.get(`/clients/rescreen/runs/${run_id}`, key)).body;
+      const run = (await local.api.get(`/clients/rescreen/runs/${run_id}`, key)).body;
       if (run.status === 'finished') return run;
       await sleep(50);
     }
@@ -58,13 +52,13 @@ async function scheduledRun(tenantId: string, key: string): Promise<Body> {
 }
 
 const client = async (clientId: string, key: string): Promise<Body> =>
-  (await api.get(`/clients/${clientId}`, key)).body;
+  (await local.api.get(`/clients/${clientId}`, key)).body;
 const currentScreen = async (clientId: string, key: string): Promise<Body> =>
-  (await api.get(`/screens/${(await client(clientId, key)).last_screen_id}`, key)).body;
+  (await local.api.get(`/screens/${(await client(clientId, key)).last_screen_id}`, key)).body;
 const historyOf = async (screenId: string, key: string): Promise<Body> =>
-  (await api.get(`/screens/${screenId}/history`, key)).body;
+  (await local.api.get(`/screens/${screenId}/history`, key)).body;
 const pendingIds = async (key: string): Promise<string[]> =>
-  (await api.get('/screens/pending', key)).body.screens.map((s: { screen_id: string }) => s.screen_id);
+  (await local.api.get('/screens/pending', key)).body.screens.map((s: { screen_id: string }) => s.screen_id);
 
 /** Makes the client's stored screen say what a screen before the listing would have said. */
 async function screenBeforeListing(tenantId: string, screenId: string) {
@@ -89,7 +83,7 @@ async function screenBeforeListing(tenantId: string, screenId: string) {
 /** A client of a listed person whose registration screen predates the listing. */
 async function clientListedAfterRegistration(tenantId: string, key: string): Promise<Body> {
   const registered = (
-    await api.post('/clients', key, {
+    await local.api.post('/clients', key, {
       name: 'Vladimir Putin',
       dob: '1952-10-07',
       types: 'sanctions,pep',
@@ -134,7 +128,7 @@ describe('an alert persists until somebody decides it', { timeout: 120_000 }, ()
       ]);
       expect(again.changed[0].alert_since).toBe(raised.screened_at);
       // One screen per client in the queue, and it says it carries an alert since the first run.
-      const pending = (await api.get('/screens/pending', admin)).body.screens;
+      const pending = (await local.api.get('/screens/pending', admin)).body.screens;
       expect(pending).toHaveLength(1);
       expect(pending[0]).toMatchObject({ screen_id: carried.screen_id, alert_since: raised.screened_at });
     }
@@ -156,7 +150,7 @@ describe('an alert persists until somebody decides it', { timeout: 120_000 }, ()
     const alerted = await currentScreen(registered.client_id, admin);
     expect(alerted.alert).not.toBeNull();
 
-    const decided = await api.post(`/screens/${alerted.screen_id}/dispose`, analyst, {
+    const decided = await local.api.post(`/screens/${alerted.screen_id}/dispose`, analyst, {
       disposition: 'confirmed_hit',
       note: 'Same person: passport and date of birth agree',
     });
@@ -181,7 +175,7 @@ describe('an alert persists until somebody decides it', { timeout: 120_000 }, ()
     expect(carrying.alert.raised_by_screen_id).toBe(raised.screen_id);
 
     // The analyst works from the alert's first screen, superseded since.
-    await api.post(`/screens/${raised.screen_id}/dispose`, analyst, {
+    await local.api.post(`/screens/${raised.screen_id}/dispose`, analyst, {
       disposition: 'confirmed_hit',
       note: 'Same person',
     });
@@ -199,7 +193,7 @@ describe('only settled decisions are carried forward', { timeout: 120_000 }, () 
   it('a false positive awaiting approval is not carried; an admin override on the old screen reaches the current one', async () => {
     const { tenantId, admin, analyst } = await freshTenant();
     const registered = (
-      await api.post('/clients', admin, {
+      await local.api.post('/clients', admin, {
         name: 'Vladimir Putin',
         dob: '1952-10-07',
         types: 'sanctions,pep',
@@ -207,7 +201,7 @@ describe('only settled decisions are carried forward', { timeout: 120_000 }, () 
       })
     ).body;
     const first = registered.last_screen_id;
-    await api.post(`/screens/${first}/dispose`, analyst, {
+    await local.api.post(`/screens/${first}/dispose`, analyst, {
       disposition: 'false_positive',
       note: 'Different person, I believe',
       approval_requested: true,
@@ -225,7 +219,7 @@ describe('only settled decisions are carried forward', { timeout: 120_000 }, () 
     expect(history[0].note).toContain(`decision on ${first} awaits approval`);
 
     // The admin does not sign it off: it is a hit.
-    const override = await api.post(`/screens/${first}/dispose`, admin, {
+    const override = await local.api.post(`/screens/${first}/dispose`, admin, {
       disposition: 'confirmed_hit',
       note: 'Same person: the date of birth agrees',
       override: true,

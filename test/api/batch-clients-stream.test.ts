@@ -1,6 +1,5 @@
 import { createParser } from 'eventsource-parser';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
+import { describe, expect, it } from 'vitest';
 import type { BatchItemSubject } from '../../lib/batch/batch-record.ts';
 import { startBatch } from '../../lib/batch/start-batch.ts';
 import { logger } from '../../lib/common/log.ts';
@@ -10,18 +9,12 @@ import { getServices } from '../../lib/runtime/services.ts';
 import { PLANS } from '../../lib/tenancy/plans.ts';
 import { createTenant } from '../../lib/tenancy/tenants.ts';
 import { CHECK_TYPES } from '../../lib/watchlists/types.ts';
-import { apiClient, madeUpName } from '../support/api-client.ts';
+import { madeUpName, useLocalStack } from '../support/api-client.ts';
 import { failOnce } from '../support/flaky-table.ts';
 import { sqsRecord } from '../support/sqs-record.ts';
 import { readEvents } from '../support/sse.ts';
 
-let stack: LocalStack;
-let api: ReturnType<typeof apiClient>;
-beforeAll(async () => {
-  stack = await startLocalStack({ dataDir: null });
-  api = apiClient(stack);
-}, 60_000);
-afterAll(async () => stack.close());
+const local = useLocalStack();
 
 interface SseEvent {
   event: string;
@@ -33,7 +26,7 @@ async function postStream(
   key: string,
   body: unknown,
 ): Promise<{ status: number; events: SseEvent[]; json?: unknown }> {
-  const response = await fetch(`${stack.url}/batch/clients/stream`, {
+  const response = await fetch(`${local.stack.url}/batch/clients/stream`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-key': key },
     body: JSON.stringify(body),
@@ -59,7 +52,8 @@ async function tenantKey(plan: 'starter' | 'growth') {
 describe('POST /batch/clients/stream', () => {
   it('registers every subject as a client; progress carries client_id; a taken reference is an error event, not charged', async () => {
     const key = await tenantKey('growth');
-    const existing = (await api.post('/clients', key, { name: madeUpName(), reference: 'TAKEN-1' })).body;
+    const existing = (await local.api.post('/clients', key, { name: madeUpName(), reference: 'TAKEN-1' }))
+      .body;
     const names = [madeUpName(), madeUpName(), madeUpName()];
 
     const { status, events } = await postStream(key, {
@@ -80,7 +74,7 @@ describe('POST /batch/clients/stream', () => {
     expect(errors[0].data.detail).toContain(existing.client_id);
     expect(events.at(-1)).toMatchObject({ event: 'complete', data: { total: 3, completed: 2, failed: 1 } });
 
-    const clients = (await api.get('/clients', key)).body.clients;
+    const clients = (await local.api.get('/clients', key)).body.clients;
     for (const event of progress) {
       const client = clients.find((c: { client_id: string }) => c.client_id === event.data.client_id);
       expect(client).toMatchObject({ last_screen_id: event.data.screen_id, types: ['sanctions'] });
@@ -89,9 +83,9 @@ describe('POST /batch/clients/stream', () => {
       30,
     );
     // One registration before, two screened in the batch; the refused subject was refunded.
-    expect((await api.get('/me', key)).body.usage.screens_used).toBe(3);
+    expect((await local.api.get('/me', key)).body.usage.screens_used).toBe(3);
     // Batch screens keep the per-subject rows too.
-    const screened = (await api.get('/clients/screened', key)).body.subjects.map(
+    const screened = (await local.api.get('/clients/screened', key)).body.subjects.map(
       (row: { subject: { name: string } }) => row.subject.name,
     );
     expect(screened).toEqual(expect.arrayContaining([names[0], names[2]]));
@@ -117,7 +111,7 @@ describe('POST /batch/clients/stream', () => {
     expect(badField.status).toBe(400);
     expect((badField.json as { detail: string }).detail).toContain('subjects[0].rescreen_interval_days');
     expect(noPlan.status).toBe(403);
-    expect((await api.get('/me', growth)).body.usage.screens_used).toBe(0);
+    expect((await local.api.get('/me', growth)).body.usage.screens_used).toBe(0);
   });
 
   it('a subject retried after its client was written keeps that client: no second client, no refund', async () => {
@@ -144,7 +138,7 @@ describe('POST /batch/clients/stream', () => {
       request,
       logger,
     );
-    const usedBefore = (await api.get('/me', key)).body.usage.screens_used;
+    const usedBefore = (await local.api.get('/me', key)).body.usage.screens_used;
 
     // First delivery: the client is written, then recording the batch item fails.
     const flaky = failOnce(services.table, (input) =>
@@ -162,7 +156,7 @@ describe('POST /batch/clients/stream', () => {
     });
     expect(flaky.failed()).toBe(true);
     expect(first.batchItemFailures).toHaveLength(1);
-    const written = (await api.get('/clients?reference=CUST-RETRY-1', key)).body.clients;
+    const written = (await local.api.get('/clients?reference=CUST-RETRY-1', key)).body.clients;
     expect(written).toHaveLength(1);
 
     const second = await createQueueWorker({ services: getServices })({
@@ -170,12 +164,12 @@ describe('POST /batch/clients/stream', () => {
     });
     expect(second.batchItemFailures).toEqual([]);
     const events = await readEvents(
-      await fetch(`${stack.url}/batch/${batch.batchId}/events`, { headers: { 'x-api-key': key } }),
+      await fetch(`${local.stack.url}/batch/${batch.batchId}/events`, { headers: { 'x-api-key': key } }),
     );
     const progress = events.filter((event) => event.event === 'progress');
     expect(events.filter((event) => event.event === 'error')).toEqual([]);
     expect(progress.map((event) => event.data.client_id as string)).toEqual([written[0].client_id]);
-    expect((await api.get('/clients', key)).body.clients).toHaveLength(1);
-    expect((await api.get('/me', key)).body.usage.screens_used).toBe(usedBefore);
+    expect((await local.api.get('/clients', key)).body.clients).toHaveLength(1);
+    expect((await local.api.get('/me', key)).body.usage.screens_used).toBe(usedBefore);
   });
 });

@@ -1,19 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { createParser } from 'eventsource-parser';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
+import { describe, expect, it } from 'vitest';
 import { getServices } from '../../lib/runtime/services.ts';
 import { getMonthlyUsage } from '../../lib/tenancy/quota.ts';
 import { createTenant } from '../../lib/tenancy/tenants.ts';
-import { apiClient, madeUpName } from '../support/api-client.ts';
+import { madeUpName, useLocalStack } from '../support/api-client.ts';
 
-let stack: LocalStack;
-let api: ReturnType<typeof apiClient>;
-beforeAll(async () => {
-  stack = await startLocalStack({ dataDir: null });
-  api = apiClient(stack);
-}, 60_000);
-afterAll(async () => stack?.close());
+const local = useLocalStack();
 
 async function freshTenant(plan: 'growth' | 'starter' = 'growth') {
   const { tenant, admin } = await createTenant(getServices().table, { name: 'Idempotency Bank', plan });
@@ -27,8 +20,8 @@ describe('Idempotency-Key on POST /screen', () => {
     const idempotencyKey = randomUUID();
     const body = { name: madeUpName(), force: true };
 
-    const first = await api.post('/screen', key, body, { 'idempotency-key': idempotencyKey });
-    const repeat = await api.post(
+    const first = await local.api.post('/screen', key, body, { 'idempotency-key': idempotencyKey });
+    const repeat = await local.api.post(
       '/screen',
       key,
       { force: true, name: body.name },
@@ -39,15 +32,15 @@ describe('Idempotency-Key on POST /screen', () => {
     expect(repeat.status).toBe(200);
     expect(repeat.body).toEqual(first.body);
     expect(await usage(tenantId)).toBe(1);
-    expect((await api.get('/screens', key)).body.screens).toHaveLength(1);
+    expect((await local.api.get('/screens', key)).body.screens).toHaveLength(1);
   });
 
   it('refuses the same key with another body with 422, doing nothing', async () => {
     const { tenantId, key } = await freshTenant();
     const idempotencyKey = randomUUID();
-    await api.post('/screen', key, { name: madeUpName() }, { 'idempotency-key': idempotencyKey });
+    await local.api.post('/screen', key, { name: madeUpName() }, { 'idempotency-key': idempotencyKey });
 
-    const other = await api.post(
+    const other = await local.api.post(
       '/screen',
       key,
       { name: madeUpName() },
@@ -65,7 +58,9 @@ describe('Idempotency-Key on POST /screen', () => {
     const body = { name: madeUpName(), force: true };
 
     const results = await Promise.all(
-      Array.from({ length: 4 }, () => api.post('/screen', key, body, { 'idempotency-key': idempotencyKey })),
+      Array.from({ length: 4 }, () =>
+        local.api.post('/screen', key, body, { 'idempotency-key': idempotencyKey }),
+      ),
     );
 
     expect(results.every((r) => r.status === 200 || r.status === 409)).toBe(true);
@@ -77,8 +72,18 @@ describe('Idempotency-Key on POST /screen', () => {
     const { key } = await freshTenant();
     const idempotencyKey = randomUUID();
 
-    const refused = await api.post('/screen', key, { name: 'x' }, { 'idempotency-key': idempotencyKey });
-    const retried = await api.post('/screen', key, { name: 'x' }, { 'idempotency-key': idempotencyKey });
+    const refused = await local.api.post(
+      '/screen',
+      key,
+      { name: 'x' },
+      { 'idempotency-key': idempotencyKey },
+    );
+    const retried = await local.api.post(
+      '/screen',
+      key,
+      { name: 'x' },
+      { 'idempotency-key': idempotencyKey },
+    );
 
     expect(refused.status).toBe(400);
     expect(retried.status).toBe(400);
@@ -90,9 +95,9 @@ describe('Idempotency-Key on POST /screen', () => {
     const b = await freshTenant();
     const idempotencyKey = randomUUID();
 
-    await api.post('/screen', a.key, { name: madeUpName() }, { 'idempotency-key': idempotencyKey });
+    await local.api.post('/screen', a.key, { name: madeUpName() }, { 'idempotency-key': idempotencyKey });
     const name = madeUpName();
-    const elsewhere = await api.post('/screen', b.key, { name }, { 'idempotency-key': idempotencyKey });
+    const elsewhere = await local.api.post('/screen', b.key, { name }, { 'idempotency-key': idempotencyKey });
 
     expect(elsewhere.status).toBe(200);
     expect(elsewhere.body.subject.name).toBe(name);
@@ -103,21 +108,21 @@ describe('Idempotency-Key on POST /screen', () => {
     const { tenantId, key } = await freshTenant();
     const idempotencyKey = randomUUID();
     const body = { name: madeUpName(), dob: '1971-04-02', nationality: 'Icelandic', force: true };
-    const first = await api.post('/screen', key, body, { 'idempotency-key': idempotencyKey });
-    expect((await api.delete(`/screens/${first.body.screen_id}`, key)).status).toBe(200);
+    const first = await local.api.post('/screen', key, body, { 'idempotency-key': idempotencyKey });
+    expect((await local.api.delete(`/screens/${first.body.screen_id}`, key)).status).toBe(200);
 
-    const repeat = await api.post('/screen', key, body, { 'idempotency-key': idempotencyKey });
+    const repeat = await local.api.post('/screen', key, body, { 'idempotency-key': idempotencyKey });
 
     expect(repeat.status).toBe(410);
     expect(repeat.body.detail).toContain(first.body.screen_id);
     expect(repeat.body.detail).toMatch(/deleted/);
     expect(JSON.stringify(repeat.body)).not.toContain(body.name);
     expect(await usage(tenantId)).toBe(1);
-    expect((await api.get('/screens', key)).body.screens).toHaveLength(0);
-    const again = await api.post('/screen', key, body, { 'idempotency-key': idempotencyKey });
+    expect((await local.api.get('/screens', key)).body.screens).toHaveLength(0);
+    const again = await local.api.post('/screen', key, body, { 'idempotency-key': idempotencyKey });
     expect(again.status).toBe(410);
     expect(JSON.stringify(again.body)).not.toContain(body.name);
-    const otherBody = await api.post(
+    const otherBody = await local.api.post(
       '/screen',
       key,
       { name: madeUpName() },
@@ -129,13 +134,13 @@ describe('Idempotency-Key on POST /screen', () => {
   it('never replays a cached screen deleted since, either', async () => {
     const { key } = await freshTenant();
     const body = { name: madeUpName() };
-    const screened = await api.post('/screen', key, body);
+    const screened = await local.api.post('/screen', key, body);
     const idempotencyKey = randomUUID();
-    const cached = await api.post('/screen', key, body, { 'idempotency-key': idempotencyKey });
+    const cached = await local.api.post('/screen', key, body, { 'idempotency-key': idempotencyKey });
     expect(cached.body).toMatchObject({ screen_id: screened.body.screen_id, skipped: true });
-    await api.delete(`/screens/${screened.body.screen_id}`, key);
+    await local.api.delete(`/screens/${screened.body.screen_id}`, key);
 
-    const repeat = await api.post('/screen', key, body, { 'idempotency-key': idempotencyKey });
+    const repeat = await local.api.post('/screen', key, body, { 'idempotency-key': idempotencyKey });
 
     expect(repeat.status).toBe(410);
     expect(repeat.body.detail).toContain(screened.body.screen_id);
@@ -144,7 +149,7 @@ describe('Idempotency-Key on POST /screen', () => {
   it('refuses a malformed key with 400 naming the header', async () => {
     const { key } = await freshTenant();
 
-    const response = await api.post(
+    const response = await local.api.post(
       '/screen',
       key,
       { name: madeUpName() },
@@ -158,7 +163,7 @@ describe('Idempotency-Key on POST /screen', () => {
 
 describe('Idempotency-Key on the batch streams', () => {
   async function streamEvents(key: string, body: unknown, idempotencyKey: string, path = '/batch/stream') {
-    const response = await fetch(`${stack.url}${path}`, {
+    const response = await fetch(`${local.stack.url}${path}`, {
       method: 'POST',
       headers: { 'x-api-key': key, 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
       body: JSON.stringify(body),
@@ -187,8 +192,8 @@ describe('Idempotency-Key on the batch streams', () => {
     expect(repeat.filter((e) => e.event === 'progress')).toHaveLength(2);
     expect(repeat.at(-1)).toMatchObject({ event: 'complete', data: { total: 2, completed: 2, failed: 0 } });
     expect(await usage(tenantId)).toBe(2);
-    expect((await api.get('/screens', key)).body.screens).toHaveLength(2);
-    const changed = await api.post(
+    expect((await local.api.get('/screens', key)).body.screens).toHaveLength(2);
+    const changed = await local.api.post(
       '/batch/stream',
       key,
       { subjects: [{ name: madeUpName() }] },
@@ -206,7 +211,7 @@ describe('Idempotency-Key on the batch streams', () => {
 
     const first = await streamEvents(key, body, idempotencyKey, '/batch/clients/stream');
     const repeat = await streamEvents(key, body, idempotencyKey, '/batch/clients/stream');
-    const changed = await api.post(
+    const changed = await local.api.post(
       '/batch/clients/stream',
       key,
       { subjects: [{ name: madeUpName() }] },
@@ -216,7 +221,7 @@ describe('Idempotency-Key on the batch streams', () => {
     expect(repeat[0].data.batch_id).toBe(first[0].data.batch_id);
     expect(repeat.at(-1)).toMatchObject({ event: 'complete', data: { total: 1, completed: 1, failed: 0 } });
     expect(await usage(tenantId)).toBe(1);
-    expect((await api.get('/clients', key)).body.clients).toHaveLength(1);
+    expect((await local.api.get('/clients', key)).body.clients).toHaveLength(1);
     expect(changed.status).toBe(422);
     expect(changed.body.detail).toMatch(/^Idempotency-Key was already used with a different request body/);
   });

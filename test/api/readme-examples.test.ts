@@ -2,9 +2,8 @@ import { execFile, execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
-import { demoKey } from '../support/api-client.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { demoKey, useLocalStack } from '../support/api-client.ts';
 import { codeBlocks as blocksOf, section } from '../support/markdown.ts';
 
 const run = promisify(execFile);
@@ -33,7 +32,7 @@ function curlScript(document: Document, heading: string, key: string): string {
     ...codeBlocks(document, heading, 'bash'),
   ]
     .join('\n')
-    .replace(/^BASE=.*$/m, `BASE=${stack.url}`)
+    .replace(/^BASE=.*$/m, `BASE=${local.stack.url}`)
     .replace(/^KEY=.*$/m, `KEY=${key}`);
 }
 
@@ -46,13 +45,11 @@ const hasPython = (() => {
   }
 })();
 
-let stack: LocalStack;
+const local = useLocalStack();
 let key: string;
 beforeAll(async () => {
-  stack = await startLocalStack({ dataDir: null });
-  key = demoKey(stack, 'tdemoenterprise', 'admin').api_key;
+  key = demoKey(local.stack, 'tdemoenterprise', 'admin').api_key;
 }, 60_000);
-afterAll(async () => stack.close());
 
 describe('docs/monitoring.md examples', () => {
   it('the curl examples of "Clients and monitoring" run against the local server, every call 2xx', async () => {
@@ -100,7 +97,7 @@ describe('README "First calls" and the API guide\'s "Examples in curl, JavaScrip
 
     const { stdout } = await run('node', ['--input-type=module', '-e', script], {
       timeout: 60_000,
-      env: { ...process.env, BASE: stack.url, KEY: key },
+      env: { ...process.env, BASE: local.stack.url, KEY: key },
     });
 
     expect(stdout).toMatch(/^SCR-\d{8}-\d{6} (CRITICAL|HIGH)$/m);
@@ -113,7 +110,7 @@ describe('README "First calls" and the API guide\'s "Examples in curl, JavaScrip
 
     const { stdout } = await run('python3', ['-c', script], {
       timeout: 60_000,
-      env: { ...process.env, BASE: stack.url, KEY: key },
+      env: { ...process.env, BASE: local.stack.url, KEY: key },
     });
 
     expect(stdout).toMatch(/^SCR-\d{8}-\d{6} (CRITICAL|HIGH)$/m);

@@ -1,23 +1,18 @@
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { symbols } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
+import { describe, expect, it } from 'vitest';
 import { logger, loggingAs } from '../../lib/common/log.ts';
 import { getServices } from '../../lib/runtime/services.ts';
 import { chargeScreens } from '../../lib/tenancy/quota.ts';
 import { createTenant } from '../../lib/tenancy/tenants.ts';
-import { demoKey, madeUpName } from '../support/api-client.ts';
+import { demoKey, madeUpName, useLocalStack } from '../support/api-client.ts';
 
-let stack: LocalStack;
-beforeAll(async () => {
-  stack = await startLocalStack({ dataDir: null });
-});
-afterAll(async () => stack.close());
+const local = useLocalStack();
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const call = (method: string, path: string, headers: Record<string, string> = {}, body?: unknown) =>
-  fetch(`${stack.url}${path}`, {
+  fetch(`${local.stack.url}${path}`, {
     method,
     headers: { 'content-type': 'application/json', ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -83,7 +78,7 @@ describe('X-Request-Id', () => {
   });
 
   it('is on a 404 of an unknown path and of an unknown screen', async () => {
-    const key = demoKey(stack, 'tdemostarter', 'analyst').api_key;
+    const key = demoKey(local.stack, 'tdemostarter', 'analyst').api_key;
 
     const noRoute = await call('GET', '/no/such/route', { 'x-request-id': 'req-404a' });
     const noScreen = await call('GET', '/screens/SCR-20260101-999999', {
@@ -157,7 +152,7 @@ describe('quota headers', () => {
   });
 
   it('say an Enterprise plan is unlimited instead of stating a quota', async () => {
-    const key = demoKey(stack, 'tdemoenterprise', 'analyst').api_key;
+    const key = demoKey(local.stack, 'tdemoenterprise', 'analyst').api_key;
 
     const response = await call('POST', '/screen', { 'x-api-key': key }, { name: madeUpName() });
 
@@ -187,7 +182,7 @@ async function capturingLogs(work: () => Promise<unknown>): Promise<Record<strin
 
 describe('request id in the logs', () => {
   it('is on every line logged while requests are served, and on lines of the code below the pipeline', async () => {
-    const key = demoKey(stack, 'tdemoenterprise', 'analyst').api_key;
+    const key = demoKey(local.stack, 'tdemoenterprise', 'analyst').api_key;
 
     const lines = await capturingLogs(async () => {
       await call(
@@ -218,7 +213,7 @@ describe('request id in the logs', () => {
 describe('a 500', () => {
   // Last in the file: it removes this file's own in-memory table to make the store fail.
   it('names the request id in its body and its header', async () => {
-    const key = demoKey(stack, 'tdemostarter', 'analyst').api_key;
+    const key = demoKey(local.stack, 'tdemostarter', 'analyst').api_key;
     const { table } = getServices();
     await table.doc.send(new DeleteTableCommand({ TableName: table.name }));
 

@@ -1,9 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { handler as autoRescreen } from '../../functions/schedule/auto-rescreen.ts';
 import { scheduledEvent } from '../../infra/local/scheduler.ts';
-import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
 import { logger } from '../../lib/common/log.ts';
 import { encodeJob } from '../../lib/jobs/kinds.ts';
 import { createQueueWorker } from '../../lib/jobs/queue-worker.ts';
@@ -14,17 +13,11 @@ import { keys } from '../../lib/store/schema.ts';
 import { PLANS } from '../../lib/tenancy/plans.ts';
 import { chargeScreens } from '../../lib/tenancy/quota.ts';
 import { createTenant } from '../../lib/tenancy/tenants.ts';
-import { apiClient, madeUpName } from '../support/api-client.ts';
+import { madeUpName, useLocalStack } from '../support/api-client.ts';
 import { failOnce } from '../support/flaky-table.ts';
 import { sqsRecord } from '../support/sqs-record.ts';
 
-let stack: LocalStack;
-let api: ReturnType<typeof apiClient>;
-beforeAll(async () => {
-  stack = await startLocalStack({ dataDir: null });
-  api = apiClient(stack);
-}, 60_000);
-afterAll(async () => stack.close());
+const local = useLocalStack();
 
 const DAY = 86_400_000;
 /** The hourly rule firing `days` from now: the injectable clock of the scheduled function. */
@@ -65,7 +58,7 @@ async function freshTenant(plan: 'starter' | 'enterprise' = 'enterprise', used =
 
 async function runOf(tenantId: string, runs: { runs: { run_id: string }[] }, key: string) {
   for (const { run_id } of runs.runs) {
-    const run = await api.get(`/clients/rescreen/runs/${run_id}`, key);
+    const run = await local.api.get(`/clients/rescreen/runs/${run_id}`, key);
     if (run.status === 200) return run_id;
   }
   throw new Error(`no run for ${tenantId}`);
@@ -74,16 +67,16 @@ async function runOf(tenantId: string, runs: { runs: { run_id: string }[] }, key
 /** Polls the run until every queued client has finished. */
 async function finished(runId: string, key: string) {
   for (let i = 0; i < 200; i += 1) {
-    const run = (await api.get(`/clients/rescreen/runs/${runId}`, key)).body;
+    const run = (await local.api.get(`/clients/rescreen/runs/${runId}`, key)).body;
     if (run.status === 'finished') return run;
     await sleep(50);
   }
   throw new Error(`run ${runId} did not finish`);
 }
 
-const usedOf = async (key: string) => (await api.get('/me', key)).body.usage.screens_used as number;
+const usedOf = async (key: string) => (await local.api.get('/me', key)).body.usage.screens_used as number;
 const screensOf = async (clientId: string, key: string) =>
-  (await api.get(`/clients/${clientId}`, key)).body.screens as { screen_id: string }[];
+  (await local.api.get(`/clients/${clientId}`, key)).body.screens as { screen_id: string }[];
 
 /** Makes the client's stored screen say what a screen before the listing would have said. */
 async function screenBeforeListing(tenantId: string, screenId: string) {
@@ -111,8 +104,9 @@ async function screenBeforeListing(tenantId: string, screenId: string) {
 describe('auto-rescreen', () => {
   it('re-screens only the clients past their due date, charging one screen each', async () => {
     const { tenantId, key } = await freshTenant();
-    const daily = (await api.post('/clients', key, { name: madeUpName(), rescreen_interval_days: 1 })).body;
-    const quarterly = (await api.post('/clients', key, { name: madeUpName() })).body;
+    const daily = (await local.api.post('/clients', key, { name: madeUpName(), rescreen_interval_days: 1 }))
+      .body;
+    const quarterly = (await local.api.post('/clients', key, { name: madeUpName() })).body;
 
     const run = await finished(await runOf(tenantId, await scheduleAt(2), key), key);
 
@@ -120,7 +114,7 @@ describe('auto-rescreen', () => {
     expect(await screensOf(daily.client_id, key)).toHaveLength(2);
     expect(await screensOf(quarterly.client_id, key)).toHaveLength(1);
     expect(await usedOf(key)).toBe(3);
-    const profile = (await api.get(`/clients/${daily.client_id}`, key)).body;
+    const profile = (await local.api.get(`/clients/${daily.client_id}`, key)).body;
     expect(profile.last_screen_id).not.toBe(daily.last_screen_id);
     // Next due: one interval after the new screen.
     expect(Date.parse(profile.next_due_at) - Date.parse(profile.last_screened_at)).toBe(DAY);
@@ -129,21 +123,24 @@ describe('auto-rescreen', () => {
 
   it('an unchanged CLEAR does not alert, and its newer screen supersedes the older pending one', async () => {
     const { tenantId, key } = await freshTenant();
-    const client = (await api.post('/clients', key, { name: madeUpName(), rescreen_interval_days: 1 })).body;
+    const client = (await local.api.post('/clients', key, { name: madeUpName(), rescreen_interval_days: 1 }))
+      .body;
 
     const run = await finished(await runOf(tenantId, await scheduleAt(2), key), key);
 
     expect(run.changed).toEqual([]);
     const [newest, oldest] = await screensOf(client.client_id, key);
-    const fresh = (await api.get(`/screens/${newest.screen_id}`, key)).body;
+    const fresh = (await local.api.get(`/screens/${newest.screen_id}`, key)).body;
     expect(fresh).toMatchObject({
       origin: 'rescreen',
       alert: null,
       disposition: null,
       client_id: client.client_id,
     });
-    expect((await api.get(`/screens/${oldest.screen_id}`, key)).body.superseded_by).toBe(newest.screen_id);
-    const pending = (await api.get('/screens/pending', key)).body.screens.map(
+    expect((await local.api.get(`/screens/${oldest.screen_id}`, key)).body.superseded_by).toBe(
+      newest.screen_id,
+    );
+    const pending = (await local.api.get('/screens/pending', key)).body.screens.map(
       (s: { screen_id: string }) => s.screen_id,
     );
     expect(pending).toEqual([newest.screen_id]);
@@ -152,7 +149,7 @@ describe('auto-rescreen', () => {
   it('a new match alerts: the new screen is pending with the matches added and the risk before and after', async () => {
     const { tenantId, key } = await freshTenant();
     const client = (
-      await api.post('/clients', key, {
+      await local.api.post('/clients', key, {
         name: 'Vladimir Putin',
         dob: '1952-10-07',
         rescreen_interval_days: 1,
@@ -168,7 +165,7 @@ describe('auto-rescreen', () => {
       previous_screen_id: client.last_screen_id,
       risk_before: 'CLEAR',
     });
-    const alerted = (await api.get(`/screens/${run.changed[0].screen_id}`, key)).body;
+    const alerted = (await local.api.get(`/screens/${run.changed[0].screen_id}`, key)).body;
     expect(alerted.disposition).toBeNull();
     expect(alerted.alert.risk_before).toBe('CLEAR');
     expect(['HIGH', 'CRITICAL']).toContain(alerted.alert.risk_after);
@@ -180,13 +177,13 @@ describe('auto-rescreen', () => {
   it('a false positive on unchanged entries is carried forward by the system, not asked again', async () => {
     const { tenantId, key } = await freshTenant();
     const client = (
-      await api.post('/clients', key, {
+      await local.api.post('/clients', key, {
         name: 'Vladimir Putin',
         dob: '1952-10-07',
         rescreen_interval_days: 1,
       })
     ).body;
-    await api.post(`/screens/${client.last_screen_id}/dispose`, key, {
+    await local.api.post(`/screens/${client.last_screen_id}/dispose`, key, {
       disposition: 'false_positive',
       note: 'Different person: verified passport',
     });
@@ -195,11 +192,11 @@ describe('auto-rescreen', () => {
 
     expect(run.changed).toEqual([]);
     const [newest] = await screensOf(client.client_id, key);
-    const history = (await api.get(`/screens/${newest.screen_id}/history`, key)).body;
+    const history = (await local.api.get(`/screens/${newest.screen_id}/history`, key)).body;
     expect(history.disposition).toMatchObject({ disposition: 'false_positive', author: { role: 'system' } });
     expect(history.history).toHaveLength(1);
     expect(history.history[0].note).toContain(client.last_screen_id);
-    const pending = (await api.get('/screens/pending', key)).body.screens;
+    const pending = (await local.api.get('/screens/pending', key)).body.screens;
     expect(pending).toEqual([]);
   });
 
@@ -207,10 +204,12 @@ describe('auto-rescreen', () => {
     const { key } = await freshTenant('starter');
     const clients = [];
     for (let i = 0; i < 3; i += 1) {
-      clients.push((await api.post('/clients', key, { name: madeUpName(), rescreen_interval_days: 1 })).body);
+      clients.push(
+        (await local.api.post('/clients', key, { name: madeUpName(), rescreen_interval_days: 1 })).body,
+      );
     }
     const { table } = getServices();
-    const tenantId = (await api.get('/me', key)).body.tenant.tenant_id;
+    const tenantId = (await local.api.get('/me', key)).body.tenant.tenant_id;
     await chargeScreens(table, tenantId, 1000 - 3 - 1, 1000);
 
     const run = await finished(await runOf(tenantId, await scheduleAt(2), key), key);
@@ -219,7 +218,7 @@ describe('auto-rescreen', () => {
     expect(await usedOf(key)).toBe(1000);
     let skipped = 0;
     for (const client of clients) {
-      const profile = (await api.get(`/clients/${client.client_id}`, key)).body;
+      const profile = (await local.api.get(`/clients/${client.client_id}`, key)).body;
       if (profile.last_screen_id !== client.last_screen_id) continue;
       skipped += 1;
       expect(profile.next_due_at).toBe(client.next_due_at);
@@ -234,7 +233,9 @@ describe('auto-rescreen', () => {
     const { key } = await freshTenant();
     const clients = [];
     for (let i = 0; i < 6; i += 1) {
-      clients.push((await api.post('/clients', key, { name: madeUpName(), rescreen_interval_days: 1 })).body);
+      clients.push(
+        (await local.api.post('/clients', key, { name: madeUpName(), rescreen_interval_days: 1 })).body,
+      );
     }
 
     // The rule fires at the clients' due date, once the clock is a second past their registration:
@@ -249,7 +250,7 @@ describe('auto-rescreen', () => {
     const runs = [...first.runs, ...second.runs];
     const mine = [];
     for (const { run_id } of runs) {
-      const run = await api.get(`/clients/rescreen/runs/${run_id}`, key);
+      const run = await local.api.get(`/clients/rescreen/runs/${run_id}`, key);
       if (run.status === 200) mine.push(await finished(run_id, key));
     }
 
@@ -263,9 +264,9 @@ describe('auto-rescreen', () => {
   it('POST /clients/rescreen/auto/trigger answers 202 with the counts; another tenant’s run is 404', async () => {
     const { key } = await freshTenant();
     const other = await freshTenant();
-    await api.post('/clients', key, { name: madeUpName() });
+    await local.api.post('/clients', key, { name: madeUpName() });
 
-    const { status, body } = await api.post('/clients/rescreen/auto/trigger', key);
+    const { status, body } = await local.api.post('/clients/rescreen/auto/trigger', key);
 
     expect(status).toBe(202);
     expect(body).toMatchObject({
@@ -273,10 +274,10 @@ describe('auto-rescreen', () => {
       due: 0,
       queued: 0,
     });
-    expect((await api.get(`/clients/rescreen/runs/${body.run_id}`, key)).body.status).toBe('finished');
-    expect((await api.get(`/clients/rescreen/runs/${body.run_id}`, other.key)).status).toBe(404);
-    expect((await api.get('/clients/rescreen/runs/RUN-20260101-0123456789', key)).status).toBe(404);
-    expect((await api.get('/clients/rescreen/runs/nonsense', key)).status).toBe(404);
+    expect((await local.api.get(`/clients/rescreen/runs/${body.run_id}`, key)).body.status).toBe('finished');
+    expect((await local.api.get(`/clients/rescreen/runs/${body.run_id}`, other.key)).status).toBe(404);
+    expect((await local.api.get('/clients/rescreen/runs/RUN-20260101-0123456789', key)).status).toBe(404);
+    expect((await local.api.get('/clients/rescreen/runs/nonsense', key)).status).toBe(404);
   });
 
   it('a run that queued a client another run re-screened since does not screen it, even when the new due date equals the one it saw', async () => {
@@ -286,15 +287,16 @@ describe('auto-rescreen', () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
       vi.setSystemTime(Date.now());
-      const client = (await api.post('/clients', key, { name: madeUpName(), rescreen_interval_days: 1 }))
-        .body;
+      const client = (
+        await local.api.post('/clients', key, { name: madeUpName(), rescreen_interval_days: 1 })
+      ).body;
       const [runA, runB] = [await startHeldRun(tenantId), await startHeldRun(tenantId)];
       expect([runA.queued, runB.queued]).toEqual([1, 1]);
       const deliver = (runId: string) =>
         createQueueWorker({ services: getServices })({ Records: [sqsRecord(runId, jobOf(tenantId, runId))] });
 
       await deliver(runA.run_id);
-      const profile = (await api.get(`/clients/${client.client_id}`, key)).body;
+      const profile = (await local.api.get(`/clients/${client.client_id}`, key)).body;
       expect(profile.next_due_at).toBe(client.next_due_at);
       await deliver(runB.run_id);
 
@@ -308,7 +310,8 @@ describe('auto-rescreen', () => {
 
   it('a retry after the screen was stored but not recorded on the client finds that screen: no second screen', async () => {
     const { tenantId, key } = await freshTenant();
-    const client = (await api.post('/clients', key, { name: madeUpName(), rescreen_interval_days: 1 })).body;
+    const client = (await local.api.post('/clients', key, { name: madeUpName(), rescreen_interval_days: 1 }))
+      .body;
     const services = getServices();
     const run = await startHeldRun(tenantId);
     expect(run.queued).toBe(1);
@@ -329,7 +332,7 @@ describe('auto-rescreen', () => {
     expect(second.batchItemFailures).toEqual([]);
     const screens = await screensOf(client.client_id, key);
     expect(screens).toHaveLength(2);
-    const profile = (await api.get(`/clients/${client.client_id}`, key)).body;
+    const profile = (await local.api.get(`/clients/${client.client_id}`, key)).body;
     expect(profile.last_screen_id).toBe(screens[0].screen_id);
     expect(profile.last_screen_id).not.toBe(client.last_screen_id);
     expect(await usedOf(key)).toBe(used);
@@ -339,13 +342,13 @@ describe('auto-rescreen', () => {
   it('a repeat POST /screen of a client after its re-screen returns the re-screen, charging nothing', async () => {
     const { tenantId, key } = await freshTenant();
     const name = madeUpName();
-    const client = (await api.post('/clients', key, { name, rescreen_interval_days: 1 })).body;
+    const client = (await local.api.post('/clients', key, { name, rescreen_interval_days: 1 })).body;
     const runId = await runOf(tenantId, await scheduleAt(2), key);
     await finished(runId, key);
     const [rescreen] = await screensOf(client.client_id, key);
     const used = await usedOf(key);
 
-    const repeat = await api.post('/screen', key, { name });
+    const repeat = await local.api.post('/screen', key, { name });
 
     expect(repeat.status).toBe(200);
     expect(repeat.body.screen_id).toBe(rescreen.screen_id);
@@ -355,7 +358,8 @@ describe('auto-rescreen', () => {
 
   it('a redelivered rescreen job screens and charges once', async () => {
     const { tenantId, key } = await freshTenant();
-    const client = (await api.post('/clients', key, { name: madeUpName(), rescreen_interval_days: 1 })).body;
+    const client = (await local.api.post('/clients', key, { name: madeUpName(), rescreen_interval_days: 1 }))
+      .body;
     const runId = await runOf(tenantId, await scheduleAt(2), key);
     await finished(runId, key);
     const used = await usedOf(key);

@@ -1,22 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { getServices } from '../../lib/runtime/services.ts';
 import { OPERATIONS_ISSUER } from '../../lib/tenancy/key-lineage.ts';
 import { addUser } from '../../lib/tenancy/tenants.ts';
-import { apiClient, demoKey, madeUpName } from '../support/api-client.ts';
+import { demoKey, madeUpName, useLocalStack } from '../support/api-client.ts';
 
-let stack: LocalStack;
-let api: ReturnType<typeof apiClient>;
+const local = useLocalStack();
 let analyst1: { key: string; id: string };
 let analyst2: { key: string; id: string };
 let admin: { key: string; id: string };
 let secondAdmin: { key: string; id: string };
 
 beforeAll(async () => {
-  stack = await startLocalStack({ dataDir: null });
-  api = apiClient(stack);
   const pick = (role: 'admin' | 'analyst', nth = 0) => {
-    const demo = demoKey(stack, 'tdemoenterprise', role, nth);
+    const demo = demoKey(local.stack, 'tdemoenterprise', role, nth);
     return { key: demo.api_key, id: demo.user_id };
   };
   analyst1 = pick('analyst', 0);
@@ -29,15 +25,15 @@ beforeAll(async () => {
   });
   secondAdmin = { key: added.api_key, id: added.user.user_id };
 }, 60_000);
-afterAll(async () => stack.close());
 
 async function newScreen(key = analyst1.key): Promise<string> {
-  const { status, body } = await api.post('/screen', key, { name: madeUpName() });
+  const { status, body } = await local.api.post('/screen', key, { name: madeUpName() });
   expect(status).toBe(200);
   return body.screen_id;
 }
-const dispose = (id: string, key: string, body: unknown) => api.post(`/screens/${id}/dispose`, key, body);
-const history = async (id: string) => (await api.get(`/screens/${id}/history`, analyst1.key)).body;
+const dispose = (id: string, key: string, body: unknown) =>
+  local.api.post(`/screens/${id}/dispose`, key, body);
+const history = async (id: string) => (await local.api.get(`/screens/${id}/history`, analyst1.key)).body;
 
 describe('POST /screens/{screen_id}/dispose: the state table', () => {
   it('pending → the disposition, with the note in the history and the screen off the pending list', async () => {
@@ -73,10 +69,10 @@ describe('POST /screens/{screen_id}/dispose: the state table', () => {
       },
     ]);
     expect(body.disposition.decision_version).toBe(1);
-    expect((await api.get(`/screens/${id}`, analyst1.key)).body.disposition.disposition).toBe(
+    expect((await local.api.get(`/screens/${id}`, analyst1.key)).body.disposition.disposition).toBe(
       'false_positive',
     );
-    const pending = (await api.get('/screens/pending?limit=200', analyst1.key)).body.screens;
+    const pending = (await local.api.get('/screens/pending?limit=200', analyst1.key)).body.screens;
     expect(pending.map((s: { screen_id: string }) => s.screen_id)).not.toContain(id);
   });
 
@@ -152,7 +148,7 @@ describe('POST /screens/{screen_id}/dispose: the state table', () => {
     expect(status).toBe(409);
     expect(body.detail).toMatch(/pending/);
     expect(
-      (await api.get('/screens/pending?limit=200', admin.key)).body.screens.map(
+      (await local.api.get('/screens/pending?limit=200', admin.key)).body.screens.map(
         (s: { screen_id: string }) => s.screen_id,
       ),
     ).toContain(id);
@@ -289,7 +285,7 @@ describe('four eyes binds the sign-off to the decision the admin reviewed', () =
   it('an approval of a decision that was overridden meanwhile → 409 naming the decision in force; nothing changes', async () => {
     const id = await newScreen();
     await dispose(id, analyst1.key, { disposition: 'confirmed_hit', approval_requested: true });
-    const seen = (await api.get(`/screens/${id}/history`, admin.key)).body.disposition;
+    const seen = (await local.api.get(`/screens/${id}/history`, admin.key)).body.disposition;
     expect(seen).toMatchObject({ disposition: 'confirmed_hit', decision_version: 1 });
     await dispose(id, analyst2.key, { disposition: 'cleared', override: true });
 
@@ -364,7 +360,7 @@ describe('the disposition history is bounded', () => {
       approves_version: stored.disposition.decision_version,
     });
     expect(approved.status).toBe(200);
-    expect((await api.get(`/screens/${id}`, analyst1.key)).status).toBe(200);
+    expect((await local.api.get(`/screens/${id}`, analyst1.key)).status).toBe(200);
   });
 
   it('refuses a note over 4,000 characters', async () => {
@@ -381,29 +377,29 @@ describe('the disposition history is bounded', () => {
 describe('DELETE /screens/{screen_id}', () => {
   it('lets an analyst delete their own screen: gone from every read and list, history and notes included', async () => {
     const name = madeUpName();
-    const id = (await api.post('/screen', analyst1.key, { name })).body.screen_id;
+    const id = (await local.api.post('/screen', analyst1.key, { name })).body.screen_id;
     await dispose(id, analyst1.key, { disposition: 'needs_review', note: 'confidential note' });
 
-    const { status, body } = await api.delete(`/screens/${id}`, analyst1.key);
+    const { status, body } = await local.api.delete(`/screens/${id}`, analyst1.key);
 
     expect(status).toBe(200);
     expect(body).toEqual({ screen_id: id, deleted: true });
-    expect((await api.get(`/screens/${id}`, admin.key)).status).toBe(404);
-    expect((await api.get(`/screens/${id}/history`, admin.key)).status).toBe(404);
+    expect((await local.api.get(`/screens/${id}`, admin.key)).status).toBe(404);
+    expect((await local.api.get(`/screens/${id}/history`, admin.key)).status).toBe(404);
     expect((await dispose(id, analyst1.key, { disposition: 'cleared', override: true })).status).toBe(404);
-    expect((await api.delete(`/screens/${id}`, admin.key)).status).toBe(404);
-    const listed = (await api.get('/screens?limit=200', admin.key)).body.screens;
+    expect((await local.api.delete(`/screens/${id}`, admin.key)).status).toBe(404);
+    const listed = (await local.api.get('/screens?limit=200', admin.key)).body.screens;
     expect(listed.map((s: { screen_id: string }) => s.screen_id)).not.toContain(id);
     // The rescreen window forgets it too: the same subject is screened afresh.
-    const again = await api.post('/screen', analyst1.key, { name });
+    const again = await local.api.post('/screen', analyst1.key, { name });
     expect(again.body.skipped).toBe(false);
     expect(again.body.screen_id).not.toBe(id);
   });
 
   it('removes a deleted pending screen from the pending list', async () => {
     const id = await newScreen();
-    expect((await api.delete(`/screens/${id}`, analyst1.key)).status).toBe(200);
-    const pending = (await api.get('/screens/pending?limit=200', admin.key)).body.screens;
+    expect((await local.api.delete(`/screens/${id}`, analyst1.key)).status).toBe(200);
+    const pending = (await local.api.get('/screens/pending?limit=200', admin.key)).body.screens;
     expect(pending.map((s: { screen_id: string }) => s.screen_id)).not.toContain(id);
   });
 
@@ -411,26 +407,26 @@ describe('DELETE /screens/{screen_id}', () => {
     const id = await newScreen(analyst1.key);
     const byAdmin = await newScreen(admin.key);
 
-    const refused = await api.delete(`/screens/${id}`, analyst2.key);
+    const refused = await local.api.delete(`/screens/${id}`, analyst2.key);
     expect(refused.status).toBe(403);
     expect(refused.body.detail).toMatch(/only screens they created/);
-    expect((await api.delete(`/screens/${byAdmin}`, analyst1.key)).status).toBe(403);
+    expect((await local.api.delete(`/screens/${byAdmin}`, analyst1.key)).status).toBe(403);
 
-    expect((await api.get(`/screens/${id}`, analyst2.key)).status).toBe(200);
-    expect((await api.get(`/screens/${byAdmin}`, analyst2.key)).status).toBe(200);
+    expect((await local.api.get(`/screens/${id}`, analyst2.key)).status).toBe(200);
+    expect((await local.api.get(`/screens/${byAdmin}`, analyst2.key)).status).toBe(200);
   });
 
   it('lets an admin delete any screen of the tenant', async () => {
     const id = await newScreen(analyst2.key);
     await dispose(id, analyst1.key, { disposition: 'cleared' });
 
-    expect((await api.delete(`/screens/${id}`, admin.key)).status).toBe(200);
-    expect((await api.get(`/screens/${id}`, analyst2.key)).status).toBe(404);
+    expect((await local.api.delete(`/screens/${id}`, admin.key)).status).toBe(200);
+    expect((await local.api.get(`/screens/${id}`, analyst2.key)).status).toBe(404);
   });
 
   it('answers 404 for an unknown screen and 401 without a key', async () => {
-    expect((await api.delete('/screens/SCR-20000101-999999', admin.key)).status).toBe(404);
-    expect((await api.delete('/screens/SCR-20000101-999999', analyst1.key)).status).toBe(404);
-    expect((await api.delete('/screens/SCR-20000101-999999')).status).toBe(401);
+    expect((await local.api.delete('/screens/SCR-20000101-999999', admin.key)).status).toBe(404);
+    expect((await local.api.delete('/screens/SCR-20000101-999999', analyst1.key)).status).toBe(404);
+    expect((await local.api.delete('/screens/SCR-20000101-999999')).status).toBe(401);
   });
 });
