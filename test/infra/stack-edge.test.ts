@@ -333,8 +333,9 @@ describe('locked down', () => {
         },
       },
     });
-    // Every route that takes a large body is under that prefix.
-    for (const route of streamRoutes) expect(route.path.startsWith('/batch/'), route.id).toBe(true);
+    // Every route that takes a large body is under that prefix (the exports are GETs: no body).
+    for (const route of streamRoutes.filter((r) => r.method !== 'GET'))
+      expect(route.path.startsWith('/batch/'), route.id).toBe(true);
     expect(new Set(rules.map((r) => r.Priority)).size).toBe(rules.length);
   });
 

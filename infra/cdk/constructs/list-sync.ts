@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
@@ -125,6 +125,12 @@ export class ListSync extends Construct {
         resources: [this.bucket.arnForObjects(`${HELD_PREFIX}*`)],
       }),
     );
+    const bucketId = Stack.of(this).getLogicalId(this.bucket.node.defaultChild as never);
+    Validations.of(this.function.function.role ?? this.function.function).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${HELD_PREFIX}*]`,
+      reason:
+        'One held file per list under its own prefix (lib/sync/snapshot-store.ts HELD_PREFIX): the sync writes and deletes a refused list file there for review, nothing else of the bucket',
+    });
     // Only the status rows: one conditional UpdateItem per list, in the LISTS partition alone, and
     // one Query of that partition (each list's baseline) at the start of a run.
     this.function.function.addToRolePolicy(
