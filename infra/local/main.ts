@@ -1,12 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { localSettings } from '../../lib/common/config.ts';
 import { startLocalStack } from './stack.ts';
 
 /**
  * `npm start`: the whole API on localhost with real watchlist data and demo keys.
  * PORT (default 3000), DATA_DIR (default .data), DYNAMODB_ENDPOINT / SQS_ENDPOINT to use external stores.
  */
-const dataDir = resolve(process.env.DATA_DIR ?? '.data');
+const settings = localSettings();
+const dataDir = resolve(settings.dataDir);
 mkdirSync(dataDir, { recursive: true });
 
 // From the process's start: loading the modules is part of what a person waits for.
@@ -14,7 +16,7 @@ const elapsed = () => `${process.uptime().toFixed(1)} s`;
 // Each step as it happens: a first start compiles the snapshot, which takes a while.
 const stack = await startLocalStack({
   dataDir,
-  port: Number(process.env.PORT ?? 3000),
+  port: settings.port,
   onProgress: (line) => process.stdout.write(`[${elapsed()}] ${line}\n`),
 });
 

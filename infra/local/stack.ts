@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { resumeOpenBatches } from '../../lib/batch/resume.ts';
+import { localSettings, setEnvironment } from '../../lib/common/config.ts';
 import { logger } from '../../lib/common/log.ts';
 import { markReady, markStarting, reportLoading } from '../../lib/common/readiness.ts';
 import { getServices, resetServices } from '../../lib/runtime/services.ts';
@@ -104,7 +105,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   // Until the lists are loaded, /health says `starting` and screens wait (lib/common/readiness.ts).
   markStarting('starting the local stores');
   const tableName = options.tableName ?? 'screening';
-  const externalDynamo = process.env.DYNAMODB_ENDPOINT;
+  const externalDynamo = localSettings().dynamodbEndpoint;
   const dynamo = externalDynamo
     ? { endpoint: externalDynamo, close: async () => undefined }
     : await startDynalite({ path: options.dataDir ? join(options.dataDir, 'dynamodb') : undefined });
@@ -113,22 +114,20 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const endpointFile = options.dataDir ? join(options.dataDir, 'dynamodb-endpoint') : undefined;
   if (endpointFile) writeFileSync(endpointFile, `${dynamo.endpoint}\n`);
 
-  process.env.TABLE_NAME = tableName;
-  process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+  setEnvironment({ TABLE_NAME: tableName, DYNAMODB_ENDPOINT: dynamo.endpoint });
 
   // The batch queue: fauxqs in-process with its DLQ, and the worker's sqs-consumer pollers.
-  const externalQueue = Boolean(process.env.SQS_ENDPOINT && process.env.BATCH_QUEUE_URL);
+  const externalQueue = Boolean(localSettings().sqsEndpoint && localSettings().batchQueueUrl);
   const batchQueue = await startLocalQueue({
     workerEntry: options.batchWorkerEntry,
     consumers: options.batchConsumers,
   });
-  process.env.SQS_ENDPOINT = batchQueue.endpoint;
-  process.env.BATCH_QUEUE_URL = batchQueue.queueUrl;
+  setEnvironment({ SQS_ENDPOINT: batchQueue.endpoint, BATCH_QUEUE_URL: batchQueue.queueUrl });
   // Synced snapshots persist beside the table, so a restart screens against the last sync.
-  const defaultedStore =
-    options.dataDir !== null && !process.env.WATCHLIST_STORE_DIR && !process.env.WATCHLIST_BUCKET;
+  const stores = localSettings();
+  const defaultedStore = options.dataDir !== null && !stores.watchlistStoreDir && !stores.watchlistBucket;
   if (defaultedStore && options.dataDir)
-    process.env.WATCHLIST_STORE_DIR = join(options.dataDir, 'watchlists');
+    setEnvironment({ WATCHLIST_STORE_DIR: join(options.dataDir, 'watchlists') });
   resetServices();
   const { table, config } = getServices();
 
@@ -166,7 +165,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       `indexed ${listed} listed individuals from ${lists.length} lists in ${((Date.now() - started) / 1000).toFixed(1)} s`,
     );
     markReady();
-    listSync = startListSyncSchedule(Number(process.env.LIST_SYNC_INTERVAL_SECONDS ?? 0));
+    listSync = startListSyncSchedule(localSettings().listSyncIntervalSeconds);
     logger.info({ url, tableName, lists: lists.length, listSync: Boolean(listSync) }, 'local stack ready');
   })();
   // A failed load leaves /health at `starting` and is reported by whoever awaits `ready`.
@@ -184,17 +183,16 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       markReady();
       scheduler.close();
       await listSync?.stop();
-      if (defaultedStore) delete process.env.WATCHLIST_STORE_DIR;
+      if (defaultedStore) setEnvironment({ WATCHLIST_STORE_DIR: undefined });
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await batchQueue.close();
       if (!externalQueue) {
-        delete process.env.SQS_ENDPOINT;
-        delete process.env.BATCH_QUEUE_URL;
+        setEnvironment({ SQS_ENDPOINT: undefined, BATCH_QUEUE_URL: undefined });
       }
       await dynamo.close();
       if (endpointFile) rmSync(endpointFile, { force: true });
-      if (!externalDynamo) delete process.env.DYNAMODB_ENDPOINT;
+      if (!externalDynamo) setEnvironment({ DYNAMODB_ENDPOINT: undefined });
     },
   };
 }

@@ -1,11 +1,7 @@
 import { ServiceStartingError } from '../common/errors.ts';
 import { STARTING_RETRY_AFTER_SECONDS, startingState } from '../common/readiness.ts';
+import { isoWithOffset } from '../common/time.ts';
 import { INTERFACE_VERSION } from '../common/version.ts';
-
-/** ISO 8601 with an explicit `+00:00` offset, the form /health reports (docs/api-decisions.md#timestamps). */
-export function isoWithOffset(at: Date): string {
-  return at.toISOString().replace('Z', '+00:00');
-}
 
 /**
  * The contract's `ok` body once the process can screen; while it is still loading the watchlists

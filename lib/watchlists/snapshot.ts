@@ -7,6 +7,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readWatchlistConfig } from '../common/config.ts';
+import { isoSeconds } from '../common/time.ts';
 import { linkSnapshot } from './linking.ts';
 import { LIST_SOURCES, type ListSource } from './sources.ts';
 import type { ListedPerson, ListSummary, WatchlistSnapshot } from './types.ts';
@@ -35,10 +36,6 @@ export interface BuildOptions {
   sources?: readonly ListSource[];
   /** Called as each list is parsed (`npm start` prints the progress of its first compile). */
   onList?: (list: ListSummary, parsed: number, total: number) => void;
-}
-
-function isoSeconds(date: Date): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 /** Parses every shipped list from `dataDir` into one snapshot. */

@@ -4,7 +4,7 @@ import { connect } from 'node:net';
  * Clients that go away mid-request: each opens a raw TCP connection to the local server, sends a
  * request (whole, or its head and only part of the body it announced), and closes the socket
  * after a delay, before, while or after the server starts answering. Used by the connection-drop
- * test (test/http/client-drops.test.ts) and the last phase of `npm run fuzz` (scripts/fuzz.ts).
+ * test (test/api/client-drops.test.ts) and the last phase of `npm run fuzz` (scripts/fuzz.ts).
  */
 
 export interface DropRequest {
