@@ -54,6 +54,7 @@ import { defaultRegion } from '../common/config.ts';
  * |   change       |                    |                                 |    these list the clients whose outcome changed)        |
  * | audit          | TENANT#<tid>       | AUDIT#<seq, 12 digits>          |   (the hash-chained audit trail, lib/audit/trail.ts)    |
  * | rescreen-window| TENANT#<tid>       | WINDOW#<hash>                   |   (the screen holding the subject's rescreen window)    |
+ * | running-run    | TENANT#<tid>       | RESCREEN#RUNNING                |   (the tenant's one running manual/scheduled run)       |
  * | list-sync      | LISTS              | LIST#<list id>                  |   (no tenant: one row per synced watchlist;             |
  * |                |                    |                                 |   lib/sync/list-status.ts `listSyncKeys`)               |
  * | idempotency-key| TENANT#<tid>       | IDEMPOTENCY#<route>#<key>       |   (first response to an Idempotency-Key, kept 24 h)     |
@@ -133,6 +134,9 @@ import { defaultRegion } from '../common/config.ts';
  *   Query each of the tenant's clients-due shards with sk <= now, in parallel: the items read
  *   are the clients due, never the clients registered; a claimed client's due key moves past
  *   its lease, so a run that dies leaves it due again, not lost
+ * - claim the tenant's running rescreen run (manual trigger, schedule): PutItem running-run,
+ *   condition attribute_not_exists or lease passed (or run_id = a run seen finished); on refusal
+ *   GetItem the batch record of the run it names (lib/monitoring/running-run.ts)
  * - claim a due client: UpdateItem client, condition next_due_at = the due time the run saw
  *   (two runs, or a run and a manual trigger, screen a client at most once per due window)
  * - a re-screen's baseline (the client's last settled state): GetItem the previous screen, and
@@ -195,6 +199,7 @@ export type Entity =
   | 'rescreen-change'
   | 'audit'
   | 'rescreen-window'
+  | 'running-run'
   | 'list-sync'
   | 'idempotency-key'
   | 'open-batch'
@@ -272,6 +277,8 @@ export const keys = {
     pk: `TENANT#${tenantId}`,
     sk: `AUDIT#${String(seq).padStart(12, '0')}`,
   }),
+  /** The tenant's running rescreen run (lib/monitoring/running-run.ts). */
+  runningRun: (tenantId: string) => ({ pk: `TENANT#${tenantId}`, sk: 'RESCREEN#RUNNING' }),
   /** The screen holding a subject's rescreen window (lib/screening/rescreen-window.ts). */
   rescreenWindow: (tenantId: string, subjectHash: string) => ({
     pk: `TENANT#${tenantId}`,
