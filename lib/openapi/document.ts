@@ -123,6 +123,19 @@ function errorStatuses(route: RouteDefinition, operation: Operation): Map<ErrorS
   }
   for (const [status, when] of Object.entries(operation.errors ?? {}))
     add(Number(status) as ErrorStatus, when);
+  // Fair use between tenants (lib/tenancy/limits.ts), distinct from the monthly quota's 429.
+  if (route.auth === 'api-key') {
+    add(
+      429,
+      'Fair use: the tenant is over its plan’s request rate (`Request rate limit reached`, Retry-After: the seconds left in the 10-second window); nothing was done',
+    );
+  }
+  if (route.auth === 'api-key' && route.kind === 'stream') {
+    add(
+      429,
+      'Fair use: the tenant already has its plan’s number of streamed responses open (`Open stream limit reached`, Retry-After: 15); nothing was started',
+    );
+  }
   add(500, 'An internal error; the detail names the request id to quote to support');
   return new Map([...statuses].sort(([a], [b]) => a - b));
 }
@@ -263,11 +276,17 @@ const responseHeaders = {
     description: '`?1` on plans without a monthly quota (Enterprise), in place of the two RateLimit fields.',
     schema: { type: 'string' },
   },
+  'Retry-After': {
+    description:
+      'On a fair-use 429 (request rate, open streams): the seconds to wait before retrying. Absent on the monthly quota’s 429, which lasts until the month ends (see RateLimit).',
+    schema: { type: 'string' },
+  },
 };
 const headerRef = (name: keyof typeof responseHeaders) => ({ $ref: `#/components/headers/${name}` });
 
 /** Every response names its request id; an authenticated one (not a 401) the tenant's quota too. */
 function headersOf(route: RouteDefinition, status: number): JsonObject {
+  const retry = status === 429 ? { 'Retry-After': headerRef('Retry-After') } : {};
   const quota =
     route.auth === 'api-key' && status !== 401
       ? {
@@ -276,7 +295,7 @@ function headersOf(route: RouteDefinition, status: number): JsonObject {
           'Quota-Unlimited': headerRef('Quota-Unlimited'),
         }
       : {};
-  return { 'X-Request-Id': headerRef('X-Request-Id'), ...quota };
+  return { 'X-Request-Id': headerRef('X-Request-Id'), ...quota, ...retry };
 }
 
 function operationObject(route: RouteDefinition, operation: Operation): JsonObject {

@@ -55,6 +55,8 @@ import { defaultRegion } from '../common/config.ts';
  * | audit          | TENANT#<tid>       | AUDIT#<seq, 12 digits>          |   (the hash-chained audit trail, lib/audit/trail.ts)    |
  * | rescreen-window| TENANT#<tid>       | WINDOW#<hash>                   |   (the screen holding the subject's rescreen window)    |
  * | running-run    | TENANT#<tid>       | RESCREEN#RUNNING                |   (the tenant's one running manual/scheduled run)       |
+ * | request-window | TENANT#<tid>       | RATE#<window start, epoch s>    |   (requests counted in a 10 s window, TTL)              |
+ * | stream-slot    | TENANT#<tid>       | STREAMSLOT#<n>                  |   (one open stream each, leased: lib/tenancy/limits.ts) |
  * | list-sync      | LISTS              | LIST#<list id>                  |   (no tenant: one row per synced watchlist;             |
  * |                |                    |                                 |   lib/sync/list-status.ts `listSyncKeys`)               |
  * | idempotency-key| TENANT#<tid>       | IDEMPOTENCY#<route>#<key>       |   (first response to an Idempotency-Key, kept 24 h)     |
@@ -134,6 +136,10 @@ import { defaultRegion } from '../common/config.ts';
  *   Query each of the tenant's clients-due shards with sk <= now, in parallel: the items read
  *   are the clients due, never the clients registered; a claimed client's due key moves past
  *   its lease, so a run that dies leaves it due again, not lost
+ * - count a request (every authenticated request): UpdateItem request-window of the current 10 s
+ *   window, ADD requests 1, condition requests < the plan's limit (lib/tenancy/limits.ts)
+ * - open a stream: UpdateItem stream-slot n, condition no stream_id or lease passed, trying the
+ *   plan's slots from a random one; its end: UpdateItem REMOVE stream_id, condition still its own
  * - claim the tenant's running rescreen run (manual trigger, schedule): PutItem running-run,
  *   condition attribute_not_exists or lease passed (or run_id = a run seen finished); on refusal
  *   GetItem the batch record of the run it names (lib/monitoring/running-run.ts)
@@ -200,6 +206,8 @@ export type Entity =
   | 'audit'
   | 'rescreen-window'
   | 'running-run'
+  | 'request-window'
+  | 'stream-slot'
   | 'list-sync'
   | 'idempotency-key'
   | 'open-batch'
@@ -277,6 +285,13 @@ export const keys = {
     pk: `TENANT#${tenantId}`,
     sk: `AUDIT#${String(seq).padStart(12, '0')}`,
   }),
+  /** A tenant's requests in one fixed window (lib/tenancy/limits.ts). */
+  requestWindow: (tenantId: string, windowStart: number) => ({
+    pk: `TENANT#${tenantId}`,
+    sk: `RATE#${windowStart}`,
+  }),
+  /** One of a tenant's open-stream slots (lib/tenancy/limits.ts). */
+  streamSlot: (tenantId: string, slot: number) => ({ pk: `TENANT#${tenantId}`, sk: `STREAMSLOT#${slot}` }),
   /** The tenant's running rescreen run (lib/monitoring/running-run.ts). */
   runningRun: (tenantId: string) => ({ pk: `TENANT#${tenantId}`, sk: 'RESCREEN#RUNNING' }),
   /** The screen holding a subject's rescreen window (lib/screening/rescreen-window.ts). */

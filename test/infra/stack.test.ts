@@ -21,7 +21,7 @@ import { LIST_SYNC_ENTRY } from '../../infra/cdk/constructs/list-sync.ts';
 import { DEFAULT_LOCKDOWN, type LockdownSettings } from '../../infra/cdk/constructs/lockdown.ts';
 import { pathPatternFor } from '../../infra/cdk/constructs/public-endpoint.ts';
 import { ServiceFunction } from '../../infra/cdk/constructs/service-function.ts';
-import { TABLE_ACTIONS } from '../../infra/cdk/constructs/table-access.ts';
+import { FAIR_USE_ATTRIBUTES, TABLE_ACTIONS } from '../../infra/cdk/constructs/table-access.ts';
 import { BATCH_WORKER_ENTRY, ScreeningServiceStack, UNROUTED_REQUEST_ENTRY } from '../../infra/cdk/stack.ts';
 import { DEFAULT_SNAPSHOT_RETENTION_DAYS } from '../../lib/common/config.ts';
 import { type RouteDefinition, routeById, routes, scheduledJobs } from '../../lib/contract/routes.ts';
@@ -32,7 +32,15 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../
 const deployedRoutes: readonly RouteDefinition[] = routes;
 
 type Resource = { Type: string; Properties: Record<string, unknown> };
-type Statement = { Effect: string; Action: string | string[] };
+type Statement = {
+  Effect: string;
+  Action: string | string[];
+  Condition?: Record<string, Record<string, unknown>>;
+};
+
+/** The fair-use counters' narrow UpdateItem (infra/cdk/constructs/table-access.ts grantFairUseCounting). */
+const isFairUseStatement = (s: Statement) =>
+  s.Condition?.['ForAllValues:StringEquals']?.['dynamodb:Attributes'] !== undefined;
 
 /** A throwaway project root holding a lock file and an entry per route: bundling is skipped. */
 function fixtureRoot(entries: readonly string[]): string {
@@ -78,12 +86,18 @@ function functionFor(route: RouteDefinition): [string, Resource] {
 }
 
 /** Every action granted to the function's role by the stack's IAM policies. */
-function actionsOf(fn: Resource): string[] {
+function statementsOf(fn: Resource): Statement[] {
   const roleId = (fn.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
   return resourcesOf('AWS::IAM::Policy')
     .filter(([, p]) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
     .flatMap(([, p]) => (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement)
-    .filter((s) => s.Effect === 'Allow')
+    .filter((s) => s.Effect === 'Allow');
+}
+
+/** The actions a function is granted, less the fair-use counters' narrow write (tested apart). */
+function actionsOf(fn: Resource): string[] {
+  return statementsOf(fn)
+    .filter((s) => !isFairUseStatement(s))
     .flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));
 }
 
@@ -263,6 +277,21 @@ describe('IAM', () => {
         ).toEqual([]);
       if (route.tableAccess === 'read-write')
         expect(dynamo, route.id).toEqual(expect.arrayContaining(writes));
+    }
+  });
+
+  it('lets a read-only authenticated route write only the fair-use counters: UpdateItem on their attributes', () => {
+    for (const route of deployedRoutes) {
+      const fairUse = statementsOf(functionFor(route)[1]).filter(isFairUseStatement);
+      if (route.auth !== 'api-key' || route.tableAccess !== 'read') {
+        expect(fairUse, route.id).toEqual([]);
+        continue;
+      }
+      expect(fairUse, route.id).toHaveLength(1);
+      expect(fairUse[0].Action).toBe('dynamodb:UpdateItem');
+      expect(fairUse[0].Condition?.['ForAllValues:StringEquals']['dynamodb:Attributes']).toEqual([
+        ...FAIR_USE_ATTRIBUTES,
+      ]);
     }
   });
 
