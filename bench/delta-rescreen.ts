@@ -22,7 +22,8 @@ const { clientNameKeys } = await import('../lib/monitoring/client-name-keys.ts')
 const { newClientId } = await import('../lib/monitoring/client-record.ts');
 const { monitoredClientItem, putItems } = await import('../test/support/monitored-client.ts');
 const { rescreenChangedClients } = await import('../lib/monitoring/delta-rescreen.ts');
-const { createTable, keys } = await import('../lib/store/table.ts');
+const { createTable } = await import('../lib/store/table.ts');
+const { keys } = await import('../lib/store/schema.ts');
 const { createTenant } = await import('../lib/tenancy/tenants.ts');
 const { perListPeople } = await import('../lib/watchlists/linking.ts');
 

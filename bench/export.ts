@@ -18,11 +18,11 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
 process.env.LOG_LEVEL ??= 'warn';
-const { BatchWriteCommand } = await import('@aws-sdk/lib-dynamodb');
 const { sealEntry, GENESIS_HASH } = await import('../lib/audit/chain.ts');
 const { readChainHead } = await import('../lib/audit/trail.ts');
 const { verifyExportFile } = await import('../lib/export/verify.ts');
-const { createTable, keys } = await import('../lib/store/table.ts');
+const { createTable, putRequests, writeAll } = await import('../lib/store/table.ts');
+const { keys } = await import('../lib/store/schema.ts');
 const { startDynalite } = await import('../infra/local/dynamo.ts');
 
 const entriesWanted = Number(process.env.BENCH_ENTRIES ?? 100_000);
@@ -90,13 +90,7 @@ async function seed(table: ReturnType<typeof createTable>, tenantId: string): Pr
   const pending: Promise<unknown>[] = [];
   let batch: Record<string, unknown>[] = [];
   const flush = async (items: Record<string, unknown>[]) => {
-    let unprocessed: unknown = items.map((Item) => ({ PutRequest: { Item } }));
-    while (unprocessed && (unprocessed as unknown[]).length > 0) {
-      const result = await table.doc.send(
-        new BatchWriteCommand({ RequestItems: { [table.name]: unprocessed as never } }),
-      );
-      unprocessed = result.UnprocessedItems?.[table.name];
-    }
+    await writeAll(table, putRequests(items), { what: 'bench audit entries' });
   };
   for (let i = 0; i < entriesWanted; i += 1) {
     const seq = firstSeq + i;

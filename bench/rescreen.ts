@@ -22,7 +22,7 @@ const { newClientId } = await import('../lib/monitoring/client-record.ts');
 const { monitoredClientItem, putItems } = await import('../test/support/monitored-client.ts');
 const { findDueClients } = await import('../lib/monitoring/rescreen-run.ts');
 const { createTenant } = await import('../lib/tenancy/tenants.ts');
-const { isoSeconds } = await import('../lib/screening/screen-record.ts');
+const { isoSeconds } = await import('../lib/common/time.ts');
 
 const due = Number(process.env.BENCH_DUE ?? 10_000);
 const registered = Number(process.env.BENCH_REGISTERED ?? 100_000);

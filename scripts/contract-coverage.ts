@@ -4,7 +4,7 @@
  * operation and status there), then `npx tsx scripts/contract-coverage.ts <dir>` prints how many
  * declared responses (operation and status) were answered at least once, and lists the others.
  *
- *   mkdir -p /tmp/contract && CONTRACT_COVERAGE_DIR=/tmp/contract npx vitest run test/http --project embedded
+ *   mkdir -p /tmp/contract && CONTRACT_COVERAGE_DIR=/tmp/contract npx vitest run test/api --project embedded
  *   npx tsx scripts/contract-coverage.ts /tmp/contract
  */
 import { readdirSync, readFileSync } from 'node:fs';

@@ -42,7 +42,7 @@ const DOMAIN = [
 ];
 const NOT_FOR_THE_DOMAIN = ['contract', 'http', 'openapi', 'api-docs', 'runtime', 'jobs'];
 
-/** The one module of lib/ that reads environment variables. */
+/** The one module of lib/ that reads environment variables (for lib/, functions/ and the local runtime, infra/local/). */
 const ENVIRONMENT_MODULE = 'lib/common/config.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -198,8 +198,8 @@ describe('the floors of lib/', () => {
     expect(broken).toEqual([]);
   });
 
-  it(`reads environment variables in one module (${ENVIRONMENT_MODULE})`, () => {
-    const readers = [...files, ...tsFilesUnder('functions')]
+  it(`reads environment variables in one module, for lib/, functions/ and infra/local/ (${ENVIRONMENT_MODULE})`, () => {
+    const readers = [...files, ...tsFilesUnder('functions'), ...tsFilesUnder('infra/local')]
       .filter((f) => f !== ENVIRONMENT_MODULE)
       .filter((f) => /\bprocess\.env\b/.test(readFileSync(join(root, f), 'utf8')));
     expect(readers).toEqual([]);

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { tableDefinition } from '../../lib/store/table.ts';
+import { tableDefinition } from '../../lib/store/schema.ts';
 
 export interface LocalDynamo {
   endpoint: string;

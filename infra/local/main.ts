@@ -1,17 +1,19 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { localSettings } from '../../lib/common/config.ts';
 import { startLocalStack } from './stack.ts';
 
 /**
  * `npm start`: the whole API on localhost with real watchlist data and demo keys.
  * PORT (default 3000), DATA_DIR (default .data), DYNAMODB_ENDPOINT / SQS_ENDPOINT to use external stores.
  */
-const dataDir = resolve(process.env.DATA_DIR ?? '.data');
+const settings = localSettings();
+const dataDir = resolve(settings.dataDir);
 mkdirSync(dataDir, { recursive: true });
 
 const stack = await startLocalStack({
   dataDir,
-  port: Number(process.env.PORT ?? 3000),
+  port: settings.port,
 });
 
 const lines = stack.demoKeys.map(

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { localSettings } from '../../lib/common/config.ts';
 import { createTable, type Table } from '../../lib/store/table.ts';
 import { ensureTable, startDynalite } from './dynamo.ts';
 
@@ -15,15 +16,16 @@ export interface TableLocation {
  * dynalite endpoint instead.
  */
 export async function openTable(location: TableLocation): Promise<{ table: Table; close(): Promise<void> }> {
-  const dataDir = resolve(process.env.DATA_DIR ?? '.data');
+  const settings = localSettings();
+  const dataDir = resolve(settings.dataDir);
   const endpointFile = join(dataDir, 'dynamodb-endpoint');
-  const explicitEndpoint = location.endpoint ?? process.env.DYNAMODB_ENDPOINT;
-  const tableName = location.table ?? process.env.TABLE_NAME;
+  const explicitEndpoint = location.endpoint ?? settings.dynamodbEndpoint;
+  const tableName = location.table ?? settings.tableName;
   if (explicitEndpoint || tableName) {
     const table = createTable({
       tableName: tableName ?? 'screening',
       endpoint: explicitEndpoint,
-      region: location.region ?? process.env.AWS_REGION,
+      region: location.region ?? settings.region,
     });
     return { table, close: async () => undefined };
   }

@@ -9,6 +9,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import { buildApp } from 'fauxqs';
 import { BATCH_MAX_RECEIVE_COUNT } from '../../lib/batch/worker.ts';
+import { defaultRegion, localSettings } from '../../lib/common/config.ts';
 import { batchWorker } from '../../lib/contract/routes.ts';
 import { createSqsClient } from '../../lib/queue/batch-queue.ts';
 import { type QueueWorker, startConsumers } from './queue-consumers.ts';
@@ -49,16 +50,17 @@ export const BATCH_DEAD_LETTER_QUEUE_NAME = 'screening-batch-dlq';
  * With SQS_ENDPOINT and BATCH_QUEUE_URL set, polls that external queue instead of fauxqs.
  */
 export async function startLocalQueue(options: LocalQueueOptions = {}): Promise<LocalQueue> {
-  const region = options.region ?? process.env.AWS_REGION ?? 'us-east-1';
+  const settings = localSettings();
+  const region = options.region ?? defaultRegion();
   let fauxqs: { close(): Promise<void> } | undefined;
   let endpoint: string;
   let queueUrl: string;
   let queueArn: string;
   let deadLetterUrl: string | undefined;
 
-  if (process.env.SQS_ENDPOINT && process.env.BATCH_QUEUE_URL) {
-    endpoint = process.env.SQS_ENDPOINT;
-    queueUrl = process.env.BATCH_QUEUE_URL;
+  if (settings.sqsEndpoint && settings.batchQueueUrl) {
+    endpoint = settings.sqsEndpoint;
+    queueUrl = settings.batchQueueUrl;
     queueArn = `arn:aws:sqs:${region}:000000000000:${queueUrl.split('/').pop() ?? BATCH_QUEUE_NAME}`;
   } else {
     // fauxqs's own startFauxqs listens on every interface; the queue holds names and dates of
@@ -94,7 +96,7 @@ export async function startLocalQueue(options: LocalQueueOptions = {}): Promise<
       queueUrl,
       queueArn,
       region,
-      consumers: options.consumers ?? Number(process.env.LOCAL_BATCH_CONSUMERS ?? 4),
+      consumers: options.consumers ?? settings.batchConsumers,
     },
     sqs,
     worker,

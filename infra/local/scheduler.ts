@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ScheduledEvent } from 'aws-lambda';
+import { defaultRegion, namedSetting } from '../../lib/common/config.ts';
 import { logger } from '../../lib/common/log.ts';
+import { isoSeconds } from '../../lib/common/time.ts';
 import { type ScheduledJobDefinition, scheduledJobs } from '../../lib/contract/routes.ts';
 
 const repoRoot = resolve(import.meta.dirname, '../..');
@@ -17,8 +19,8 @@ export function scheduledEvent(job: Pick<ScheduledJobDefinition, 'id'>, time: Da
     'detail-type': 'Scheduled Event',
     source: 'aws.events',
     account: 'local',
-    time: time.toISOString().replace(/\.\d{3}Z$/, 'Z'),
-    region: process.env.AWS_REGION ?? 'us-east-1',
+    time: isoSeconds(time),
+    region: defaultRegion(),
     resources: [`arn:aws:events:local:local:rule/${job.id}`],
     detail: {},
   };
@@ -58,7 +60,7 @@ export async function startLocalScheduler(
     return entry.running;
   };
   const timers = loaded.flatMap((entry) => {
-    const configured = process.env[entry.job.localPeriodVariable];
+    const configured = namedSetting(entry.job.localPeriodVariable);
     const seconds =
       configured === undefined || configured === '' ? entry.job.everyMinutes * 60 : Number(configured);
     if (!Number.isFinite(seconds) || seconds <= 0) return [];

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { resumeOpenBatches } from '../../lib/batch/resume.ts';
+import { localSettings, setEnvironment } from '../../lib/common/config.ts';
 import { logger } from '../../lib/common/log.ts';
 import { getServices, resetServices } from '../../lib/runtime/services.ts';
 import { defaultSnapshotPath } from '../../lib/watchlists/snapshot.ts';
@@ -67,7 +68,7 @@ export interface LocalStack {
  */
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const tableName = options.tableName ?? 'screening';
-  const externalDynamo = process.env.DYNAMODB_ENDPOINT;
+  const externalDynamo = localSettings().dynamodbEndpoint;
   const dynamo = externalDynamo
     ? { endpoint: externalDynamo, close: async () => undefined }
     : await startDynalite({ path: options.dataDir ? join(options.dataDir, 'dynamodb') : undefined });
@@ -76,22 +77,20 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const endpointFile = options.dataDir ? join(options.dataDir, 'dynamodb-endpoint') : undefined;
   if (endpointFile) writeFileSync(endpointFile, `${dynamo.endpoint}\n`);
 
-  process.env.TABLE_NAME = tableName;
-  process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+  setEnvironment({ TABLE_NAME: tableName, DYNAMODB_ENDPOINT: dynamo.endpoint });
 
   // The batch queue: fauxqs in-process with its DLQ, and the worker's sqs-consumer pollers.
-  const externalQueue = Boolean(process.env.SQS_ENDPOINT && process.env.BATCH_QUEUE_URL);
+  const externalQueue = Boolean(localSettings().sqsEndpoint && localSettings().batchQueueUrl);
   const batchQueue = await startLocalQueue({
     workerEntry: options.batchWorkerEntry,
     consumers: options.batchConsumers,
   });
-  process.env.SQS_ENDPOINT = batchQueue.endpoint;
-  process.env.BATCH_QUEUE_URL = batchQueue.queueUrl;
+  setEnvironment({ SQS_ENDPOINT: batchQueue.endpoint, BATCH_QUEUE_URL: batchQueue.queueUrl });
   // Synced snapshots persist beside the table, so a restart screens against the last sync.
-  const defaultedStore =
-    options.dataDir !== null && !process.env.WATCHLIST_STORE_DIR && !process.env.WATCHLIST_BUCKET;
+  const stores = localSettings();
+  const defaultedStore = options.dataDir !== null && !stores.watchlistStoreDir && !stores.watchlistBucket;
   if (defaultedStore && options.dataDir)
-    process.env.WATCHLIST_STORE_DIR = join(options.dataDir, 'watchlists');
+    setEnvironment({ WATCHLIST_STORE_DIR: join(options.dataDir, 'watchlists') });
   resetServices();
   const { table, matcher } = getServices();
   // A fresh checkout has no compiled snapshot: compile it in a child process, so the event loop
@@ -118,7 +117,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   // Index the watchlists before the stack counts as ready, as a provisioned Lambda would: the
   // first screen should not pay for the load.
   const { lists } = await matcher();
-  const listSync = startListSyncSchedule(Number(process.env.LIST_SYNC_INTERVAL_SECONDS ?? 0));
+  const listSync = startListSyncSchedule(localSettings().listSyncIntervalSeconds);
   logger.info({ url, tableName, lists: lists.length, listSync: Boolean(listSync) }, 'local stack ready');
 
   return {
@@ -129,17 +128,16 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     close: async () => {
       scheduler.close();
       await listSync?.stop();
-      if (defaultedStore) delete process.env.WATCHLIST_STORE_DIR;
+      if (defaultedStore) setEnvironment({ WATCHLIST_STORE_DIR: undefined });
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await batchQueue.close();
       if (!externalQueue) {
-        delete process.env.SQS_ENDPOINT;
-        delete process.env.BATCH_QUEUE_URL;
+        setEnvironment({ SQS_ENDPOINT: undefined, BATCH_QUEUE_URL: undefined });
       }
       await dynamo.close();
       if (endpointFile) rmSync(endpointFile, { force: true });
-      if (!externalDynamo) delete process.env.DYNAMODB_ENDPOINT;
+      if (!externalDynamo) setEnvironment({ DYNAMODB_ENDPOINT: undefined });
     },
   };
 }

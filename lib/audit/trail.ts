@@ -3,7 +3,8 @@ import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { DomainError, InvalidRequestError } from '../common/errors.ts';
 import { currentRequestId, logger } from '../common/log.ts';
-import { isConditionalCheckFailed, keys, parseItem, type Table } from '../store/table.ts';
+import { keys } from '../store/schema.ts';
+import { isConditionalCheckFailed, parseItem, type Table } from '../store/table.ts';
 import { type ChainedEntry, GENESIS_HASH, sealEntry } from './chain.ts';
 
 /**

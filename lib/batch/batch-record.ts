@@ -1,28 +1,10 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  BatchWriteCommand,
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  UpdateCommand,
-  type UpdateCommandInput,
-} from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import type { RiskLevel } from '../matcher/types.ts';
 import { reserveScreenNumbers } from '../screening/screen-id.ts';
 import type { Subject } from '../screening/subject.ts';
-import {
-  INDEXES,
-  isConditionalCheckFailed,
-  itemOfConditionFailure,
-  keys,
-  parseItem,
-  queryAll,
-  type Table,
-  writeIf,
-} from '../store/table.ts';
+import { keys } from '../store/schema.ts';
+import { parseItem, putRequests, queryAll, type Table, writeAll } from '../store/table.ts';
 import { PLAN_IDS, type PlanId } from '../tenancy/plans.ts';
-import { refundScreens } from '../tenancy/quota.ts';
 import { ROLES, type Role } from '../tenancy/roles.ts';
 import { CHECK_TYPES, type CheckType } from '../watchlists/types.ts';
 
@@ -38,9 +20,6 @@ import { CHECK_TYPES, type CheckType } from '../watchlists/types.ts';
  * week.
  */
 export const BATCH_PROGRESS_RETENTION_SECONDS = 7 * 24 * 3600;
-
-/** A screening lease: longer than the worker takes on one subject, shorter than SQS redelivery. */
-export const CLAIM_LEASE_MS = 60_000;
 
 export interface BatchRef {
   tenantId: string;
@@ -120,26 +99,8 @@ export const BatchRecordSchema = v.object({
 });
 export type BatchRecord = v.InferOutput<typeof BatchRecordSchema>;
 
-export type BatchItemStatus = 'queued' | 'processing' | 'done' | 'failed';
-
-/** A finished subject as the stream reports it. */
-export type FinishedItem =
-  | {
-      status: 'done';
-      index: number;
-      seq: number;
-      screen_id: string;
-      risk_level: RiskLevel;
-      skipped: boolean;
-      client_id?: string;
-    }
-  | { status: 'failed'; index: number; seq: number; detail: string };
-
 const expiresAt = (at: Date) => Math.floor(at.getTime() / 1000) + BATCH_PROGRESS_RETENTION_SECONDS;
-const sequenceKey = (seq: number) => String(seq).padStart(6, '0');
-
-/** BatchWriteItem takes at most 25 puts per call. */
-const WRITE_BATCH_SIZE = 25;
+/** BatchWriteItem calls in flight at once when a batch's items are written. */
 const WRITE_CONCURRENCY = 4;
 
 /**
@@ -186,7 +147,7 @@ export async function createBatch(
     subject,
     expires_at: expires,
   }));
-  await putAll(table, items);
+  await writeAll(table, putRequests(items), { what: 'batch items', concurrency: WRITE_CONCURRENCY });
   const numbers =
     input.subjects.length > 0
       ? await reserveScreenNumbers(table, input.tenantId, input.at, input.subjects.length)
@@ -247,49 +208,6 @@ export async function closeBatch(table: Table, ref: BatchRef): Promise<void> {
   );
 }
 
-/** The positions of a batch's subjects that are not finished (queued, or claimed and not recorded). */
-export async function unfinishedItems(
-  table: Table,
-  ref: BatchRef,
-): Promise<{ index: number; status: BatchItemStatus }[]> {
-  const items = await queryAll(table, {
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :items)',
-    FilterExpression: '#status IN (:queued, :processing)',
-    ExpressionAttributeNames: { '#status': 'status', '#index': 'index' },
-    ExpressionAttributeValues: {
-      ':pk': keys.tenantPartition(ref.tenantId),
-      ':items': `${keys.batch(ref.tenantId, ref.batchId).sk}#ITEM#`,
-      ':queued': 'queued',
-      ':processing': 'processing',
-    },
-    ProjectionExpression: '#index, #status',
-    ConsistentRead: true,
-  });
-  return items.map((item) => ({ index: item.index as number, status: item.status as BatchItemStatus }));
-}
-
-/** BatchWriteItem in calls of 25, retrying what the store left unprocessed (throttling). */
-async function putAll(table: Table, items: readonly Record<string, unknown>[]): Promise<void> {
-  const chunks: Record<string, unknown>[][] = [];
-  for (let offset = 0; offset < items.length; offset += WRITE_BATCH_SIZE)
-    chunks.push(items.slice(offset, offset + WRITE_BATCH_SIZE));
-  let next = 0;
-  const lane = async () => {
-    while (next < chunks.length) {
-      let requests = chunks[next++].map((Item) => ({ PutRequest: { Item } }));
-      for (let attempt = 0; requests.length > 0; attempt++) {
-        if (attempt === 5) throw new Error('batch items not written: the store kept them unprocessed');
-        if (attempt > 0) await sleep(50 * 2 ** attempt);
-        const { UnprocessedItems } = await table.doc.send(
-          new BatchWriteCommand({ RequestItems: { [table.name]: requests } }),
-        );
-        requests = (UnprocessedItems?.[table.name] ?? []) as typeof requests;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(WRITE_CONCURRENCY, chunks.length) }, lane));
-}
-
 /** The batch record, or undefined when there is none in this tenant (consistent read). */
 export async function getBatch(table: Table, ref: BatchRef): Promise<BatchRecord | undefined> {
   const { Item } = await table.doc.send(
@@ -300,79 +218,6 @@ export async function getBatch(table: Table, ref: BatchRef): Promise<BatchRecord
     }),
   );
   return Item ? parseItem(BatchRecordSchema, Item) : undefined;
-}
-
-export type ClaimOutcome =
-  | { claimed: true; subject: BatchItemSubject }
-  | { claimed: false; status: BatchItemStatus | undefined; leaseUntil: number | undefined };
-
-/**
- * Claims a queued subject for screening with one conditional write, which also returns the
- * stored subject: it succeeds when the subject is queued, or when an earlier claim's lease ran
- * out while still processing (that worker died). A subject already done or failed, being
- * screened right now, or not in the batch at all (`status` undefined) is not claimed.
- */
-export async function claimBatchItem(
-  table: Table,
-  ref: BatchRef,
-  index: number,
-  token: string,
-  now: Date,
-): Promise<ClaimOutcome> {
-  const key = keys.batchItem(ref.tenantId, ref.batchId, index);
-  try {
-    const { Attributes } = await table.doc.send(
-      new UpdateCommand({
-        TableName: table.name,
-        Key: key,
-        UpdateExpression:
-          'SET #status = :processing, claim_token = :token, lease_until = :lease, ' +
-          'first_claimed_at = if_not_exists(first_claimed_at, :now) ADD attempts :one',
-        ConditionExpression: '#status = :queued OR (#status = :processing AND lease_until < :nowMs)',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':queued': 'queued',
-          ':processing': 'processing',
-          ':token': token,
-          ':lease': now.getTime() + CLAIM_LEASE_MS,
-          ':now': now.toISOString(),
-          ':nowMs': now.getTime(),
-          ':one': 1,
-        },
-        ReturnValues: 'ALL_NEW',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-    return { claimed: true, subject: Attributes?.subject as BatchItemSubject };
-  } catch (error) {
-    if (!isConditionalCheckFailed(error)) throw error;
-    const found = await itemOfConditionFailure(table, error, key);
-    return {
-      claimed: false,
-      status: found?.status as BatchItemStatus | undefined,
-      leaseUntil: found?.lease_until as number | undefined,
-    };
-  }
-}
-
-/**
- * Gives up a claim after a failed attempt that will be retried, so the retry need not wait for
- * the lease to run out. Only the holder of the claim can release it.
- */
-export async function releaseBatchItem(
-  table: Table,
-  ref: BatchRef,
-  index: number,
-  token: string,
-): Promise<void> {
-  // A lost claim (another delivery finished or took over) has nothing left to release.
-  await updateIf(table, {
-    Key: keys.batchItem(ref.tenantId, ref.batchId, index),
-    UpdateExpression: 'SET lease_until = :expired',
-    ConditionExpression: '#status = :processing AND claim_token = :token',
-    ExpressionAttributeNames: { '#status': 'status' },
-    ExpressionAttributeValues: { ':expired': 0, ':processing': 'processing', ':token': token },
-  });
 }
 
 /** Numbers a finished subject (the batch's finish counter) and counts it if skipped, in one atomic ADD. */
@@ -388,185 +233,4 @@ export async function nextFinishSequence(table: Table, ref: BatchRef, skipped = 
     }),
   );
   return Attributes?.finished as number;
-}
-
-/**
- * The attributes that place a finished subject (screened or failed) in the batch's progress
- * index, in finish order: the stream reads them back by their batch-progress sort key, so both outcomes must write
- * them the same way.
- */
-function finishedInOrder(ref: BatchRef, seq: number, at: Date) {
-  return {
-    set: `seq = :seq, finished_at = :at, ${INDEXES.batchProgress.partitionKey} = :progressPk, ${INDEXES.batchProgress.sortKey} = :progressSk`,
-    values: {
-      ':seq': seq,
-      ':at': at.toISOString(),
-      ':progressPk': keys.batchProgressIndex(ref.tenantId, ref.batchId),
-      ':progressSk': sequenceKey(seq),
-    },
-  };
-}
-
-/** Runs a conditional update; false when its condition did not hold. */
-function updateIf(table: Table, input: Omit<UpdateCommandInput, 'TableName'>): Promise<boolean> {
-  return writeIf(table, new UpdateCommand({ ...input, TableName: table.name }));
-}
-
-/**
- * Records the screen of a claimed subject. Only the holder of the claim can finish it, and only
- * once: false when the claim was lost (its lease ran out and another delivery took over).
- */
-export async function finishBatchItem(
-  table: Table,
-  ref: BatchRef,
-  index: number,
-  token: string,
-  seq: number,
-  screen: { screen_id: string; risk_level: RiskLevel; skipped: boolean; client_id?: string },
-  at: Date,
-): Promise<boolean> {
-  const ordered = finishedInOrder(ref, seq, at);
-  return updateIf(table, {
-    Key: keys.batchItem(ref.tenantId, ref.batchId, index),
-    UpdateExpression:
-      'SET #status = :done, screen_id = :screen, risk_level = :risk, skipped = :skipped, ' +
-      `${screen.client_id ? 'client_id = :client, ' : ''}${ordered.set} REMOVE lease_until`,
-    ConditionExpression: '#status = :processing AND claim_token = :token',
-    ExpressionAttributeNames: { '#status': 'status' },
-    ExpressionAttributeValues: {
-      ':done': 'done',
-      ':processing': 'processing',
-      ':token': token,
-      ':screen': screen.screen_id,
-      ':risk': screen.risk_level,
-      ':skipped': screen.skipped,
-      ...(screen.client_id ? { ':client': screen.client_id } : {}),
-      ...ordered.values,
-    },
-  });
-}
-
-/**
- * Records that a subject failed for good (could not be queued, or claimed and out of retries).
- * Only a subject of the batch that has not finished can fail: false otherwise, so a failure is
- * recorded, and refunded, at most once, and a forged position creates nothing.
- */
-export async function failBatchItem(
-  table: Table,
-  ref: BatchRef,
-  index: number,
-  seq: number,
-  detail: string,
-  at: Date,
-): Promise<boolean> {
-  const ordered = finishedInOrder(ref, seq, at);
-  return updateIf(table, {
-    Key: keys.batchItem(ref.tenantId, ref.batchId, index),
-    UpdateExpression: `SET #status = :failed, detail = :detail, ${ordered.set} REMOVE lease_until`,
-    ConditionExpression: '#status IN (:queued, :processing)',
-    ExpressionAttributeNames: { '#status': 'status' },
-    ExpressionAttributeValues: {
-      ':failed': 'failed',
-      ':queued': 'queued',
-      ':processing': 'processing',
-      ':detail': detail,
-      ...ordered.values,
-    },
-  });
-}
-
-/** What recording a subject's outcome needs to know of its batch. */
-export interface BatchAccount extends BatchRef {
-  total: number;
-  /** When the batch was charged: refunds go back to that quota month. */
-  chargedAt: Date;
-}
-
-/** Closes the batch when this finish number is its last. */
-async function closeIfLast(table: Table, batch: BatchAccount, seq: number): Promise<void> {
-  if (seq >= batch.total) await closeBatch(table, batch);
-}
-
-/**
- * Records a subject as failed for good and refunds it, once (false when it had already
- * finished): the batch charged every subject up front, and a failed screen is never billed.
- */
-export async function recordFailedSubject(
-  table: Table,
-  batch: BatchAccount,
-  index: number,
-  detail: string,
-): Promise<boolean> {
-  const seq = await nextFinishSequence(table, batch);
-  const recorded = await failBatchItem(table, batch, index, seq, detail, new Date());
-  if (recorded) await refundScreens(table, batch.tenantId, 1, batch.chargedAt);
-  await closeIfLast(table, batch, seq);
-  return recorded;
-}
-
-/**
- * Records the screen of a claimed subject; a cached (`skipped`) screen is refunded, once. False
- * when the claim was lost (another delivery finished it).
- */
-export async function recordScreenedSubject(
-  table: Table,
-  batch: BatchAccount,
-  index: number,
-  token: string,
-  screen: Parameters<typeof finishBatchItem>[5],
-): Promise<boolean> {
-  const seq = await nextFinishSequence(table, batch, screen.skipped);
-  const finished = await finishBatchItem(table, batch, index, token, seq, screen, new Date());
-  if (finished && screen.skipped) await refundScreens(table, batch.tenantId, 1, batch.chargedAt);
-  await closeIfLast(table, batch, seq);
-  return finished;
-}
-
-/**
- * Ends a claim whose holder is known to be gone (the local service restarted), so the subject
- * can be claimed again at once instead of after the lease.
- */
-export async function expireClaim(table: Table, ref: BatchRef, index: number): Promise<void> {
-  await updateIf(table, {
-    Key: keys.batchItem(ref.tenantId, ref.batchId, index),
-    UpdateExpression: 'SET lease_until = :expired',
-    ConditionExpression: '#status = :processing',
-    ExpressionAttributeNames: { '#status': 'status' },
-    ExpressionAttributeValues: { ':expired': 0, ':processing': 'processing' },
-  });
-}
-
-/** The subjects that finished with a sequence above `afterSeq`, in finish order. */
-export async function readFinishedItems(
-  table: Table,
-  ref: BatchRef,
-  afterSeq: number,
-): Promise<FinishedItem[]> {
-  const items = await queryAll(table, {
-    IndexName: INDEXES.batchProgress.name,
-    KeyConditionExpression: `${INDEXES.batchProgress.partitionKey} = :pk AND ${INDEXES.batchProgress.sortKey} > :after`,
-    ExpressionAttributeValues: {
-      ':pk': keys.batchProgressIndex(ref.tenantId, ref.batchId),
-      ':after': sequenceKey(afterSeq),
-    },
-  });
-  return items.map(
-    (item): FinishedItem =>
-      item.status === 'done'
-        ? {
-            status: 'done',
-            index: item.index as number,
-            seq: item.seq as number,
-            screen_id: item.screen_id as string,
-            risk_level: item.risk_level as RiskLevel,
-            skipped: item.skipped as boolean,
-            ...(typeof item.client_id === 'string' ? { client_id: item.client_id } : {}),
-          }
-        : {
-            status: 'failed',
-            index: item.index as number,
-            seq: item.seq as number,
-            detail: item.detail as string,
-          },
-  );
 }

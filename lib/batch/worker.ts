@@ -17,15 +17,17 @@ import { PLANS } from '../tenancy/plans.ts';
 import { getUser } from '../tenancy/tenants.ts';
 import {
   type BatchAccount,
+  claimBatchItem,
+  recordFailedSubject,
+  recordScreenedSubject,
+  releaseBatchItem,
+} from './batch-items.ts';
+import {
   type BatchItemSubject,
   type BatchPurpose,
   type BatchRecord,
   type BatchRef,
-  claimBatchItem,
   getBatch,
-  recordFailedSubject,
-  recordScreenedSubject,
-  releaseBatchItem,
 } from './batch-record.ts';
 import { type BatchSubjectJob, type BatchSubjectsJob, batchPositionOf, batchPositionsOf } from './message.ts';
 

@@ -112,3 +112,62 @@ export function originSecretSource(env: NodeJS.ProcessEnv = process.env): Origin
     sessionToken: env.AWS_SESSION_TOKEN ?? '',
   };
 }
+
+/**
+ * The local runtime's settings (infra/local/: `npm start`, the ops CLIs' table, the tests' stack),
+ * read when asked: a test may change them between two stacks. Raw where the runtime only tests
+ * presence; numbers as `Number()` of the variable or its default, as before.
+ */
+export interface LocalSettings {
+  /** DATA_DIR, default `.data` (unresolved). */
+  dataDir: string;
+  /** PORT, default 3000. */
+  port: number;
+  /** LOCAL_BATCH_CONSUMERS: the worker's pollers on the local queue, default 4. */
+  batchConsumers: number;
+  /** LIST_SYNC_INTERVAL_SECONDS: the local list sync's period, 0 (the default) for none. */
+  listSyncIntervalSeconds: number;
+  /** External stores instead of the embedded ones, and the table's name. */
+  dynamodbEndpoint: string | undefined;
+  tableName: string | undefined;
+  sqsEndpoint: string | undefined;
+  batchQueueUrl: string | undefined;
+  watchlistStoreDir: string | undefined;
+  watchlistBucket: string | undefined;
+  region: string | undefined;
+}
+
+export function localSettings(env: NodeJS.ProcessEnv = process.env): LocalSettings {
+  return {
+    dataDir: env.DATA_DIR ?? '.data',
+    port: Number(env.PORT ?? 3000),
+    batchConsumers: Number(env.LOCAL_BATCH_CONSUMERS ?? 4),
+    listSyncIntervalSeconds: Number(env.LIST_SYNC_INTERVAL_SECONDS ?? 0),
+    dynamodbEndpoint: env.DYNAMODB_ENDPOINT,
+    tableName: env.TABLE_NAME,
+    sqsEndpoint: env.SQS_ENDPOINT,
+    batchQueueUrl: env.BATCH_QUEUE_URL,
+    watchlistStoreDir: env.WATCHLIST_STORE_DIR,
+    watchlistBucket: env.WATCHLIST_BUCKET,
+    region: env.AWS_REGION,
+  };
+}
+
+/** The raw value of a variable the manifest names (a scheduled job's local period override). */
+export function namedSetting(variable: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return env[variable];
+}
+
+/**
+ * Sets (or, for undefined, removes) variables: the local runtime hands the in-process handlers
+ * their stores the way Lambda does, through the environment they read with `readConfig`.
+ */
+export function setEnvironment(
+  values: Record<string, string | undefined>,
+  env: NodeJS.ProcessEnv = process.env,
+): void {
+  for (const [name, value] of Object.entries(values)) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
+}

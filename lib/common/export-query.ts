@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { InvalidRequestError } from './errors.ts';
+import { DAY_MS } from './time.ts';
 
 /**
  * What GET /audit/export and GET /screens/export read: the period (`from` inclusive, `to`
@@ -19,7 +20,6 @@ export const EXPORT_CONTENT_TYPES: Record<ExportFormat, string> = {
   csv: 'text/csv; charset=utf-8',
 };
 
-const DAY_MS = 86_400_000;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 // A time must say its offset: a time without one would mean a different instant to each reader.
 const TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:\d{2})$/;

@@ -1,13 +1,8 @@
 import { createHash } from 'node:crypto';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, GoneError, InvalidRequestError, UnprocessableError } from '../common/errors.ts';
-import {
-  isConditionalCheckFailed,
-  itemOfConditionFailure,
-  keys,
-  type Table,
-  writeIf,
-} from '../store/table.ts';
+import { keys } from '../store/schema.ts';
+import { isConditionalCheckFailed, itemOfConditionFailure, type Table, writeIf } from '../store/table.ts';
 
 /**
  * `Idempotency-Key` (the IETF httpapi idempotency-key header, as Stripe and others use it): a

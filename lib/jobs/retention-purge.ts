@@ -1,10 +1,12 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { type AuditActor, audited } from '../audit/trail.ts';
 import { type Logger, logger } from '../common/log.ts';
+import { DAY_MS, isoSeconds } from '../common/time.ts';
 import { findClient } from '../monitoring/client-record.ts';
 import { lastDecisionAt, removeScreen } from '../screening/delete.ts';
-import { isoSeconds, type ScreenItem } from '../screening/screen-record.ts';
-import { keys, type Table } from '../store/table.ts';
+import type { ScreenItem } from '../screening/screen-record.ts';
+import { keys } from '../store/schema.ts';
+import type { Table } from '../store/table.ts';
 import { getRetention } from '../tenancy/retention.ts';
 import { listTenants } from '../tenancy/tenants.ts';
 
@@ -31,8 +33,6 @@ export const PURGE_ACTOR: AuditActor = { user_id: 'retention-purge', role: 'syst
 
 /** Screens read per page (one Query); the purge never holds more than one page. */
 export const PURGE_PAGE_SIZE = 100;
-
-const DAY_MS = 86_400_000;
 
 export interface PurgeCounts {
   tenant_id: string;

@@ -1,7 +1,7 @@
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { type NameToken, tokeniseName } from '../matcher/normalise.ts';
 import { phoneticKey } from '../matcher/string-similarity.ts';
-import { keys, queryAll, type Table } from '../store/table.ts';
+import { keys } from '../store/schema.ts';
+import { queryAll, type Table, writeAll } from '../store/table.ts';
 import { listTenants } from '../tenancy/tenants.ts';
 import type { ListedPerson } from '../watchlists/types.ts';
 import { parseClientItem } from './client-record.ts';
@@ -95,21 +95,6 @@ function nameKeyItems(tenantId: string, clientId: string, subject: { name: strin
   }));
 }
 
-/** BatchWriteItem in calls of 25, asking again for what the store left unprocessed (throttling). */
-async function writeRequests(table: Table, requests: Record<string, unknown>[]): Promise<void> {
-  for (let offset = 0; offset < requests.length; offset += 25) {
-    let pending = requests.slice(offset, offset + 25);
-    for (let attempt = 0; pending.length > 0; attempt++) {
-      if (attempt === 5) throw new Error('client name keys not written: the store kept them unprocessed');
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
-      const { UnprocessedItems } = await table.doc.send(
-        new BatchWriteCommand({ RequestItems: { [table.name]: pending as never } }),
-      );
-      pending = (UnprocessedItems?.[table.name] ?? []) as Record<string, unknown>[];
-    }
-  }
-}
-
 /**
  * Files a client under its name keys (`file`: at registration, before the client item, since a
  * key whose client never appeared costs the sync one read while a client without keys would be
@@ -121,11 +106,12 @@ export async function updateClientNameKeys(
   action: 'file' | 'remove',
 ): Promise<void> {
   const items = nameKeyItems(client.tenantId, client.clientId, client.subject);
-  await writeRequests(
+  await writeAll(
     table,
     items.map((Item) =>
       action === 'file' ? { PutRequest: { Item } } : { DeleteRequest: { Key: { pk: Item.pk, sk: Item.sk } } },
     ),
+    { what: 'client name keys' },
   );
 }
 

@@ -2,10 +2,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { isClientId } from '../common/ids.ts';
+import { DAY_MS, isoSeconds } from '../common/time.ts';
 import { RISK_ORDER, type RiskLevel } from '../matcher/types.ts';
-import { ActorSchema, isoSeconds } from '../screening/screen-record.ts';
+import { ActorSchema } from '../screening/screen-record.ts';
 import { SubjectSchema } from '../screening/subject.ts';
-import { indexKeys, keys, parseItem, type Table } from '../store/table.ts';
+import { indexKeys, keys } from '../store/schema.ts';
+import { parseItem, type Table } from '../store/table.ts';
 import { CHECK_TYPES } from '../watchlists/types.ts';
 
 /**
@@ -72,7 +74,7 @@ export function effectiveIntervalDays(
 }
 
 export function nextDueAt(screenedAt: string, intervalDays: number): string {
-  return isoSeconds(new Date(Date.parse(screenedAt) + intervalDays * 86_400_000));
+  return isoSeconds(new Date(Date.parse(screenedAt) + intervalDays * DAY_MS));
 }
 
 /** The client's entries in the due index (only while monitored) and the by-risk index. */

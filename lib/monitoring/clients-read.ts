@@ -3,10 +3,10 @@ import * as v from 'valibot';
 import { audited } from '../audit/trail.ts';
 import { ForbiddenError, NotFoundError } from '../common/errors.ts';
 import { ListQuerySchema } from '../common/fields.ts';
+import { isoSeconds } from '../common/time.ts';
 import { RISK_ORDER } from '../matcher/types.ts';
 import {
   alertView,
-  isoSeconds,
   type ScreenAlert,
   type ScreenSummary,
   ScreenSummaryItemSchema,
@@ -14,10 +14,9 @@ import {
 } from '../screening/screen-record.ts';
 import { getScreenItem } from '../screening/screens-read.ts';
 import { decodeCursor, encodeCursor } from '../store/cursor.ts';
+import { indexAttributes, keys } from '../store/schema.ts';
 import {
-  indexAttributes,
   isConditionalCheckFailed,
-  keys,
   parseItem,
   queryIndexPage,
   queryPage,

@@ -1,11 +1,12 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { audited } from '../audit/trail.ts';
 import type { Logger } from '../common/log.ts';
+import { isoSeconds } from '../common/time.ts';
 import { createMatcher, type Matcher } from '../matcher/screen.ts';
 import type { Services } from '../ports.ts';
 import { matchesOf } from '../screening/change-detection.ts';
-import { isoSeconds } from '../screening/screen-record.ts';
-import { conditionHeld, getAll, indexAttributes, keys, queryAll, type Table } from '../store/table.ts';
+import { indexAttributes, keys } from '../store/schema.ts';
+import { getAll, queryAll, type Table, writeIf } from '../store/table.ts';
 import { PLANS } from '../tenancy/plans.ts';
 import { getTenant } from '../tenancy/tenants.ts';
 import { SNAPSHOT_FORMAT_VERSION } from '../watchlists/snapshot.ts';
@@ -111,23 +112,22 @@ async function makeDue(table: Table, client: ClientItem, now: Date): Promise<Cli
   const at = isoSeconds(now);
   if (client.next_due_at <= at && !client.claim_until) return client;
   const [, skName] = indexAttributes('clientsDue');
-  const made = await conditionHeld(
-    table.doc.send(
-      new UpdateCommand({
-        TableName: table.name,
-        Key: keys.client(client.tenant_id, client.client_id),
-        UpdateExpression: 'SET next_due_at = :at, #dueSk = :dueSk',
-        ConditionExpression:
-          '#status = :active AND next_due_at = :seen AND (attribute_not_exists(claim_until) OR claim_until < :at)',
-        ExpressionAttributeNames: { '#status': 'status', '#dueSk': skName },
-        ExpressionAttributeValues: {
-          ':at': at,
-          ':dueSk': dueIndexKeys(client.tenant_id, client.client_id, at)[skName],
-          ':active': 'active',
-          ':seen': client.next_due_at,
-        },
-      }),
-    ),
+  const made = await writeIf(
+    table,
+    new UpdateCommand({
+      TableName: table.name,
+      Key: keys.client(client.tenant_id, client.client_id),
+      UpdateExpression: 'SET next_due_at = :at, #dueSk = :dueSk',
+      ConditionExpression:
+        '#status = :active AND next_due_at = :seen AND (attribute_not_exists(claim_until) OR claim_until < :at)',
+      ExpressionAttributeNames: { '#status': 'status', '#dueSk': skName },
+      ExpressionAttributeValues: {
+        ':at': at,
+        ':dueSk': dueIndexKeys(client.tenant_id, client.client_id, at)[skName],
+        ':active': 'active',
+        ':seen': client.next_due_at,
+      },
+    }),
   );
   return made ? { ...client, next_due_at: at } : undefined;
 }

@@ -5,12 +5,14 @@ import { subjectList } from '../batch/request.ts';
 import { outcomeOf, type QueuedScreen, type SubjectScreener } from '../batch/worker.ts';
 import { ConflictError } from '../common/errors.ts';
 import { objectMessage, optionalWholeNumber, strictBody } from '../common/fields.ts';
+import { isoSeconds } from '../common/time.ts';
 import type { Services } from '../ports.ts';
 import { checkTypesField, subjectFields } from '../screening/request.ts';
 import type { Actor } from '../screening/screen-record.ts';
 import { type ScreeningPrincipal, type ScreenResult, screenSubject } from '../screening/screen-subject.ts';
 import type { Subject } from '../screening/subject.ts';
-import { conditionHeld, INDEXES, isConditionalCheckFailed, keys, type Table } from '../store/table.ts';
+import { INDEXES, keys } from '../store/schema.ts';
+import { isConditionalCheckFailed, type Table, writeIf } from '../store/table.ts';
 import type { CheckType } from '../watchlists/types.ts';
 import { updateClientNameKeys } from './client-name-keys.ts';
 import {
@@ -229,7 +231,7 @@ async function registerMonitoredClient(
     subject: screen.subject,
     types: screen.types,
     status: 'active',
-    created_at: screen.skipped ? `${at.toISOString().slice(0, 19)}Z` : screen.screened_at,
+    created_at: screen.skipped ? isoSeconds(at) : screen.screened_at,
     created_by: createdBy,
     last_screen_id: screen.screen_id,
     last_screened_at: screen.screened_at,
@@ -285,18 +287,15 @@ async function claimReference(
   at: Date,
 ): Promise<void> {
   const key = keys.clientRef(tenantId, reference);
-  try {
-    await table.doc.send(
-      new PutCommand({
-        TableName: table.name,
-        Item: { ...key, entity: 'client-ref', reference, client_id: clientId, claimed_at: at.toISOString() },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
-    return;
-  } catch (error) {
-    if (!isConditionalCheckFailed(error)) throw error;
-  }
+  const claimed = await writeIf(
+    table,
+    new PutCommand({
+      TableName: table.name,
+      Item: { ...key, entity: 'client-ref', reference, client_id: clientId, claimed_at: at.toISOString() },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+  if (claimed) return;
   const { Item: claim } = await table.doc.send(
     new GetCommand({ TableName: table.name, Key: key, ConsistentRead: true }),
   );
@@ -310,16 +309,15 @@ async function claimReference(
     const claimedAt = Date.parse(String(claim?.claimed_at ?? ''));
     if (!client && at.getTime() - claimedAt > STALE_REFERENCE_CLAIM_MS) {
       // The registration that claimed it failed before its client was written: take it over.
-      const tookOver = await conditionHeld(
-        table.doc.send(
-          new UpdateCommand({
-            TableName: table.name,
-            Key: key,
-            UpdateExpression: 'SET client_id = :mine, claimed_at = :at',
-            ConditionExpression: 'client_id = :stale',
-            ExpressionAttributeValues: { ':mine': clientId, ':at': at.toISOString(), ':stale': holder },
-          }),
-        ),
+      const tookOver = await writeIf(
+        table,
+        new UpdateCommand({
+          TableName: table.name,
+          Key: key,
+          UpdateExpression: 'SET client_id = :mine, claimed_at = :at',
+          ConditionExpression: 'client_id = :stale',
+          ExpressionAttributeValues: { ':mine': clientId, ':at': at.toISOString(), ':stale': holder },
+        }),
       );
       if (tookOver) return;
     }
@@ -337,15 +335,14 @@ export async function releaseReference(
   reference: string,
   clientId: string,
 ): Promise<void> {
-  await conditionHeld(
-    table.doc.send(
-      new DeleteCommand({
-        TableName: table.name,
-        Key: keys.clientRef(tenantId, reference),
-        ConditionExpression: 'client_id = :mine',
-        ExpressionAttributeValues: { ':mine': clientId },
-      }),
-    ),
+  await writeIf(
+    table,
+    new DeleteCommand({
+      TableName: table.name,
+      Key: keys.clientRef(tenantId, reference),
+      ConditionExpression: 'client_id = :mine',
+      ExpressionAttributeValues: { ':mine': clientId },
+    }),
   );
 }
 
@@ -354,23 +351,22 @@ export async function releaseReference(
  * first screen too (listed under the client), unless it already belongs to another client.
  */
 async function adoptScreen(table: Table, tenantId: string, screenId: string, clientId: string) {
-  await conditionHeld(
-    table.doc.send(
-      new UpdateCommand({
-        TableName: table.name,
-        Key: keys.screen(tenantId, screenId),
-        UpdateExpression: 'SET client_id = :client, #cpk = :cpk, #csk = :csk',
-        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(client_id)',
-        ExpressionAttributeNames: {
-          '#cpk': INDEXES.clientScreens.partitionKey,
-          '#csk': INDEXES.clientScreens.sortKey,
-        },
-        ExpressionAttributeValues: {
-          ':client': clientId,
-          ':cpk': keys.clientScreensIndex(tenantId, clientId),
-          ':csk': screenId,
-        },
-      }),
-    ),
+  await writeIf(
+    table,
+    new UpdateCommand({
+      TableName: table.name,
+      Key: keys.screen(tenantId, screenId),
+      UpdateExpression: 'SET client_id = :client, #cpk = :cpk, #csk = :csk',
+      ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(client_id)',
+      ExpressionAttributeNames: {
+        '#cpk': INDEXES.clientScreens.partitionKey,
+        '#csk': INDEXES.clientScreens.sortKey,
+      },
+      ExpressionAttributeValues: {
+        ':client': clientId,
+        ':cpk': keys.clientScreensIndex(tenantId, clientId),
+        ':csk': screenId,
+      },
+    }),
   );
 }

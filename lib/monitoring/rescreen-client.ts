@@ -3,16 +3,11 @@ import type { BatchRecord } from '../batch/batch-record.ts';
 import { outcomeOf, type SubjectScreener } from '../batch/worker.ts';
 import { ConflictError } from '../common/errors.ts';
 import { isClientId } from '../common/ids.ts';
-import { isoSeconds, parseScreenItem, type ScreenItem } from '../screening/screen-record.ts';
+import { isoSeconds } from '../common/time.ts';
+import { parseScreenItem, type ScreenItem } from '../screening/screen-record.ts';
 import { screenSubject } from '../screening/screen-subject.ts';
-import {
-  conditionHeld,
-  indexAttributes,
-  isConditionalCheckFailed,
-  itemOfConditionFailure,
-  keys,
-  type Table,
-} from '../store/table.ts';
+import { indexAttributes, keys } from '../store/schema.ts';
+import { isConditionalCheckFailed, itemOfConditionFailure, type Table, writeIf } from '../store/table.ts';
 import {
   type ClientItem,
   clientIndexKeys,
@@ -162,16 +157,15 @@ async function readScreen(table: Table, tenantId: string, screenId: string) {
 /** The older screen leaves the pending list if nobody decided it meanwhile (one conditional write). */
 async function supersede(table: Table, previous: ScreenItem, newerId: string): Promise<void> {
   const [pendingPk, pendingSk] = indexAttributes('pendingScreens');
-  await conditionHeld(
-    table.doc.send(
-      new UpdateCommand({
-        TableName: table.name,
-        Key: keys.screen(previous.tenant_id, previous.screen_id),
-        UpdateExpression: `SET superseded_by = :newer REMOVE ${pendingPk}, ${pendingSk}`,
-        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(disposition)',
-        ExpressionAttributeValues: { ':newer': newerId },
-      }),
-    ),
+  await writeIf(
+    table,
+    new UpdateCommand({
+      TableName: table.name,
+      Key: keys.screen(previous.tenant_id, previous.screen_id),
+      UpdateExpression: `SET superseded_by = :newer REMOVE ${pendingPk}, ${pendingSk}`,
+      ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(disposition)',
+      ExpressionAttributeValues: { ':newer': newerId },
+    }),
   );
 }
 
@@ -191,31 +185,30 @@ async function recordOnClient(
   );
   const indexed = clientIndexKeys(client.tenant_id, client.client_id, screen.risk_level, dueAt);
   const names = Object.keys(indexed);
-  await conditionHeld(
-    table.doc.send(
-      new UpdateCommand({
-        TableName: table.name,
-        Key: keys.client(client.tenant_id, client.client_id),
-        UpdateExpression:
-          'SET last_screen_id = :screen, last_screened_at = :at, risk_level = :risk, next_due_at = :due, ' +
-          `last_run_id = :run, ${names.map((_name, i) => `#k${i} = :k${i}`).join(', ')} ` +
-          'REMOVE claim_run_id, claim_until',
-        ConditionExpression: 'claim_run_id = :run AND #status = :active',
-        ExpressionAttributeNames: {
-          '#status': 'status',
-          ...Object.fromEntries(names.map((name, i) => [`#k${i}`, name])),
-        },
-        ExpressionAttributeValues: {
-          ':screen': screen.screen_id,
-          ':at': screen.screened_at,
-          ':risk': screen.risk_level,
-          ':due': dueAt,
-          ':run': runId,
-          ':active': 'active',
-          ...Object.fromEntries(names.map((name, i) => [`:k${i}`, indexed[name as keyof typeof indexed]])),
-        },
-      }),
-    ),
+  await writeIf(
+    table,
+    new UpdateCommand({
+      TableName: table.name,
+      Key: keys.client(client.tenant_id, client.client_id),
+      UpdateExpression:
+        'SET last_screen_id = :screen, last_screened_at = :at, risk_level = :risk, next_due_at = :due, ' +
+        `last_run_id = :run, ${names.map((_name, i) => `#k${i} = :k${i}`).join(', ')} ` +
+        'REMOVE claim_run_id, claim_until',
+      ConditionExpression: 'claim_run_id = :run AND #status = :active',
+      ExpressionAttributeNames: {
+        '#status': 'status',
+        ...Object.fromEntries(names.map((name, i) => [`#k${i}`, name])),
+      },
+      ExpressionAttributeValues: {
+        ':screen': screen.screen_id,
+        ':at': screen.screened_at,
+        ':risk': screen.risk_level,
+        ':due': dueAt,
+        ':run': runId,
+        ':active': 'active',
+        ...Object.fromEntries(names.map((name, i) => [`:k${i}`, indexed[name as keyof typeof indexed]])),
+      },
+    }),
   );
 }
 

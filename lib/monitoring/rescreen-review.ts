@@ -6,7 +6,7 @@ import {
   type ScreenAlert,
   type ScreenItem,
 } from '../screening/screen-record.ts';
-import { indexAttributes } from '../store/table.ts';
+import { indexAttributes } from '../store/schema.ts';
 import { SYSTEM_ACTOR } from './client-record.ts';
 
 /**

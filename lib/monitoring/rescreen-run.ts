@@ -6,11 +6,13 @@ import { queueBatch } from '../batch/start-batch.ts';
 import { NotFoundError, QuotaExceededError } from '../common/errors.ts';
 import { isRunId } from '../common/ids.ts';
 import type { Logger } from '../common/log.ts';
+import { isoSeconds } from '../common/time.ts';
 import { RISK_ORDER } from '../matcher/types.ts';
 import type { Services } from '../ports.ts';
 import { screenDay } from '../screening/screen-id.ts';
-import { type Actor, isoSeconds as isoOf } from '../screening/screen-record.ts';
-import { INDEXES, indexAttributes, keys, parseItem, queryAll, type Table } from '../store/table.ts';
+import type { Actor } from '../screening/screen-record.ts';
+import { INDEXES, indexAttributes, keys } from '../store/schema.ts';
+import { parseItem, queryAll, type Table } from '../store/table.ts';
 import { PLANS, type Plan } from '../tenancy/plans.ts';
 import { chargeScreens, getMonthlyUsage } from '../tenancy/quota.ts';
 import type { Role } from '../tenancy/roles.ts';
@@ -68,7 +70,7 @@ export async function findDueClients(table: Table, tenantId: string, now: Date):
         IndexName: INDEXES.clientsDue.name,
         KeyConditionExpression: `${pkName} = :pk AND ${skName} <= :now`,
         // '~' sorts after every client id, so clients due at exactly `now` are included.
-        ExpressionAttributeValues: { ':pk': keys.dueShard(tenantId, shard), ':now': `${isoOf(now)}#~` },
+        ExpressionAttributeValues: { ':pk': keys.dueShard(tenantId, shard), ':now': `${isoSeconds(now)}#~` },
       }),
     ),
   );

@@ -1,6 +1,7 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { getBatch } from '../batch/batch-record.ts';
-import { isConditionalCheckFailed, itemOfConditionFailure, keys, type Table } from '../store/table.ts';
+import { keys } from '../store/schema.ts';
+import { isConditionalCheckFailed, itemOfConditionFailure, type Table } from '../store/table.ts';
 
 /**
  * The tenant's running rescreen run: one item per tenant, claimed with ONE conditional put before

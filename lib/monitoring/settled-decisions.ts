@@ -1,19 +1,10 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { logger } from '../common/log.ts';
-import {
-  historyEntryBytes,
-  isoSeconds,
-  parseScreenItem,
-  type ScreenItem,
-} from '../screening/screen-record.ts';
+import { isoSeconds } from '../common/time.ts';
+import { historyEntryBytes, parseScreenItem, type ScreenItem } from '../screening/screen-record.ts';
 import { noteScreenDecision } from '../screening/screened-subjects.ts';
-import {
-  indexAttributes,
-  isConditionalCheckFailed,
-  itemOfConditionFailure,
-  keys,
-  type Table,
-} from '../store/table.ts';
+import { indexAttributes, keys } from '../store/schema.ts';
+import { isConditionalCheckFailed, itemOfConditionFailure, type Table } from '../store/table.ts';
 import { parseClientItem, SYSTEM_ACTOR } from './client-record.ts';
 import { carriedEntry, judgeAgainstBaseline, settledDecision } from './rescreen-review.ts';
 

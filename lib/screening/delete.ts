@@ -4,14 +4,14 @@ import { audited } from '../audit/trail.ts';
 import { ConflictError, ForbiddenError, NotFoundError } from '../common/errors.ts';
 import { isScreenId } from '../common/ids.ts';
 import { logger } from '../common/log.ts';
-import { isConditionalCheckFailed, itemOfConditionFailure, keys, type Table } from '../store/table.ts';
+import { DAY_MS, isoSeconds } from '../common/time.ts';
+import { keys } from '../store/schema.ts';
+import { isConditionalCheckFailed, itemOfConditionFailure, type Table } from '../store/table.ts';
 import type { Principal } from '../tenancy/auth.ts';
 import { getRetention } from '../tenancy/retention.ts';
 import { releaseWindow } from './rescreen-window.ts';
-import { isoSeconds, type ScreenItem } from './screen-record.ts';
+import type { ScreenItem } from './screen-record.ts';
 import { forgetSubjectScreen } from './screened-subjects.ts';
-
-const DAY_MS = 86_400_000;
 
 /**
  * Why a screen may be deleted, checked in the delete's own condition (one conditional write, so a

@@ -3,13 +3,9 @@ import { sha256Hex } from '../audit/chain.ts';
 import { audited } from '../audit/trail.ts';
 import { ConflictError, ForbiddenError, InvalidRequestError, NotFoundError } from '../common/errors.ts';
 import { isScreenId } from '../common/ids.ts';
-import {
-  indexAttributes,
-  isConditionalCheckFailed,
-  itemOfConditionFailure,
-  keys,
-  type Table,
-} from '../store/table.ts';
+import { isoSeconds } from '../common/time.ts';
+import { indexAttributes, keys } from '../store/schema.ts';
+import { isConditionalCheckFailed, itemOfConditionFailure, type Table } from '../store/table.ts';
 import type { Principal } from '../tenancy/auth.ts';
 import { sharedCredential } from '../tenancy/key-lineage.ts';
 import { getUser } from '../tenancy/tenants.ts';
@@ -20,7 +16,6 @@ import {
   type DecisionRecord,
   historyEntryBytes,
   historyView,
-  isoSeconds,
   parseScreenItem,
   type ScreenItem,
 } from './screen-record.ts';

@@ -4,7 +4,9 @@ import { canonicalJson } from '../audit/chain.ts';
 import { exportRecord } from '../audit/export.ts';
 import { csvRow, displayCell } from '../common/csv.ts';
 import type { ExportFormat, ExportPeriod } from '../common/export-query.ts';
-import { keys, type Table } from '../store/table.ts';
+import { DAY_MS } from '../common/time.ts';
+import { keys } from '../store/schema.ts';
+import type { Table } from '../store/table.ts';
 import { screenDay } from './screen-id.ts';
 import { type HistoryView, historyView, parseScreenItem, type Screen, toScreen } from './screen-record.ts';
 
@@ -28,7 +30,6 @@ import { type HistoryView, historyView, parseScreenItem, type Screen, toScreen }
 
 /** Screen items per read: each carries its match data and history. */
 const PAGE = 50;
-const DAY_MS = 86_400_000;
 
 /** One exported screen: the screen as the API shows it, and its history with the sign-off links. */
 export interface ScreenExportRecord extends Screen {

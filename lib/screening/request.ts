@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { isCalendarDate, optionalText, optionalWholeNumber, strictBody, trimmed } from '../common/fields.ts';
 import { isWellFormedText, MALFORMED_TEXT_MESSAGE, stripControls } from '../common/text-input.ts';
+import { isoDay } from '../common/time.ts';
 import { CHECK_TYPES, type CheckType } from '../watchlists/types.ts';
 import { MIN_READABLE_LETTERS, readableLetterCount, UNREADABLE_NAME_MESSAGE } from './readable-name.ts';
 
@@ -26,7 +27,7 @@ const dobSchema = v.pipe(
       v.string('must be a string in the form YYYY-MM-DD'),
       v.trim(),
       v.check(isCalendarDate, 'must be a real date in the form YYYY-MM-DD'),
-      v.check((dob) => dob <= new Date().toISOString().slice(0, 10), 'must not be in the future'),
+      v.check((dob) => dob <= isoDay(new Date()), 'must not be in the future'),
       v.check(
         (dob) => Number(dob.slice(0, 4)) >= EARLIEST_BIRTH_YEAR,
         `must be ${EARLIEST_BIRTH_YEAR} or later`,

@@ -1,17 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { HOUR_MS, isoSeconds } from '../common/time.ts';
 import type { Matcher } from '../matcher/screen.ts';
 import type { CheckType, ScreenChecks, SubjectInput } from '../matcher/types.ts';
-import {
-  INDEXES,
-  isConditionalCheckFailed,
-  itemOfConditionFailure,
-  keys,
-  type Table,
-  writeIf,
-} from '../store/table.ts';
+import { INDEXES, keys } from '../store/schema.ts';
+import { isConditionalCheckFailed, itemOfConditionFailure, type Table, writeIf } from '../store/table.ts';
 import { compareWithBaseline } from './change-detection.ts';
-import { isoSeconds, parseScreenItem, type ScreenItem } from './screen-record.ts';
+import { parseScreenItem, type ScreenItem } from './screen-record.ts';
 
 /**
  * The rescreen window (docs/api-decisions.md#rescreen-window): at most one fresh screen of a subject per tenant per window.
@@ -26,7 +21,7 @@ import { isoSeconds, parseScreenItem, type ScreenItem } from './screen-record.ts
  * changing RESCREEN_WINDOW_HOURS takes effect at once.
  */
 export function windowEnds(screenedAt: string, windowHours: number): number {
-  return Date.parse(screenedAt) + windowHours * 3600 * 1000;
+  return Date.parse(screenedAt) + windowHours * HOUR_MS;
 }
 
 /** Whether a cached screen may answer a repeat; when not, the checks a fresh screen stores. */
@@ -144,7 +139,7 @@ export async function takeWindow(
   replacing?: string,
 ): Promise<ScreenItem | undefined> {
   const key = keys.rescreenWindow(tenantId, hash);
-  const cutoff = isoSeconds(new Date(screen.at.getTime() - windowHours * 3600 * 1000));
+  const cutoff = isoSeconds(new Date(screen.at.getTime() - windowHours * HOUR_MS));
   // Screen ids sort in the order they were numbered (SCR-YYYYMMDD-NNNNNN, per tenant).
   const outdated = replacing === undefined ? '' : ' OR screen_id <= :replacing';
   for (let attempt = 0; attempt < 3; attempt++) {

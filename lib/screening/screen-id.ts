@@ -1,11 +1,13 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { QuotaExceededError } from '../common/errors.ts';
-import { isConditionalCheckFailed, itemOfConditionFailure, keys, type Table } from '../store/table.ts';
+import { isoDay } from '../common/time.ts';
+import { keys } from '../store/schema.ts';
+import { isConditionalCheckFailed, itemOfConditionFailure, type Table } from '../store/table.ts';
 import { noteUsage, usageMonth } from '../tenancy/quota.ts';
 
 /** The UTC day of a screen id: `20250314` for 2025-03-14. */
 export function screenDay(at: Date): string {
-  return at.toISOString().slice(0, 10).replaceAll('-', '');
+  return isoDay(at).replaceAll('-', '');
 }
 
 export function formatScreenId(day: string, sequence: number): string {

@@ -241,11 +241,6 @@ export interface HistoryView extends HistoryEntry {
   withdraws_approval?: EntryLink;
 }
 
-/** `YYYY-MM-DDThh:mm:ssZ` (`Z` and no fraction: docs/api-decisions.md#timestamps). */
-export function isoSeconds(at: Date): string {
-  return `${at.toISOString().slice(0, 19)}Z`;
-}
-
 /** The size an entry counts against HISTORY_BYTES_LIMIT (lib/screening/dispose.ts): its JSON, an upper bound of DynamoDB's. */
 export function historyEntryBytes(entry: HistoryEntry): number {
   return Buffer.byteLength(JSON.stringify(entry), 'utf8');

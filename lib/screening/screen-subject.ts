@@ -1,9 +1,11 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { QuotaExceededError } from '../common/errors.ts';
 import { logger } from '../common/log.ts';
+import { isoSeconds } from '../common/time.ts';
 import type { ScreenChecks } from '../matcher/types.ts';
 import type { Services } from '../ports.ts';
-import { indexKeys, isConditionalCheckFailed, keys, type Table } from '../store/table.ts';
+import { indexKeys, keys } from '../store/schema.ts';
+import { isConditionalCheckFailed, type Table } from '../store/table.ts';
 import type { Principal } from '../tenancy/auth.ts';
 import { refundScreens } from '../tenancy/quota.ts';
 import { CHECK_TYPES, type CheckType } from '../watchlists/types.ts';
@@ -19,7 +21,6 @@ import {
 import { numberScreen } from './screen-id.ts';
 import {
   type Actor,
-  isoSeconds,
   parseScreenItem,
   type Screen,
   type ScreenItem,

@@ -3,16 +3,8 @@ import * as v from 'valibot';
 import { logger } from '../common/log.ts';
 import { RISK_ORDER, type RiskLevel } from '../matcher/types.ts';
 import { decodeCursor, encodeCursor } from '../store/cursor.ts';
-import {
-  INDEXES,
-  indexKeys,
-  isConditionalCheckFailed,
-  keys,
-  parseItem,
-  queryAll,
-  queryIndexPage,
-  type Table,
-} from '../store/table.ts';
+import { INDEXES, indexKeys, keys } from '../store/schema.ts';
+import { parseItem, queryAll, queryIndexPage, type Table, writeIf } from '../store/table.ts';
 import { CHECK_TYPES } from '../watchlists/types.ts';
 import { DISPOSITIONS, type DispositionValue } from './request.ts';
 import {
@@ -88,36 +80,35 @@ const activitySortKey = (at: string, hash: string) => `${new Date(at).toISOStrin
 export async function recordSubjectScreen(table: Table, item: ScreenItem, at: Date): Promise<void> {
   const key = keys.subject(item.tenant_id, item.subject_hash);
   const latest = { screen_id: item.screen_id, risk_level: item.risk_level, screened_at: item.screened_at };
-  try {
-    await table.doc.send(
-      new UpdateCommand({
-        TableName: table.name,
-        Key: key,
-        UpdateExpression:
-          'SET entity = :entity, subject_hash = :hash, subject = :subject, types = :types, ' +
-          'latest_screen = :latest, last_activity_at = :at, #apk = :apk, #ask = :ask ' +
-          'ADD screen_count :one, version :one',
-        ConditionExpression: 'attribute_not_exists(latest_screen) OR latest_screen.screen_id < :id',
-        ExpressionAttributeNames: {
-          '#apk': INDEXES.subjectsByActivity.partitionKey,
-          '#ask': INDEXES.subjectsByActivity.sortKey,
-        },
-        ExpressionAttributeValues: {
-          ':entity': 'subject',
-          ':hash': item.subject_hash,
-          ':subject': item.subject,
-          ':types': item.types,
-          ':latest': latest,
-          ':at': item.screened_at,
-          ':apk': keys.subjectsIndex(item.tenant_id),
-          ':ask': activitySortKey(at.toISOString(), item.subject_hash),
-          ':id': item.screen_id,
-          ':one': 1,
-        },
-      }),
-    );
-  } catch (error) {
-    if (!isConditionalCheckFailed(error)) throw error;
+  const newest = await writeIf(
+    table,
+    new UpdateCommand({
+      TableName: table.name,
+      Key: key,
+      UpdateExpression:
+        'SET entity = :entity, subject_hash = :hash, subject = :subject, types = :types, ' +
+        'latest_screen = :latest, last_activity_at = :at, #apk = :apk, #ask = :ask ' +
+        'ADD screen_count :one, version :one',
+      ConditionExpression: 'attribute_not_exists(latest_screen) OR latest_screen.screen_id < :id',
+      ExpressionAttributeNames: {
+        '#apk': INDEXES.subjectsByActivity.partitionKey,
+        '#ask': INDEXES.subjectsByActivity.sortKey,
+      },
+      ExpressionAttributeValues: {
+        ':entity': 'subject',
+        ':hash': item.subject_hash,
+        ':subject': item.subject,
+        ':types': item.types,
+        ':latest': latest,
+        ':at': item.screened_at,
+        ':apk': keys.subjectsIndex(item.tenant_id),
+        ':ask': activitySortKey(at.toISOString(), item.subject_hash),
+        ':id': item.screen_id,
+        ':one': 1,
+      },
+    }),
+  );
+  if (!newest) {
     // A newer screen is already the latest: this one only counts.
     await table.doc.send(
       new UpdateCommand({
@@ -141,35 +132,32 @@ export async function recordSubjectDecision(
   decision: { disposition: DispositionValue; author: Actor; at: string; screen_id: string },
   activityAt: Date,
 ): Promise<void> {
-  try {
-    await table.doc.send(
-      new UpdateCommand({
-        TableName: table.name,
-        Key: keys.subject(tenantId, subjectHash),
-        UpdateExpression:
-          'SET latest_disposition = :decision, last_activity_at = :at, #ask = :sortKey, ' +
-          '#rpk = :rpk, #rsk = :sortKey ADD version :one',
-        ConditionExpression:
-          'attribute_exists(pk) AND (attribute_not_exists(latest_disposition) OR latest_disposition.#at <= :at)',
-        ExpressionAttributeNames: {
-          '#ask': INDEXES.subjectsByActivity.sortKey,
-          '#rpk': INDEXES.reviewedSubjects.partitionKey,
-          '#rsk': INDEXES.reviewedSubjects.sortKey,
-          '#at': 'at',
-        },
-        ExpressionAttributeValues: {
-          ':decision': decision,
-          ':at': decision.at,
-          ':sortKey': activitySortKey(activityAt.toISOString(), subjectHash),
-          ':rpk': keys.reviewedIndex(tenantId),
-          ':one': 1,
-        },
-      }),
-    );
-  } catch (error) {
-    // A later decision is already recorded (or the row predates this index): nothing to move.
-    if (!isConditionalCheckFailed(error)) throw error;
-  }
+  await writeIf(
+    table,
+    new UpdateCommand({
+      TableName: table.name,
+      Key: keys.subject(tenantId, subjectHash),
+      UpdateExpression:
+        'SET latest_disposition = :decision, last_activity_at = :at, #ask = :sortKey, ' +
+        '#rpk = :rpk, #rsk = :sortKey ADD version :one',
+      ConditionExpression:
+        'attribute_exists(pk) AND (attribute_not_exists(latest_disposition) OR latest_disposition.#at <= :at)',
+      ExpressionAttributeNames: {
+        '#ask': INDEXES.subjectsByActivity.sortKey,
+        '#rpk': INDEXES.reviewedSubjects.partitionKey,
+        '#rsk': INDEXES.reviewedSubjects.sortKey,
+        '#at': 'at',
+      },
+      ExpressionAttributeValues: {
+        ':decision': decision,
+        ':at': decision.at,
+        ':sortKey': activitySortKey(activityAt.toISOString(), subjectHash),
+        ':rpk': keys.reviewedIndex(tenantId),
+        ':one': 1,
+      },
+    }),
+  );
+  // Refused: a later decision is already recorded (or the row predates this index): nothing to move.
 }
 
 /**
@@ -222,30 +210,29 @@ export async function forgetSubjectScreen(
         ScanIndexForward: false,
       })
     ).map(parseScreenItem);
-    try {
-      if (screens.length === 0) {
-        await table.doc.send(
-          new DeleteCommand({
-            TableName: table.name,
-            Key: key,
-            ConditionExpression: 'version = :seen',
-            ExpressionAttributeValues: { ':seen': row.version },
-          }),
-        );
-        return;
-      }
-      await table.doc.send(
-        new PutCommand({
+    if (screens.length === 0) {
+      const written = await writeIf(
+        table,
+        new DeleteCommand({
           TableName: table.name,
-          Item: { ...key, ...rowFromScreens(tenantId, subjectHash, screens, row.version + 1) },
+          Key: key,
           ConditionExpression: 'version = :seen',
           ExpressionAttributeValues: { ':seen': row.version },
         }),
       );
-      return;
-    } catch (error) {
-      if (!isConditionalCheckFailed(error)) throw error;
+      if (written) return;
+      continue; // changed meanwhile: read the row again
     }
+    const written = await writeIf(
+      table,
+      new PutCommand({
+        TableName: table.name,
+        Item: { ...key, ...rowFromScreens(tenantId, subjectHash, screens, row.version + 1) },
+        ConditionExpression: 'version = :seen',
+        ExpressionAttributeValues: { ':seen': row.version },
+      }),
+    );
+    if (written) return;
   }
 }
 

@@ -2,7 +2,8 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { NotFoundError } from '../common/errors.ts';
 import { isScreenId } from '../common/ids.ts';
 import { decodeCursor, encodeCursor, type ListName } from '../store/cursor.ts';
-import { INDEXES, indexKeys, keys, parseItem, type Table } from '../store/table.ts';
+import { INDEXES, indexKeys, keys } from '../store/schema.ts';
+import { parseItem, type Table } from '../store/table.ts';
 import {
   type CurrentDisposition,
   currentDisposition,

@@ -10,7 +10,7 @@
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import { isConditionalCheckFailed, parseItem, queryAll, type Table } from '../store/table.ts';
+import { parseItem, queryAll, type Table, writeIf } from '../store/table.ts';
 
 export const listSyncKeys = {
   partition: 'LISTS',
@@ -72,11 +72,7 @@ async function conditionalUpdate(
   table: Table,
   input: Omit<ConstructorParameters<typeof UpdateCommand>[0], 'TableName'>,
 ) {
-  try {
-    await table.doc.send(new UpdateCommand({ ...input, TableName: table.name }));
-  } catch (error) {
-    if (!isConditionalCheckFailed(error)) throw error;
-  }
+  await writeIf(table, new UpdateCommand({ ...input, TableName: table.name }));
 }
 
 export async function recordSyncSuccess(table: Table, success: SyncSuccess): Promise<void> {

@@ -7,6 +7,7 @@
  */
 import { audited, OPS_ACTOR } from '../audit/trail.ts';
 import { NotFoundError } from '../common/errors.ts';
+import { isoSeconds } from '../common/time.ts';
 import { serialiseSnapshot } from '../matcher/snapshot-file.ts';
 import type { Table } from '../store/table.ts';
 import { LIST_SOURCES } from '../watchlists/sources.ts';
@@ -112,7 +113,7 @@ export async function acceptHeld(input: DecisionInput): Promise<AcceptedHeld> {
       }),
     },
     async () => {
-      const at = (input.now ?? new Date()).toISOString().replace(/\.\d{3}Z$/, 'Z');
+      const at = isoSeconds(input.now ?? new Date());
       const base = effectiveSnapshot(await readStoredSnapshot(store), input.bundled);
       const descriptor =
         base.lists.find((list) => list.id === held.list_id) ??

@@ -1,3 +1,4 @@
+import { DAY_MS } from '../common/time.ts';
 /**
  * Where synced snapshots live: an S3 bucket with versioning on AWS, a directory locally. Both make
  * a new snapshot visible all at once (S3 serves a whole object or the previous one; the local store
@@ -67,8 +68,6 @@ function heldName(listId: string): string {
   if (!/^[a-z0-9_]{1,64}$/.test(listId)) throw new Error(`not a list id: ${listId}`);
   return `${listId}.json`;
 }
-
-const DAY_MS = 86_400_000;
 
 /** The object key of the snapshot in the bucket; S3 versioning keeps its history. */
 export const SNAPSHOT_OBJECT_KEY = 'watchlists/watchlists.json';

@@ -1,3 +1,4 @@
+import { isoSeconds } from '../common/time.ts';
 /**
  * The list sync: download every list from its publisher (or a mirror), parse it with the same
  * parsers as the bundled data, and publish one new snapshot holding every list's latest good data.
@@ -80,10 +81,6 @@ export interface SyncReport {
   diffs: ListDiff[];
   /** The lists of the snapshot in force after the run (the one published, or the one kept). */
   lists: ListSummary[];
-}
-
-function isoSeconds(date: Date): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 function errorText(error: unknown): string {

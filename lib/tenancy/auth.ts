@@ -1,7 +1,8 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { audited } from '../audit/trail.ts';
 import { ForbiddenError, UnauthorizedError } from '../common/errors.ts';
-import { isConditionalCheckFailed, keys, type Table } from '../store/table.ts';
+import { keys } from '../store/schema.ts';
+import { isConditionalCheckFailed, type Table } from '../store/table.ts';
 import { hashApiKey, issueApiKey, keyMatchesHash, parseApiKey } from './api-keys.ts';
 import type { PlanFeature } from './plans.ts';
 import { CHEAPEST_BATCH_PLAN, PLANS, type Plan } from './plans.ts';

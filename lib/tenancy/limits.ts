@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { TooManyRequestsError } from '../common/errors.ts';
-import { isConditionalCheckFailed, keys, type Table } from '../store/table.ts';
+import { keys } from '../store/schema.ts';
+import { isConditionalCheckFailed, type Table } from '../store/table.ts';
 import type { Plan } from './plans.ts';
 
 /**

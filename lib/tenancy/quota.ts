@@ -1,11 +1,13 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { QuotaExceededError } from '../common/errors.ts';
-import { isConditionalCheckFailed, itemOfConditionFailure, keys, type Table } from '../store/table.ts';
+import { isoDay } from '../common/time.ts';
+import { keys } from '../store/schema.ts';
+import { isConditionalCheckFailed, itemOfConditionFailure, type Table } from '../store/table.ts';
 
 /** Quota months are calendar months in UTC (docs/api-decisions.md#quota-months). */
 export function usageMonth(at: Date = new Date()): string {
-  return at.toISOString().slice(0, 7);
+  return isoDay(at).slice(0, 7);
 }
 
 /**

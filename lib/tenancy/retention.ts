@@ -3,7 +3,8 @@ import * as v from 'valibot';
 import { type AuditActor, audited } from '../audit/trail.ts';
 import { ConflictError, ForbiddenError, InvalidRequestError } from '../common/errors.ts';
 import { strictBody } from '../common/fields.ts';
-import { isConditionalCheckFailed, keys, type Table } from '../store/table.ts';
+import { keys } from '../store/schema.ts';
+import { isConditionalCheckFailed, type Table } from '../store/table.ts';
 import { type Principal, requireRole } from './auth.ts';
 
 /**

@@ -1,13 +1,11 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { ConflictError, InvalidRequestError, NotFoundError } from '../common/errors.ts';
+import { INDEXES, indexKeys, keys } from '../store/schema.ts';
 import {
   getAll,
-  INDEXES,
-  indexKeys,
   isConditionalCheckFailed,
   itemOfConditionFailure,
-  keys,
   parseItem,
   queryAll,
   type Table,

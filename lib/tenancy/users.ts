@@ -3,13 +3,8 @@ import * as v from 'valibot';
 import { type AuditPage, audited, listAudit } from '../audit/trail.ts';
 import { ConflictError, ForbiddenError, NotFoundError } from '../common/errors.ts';
 import { strictBody, trimmed } from '../common/fields.ts';
-import {
-  isConditionalCheckFailed,
-  itemOfConditionFailure,
-  keys,
-  queryAll,
-  type Table,
-} from '../store/table.ts';
+import { keys } from '../store/schema.ts';
+import { isConditionalCheckFailed, itemOfConditionFailure, queryAll, type Table } from '../store/table.ts';
 import { isAccountId, issueApiKey, newId } from './api-keys.ts';
 import { type Principal, requireRole } from './auth.ts';
 import { type KeyIssuer, lineageOfNewKey } from './key-lineage.ts';

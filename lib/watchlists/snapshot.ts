@@ -7,6 +7,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readWatchlistConfig } from '../common/config.ts';
+import { isoSeconds } from '../common/time.ts';
 import { linkSnapshot } from './linking.ts';
 import { LIST_SOURCES, type ListSource } from './sources.ts';
 import type { ListedPerson, ListSummary, WatchlistSnapshot } from './types.ts';
@@ -33,10 +34,6 @@ export interface BuildOptions {
   now?: Date;
   /** Lists to build; defaults to every shipped list. */
   sources?: readonly ListSource[];
-}
-
-function isoSeconds(date: Date): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 /** Parses every shipped list from `dataDir` into one snapshot. */

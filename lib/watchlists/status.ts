@@ -1,3 +1,4 @@
+import { DAY_MS, isoSeconds } from '../common/time.ts';
 import type { CheckType, ListSummary } from './types.ts';
 
 /**
@@ -20,8 +21,6 @@ export const STALENESS_RULE =
   `or ${MAX_SOURCE_AGE_DAYS.pep} days old (PEP, criminal), or when the service last synced it more than ` +
   `${MAX_SYNC_AGE_HOURS} hours ago, or when its last sync failed (screening then uses its last good data). ` +
   'The database is stale when any list is.';
-
-const DAY_MS = 86_400_000;
 
 function wholeDaysBetween(from: string, to: Date): number {
   return Math.floor((to.getTime() - Date.parse(from)) / DAY_MS);
@@ -102,6 +101,6 @@ export function describeDatabase(
     stale: described.some((l) => l.stale),
     stale_lists: described.filter((l) => l.stale).map((l) => l.id),
     staleness_rule: STALENESS_RULE,
-    checked_at: now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    checked_at: isoSeconds(now),
   };
 }

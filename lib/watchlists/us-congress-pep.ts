@@ -4,6 +4,7 @@
  */
 import { parse as parseCsv } from 'csv-parse/sync';
 import { parse as parseYaml } from 'yaml';
+import { DAY_MS } from '../common/time.ts';
 import { calendarDob } from './listed-dates.ts';
 import { addName, addUnique, newPerson } from './listed-person.ts';
 import { formerTier, PEP_TIER_RULE, plausiblyAlive } from './pep-tiers.ts';
@@ -185,7 +186,7 @@ function currentRun(terms: YamlTerm[], sameOffice: (a: YamlTerm, b: YamlTerm) =>
   for (let i = terms.length - 2; i >= 0; i--) {
     const next = run[0];
     const term = terms[i];
-    const gapDays = (Date.parse(next.start) - Date.parse(term.end)) / 86_400_000;
+    const gapDays = (Date.parse(next.start) - Date.parse(term.end)) / DAY_MS;
     if (!sameOffice(term, next) || gapDays > 60) break;
     run.unshift(term);
   }

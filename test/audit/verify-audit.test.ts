@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { verifyChain } from '../../lib/audit/chain.ts';
 import { appendAuditEntry, audited, readAuditEntries, SYSTEM_ACTOR } from '../../lib/audit/trail.ts';
 import { getServices } from '../../lib/runtime/services.ts';
-import { keys } from '../../lib/store/table.ts';
-import { demoKey, madeUpName, useLocalStack } from '../screening/http-client.ts';
+import { keys } from '../../lib/store/schema.ts';
+import { demoKey, madeUpName, useLocalStack } from '../support/api-client.ts';
 import { failOnce } from '../support/flaky-table.ts';
 
 /**

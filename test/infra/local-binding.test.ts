@@ -1,13 +1,8 @@
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
+import { describe, expect, it } from 'vitest';
+import { useLocalStack } from '../support/api-client.ts';
 
-let stack: LocalStack;
-
-beforeAll(async () => {
-  stack = await startLocalStack({ dataDir: null });
-}, 60_000);
-afterAll(async () => stack?.close());
+const local = useLocalStack();
 
 /** Whether a TCP connection to host:port is accepted. */
 function accepts(host: string, port: number): Promise<boolean> {
@@ -27,8 +22,8 @@ describe('local stand-ins', () => {
   // tells "reachable from the network" from "loopback only" without needing a second host.
   it('listen on 127.0.0.1 only: the API, the queue emulator and the table store', async () => {
     const endpoints = {
-      api: stack.url,
-      queue: stack.batchQueue.endpoint,
+      api: local.stack.url,
+      queue: local.stack.batchQueue.endpoint,
       table: process.env.DYNAMODB_ENDPOINT!,
     };
     for (const [name, url] of Object.entries(endpoints)) {

@@ -17,7 +17,8 @@ import {
 import { newClientId } from '../../lib/monitoring/client-record.ts';
 import { stopClient } from '../../lib/monitoring/clients-read.ts';
 import { rescreenChangedClients } from '../../lib/monitoring/delta-rescreen.ts';
-import { keys, type Table } from '../../lib/store/table.ts';
+import { keys } from '../../lib/store/schema.ts';
+import type { Table } from '../../lib/store/table.ts';
 import { createTenant } from '../../lib/tenancy/tenants.ts';
 import { buildSnapshot, defaultDataDir } from '../../lib/watchlists/snapshot.ts';
 import { LIST_SOURCES } from '../../lib/watchlists/sources.ts';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { type RouteDefinition, routes } from '../../lib/contract/routes.ts';
 import { openApiDocument } from '../../lib/openapi/document.ts';
 import { OPENAPI_FILE, openApiFileText } from '../../lib/openapi/file.ts';
-import { useLocalStack } from '../screening/http-client.ts';
+import { useLocalStack } from '../support/api-client.ts';
 import { contractOf } from '../support/contract.ts';
 
 interface MediaType {

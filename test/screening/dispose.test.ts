@@ -6,7 +6,7 @@ import { HISTORY_BYTES_LIMIT } from '../../lib/screening/dispose.ts';
 import { DisposeRequestSchema } from '../../lib/screening/request.ts';
 import { formatScreenId } from '../../lib/screening/screen-id.ts';
 import { getScreenHistory } from '../../lib/screening/screens-read.ts';
-import { indexKeys, keys } from '../../lib/store/table.ts';
+import { indexKeys, keys } from '../../lib/store/schema.ts';
 import { startTestStore, type TestStore } from '../support/dynamo.ts';
 
 /**

@@ -7,7 +7,7 @@ import { type RouteDefinition, routes } from '../../lib/contract/routes.ts';
  * one, query strings, headers and bodies of every shape (valid-looking fields with wrong values,
  * unknown fields, JSON that is not an object, text that is not JSON). Used by `npm run fuzz`
  * (scripts/fuzz.ts, 10,000 requests) and by a smaller seeded slice in CI
- * (test/http/fuzz.test.ts).
+ * (test/api/fuzz.test.ts).
  */
 
 /** Ids the requests may name: real ones of the caller's tenant and of another tenant. */

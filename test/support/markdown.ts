@@ -1,6 +1,6 @@
 /**
  * Reading the README and the docs/ pages as GitHub renders them, for the tests that check their
- * links (test/readme-layout.test.ts) and run their examples (test/http/readme-examples.test.ts).
+ * links (test/readme-layout.test.ts) and run their examples (test/api/readme-examples.test.ts).
  * A line starting with `#` inside a fenced code block is a shell comment, not a heading.
  */
 

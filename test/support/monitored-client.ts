@@ -1,6 +1,6 @@
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { type ClientItem, clientIndexKeys } from '../../lib/monitoring/client-record.ts';
-import { keys, type Table } from '../../lib/store/table.ts';
+import { keys } from '../../lib/store/schema.ts';
+import { putRequests, type Table, writeAll } from '../../lib/store/table.ts';
 
 /**
  * A monitored client item as registration leaves it (profile, by-risk and due index keys), last
@@ -36,19 +36,5 @@ export function monitoredClientItem(
 
 /** Writes items straight into the table: BatchWriteItem of 25, 8 calls at once, unprocessed ones again. */
 export async function putItems(table: Table, items: readonly Record<string, unknown>[]): Promise<void> {
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const chunk = items.slice(next, next + 25);
-      next += 25;
-      let requests = chunk.map((Item) => ({ PutRequest: { Item } }));
-      while (requests.length > 0) {
-        const { UnprocessedItems } = await table.doc.send(
-          new BatchWriteCommand({ RequestItems: { [table.name]: requests } }),
-        );
-        requests = (UnprocessedItems?.[table.name] ?? []) as typeof requests;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: 8 }, lane));
+  await writeAll(table, putRequests(items), { what: 'test items', concurrency: 8 });
 }

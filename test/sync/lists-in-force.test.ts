@@ -24,7 +24,7 @@ import { getServices } from '../../lib/runtime/services.ts';
 import { createTenant } from '../../lib/tenancy/tenants.ts';
 import { buildSnapshot } from '../../lib/watchlists/snapshot.ts';
 import { LIST_SOURCES } from '../../lib/watchlists/sources.ts';
-import { type ApiResponse, apiClient, madeUpName } from '../screening/http-client.ts';
+import { type ApiResponse, apiClient, madeUpName } from '../support/api-client.ts';
 import { eventually } from '../support/eventually.ts';
 import {
   createListMirror,

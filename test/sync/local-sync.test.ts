@@ -12,11 +12,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
 import { writeSnapshot } from '../../lib/matcher/snapshot-file.ts';
 import { getServices } from '../../lib/runtime/services.ts';
-import { keys, queryAll } from '../../lib/store/table.ts';
+import { keys } from '../../lib/store/schema.ts';
+import { queryAll } from '../../lib/store/table.ts';
 import { createTenant } from '../../lib/tenancy/tenants.ts';
 import { buildSnapshot, defaultDataDir } from '../../lib/watchlists/snapshot.ts';
 import { LIST_SOURCES } from '../../lib/watchlists/sources.ts';
-import { type ApiResponse, apiClient, demoKey } from '../screening/http-client.ts';
+import { type ApiResponse, apiClient, demoKey } from '../support/api-client.ts';
 import { eventually } from '../support/eventually.ts';
 import {
   createListMirror,

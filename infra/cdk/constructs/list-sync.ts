@@ -8,7 +8,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption, type IBucket } from 'aws-c
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { DEFAULT_SNAPSHOT_RETENTION_DAYS } from '../../../lib/common/config.ts';
-import { keys } from '../../../lib/store/table.ts';
+import { keys } from '../../../lib/store/schema.ts';
 import { listSyncKeys } from '../../../lib/sync/list-status.ts';
 import { HELD_PREFIX, SNAPSHOT_OBJECT_KEY } from '../../../lib/sync/snapshot-store.ts';
 import { ServiceFunction, type ServiceFunctionSettings } from './service-function.ts';

@@ -2,11 +2,11 @@ import { RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
-import { INDEXES, TABLE_KEYS } from '../../../lib/store/table.ts';
+import { INDEXES, TABLE_KEYS } from '../../../lib/store/schema.ts';
 
 /**
  * The single table holding every tenant's users, usage, screens, dispositions and batches.
- * Key names come from lib/store/table.ts, the same definition the local runtime creates.
+ * Key names come from lib/store/schema.ts, the same definition the local runtime creates.
  */
 export class ScreeningTable extends Construct {
   readonly table: Table;

@@ -1,0 +1,66 @@
+import { ListQuerySchema } from '../../common/fields.ts';
+import { ClientListQuerySchema } from '../../monitoring/clients-read.ts';
+import { ClientRequestSchema } from '../../monitoring/register-client.ts';
+import {
+  ClientDetailSchema,
+  ClientPageSchema,
+  ClientProfileSchema,
+  RescreenRunSchema,
+  RescreenRunStartedSchema,
+  ScreenedSubjectsPageSchema,
+} from '../responses.ts';
+import type { RouteId } from '../routes.ts';
+import { accepted, created, json, listQueryErrors, notFound, type Operation } from './shared.ts';
+
+/** The contract of the monitored-client and rescreen routes (lib/contract/operations.ts). */
+export const clientsOperations = {
+  'client-register': {
+    body: ClientRequestSchema,
+    idempotent: true,
+    success: created(ClientProfileSchema, 'The client, screened and under monitoring'),
+    errors: {
+      409: 'Another client of the tenant has this reference',
+      429: 'The monthly screen limit is reached; nothing is stored or charged',
+    },
+  },
+  'clients-list': {
+    query: ClientListQuerySchema,
+    success: json(ClientPageSchema, 'A page of client profiles, newest first'),
+    errors: { 400: 'A limit, cursor, risk_level or reference that is not valid' },
+  },
+  'clients-screened': {
+    query: ListQuerySchema,
+    success: json(ScreenedSubjectsPageSchema, 'Every subject ever screened, most recent activity first'),
+    errors: listQueryErrors,
+  },
+  'clients-reviewed': {
+    query: ListQuerySchema,
+    success: json(ScreenedSubjectsPageSchema, 'Subjects with a disposition, most recent decision first'),
+    errors: listQueryErrors,
+  },
+  'client-get': {
+    query: ListQuerySchema,
+    success: json(ClientDetailSchema, 'The client profile and a page of its screens'),
+    errors: { ...listQueryErrors, ...notFound('client') },
+  },
+  'client-stop': {
+    success: json(
+      ClientProfileSchema,
+      'The client, no longer monitored (stopping again answers the same); its screens stay',
+    ),
+    errors: {
+      ...notFound('client'),
+      403: 'An analyst stopping a client someone else registered',
+    },
+  },
+  'rescreen-trigger': {
+    success: accepted(
+      RescreenRunStartedSchema,
+      'The run, started (its clients are re-screened in the background)',
+    ),
+  },
+  'rescreen-run': {
+    success: json(RescreenRunSchema, 'The run’s counts, progress and the clients whose outcome changed'),
+    errors: notFound('rescreen run'),
+  },
+} as const satisfies Partial<Record<RouteId, Operation>>;

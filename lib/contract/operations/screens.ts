@@ -1,0 +1,68 @@
+import { ListQuerySchema } from '../../common/fields.ts';
+import { DisposeRequestSchema, ScreenRequestSchema } from '../../screening/request.ts';
+import {
+  ScreenDeletedSchema,
+  ScreenHistorySchema,
+  ScreenPageSchema,
+  ScreenReplaySchema,
+  ScreenResultSchema,
+  ScreenSchema,
+} from '../responses.ts';
+import type { RouteId } from '../routes.ts';
+import { json, listQueryErrors, notFound, type Operation } from './shared.ts';
+
+/** The contract of the screen routes (lib/contract/operations.ts). */
+export const screensOperations = {
+  screen: {
+    body: ScreenRequestSchema,
+    idempotent: true,
+    success: json(ScreenResultSchema, 'The screen (`skipped`: an earlier screen inside the rescreen window)'),
+    errors: {
+      410: 'A repeat of an `Idempotency-Key` whose first response returned a screen deleted since; nothing is screened or charged',
+      429: 'The monthly screen limit is reached; nothing is stored or charged',
+    },
+  },
+  'screens-list': {
+    query: ListQuerySchema,
+    success: json(ScreenPageSchema, 'A page of screens, newest first'),
+    errors: listQueryErrors,
+  },
+  'screens-pending': {
+    query: ListQuerySchema,
+    success: json(ScreenPageSchema, 'A page of screens with no disposition, newest first'),
+    errors: listQueryErrors,
+  },
+  'screen-get': { success: json(ScreenSchema, 'The screen with all match data'), errors: notFound('screen') },
+  'screen-history': {
+    success: json(ScreenHistorySchema, 'The disposition in force and every history entry, oldest first'),
+    errors: notFound('screen'),
+  },
+  'screen-replay': {
+    success: json(
+      ScreenReplaySchema,
+      'The screen re-run on the snapshot its receipt names and on today’s lists; nothing is stored or charged',
+    ),
+    errors: {
+      ...notFound('screen'),
+      409: 'The screen was stored before screens recorded their receipt: there is no record of its lists to replay it on',
+      410: 'The snapshot the receipt names is no longer kept (past the retention period, or a bundled snapshot an earlier release shipped); the detail names the version and the rule',
+    },
+  },
+  'screen-dispose': {
+    body: DisposeRequestSchema,
+    success: json(ScreenHistorySchema, 'The disposition recorded, with the history'),
+    errors: {
+      ...notFound('screen'),
+      403: 'An analyst approving, or an admin approving a decision they made or whose author’s key they issued or could hold, or whose author issued theirs (four eyes)',
+      409: 'A disposition is already in force (send `override`), the approval names another decision, an approval without `approves_version` is ambiguous (the detail names the version to send), or the history is full',
+    },
+  },
+  'screen-delete': {
+    success: json(ScreenDeletedSchema, 'The screen, its history and notes are gone for good'),
+    errors: {
+      ...notFound('screen'),
+      403: 'An analyst deleting a screen someone else created, or (under the tenant’s retention lock) a decided screen before its retention period ends; the detail names the date it becomes deletable',
+      409: 'The screen changed (was decided) while it was being deleted; send the request again',
+    },
+  },
+} as const satisfies Partial<Record<RouteId, Operation>>;

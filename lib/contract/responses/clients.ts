@@ -1,0 +1,116 @@
+import * as v from 'valibot';
+import { RunCountsSchema } from '../../batch/batch-record.ts';
+import { DISPOSITIONS } from '../../screening/request.ts';
+import {
+  ActorSchema,
+  checkTypes,
+  clientId,
+  cursor,
+  riskLevel,
+  runId,
+  SubjectSchema,
+  screenId,
+  timestamp,
+} from './fields.ts';
+import { AlertSchema, ScreenSummarySchema } from './screens.ts';
+
+/** Responses of the monitored-client routes: profiles, pages, screened subjects, rescreen runs. */
+
+const clientProfileEntries = {
+  client_id: clientId,
+  reference: v.nullable(v.string()),
+  subject: SubjectSchema,
+  types: checkTypes,
+  status: v.picklist(['active', 'stopped']),
+  created_at: timestamp,
+  created_by: ActorSchema,
+  last_screen_id: screenId,
+  last_screened_at: timestamp,
+  risk_level: riskLevel,
+  rescreen_interval_days: v.number(),
+  rescreen_interval_custom: v.boolean(),
+  next_due_at: v.nullable(timestamp),
+  stopped_at: v.optional(timestamp),
+  stopped_by: v.optional(ActorSchema),
+};
+
+export const ClientProfileSchema = v.strictObject(clientProfileEntries);
+
+export const ClientPageSchema = v.strictObject({
+  clients: v.array(ClientProfileSchema),
+  next_cursor: cursor,
+});
+
+export const ClientDetailSchema = v.strictObject({
+  ...clientProfileEntries,
+  open_alert: v.nullable(
+    v.strictObject({
+      ...AlertSchema.entries,
+      screen_id: screenId,
+    }),
+  ),
+  screens: v.array(ScreenSummarySchema),
+  next_cursor: cursor,
+});
+
+export const ScreenedSubjectsPageSchema = v.strictObject({
+  subjects: v.array(
+    v.strictObject({
+      subject: SubjectSchema,
+      types: checkTypes,
+      latest_screen: v.strictObject({ screen_id: screenId, risk_level: riskLevel, screened_at: timestamp }),
+      screen_count: v.number(),
+      latest_disposition: v.nullable(
+        v.strictObject({
+          disposition: v.picklist(DISPOSITIONS),
+          author: ActorSchema,
+          at: timestamp,
+          screen_id: screenId,
+        }),
+      ),
+      last_activity_at: timestamp,
+    }),
+  ),
+  next_cursor: cursor,
+});
+
+const runStartedEntries = {
+  run_id: runId,
+  status: v.picklist(['running', 'finished']),
+  due: v.number(),
+  queued: v.number(),
+  skipped_quota: v.number(),
+};
+
+export const RescreenRunStartedSchema = v.strictObject({
+  ...runStartedEntries,
+  started: v.pipe(
+    v.boolean(),
+    v.description(
+      'True when this trigger started the run; false when the tenant’s run was already running: the answer names that run, and this trigger found, charged and queued nothing.',
+    ),
+  ),
+});
+
+export const RescreenRunSchema = v.strictObject({
+  ...runStartedEntries,
+  already_running: v.number(),
+  started_at: timestamp,
+  started_by: ActorSchema,
+  trigger: RunCountsSchema.entries.trigger,
+  finished: v.number(),
+  changed: v.array(
+    v.strictObject({
+      client_id: clientId,
+      reference: v.nullable(v.string()),
+      screen_id: screenId,
+      previous_screen_id: v.nullable(screenId),
+      risk_before: v.nullable(riskLevel),
+      risk_after: riskLevel,
+      matches_added: v.number(),
+      matches_changed: v.number(),
+      alert: v.picklist(['raised', 'still_open']),
+      alert_since: v.nullable(timestamp),
+    }),
+  ),
+});

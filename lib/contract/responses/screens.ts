@@ -1,0 +1,314 @@
+import * as v from 'valibot';
+import { DISPOSITIONS } from '../../screening/request.ts';
+import {
+  HISTORY_VALUES,
+  SCREEN_ORIGINS,
+  HistoryEntrySchema as StoredHistoryEntrySchema,
+} from '../../screening/screen-record.ts';
+import {
+  ActorSchema,
+  checkTypes,
+  clientId,
+  cursor,
+  riskLevel,
+  SubjectSchema,
+  screenId,
+  timestamp,
+} from './fields.ts';
+
+/** Responses of the screen routes: a screen, its matches, receipt, replay, history and pages. */
+
+const fieldExplanation = v.strictObject({
+  status: v.picklist(['matched', 'near', 'mismatched', 'unknown']),
+  detail: v.string(),
+});
+
+export const MatchSchema = v.strictObject({
+  list_id: v.string(),
+  list_name: v.string(),
+  entity_id: v.string(),
+  primary_name: v.string(),
+  matched_name: v.string(),
+  matched_input: v.picklist(['name', 'alias']),
+  score: v.number(),
+  name_score: v.number(),
+  risk_level: riskLevel,
+  dobs: v.array(v.string()),
+  nationalities: v.array(v.string()),
+  programmes: v.array(v.string()),
+  explanation: v.strictObject({
+    name: fieldExplanation,
+    dob: fieldExplanation,
+    nationality: fieldExplanation,
+    location: fieldExplanation,
+  }),
+  url: v.optional(v.string()),
+  listings: v.array(
+    v.strictObject({
+      list_id: v.string(),
+      list_name: v.string(),
+      entity_id: v.string(),
+      primary_name: v.string(),
+      programmes: v.array(v.string()),
+      reference: v.optional(v.string()),
+      listed_on: v.optional(v.string()),
+      url: v.optional(v.string()),
+      linked_by: v.string(),
+    }),
+  ),
+  pep: v.optional(
+    v.strictObject({
+      tier: v.number(),
+      tier_label: v.string(),
+      category: v.string(),
+      position: v.string(),
+      current: v.boolean(),
+    }),
+  ),
+});
+
+export const SanctionsResultSchema = v.strictObject({
+  risk_level: riskLevel,
+  is_sanctioned: v.boolean(),
+  matches: v.array(MatchSchema),
+  narrative: v.string(),
+});
+
+export const PepResultSchema = v.strictObject({
+  risk_level: riskLevel,
+  is_pep: v.boolean(),
+  tier: v.nullable(v.number()),
+  tier_label: v.nullable(v.string()),
+  category: v.nullable(v.string()),
+  narrative: v.string(),
+  matches: v.array(MatchSchema),
+});
+
+export const CriminalResultSchema = v.strictObject({
+  risk_level: riskLevel,
+  interpol_hits: v.array(MatchSchema),
+  fbi_hits: v.array(MatchSchema),
+  narrative: v.string(),
+});
+
+const historyEntryEntries = { ...StoredHistoryEntrySchema.entries, author: ActorSchema };
+const decisionEntries = { ...historyEntryEntries, disposition: v.picklist(DISPOSITIONS) };
+
+/** One decision of a screen's history, as stored. */
+export const DecisionSchema = v.strictObject(decisionEntries);
+
+export const DispositionSchema = v.strictObject({
+  ...decisionEntries,
+  awaiting_approval: v.boolean(),
+  decision_version: v.nullable(v.number()),
+  approved_decision: v.optional(DecisionSchema),
+});
+
+const matchRef = v.strictObject({
+  list_id: v.string(),
+  entity_id: v.string(),
+  primary_name: v.string(),
+  risk_level: riskLevel,
+});
+
+export const AlertSchema = v.strictObject({
+  previous_screen_id: v.nullable(screenId),
+  baseline_screen_id: v.nullable(screenId),
+  since: v.nullable(timestamp),
+  raised_by_screen_id: v.nullable(screenId),
+  risk_before: v.nullable(riskLevel),
+  risk_after: riskLevel,
+  matches_added: v.array(matchRef),
+  matches_removed: v.array(matchRef),
+  matches_changed: v.array(matchRef),
+  reasons: v.array(v.string()),
+});
+
+const screenSummaryEntries = {
+  screen_id: screenId,
+  risk_level: riskLevel,
+  subject: SubjectSchema,
+  screened_at: timestamp,
+  types: checkTypes,
+  created_by: ActorSchema,
+  disposition: v.nullable(DispositionSchema),
+  alert_since: v.nullable(timestamp),
+};
+
+export const ScreenSummarySchema = v.strictObject(screenSummaryEntries);
+
+const described = <TSchema extends v.GenericSchema>(schema: TSchema, text: string) =>
+  v.pipe(schema, v.description(text));
+const numbersOf = <const K extends string>(names: readonly K[]) =>
+  v.strictObject(
+    Object.fromEntries(names.map((name) => [name, v.number()])) as Record<K, v.NumberSchema<undefined>>,
+  );
+
+/** What a screen was matched against and with: stored when the screen is made (lib/screening/receipt.ts). */
+export const ReceiptSchema = v.strictObject({
+  snapshot: described(
+    v.strictObject({
+      version: described(
+        v.string(),
+        'The snapshot store’s version (a local file name, an S3 object version) of the watchlist snapshot matched against, or `bundled-<hash>` for the snapshot shipped with the code. `POST /screens/{screen_id}/replay` reads this version back.',
+      ),
+      built_at: described(timestamp, 'When the snapshot was compiled.'),
+      lists: described(
+        v.array(
+          v.strictObject({
+            id: v.string(),
+            source_date: described(v.string(), 'The publisher’s date of the list’s data.'),
+            synced_at: described(timestamp, 'When the list’s data was parsed into a snapshot.'),
+            content_hash: described(
+              v.nullable(v.string()),
+              'SHA-256 of the publisher’s files the sync downloaded; null for data bundled with the code.',
+            ),
+            individual_count: described(v.number(), 'Individuals screened on the list.'),
+          }),
+        ),
+        'Every list of the snapshot, as it stood when the screen was made.',
+      ),
+    }),
+    'The watchlist snapshot the screen was matched against.',
+  ),
+  matcher: described(
+    v.strictObject({
+      version: described(
+        v.string(),
+        '`matcher-<hash>`: a hash of the matching code’s sources (lib/matcher, the list modules it reads, the romanisation packages’ versions).',
+      ),
+      config: described(
+        v.strictObject({
+          check_types: described(checkTypes, 'The check types run.'),
+          max_matches_per_check: described(v.number(), 'Matches returned per check type at most.'),
+          name_bands: described(
+            numbersOf(['strong', 'partial', 'reporting_floor']),
+            'Name similarity bands; a listed person below `reporting_floor` is not reported.',
+          ),
+          candidates: described(
+            numbersOf(['shortlist_per_check', 'min_evidence_share', 'opening_weight']),
+            'Candidate selection: which listed names are scored in full.',
+          ),
+          token_weights: described(
+            numbersOf(['particle', 'initial', 'patronymic', 'min_token', 'common_given', 'unseen']),
+            'Rarity weights of name parts.',
+          ),
+          corroboration_score_adjust: described(
+            numbersOf(['matched', 'near', 'unknown', 'mismatched']),
+            'What a corroborating field adds to a match’s score, by its status (orders matches, never decides the level).',
+          ),
+        }),
+        'The effective matching configuration.',
+      ),
+    }),
+    'The matching code and configuration the screen was made with.',
+  ),
+});
+
+export const ScreenSchema = v.strictObject({
+  ...screenSummaryEntries,
+  sanctions_result: v.nullable(SanctionsResultSchema),
+  pep_result: v.nullable(PepResultSchema),
+  criminal_result: v.nullable(CriminalResultSchema),
+  origin: v.picklist(SCREEN_ORIGINS),
+  client_id: v.nullable(clientId),
+  alert: v.nullable(AlertSchema),
+  superseded_by: v.nullable(screenId),
+  receipt: described(
+    v.nullable(ReceiptSchema),
+    'The snapshot and matcher the screen was made with; null on screens stored before receipts were recorded.',
+  ),
+});
+
+const replayDifferences = v.strictObject({
+  risk_level: described(
+    v.nullable(v.strictObject({ stored: riskLevel, now: riskLevel })),
+    'The screen’s risk level as stored and as re-run; null when they are the same.',
+  ),
+  matches_added: described(
+    v.array(matchRef),
+    'Listed entries matched by the re-run and not in the stored screen.',
+  ),
+  matches_removed: described(
+    v.array(matchRef),
+    'Listed entries in the stored screen the re-run does not match.',
+  ),
+  matches_changed: described(
+    v.array(matchRef),
+    'Matches on entries whose listing says something else in the re-run’s lists (names, dates of birth, nationalities, programmes, office).',
+  ),
+  matches_rescored: described(
+    v.array(matchRef),
+    'Matches on the same listing with another score, risk level or explanation.',
+  ),
+  other_fields: described(
+    v.array(v.string()),
+    'Paths of any other result field that differs (narratives, flags), at most 20.',
+  ),
+});
+
+const replayOutcomeEntries = {
+  snapshot_version: described(v.string(), 'The snapshot the subject was re-run on.'),
+  matcher_version: described(v.string(), 'The running matcher’s version.'),
+  risk_level: riskLevel,
+  identical: described(
+    v.boolean(),
+    'The re-run’s result equals the stored result in every field (risk level, every match with its score and explanation, narratives).',
+  ),
+  differences: replayDifferences,
+};
+
+export const ScreenReplaySchema = v.strictObject({
+  screen_id: screenId,
+  receipt: ReceiptSchema,
+  replayed: described(
+    v.strictObject({
+      ...replayOutcomeEntries,
+      same_matcher: described(
+        v.boolean(),
+        'The running matcher has the receipt’s version and configuration. When false, a difference may come from the code rather than the lists.',
+      ),
+      same_lists: described(
+        v.boolean(),
+        'The re-run’s lists are the receipt’s: same ids, source dates, sync times, content hashes and counts.',
+      ),
+    }),
+    'The stored subject and check types re-run on the snapshot the receipt names, with the running matcher.',
+  ),
+  today: described(
+    v.strictObject(replayOutcomeEntries),
+    'The stored subject and check types re-run on the lists in force now.',
+  ),
+});
+
+export const ScreenResultSchema = v.strictObject({ ...ScreenSchema.entries, skipped: v.boolean() });
+
+export const ScreenPageSchema = v.strictObject({
+  screens: v.array(ScreenSummarySchema),
+  next_cursor: cursor,
+});
+
+const entryLink = v.strictObject({
+  version: v.number(),
+  disposition: v.picklist(HISTORY_VALUES),
+  author: ActorSchema,
+  at: timestamp,
+});
+
+export const ScreenHistorySchema = v.strictObject({
+  screen_id: screenId,
+  disposition: v.nullable(DispositionSchema),
+  history: v.array(
+    v.strictObject({
+      ...historyEntryEntries,
+      version: v.number(),
+      approves: v.optional(entryLink),
+      superseded_by: v.optional(entryLink),
+      approved_by: v.optional(ActorSchema),
+      approved_at: v.optional(timestamp),
+      withdraws_approval: v.optional(entryLink),
+    }),
+  ),
+});
+
+export const ScreenDeletedSchema = v.strictObject({ screen_id: screenId, deleted: v.literal(true) });

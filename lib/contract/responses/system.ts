@@ -1,0 +1,50 @@
+import * as v from 'valibot';
+import { CHECK_TYPES } from '../../watchlists/types.ts';
+import { timestamp } from './fields.ts';
+
+/** Responses of the system routes: /health, /dbstatus, /openapi.json. */
+
+export const HealthSchema = v.strictObject({
+  status: v.literal('ok'),
+  version: v.string(),
+  timestamp,
+});
+
+export const DatabaseStatusSchema = v.strictObject({
+  lists: v.array(
+    v.strictObject({
+      id: v.string(),
+      name: v.string(),
+      category: v.picklist(CHECK_TYPES),
+      publisher: v.string(),
+      entity_count: v.number(),
+      individual_count: v.number(),
+      linked_count: v.number(),
+      source_date: v.pipe(v.string(), v.isoDate()),
+      source_date_basis: v.string(),
+      last_sync: timestamp,
+      last_successful_sync: v.nullable(timestamp),
+      last_attempted_sync: v.nullable(timestamp),
+      sync_error: v.nullable(v.string()),
+      synced_from: v.array(v.string()),
+      age_days: v.number(),
+      stale: v.boolean(),
+      stale_reasons: v.array(v.string()),
+      notes: v.array(v.string()),
+      attribution: v.optional(v.string()),
+    }),
+  ),
+  totals: v.strictObject({ lists: v.number(), entities: v.number(), individuals: v.number() }),
+  last_sync: v.nullable(timestamp),
+  stale: v.boolean(),
+  stale_lists: v.array(v.string()),
+  staleness_rule: v.string(),
+  checked_at: timestamp,
+});
+
+/** GET /openapi.json: this document (OpenAPI 3.1); its own schema is the OpenAPI specification's. */
+export const OpenApiDocumentSchema = v.looseObject({
+  openapi: v.string(),
+  info: v.looseObject({ title: v.string(), version: v.string() }),
+  paths: v.record(v.string(), v.looseObject({})),
+});

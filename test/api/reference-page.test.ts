@@ -1,0 +1,316 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer, get, type IncomingHttpHeaders, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONTENT_SECURITY_POLICY } from '../../lib/api-docs/reference-page.ts';
+import { type RouteDefinition, routes, SWAGGER_UI_FILES } from '../../lib/contract/routes.ts';
+import { demoKey, useLocalStack } from '../support/api-client.ts';
+
+const repoRoot = resolve(import.meta.dirname, '../..');
+const manifest: readonly RouteDefinition[] = routes;
+
+const local = useLocalStack();
+
+describe('GET /docs and its files', () => {
+  it('serves the page without a key, with a policy that forbids every other origin', async () => {
+    const response = await fetch(`${local.stack.url}/docs`);
+    const html = await response.text();
+
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(response.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
+    expect(CONTENT_SECURITY_POLICY).toMatch(/default-src 'none'/);
+    expect(CONTENT_SECURITY_POLICY).not.toMatch(/https?:|\*|'unsafe-/);
+    // Relative URLs only, so the page works under any base path.
+    const urls = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]);
+    expect(urls.length).toBeGreaterThan(0);
+    expect(urls.filter((url) => url.startsWith('/') || url.includes(':'))).toEqual([]);
+  });
+
+  it('serves each allow-listed file as it is in swagger-ui-dist, without a key; text gzipped when accepted', async () => {
+    for (const file of SWAGGER_UI_FILES.files) {
+      const source = readFileSync(join(repoRoot, SWAGGER_UI_FILES.from, file));
+      const text = !file.endsWith('.png');
+
+      const plain = await rawGet(`${local.stack.url}/docs/${file}`, {});
+      const gzipped = await rawGet(`${local.stack.url}/docs/${file}`, {
+        'accept-encoding': 'gzip, deflate, br',
+      });
+      const refused = await rawGet(`${local.stack.url}/docs/${file}`, { 'accept-encoding': 'gzip;q=0, br' });
+
+      for (const response of [plain, gzipped, refused]) expect(response.status, file).toBe(200);
+      expect(plain.headers['content-encoding'], file).toBeUndefined();
+      expect(plain.body.equals(source), file).toBe(true);
+      expect(refused.body.equals(source), file).toBe(true);
+      expect(gzipped.headers['content-encoding'], file).toBe(text ? 'gzip' : undefined);
+      expect((text ? gunzipSync(gzipped.body) : gzipped.body).equals(source), file).toBe(true);
+      if (text) expect(gzipped.body.length, file).toBeLessThan(source.length / 3);
+    }
+    const starter = await fetch(`${local.stack.url}/docs/reference-page.js`);
+    expect(starter.status).toBe(200);
+    expect(starter.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(await starter.text()).toContain('SwaggerUIBundle(');
+  });
+
+  it('answers 404 with a detail for any other name, the package’s other files included', async () => {
+    for (const name of [
+      'index.html',
+      'swagger-ui-standalone-preset.js',
+      'package.json',
+      '..%2Fpackage.json',
+      'x',
+    ]) {
+      const response = await fetch(`${local.stack.url}/docs/${name}`);
+      const body = (await response.json()) as { detail?: string };
+
+      expect(response.status, name).toBe(404);
+      expect(body.detail, name).toMatch(/^No reference page file /);
+    }
+  });
+});
+
+/** A GET as it arrives: the bytes on the wire, not decompressed (fetch would decompress). */
+function rawGet(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((done, fail) => {
+    get(url, { headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () =>
+        done({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }),
+      );
+      response.on('error', fail);
+    }).on('error', fail);
+  });
+}
+
+/** Debian's chromium (CHROMIUM_PATH overrides): Playwright's own browser download is not used. */
+function chromiumExecutable(): string | undefined {
+  return [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
+    (candidate): candidate is string => Boolean(candidate) && existsSync(candidate as string),
+  );
+}
+
+/** Flags for a closed network: without the background-networking ones Chromium calls Google at start. */
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/**
+ * A stand-in for an API Gateway base-path mapping (`https://api.example.com/v1/...`): strips the
+ * prefix and forwards everything else unchanged.
+ */
+async function basePathProxy(target: string, prefix: string): Promise<{ url: string; server: Server }> {
+  const upstream = new URL(target);
+  const server = createServer((req, res) => {
+    if (!req.url?.startsWith(`${prefix}/`)) {
+      res.writeHead(404).end();
+      return;
+    }
+    const forwarded = request(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        path: req.url.slice(prefix.length),
+        method: req.method,
+        headers: req.headers,
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    req.pipe(forwarded);
+  });
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}${prefix}`, server };
+}
+
+/** What a page asked for and complained about while it was open. */
+function watch(page: Page) {
+  const seen = { requests: [] as string[], errors: [] as string[], encodings: new Map<string, string>() };
+  page.on('request', (req) => seen.requests.push(req.url()));
+  page.on('response', (response) =>
+    seen.encodings.set(response.url(), response.headers()['content-encoding'] ?? 'identity'),
+  );
+  page.on('console', (message) => {
+    if (message.type() === 'error') seen.errors.push(message.text());
+  });
+  page.on('pageerror', (error) => seen.errors.push(error.message));
+  return seen;
+}
+
+/** The operations the reference shows, as `METHOD /path`. */
+async function operationsShown(page: Page): Promise<string[]> {
+  await page.locator('.opblock').first().waitFor();
+  return page
+    .locator('.opblock .opblock-summary')
+    .evaluateAll((summaries) =>
+      summaries.map(
+        (summary) =>
+          `${summary.querySelector('.opblock-summary-method')?.textContent?.trim()} ${summary.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`,
+      ),
+    );
+}
+
+/** The first individual of the UN Security Council list shipped in data/, as "FIRST SECOND". */
+function firstUnDesignee(): string {
+  const xml = readFileSync(join(repoRoot, 'data/sanctions/un/UN_consolidated.xml'), 'utf8');
+  const individual =
+    /<INDIVIDUAL>[\s\S]*?<FIRST_NAME>([^<]+)<\/FIRST_NAME>\s*<SECOND_NAME>([^<]+)<\/SECOND_NAME>/.exec(xml);
+  if (!individual) throw new Error('no individual in the UN list');
+  return `${individual[1]} ${individual[2]}`;
+}
+
+const executable = chromiumExecutable();
+
+describe('the reference page in a browser', () => {
+  if (!executable) {
+    if (process.env.CI) {
+      throw new Error(
+        'No Chromium at /usr/bin/chromium (or CHROMIUM_PATH): CI must run the browser test (.ci/run installs Debian’s chromium)',
+      );
+    }
+    const reason =
+      'no Chromium at /usr/bin/chromium or CHROMIUM_PATH; `apt-get install chromium` to run the browser test';
+    console.warn(`test/api/reference-page.test.ts: browser tests skipped: ${reason}`);
+    it('needs Chromium', (context) => context.skip(reason));
+    return;
+  }
+
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await chromium.launch({ executablePath: executable, args: CHROMIUM_ARGS });
+  }, 60_000);
+  afterAll(async () => browser?.close());
+
+  it('loads with no request leaving the service and shows every route of the manifest', async () => {
+    const page = await browser.newPage();
+    const seen = watch(page);
+
+    await page.goto(`${local.stack.url}/docs`);
+    const shown = await operationsShown(page);
+
+    expect(shown.sort()).toEqual(manifest.map((route) => `${route.method} ${route.path}`).sort());
+    const origin = new URL(local.stack.url).origin;
+    expect(seen.requests.filter((url) => new URL(url).origin !== origin)).toEqual([]);
+    expect(seen.requests).toEqual(
+      expect.arrayContaining([
+        `${origin}/docs/swagger-ui-bundle.js`,
+        `${origin}/docs/swagger-ui.css`,
+        `${origin}/openapi.json`,
+      ]),
+    );
+    // A script, style or connection the policy refused would be a console error.
+    expect(seen.errors).toEqual([]);
+    expect(seen.encodings.get(`${origin}/docs/swagger-ui-bundle.js`)).toBe('gzip');
+
+    // And the policy holds in the browser: a script on the page reaching for a CDN is refused
+    // before any request is made.
+    const refused = await page.evaluate(
+      () =>
+        new Promise<string>((settle) => {
+          document.addEventListener('securitypolicyviolation', (event) => settle(event.effectiveDirective), {
+            once: true,
+          });
+          fetch('https://cdn.example.com/swagger-ui-bundle.js').catch(() => undefined);
+        }),
+    );
+    expect(refused).toBe('connect-src');
+    expect(seen.requests.filter((url) => new URL(url).origin !== origin)).toEqual([]);
+    await page.close();
+  });
+
+  it('"Try it out" with a demo key screens a UN designee, and the key is still there after a reload', async () => {
+    const key = demoKey(local.stack, 'tdemoenterprise', 'analyst').api_key;
+    const name = firstUnDesignee();
+    const page = await browser.newPage();
+    const seen = watch(page);
+    await page.goto(`${local.stack.url}/docs`);
+    await page.locator('.opblock').first().waitFor();
+
+    await page.getByRole('button', { name: 'Authorize' }).first().click();
+    const dialog = page.locator('.modal-ux');
+    // The document's scheme: the key goes in the X-API-Key header.
+    await dialog.locator('code', { hasText: 'X-API-Key' }).waitFor();
+    await dialog.locator('input#api_key_value').fill(key);
+    await dialog.getByRole('button', { name: 'Apply credentials' }).click();
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    const screen = page
+      .locator('.opblock-post')
+      .filter({ has: page.locator('.opblock-summary-path[data-path="/screen"]') });
+    await screen.locator('.opblock-summary').first().click();
+    await screen.getByRole('button', { name: 'Try it out' }).click();
+    await screen.locator('textarea.body-param__text').fill(JSON.stringify({ name, types: 'sanctions' }));
+    await screen.getByRole('button', { name: 'Execute' }).click();
+
+    const live = screen.locator('.live-responses-table tbody');
+    await live.locator('.response-col_status').first().waitFor();
+    expect((await live.locator('.response-col_status').first().textContent())?.trim()).toBe('200');
+    const shown = JSON.parse(
+      (await live.locator('.response-col_description .highlight-code pre').first().textContent()) ?? '',
+    ) as { screen_id: string; risk_level: string; sanctions_result: { matches: { list_id: string }[] } };
+    expect(shown.screen_id).toMatch(/^SCR-\d{8}-\d{6}$/);
+    // A listed person is never CLEAR.
+    expect(['CRITICAL', 'HIGH', 'MEDIUM', 'LOW']).toContain(shown.risk_level);
+    expect(shown.sanctions_result.matches.map((match) => match.list_id)).toContain('un_sc');
+    // The screen is real: the API returns it to the same key.
+    expect((await local.api.get(`/screens/${shown.screen_id}`, key)).body.subject.name).toBe(name);
+
+    await page.reload();
+    await page.locator('.opblock').first().waitFor();
+    await expect(page.locator('button.authorize').first().getAttribute('class')).resolves.toMatch(
+      /\blocked\b/,
+    );
+    expect(seen.errors).toEqual([]);
+    await page.close();
+  });
+
+  it('works behind a base path: its files, the document and "Try it out" all stay under it', async () => {
+    const proxy = await basePathProxy(local.stack.url, '/v1');
+    try {
+      const page = await browser.newPage();
+      const seen = watch(page);
+      await page.goto(`${proxy.url}/docs`);
+      await operationsShown(page);
+
+      const health = page
+        .locator('.opblock-get')
+        .filter({ has: page.locator('.opblock-summary-path[data-path="/health"]') });
+      await health.locator('.opblock-summary').first().click();
+      await health.getByRole('button', { name: 'Try it out' }).click();
+      await health.getByRole('button', { name: 'Execute' }).click();
+      await health.locator('.live-responses-table tbody .response-col_status').first().waitFor();
+
+      expect(seen.requests).toEqual(
+        expect.arrayContaining([
+          `${proxy.url}/docs/swagger-ui-bundle.js`,
+          `${proxy.url}/openapi.json`,
+          `${proxy.url}/health`,
+        ]),
+      );
+      expect(seen.requests.filter((url) => !url.startsWith(`${proxy.url}/`))).toEqual([]);
+      expect(
+        (
+          await health.locator('.live-responses-table tbody .response-col_status').first().textContent()
+        )?.trim(),
+      ).toBe('200');
+      expect(seen.errors).toEqual([]);
+      await page.close();
+    } finally {
+      proxy.server.close();
+    }
+  });
+});

@@ -1,0 +1,108 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { expect } from 'vitest';
+import { LIST_SYNC_ENTRY } from '../../infra/cdk/constructs/list-sync.ts';
+import type { LockdownSettings } from '../../infra/cdk/constructs/lockdown.ts';
+import { BATCH_WORKER_ENTRY, ScreeningServiceStack, UNROUTED_REQUEST_ENTRY } from '../../infra/cdk/stack.ts';
+import { type RouteDefinition, routes, scheduledJobs } from '../../lib/contract/routes.ts';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export const deployedRoutes: readonly RouteDefinition[] = routes;
+
+export type Resource = { Type: string; Properties: Record<string, unknown> };
+export type Statement = {
+  Effect: string;
+  Action: string | string[];
+  Condition?: Record<string, Record<string, unknown>>;
+};
+
+/** The fair-use counters' narrow UpdateItem (infra/cdk/constructs/table-access.ts grantFairUseCounting). */
+export const isFairUseStatement = (s: Statement) =>
+  s.Condition?.['ForAllValues:StringEquals']?.['dynamodb:Attributes'] !== undefined;
+
+/** A throwaway project root holding a lock file and an entry per route: bundling is skipped. */
+export function fixtureRoot(entries: readonly string[]): string {
+  const root = mkdtempSync(path.join(tmpdir(), 'screening-infra-'));
+  writeFileSync(path.join(root, 'package-lock.json'), '{}');
+  for (const entry of entries) {
+    mkdirSync(path.dirname(path.join(root, entry)), { recursive: true });
+    writeFileSync(path.join(root, entry), 'export const handler = async () => ({});\n');
+  }
+  return root;
+}
+
+export function buildStack(
+  routeList: readonly RouteDefinition[],
+  root: string,
+  options: { lockdown?: Partial<LockdownSettings>; region?: string } = {},
+): ScreeningServiceStack {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  return new ScreeningServiceStack(app, 'Test', {
+    routes: routeList,
+    projectRoot: root,
+    serviceVersion: '1.5.0',
+    lockdown: options.lockdown,
+    ...(options.region ? { env: { account: '111122223333', region: options.region } } : {}),
+  });
+}
+
+let resources: Record<string, Resource> = {};
+
+export function resourcesOf(type: string): [string, Resource][] {
+  return Object.entries(resources).filter(([, r]) => r.Type === type);
+}
+
+/** The Lambda function whose description starts with the route's method and path. */
+export function functionFor(route: RouteDefinition): [string, Resource] {
+  const matches = resourcesOf('AWS::Lambda::Function').filter(([, r]) =>
+    String(r.Properties.Description).startsWith(`${route.method} ${route.path}:`),
+  );
+  expect(matches, `${route.method} ${route.path}`).toHaveLength(1);
+  return matches[0];
+}
+
+/** Every statement allowing something to the function's role in the stack's IAM policies. */
+export function statementsOf(fn: Resource): Statement[] {
+  const roleId = (fn.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+  return resourcesOf('AWS::IAM::Policy')
+    .filter(([, p]) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
+    .flatMap(([, p]) => (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement)
+    .filter((s) => s.Effect === 'Allow');
+}
+
+/**
+ * Every action granted to the function's role by the stack's IAM policies, less the fair-use
+ * counters' narrow write (test/infra/stack-functions.test.ts checks that one apart).
+ */
+export function actionsOf(fn: Resource): string[] {
+  return statementsOf(fn)
+    .filter((s) => !isFairUseStatement(s))
+    .flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));
+}
+
+/**
+ * Synthesises the stack of every deployed route, job, the worker, the fallback and the list sync
+ * in a fresh fixture root; the caller removes `root` when done. `resourcesOf`, `functionFor` and
+ * `actionsOf` read the last stack synthesised.
+ */
+export function synthDeployedStack(): {
+  root: string;
+  template: Template;
+  resources: Record<string, Resource>;
+} {
+  const root = fixtureRoot([
+    ...deployedRoutes.map((r) => r.entry),
+    ...scheduledJobs.map((job) => job.entry),
+    BATCH_WORKER_ENTRY,
+    UNROUTED_REQUEST_ENTRY,
+    LIST_SYNC_ENTRY,
+  ]);
+  const template = Template.fromStack(buildStack(deployedRoutes, root));
+  resources = template.toJSON().Resources as Record<string, Resource>;
+  return { root, template, resources };
+}
