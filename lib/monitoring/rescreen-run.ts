@@ -20,7 +20,7 @@ import { listTenants } from '../tenancy/tenants.ts';
 import { CHECK_TYPES } from '../watchlists/types.ts';
 import { type ClientItem, DUE_SHARDS, parseClientItem } from './client-record.ts';
 import { publishedSnapshotVersion } from './run-lists.ts';
-import { claimRunningRun, noteRunCounts, type RunningRunClaim } from './running-run.ts';
+import { claimRunningRun, claimWithCounts, noteRunCounts, type RunningRunClaim } from './running-run.ts';
 
 /**
  * Rescreen runs: the clients past their due date, re-screened through the batch pipeline (a run
@@ -160,7 +160,8 @@ export async function startRescreenRun(
 }
 
 /** The counts of the tenant's running run: from its record, or (still starting) from its claim. */
-async function runningRunCounts(table: Table, tenantId: string, claim: RunningRunClaim): Promise<RunStarted> {
+async function runningRunCounts(table: Table, tenantId: string, found: RunningRunClaim): Promise<RunStarted> {
+  const claim = await claimWithCounts(table, tenantId, found);
   const record = await getBatch(table, { tenantId, batchId: claim.run_id });
   return {
     run_id: claim.run_id,

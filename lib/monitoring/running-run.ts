@@ -1,4 +1,5 @@
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { getBatch } from '../batch/batch-record.ts';
 import { keys } from '../store/schema.ts';
 import { isConditionalCheckFailed, itemOfConditionFailure, type Table } from '../store/table.ts';
@@ -113,4 +114,27 @@ export async function noteRunCounts(
     // The claim moved on (this run finished at once and another took it): nothing to note.
     if (!isConditionalCheckFailed(error)) throw error;
   }
+}
+
+/**
+ * The running run's claim once its counts are noted (they follow the claim by one query of the due
+ * shards and one charge), read again every 50 ms for at most `waitMs`; as last read after that.
+ */
+export async function claimWithCounts(
+  table: Table,
+  tenantId: string,
+  claim: RunningRunClaim,
+  waitMs = 5_000,
+): Promise<RunningRunClaim> {
+  let current = claim;
+  for (const started = Date.now(); current.queued === undefined && Date.now() - started < waitMs; ) {
+    await sleep(50);
+    const { Item } = await table.doc.send(
+      new GetCommand({ TableName: table.name, Key: keys.runningRun(tenantId), ConsistentRead: true }),
+    );
+    // Taken over by another run meanwhile: the one this trigger found is over.
+    if (Item?.run_id !== claim.run_id) break;
+    current = Item as RunningRunClaim;
+  }
+  return current;
 }
