@@ -34,7 +34,7 @@ import {
   ServiceFunction,
   type ServiceFunctionSettings,
 } from './constructs/service-function.ts';
-import { grantTableAccess } from './constructs/table-access.ts';
+import { grantFairUseCounting, grantTableAccess } from './constructs/table-access.ts';
 
 /** Entry of the SQS worker that screens batch subjects (declared in the route manifest). */
 export const BATCH_WORKER_ENTRY = batchWorker.entry;
@@ -175,6 +175,7 @@ export class ScreeningServiceStack extends Stack {
         environment: route.sendsToQueue ? { BATCH_QUEUE_URL: batch.queue.queueUrl } : undefined,
       });
       grantTableAccess(table, endpoint.function, route.tableAccess);
+      if (route.auth === 'api-key') grantFairUseCounting(table, endpoint.function, route.tableAccess);
       if (route.sendsToQueue) batch.queue.grantSendMessages(endpoint.function);
       if (route.readsSnapshotHistory) snapshotHistoryReaders.push(endpoint);
       httpApi.addRoutes({

@@ -99,3 +99,19 @@ export class ServiceStartingError extends DomainError {
     super(detail);
   }
 }
+
+/**
+ * A fair-use limit between tenants (lib/tenancy/limits.ts), not the monthly quota: the request is
+ * refused before it does anything, and may be sent again after `retryAfterSeconds` (the
+ * `Retry-After` header). The detail never speaks of the month's screens, so a client can tell
+ * the two 429s apart.
+ */
+export class TooManyRequestsError extends DomainError {
+  readonly status = 429;
+  constructor(
+    detail: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(detail);
+  }
+}

@@ -1,5 +1,10 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { DomainError, MethodNotAllowedError, ServiceStartingError } from '../common/errors.ts';
+import {
+  DomainError,
+  MethodNotAllowedError,
+  ServiceStartingError,
+  TooManyRequestsError,
+} from '../common/errors.ts';
 import type { Logger } from '../common/log.ts';
 
 export const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' } as const;
@@ -58,7 +63,11 @@ export function errorResponse(
     );
   if (error instanceof DomainError) {
     const headers: Record<string, string> =
-      error instanceof MethodNotAllowedError ? { allow: error.allow.join(', ') } : {};
+      error instanceof MethodNotAllowedError
+        ? { allow: error.allow.join(', ') }
+        : error instanceof TooManyRequestsError
+          ? { 'retry-after': String(error.retryAfterSeconds) }
+          : {};
     return jsonResponse(error.status, { detail: error.detail }, headers);
   }
   if (isMiddyHttpError(error) && error.statusCode < 500) {

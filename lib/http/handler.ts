@@ -17,6 +17,7 @@ import {
 } from '../contract/routes.ts';
 import type { Services } from '../ports.ts';
 import { authenticate, type Principal, requirePlanFeature } from '../tenancy/auth.ts';
+import { countRequest, releaseStreamSlot, type StreamSlot, takeStreamSlot } from '../tenancy/limits.ts';
 import { recordingUsage, type UsageSeen } from '../tenancy/quota.ts';
 import { bodyLimit } from './body-limit.ts';
 import { contentResponse, errorResponse, jsonResponse } from './error-response.ts';
@@ -239,6 +240,19 @@ function apiKeyAuth(services: () => Services): MiddlewareObj<ServiceEvent, Pipel
   };
 }
 
+/**
+ * The tenant's request rate (lib/tenancy/limits.ts): one conditional write per authenticated
+ * request, before anything else the request does; over the plan's rate, 429 with Retry-After.
+ */
+function requestRate(services: () => Services): MiddlewareObj<ServiceEvent, PipelineResult> {
+  return {
+    before: async ({ event }) => {
+      const principal = event.principal as Principal;
+      await countRequest(services().table, principal.tenantId, principal.plan);
+    },
+  };
+}
+
 /** The route's plan feature (batch routes: Growth or higher); the 403 names the plan needed. */
 function planGate(
   feature: NonNullable<HandlerRoute['planFeature']>,
@@ -258,7 +272,7 @@ function pipeline(services: () => Services, route: HandlerRoute, parsesBody: boo
   chain.use(originVerify() as MiddlewareObj<ServiceEvent, PipelineResult>);
   if (route.kind === 'stream') chain.use(methodGuard(route));
   chain.use(bodyLimit() as MiddlewareObj<ServiceEvent, PipelineResult>);
-  if (route.auth === 'api-key') chain.use(apiKeyAuth(services));
+  if (route.auth === 'api-key') chain.use(apiKeyAuth(services)).use(requestRate(services));
   if (route.planFeature) chain.use(planGate(route.planFeature));
   if (parsesBody) chain.use(jsonBody() as MiddlewareObj<ServiceEvent, PipelineResult>);
   return chain;
@@ -348,16 +362,33 @@ function streamHandler<const TRoute extends RouteId>(
   const spec = inputOf(route);
   return pipeline(services, definition, true, true).handler(async (event, context) => {
     const requestId = requestIdOf(event);
-    const result = await loggingAs(requestId, () =>
-      recordingUsage(event.usageSeen ?? new Map(), () =>
-        useCase(requestOf(services(), event, spec, definition), context),
-      ),
+    // Validated first, so a 400 never takes one of the tenant's stream slots.
+    const request = requestOf<Output<BodySchemaOf<TRoute>>, Output<QuerySchemaOf<TRoute>>, Principal>(
+      services(),
+      event,
+      spec,
+      definition,
     );
+    const slot = await openStream(services().table, request.principal, definition.id);
+    let result: StreamResult;
+    try {
+      result = await loggingAs(requestId, () =>
+        recordingUsage(event.usageSeen ?? new Map(), () => useCase(request, context)),
+      );
+    } catch (error) {
+      await slot.release();
+      throw error;
+    }
     const chunks = 'text' in result ? result.text : framedSse(result.events);
+    const body = Readable.from(chunksLoggedAs(requestId, chunks), { objectMode: false });
+    // Ended, failed or dropped by the client: a readable closes once in every case.
+    body.once('close', () => {
+      slot.release().catch((error) => request.log.warn({ err: error }, 'stream slot not released'));
+    });
     return {
       statusCode: 200,
       headers: 'text' in result ? result.headers : { ...SSE_HEADERS, ...result.headers },
-      body: Readable.from(chunksLoggedAs(requestId, chunks), { objectMode: false }),
+      body,
     };
   });
 }
@@ -377,6 +408,17 @@ export function pipelineOf(services: () => Services) {
       useCase: UseCase<BodySchemaOf<TRoute>, QuerySchemaOf<TRoute>, 'api-key', StreamResult>,
     ) => streamHandler(route, useCase, services),
   };
+}
+
+/**
+ * Takes one of the tenant's open-stream slots (lib/tenancy/limits.ts) for this response; its
+ * `release` gives it back once, however many times it is called (the slot's lease covers a
+ * process that dies first).
+ */
+async function openStream(table: Services['table'], principal: Principal, route: string) {
+  const slot: StreamSlot = await takeStreamSlot(table, principal.tenantId, principal.plan, route);
+  let released: Promise<void> | undefined;
+  return { release: () => (released ??= releaseStreamSlot(table, slot)) };
 }
 
 /** Each group of events framed as Server-Sent Events, one chunk per group. */

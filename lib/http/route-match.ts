@@ -53,6 +53,10 @@ export type RouteLookup =
 /** Finds the manifest route for a request; used by the local server and the AWS fallback route. */
 export function lookupRoute(method: string, path: string): RouteLookup {
   const allow: HttpMethod[] = [];
+  // The specificity of the first path that matched: `Allow` names the methods of that resource
+  // alone. `/screens/pending` also matches `/screens/{screen_id}`, but its resource is the pending
+  // list (GET), not a screen (GET, DELETE).
+  let resource: number | undefined;
   for (const candidate of compiled) {
     const match = candidate.pattern.exec(path);
     if (!match) continue;
@@ -63,7 +67,10 @@ export function lookupRoute(method: string, path: string): RouteLookup {
       });
       return { kind: 'found', route: candidate.route, pathParameters };
     }
-    if (!allow.includes(candidate.route.method)) allow.push(candidate.route.method);
+    resource ??= candidate.specificity;
+    if (candidate.specificity === resource && !allow.includes(candidate.route.method)) {
+      allow.push(candidate.route.method);
+    }
   }
   return allow.length > 0 ? { kind: 'method-not-allowed', allow } : { kind: 'not-found' };
 }

@@ -20,6 +20,7 @@ import { listTenants } from '../tenancy/tenants.ts';
 import { CHECK_TYPES } from '../watchlists/types.ts';
 import { type ClientItem, DUE_SHARDS, parseClientItem } from './client-record.ts';
 import { publishedSnapshotVersion } from './run-lists.ts';
+import { claimRunningRun, claimWithCounts, noteRunCounts, type RunningRunClaim } from './running-run.ts';
 
 /**
  * Rescreen runs: the clients past their due date, re-screened through the batch pipeline (a run
@@ -46,6 +47,14 @@ export interface RunStarted {
   due: number;
   queued: number;
   skipped_quota: number;
+}
+
+/**
+ * What a trigger answers: the run it started (`started: true`), or the tenant's run already
+ * running (`started: false`: nothing was found due, charged or queued by this trigger).
+ */
+export interface RunTriggered extends RunStarted {
+  started: boolean;
 }
 
 export function newRunId(at: Date): string {
@@ -111,11 +120,13 @@ export async function startRescreenRun(
   services: Pick<Services, 'table' | 'batchQueue'>,
   input: StartRunInput,
   log: Logger,
-): Promise<RunStarted> {
+): Promise<RunTriggered> {
   const runId = newRunId(input.now);
   // A list change's run is recorded by its caller as the list sync that affected the tenant
-  // (`lists.synced`, lib/monitoring/delta-rescreen.ts).
-  if (input.trigger === 'list_change') return queueRun(services, input, runId, log);
+  // (`lists.synced`, lib/monitoring/delta-rescreen.ts). It screens only the clients the change
+  // could match, on the version the sync published, so it does not wait for the running run.
+  if (input.trigger === 'list_change')
+    return { ...(await queueRun(services, input, runId, log)), started: true };
   return audited(
     services.table,
     input.tenantId,
@@ -125,11 +136,40 @@ export async function startRescreenRun(
       target: { run_id: runId },
       details: { trigger: input.trigger, snapshot_version: input.snapshotVersion ?? null },
       done: (run) => ({
-        details: { status: run.status, due: run.due, queued: run.queued, skipped_quota: run.skipped_quota },
+        // A trigger that found a run running names that run, and says it started nothing.
+        target: { run_id: run.run_id },
+        details: {
+          started: run.started,
+          status: run.status,
+          due: run.due,
+          queued: run.queued,
+          skipped_quota: run.skipped_quota,
+        },
       }),
     },
-    () => queueRun(services, input, runId, log),
+    async () => {
+      // One manual or scheduled run per tenant at a time, claimed before anything is charged.
+      const claim = await claimRunningRun(services.table, input.tenantId, runId);
+      if (!claim.claimed) {
+        log.info({ tenant: input.tenantId, runId: claim.running.run_id }, 'rescreen run already running');
+        return { ...(await runningRunCounts(services.table, input.tenantId, claim.running)), started: false };
+      }
+      return { ...(await queueRun(services, input, runId, log, true)), started: true };
+    },
   );
+}
+
+/** The counts of the tenant's running run: from its record, or (still starting) from its claim. */
+async function runningRunCounts(table: Table, tenantId: string, found: RunningRunClaim): Promise<RunStarted> {
+  const claim = await claimWithCounts(table, tenantId, found);
+  const record = await getBatch(table, { tenantId, batchId: claim.run_id });
+  return {
+    run_id: claim.run_id,
+    status: 'running',
+    due: record?.run?.due ?? claim.due ?? 0,
+    queued: record?.total ?? claim.queued ?? 0,
+    skipped_quota: record?.run?.skipped_quota ?? claim.skipped_quota ?? 0,
+  };
 }
 
 async function queueRun(
@@ -137,12 +177,20 @@ async function queueRun(
   input: StartRunInput,
   runId: string,
   log: Logger,
+  claimed = false,
 ): Promise<RunStarted> {
   const { table } = services;
   const due = input.clients ?? (await findDueClients(table, input.tenantId, input.now));
   const chargeAt = new Date();
   const charged = await chargeWhatFits(table, input.tenantId, input.plan, due.length, chargeAt);
   const queued = due.slice(0, charged);
+  if (claimed) {
+    await noteRunCounts(table, input.tenantId, runId, {
+      due: due.length,
+      queued: queued.length,
+      skipped_quota: due.length - queued.length,
+    });
+  }
   const run: RunCounts = {
     trigger: input.trigger,
     due: due.length,
@@ -190,8 +238,8 @@ export async function runScheduledRescreens(
   services: Pick<Services, 'table' | 'batchQueue' | 'config'>,
   now: Date,
   log: Logger,
-): Promise<RunStarted[]> {
-  const started: RunStarted[] = [];
+): Promise<RunTriggered[]> {
+  const started: RunTriggered[] = [];
   for (const tenant of await listTenants(services.table)) {
     try {
       const due = await findDueClients(services.table, tenant.tenant_id, now);

@@ -129,6 +129,19 @@ function errorStatuses(route: RouteDefinition, operation: Operation): Map<ErrorS
   }
   for (const [status, when] of Object.entries(operation.errors ?? {}))
     add(Number(status) as ErrorStatus, when);
+  // Fair use between tenants (lib/tenancy/limits.ts), distinct from the monthly quota's 429.
+  if (route.auth === 'api-key') {
+    add(
+      429,
+      'Fair use: the tenant is over its plan’s request rate (`Request rate limit reached`, Retry-After: the seconds left in the 10-second window); nothing was done',
+    );
+  }
+  if (route.auth === 'api-key' && route.kind === 'stream') {
+    add(
+      429,
+      'Fair use: the tenant already has its plan’s number of streamed responses open (`Open stream limit reached`, Retry-After: 15); nothing was started',
+    );
+  }
   add(500, 'An internal error; the detail names the request id to quote to support');
   return new Map([...statuses].sort(([a], [b]) => a - b));
 }
@@ -265,13 +278,13 @@ const responseHeaders = {
       'The quota policy: `"monthly";q=<screens per month>;w=<seconds in this month>`. Plans with a quota only.',
     schema: { type: 'string' },
   },
-  'Retry-After': {
-    description: 'Seconds to wait before trying again (a 503 while the service is starting).',
-    required: true,
-    schema: { type: 'integer' },
-  },
   'Quota-Unlimited': {
     description: '`?1` on plans without a monthly quota (Enterprise), in place of the two RateLimit fields.',
+    schema: { type: 'string' },
+  },
+  'Retry-After': {
+    description:
+      'Seconds to wait before trying again: on a 503 while the service is starting, and on a fair-use 429 (request rate, open streams). Absent on the monthly quota’s 429, which lasts until the month ends (see RateLimit).',
     schema: { type: 'string' },
   },
 };
@@ -279,6 +292,7 @@ const headerRef = (name: keyof typeof responseHeaders) => ({ $ref: `#/components
 
 /** Every response names its request id; an authenticated one (not a 401) the tenant's quota too. */
 function headersOf(route: RouteDefinition, status: number): JsonObject {
+  const retry = status === 429 || status === 503 ? { 'Retry-After': headerRef('Retry-After') } : {};
   const quota =
     route.auth === 'api-key' && status !== 401
       ? {
@@ -287,7 +301,6 @@ function headersOf(route: RouteDefinition, status: number): JsonObject {
           'Quota-Unlimited': headerRef('Quota-Unlimited'),
         }
       : {};
-  const retry = status === 503 ? { 'Retry-After': headerRef('Retry-After') } : {};
   return { 'X-Request-Id': headerRef('X-Request-Id'), ...retry, ...quota };
 }
 

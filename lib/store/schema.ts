@@ -38,6 +38,9 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
  * |   change       |                    |                                 |    these list the clients whose outcome changed)        |
  * | audit          | TENANT#<tid>       | AUDIT#<seq, 12 digits>          |   (the hash-chained audit trail, lib/audit/trail.ts)    |
  * | rescreen-window| TENANT#<tid>       | WINDOW#<hash>                   |   (the screen holding the subject's rescreen window)    |
+ * | running-run    | TENANT#<tid>       | RESCREEN#RUNNING                |   (the tenant's one running manual/scheduled run)       |
+ * | request-window | TENANT#<tid>       | RATE#<window start, epoch s>    |   (requests counted in a 10 s window, TTL)              |
+ * | stream-slot    | TENANT#<tid>       | STREAMSLOT#<n>                  |   (one open stream each, leased: lib/tenancy/limits.ts) |
  * | list-sync      | LISTS              | LIST#<list id>                  |   (no tenant: one row per synced watchlist;             |
  * |                |                    |                                 |   lib/sync/list-status.ts `listSyncKeys`)               |
  * | idempotency-key| TENANT#<tid>       | IDEMPOTENCY#<route>#<key>       |   (first response to an Idempotency-Key, kept 24 h)     |
@@ -117,6 +120,13 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
  *   Query each of the tenant's clients-due shards with sk <= now, in parallel: the items read
  *   are the clients due, never the clients registered; a claimed client's due key moves past
  *   its lease, so a run that dies leaves it due again, not lost
+ * - count a request (every authenticated request): UpdateItem request-window of the current 10 s
+ *   window, ADD requests 1, condition requests < the plan's limit (lib/tenancy/limits.ts)
+ * - open a stream: UpdateItem stream-slot n, condition no stream_id or lease passed, trying the
+ *   plan's slots from a random one; its end: UpdateItem REMOVE stream_id, condition still its own
+ * - claim the tenant's running rescreen run (manual trigger, schedule): PutItem running-run,
+ *   condition attribute_not_exists or lease passed (or run_id = a run seen finished); on refusal
+ *   GetItem the batch record of the run it names (lib/monitoring/running-run.ts)
  * - claim a due client: UpdateItem client, condition next_due_at = the due time the run saw
  *   (two runs, or a run and a manual trigger, screen a client at most once per due window)
  * - a re-screen's baseline (the client's last settled state): GetItem the previous screen, and
@@ -179,6 +189,9 @@ export type Entity =
   | 'rescreen-change'
   | 'audit'
   | 'rescreen-window'
+  | 'running-run'
+  | 'request-window'
+  | 'stream-slot'
   | 'list-sync'
   | 'idempotency-key'
   | 'open-batch'
@@ -239,6 +252,15 @@ export const keys = {
     pk: `TENANT#${tenantId}`,
     sk: `AUDIT#${String(seq).padStart(12, '0')}`,
   }),
+  /** A tenant's requests in one fixed window (lib/tenancy/limits.ts). */
+  requestWindow: (tenantId: string, windowStart: number) => ({
+    pk: `TENANT#${tenantId}`,
+    sk: `RATE#${windowStart}`,
+  }),
+  /** One of a tenant's open-stream slots (lib/tenancy/limits.ts). */
+  streamSlot: (tenantId: string, slot: number) => ({ pk: `TENANT#${tenantId}`, sk: `STREAMSLOT#${slot}` }),
+  /** The tenant's running rescreen run (lib/monitoring/running-run.ts). */
+  runningRun: (tenantId: string) => ({ pk: `TENANT#${tenantId}`, sk: 'RESCREEN#RUNNING' }),
   /** The screen holding a subject's rescreen window (lib/screening/rescreen-window.ts). */
   rescreenWindow: (tenantId: string, subjectHash: string) => ({
     pk: `TENANT#${tenantId}`,

@@ -16,6 +16,8 @@ export async function describeAccount(table: Table, principal: Principal, at: Da
       monthly_screens: allowed,
       analyst_seats: principal.plan.analyst_seats,
       batch: principal.plan.batch,
+      requests_per_second: principal.plan.requests_per_second,
+      open_streams: principal.plan.open_streams,
     },
     usage: {
       month: usageMonth(at),

@@ -5,19 +5,44 @@ export interface Plan {
   monthly_screens: number | null;
   analyst_seats: number | null;
   batch: boolean;
+  /**
+   * Fair use between tenants (lib/tenancy/limits.ts): authenticated requests per second, counted in
+   * fixed 10-second windows, so a burst of up to ten seconds' worth is accepted at once.
+   */
+  requests_per_second: number;
+  /** Streamed responses (batch streams, their re-attachment, exports) open at once. */
+  open_streams: number;
 }
 
 export type PlanId = 'starter' | 'growth' | 'professional' | 'enterprise';
 
 export const PLANS: Readonly<Record<PlanId, Plan>> = {
-  starter: { id: 'starter', name: 'Starter', monthly_screens: 1000, analyst_seats: 1, batch: false },
-  growth: { id: 'growth', name: 'Growth', monthly_screens: 5000, analyst_seats: 5, batch: true },
+  starter: {
+    id: 'starter',
+    name: 'Starter',
+    monthly_screens: 1000,
+    analyst_seats: 1,
+    batch: false,
+    requests_per_second: 10,
+    open_streams: 2,
+  },
+  growth: {
+    id: 'growth',
+    name: 'Growth',
+    monthly_screens: 5000,
+    analyst_seats: 5,
+    batch: true,
+    requests_per_second: 20,
+    open_streams: 3,
+  },
   professional: {
     id: 'professional',
     name: 'Professional',
     monthly_screens: 20000,
     analyst_seats: 20,
     batch: true,
+    requests_per_second: 50,
+    open_streams: 5,
   },
   enterprise: {
     id: 'enterprise',
@@ -25,6 +50,8 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     monthly_screens: null,
     analyst_seats: null,
     batch: true,
+    requests_per_second: 100,
+    open_streams: 8,
   },
 };
 

@@ -139,6 +139,7 @@ export async function createTenant(
   // Only operations creates tenants: the first admin's key reaches nobody else in the tenant.
   const admin = await addUser(table, tenant.tenant_id, {
     name: input.adminName ?? 'Administrator',
+    userId: input.adminUserId,
     role: 'admin',
     issuer: OPERATIONS_ISSUER,
   });

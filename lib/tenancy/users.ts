@@ -5,7 +5,7 @@ import { ConflictError, ForbiddenError, NotFoundError } from '../common/errors.t
 import { strictBody, trimmed } from '../common/fields.ts';
 import { keys } from '../store/schema.ts';
 import { isConditionalCheckFailed, itemOfConditionFailure, queryAll, type Table } from '../store/table.ts';
-import { isAccountId, issueApiKey } from './api-keys.ts';
+import { isAccountId, issueApiKey, newId } from './api-keys.ts';
 import { type Principal, requireRole } from './auth.ts';
 import { type KeyIssuer, lineageOfNewKey } from './key-lineage.ts';
 import { ROLES, type Role } from './roles.ts';
@@ -78,18 +78,21 @@ export async function addTenantUser(
   tenantId: string,
   input: { name: string; role: Role },
 ): Promise<{ user: UserView; api_key: string }> {
+  // The id is drawn before the write-ahead entry, so `started` names the user being added: a
+  // process that dies after the user is written leaves a record that says which user it was.
+  const userId = newId('u');
   return audited(
     table,
     tenantId,
     {
       action: 'user.add',
       actor,
+      target: { user_id: userId },
       details: { role: input.role },
-      done: (created) => ({ target: { user_id: created.user.user_id } }),
     },
     async () => {
       // Whoever adds the user receives the key: its lineage names them (key-lineage.ts).
-      const created = await addUser(table, tenantId, { ...input, issuer: actor });
+      const created = await addUser(table, tenantId, { ...input, userId, issuer: actor });
       return { user: userView(created.user), api_key: created.api_key };
     },
   );

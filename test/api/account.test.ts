@@ -33,6 +33,20 @@ describe('GET /me', () => {
     }
   });
 
+  it('gives every demo user, admins included, the fixed id the seed names', async () => {
+    const ids = local.stack.demoKeys.map((k) => `${k.tenant_id}/${k.user_id}`);
+
+    expect(ids).toEqual([
+      'tdemoenterprise/uentadmin',
+      'tdemoenterprise/uentanalyst1',
+      'tdemoenterprise/uentanalyst2',
+      'tdemostarter/ustartadmin',
+      'tdemostarter/ustartanalyst',
+    ]);
+    const admin = await (await get('/me', local.stack.demoKeys[0].api_key)).json();
+    expect(admin.user.user_id).toBe('uentadmin');
+  });
+
   it('shows the Starter plan limits', async () => {
     const starter = local.stack.demoKeys.find((k) => k.plan === 'starter')!;
 
@@ -89,6 +103,16 @@ describe('routing and protocol errors', () => {
     expect(wrongMethod.status).toBe(405);
     expect(wrongMethod.headers.get('allow')).toBe('GET, HEAD');
     expect((await wrongMethod.json()).detail).toMatch(/not allowed/);
+  });
+
+  it('names in Allow only the methods of the path asked for, not those of a parameterised sibling', async () => {
+    const pending = await fetch(`${local.stack.url}/screens/pending`, { method: 'OPTIONS' });
+    const screen = await fetch(`${local.stack.url}/screens/SCR-20260101-000001`, { method: 'OPTIONS' });
+
+    expect(pending.status).toBe(405);
+    expect(pending.headers.get('allow')).toBe('GET');
+    expect((await pending.json()).detail).toMatch(/allowed: GET$/);
+    expect(screen.headers.get('allow')).toBe('GET, DELETE');
   });
 
   it('refuses a body over 1 MB with 413', async () => {

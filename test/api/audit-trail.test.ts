@@ -186,6 +186,7 @@ describe('the audit trail records every decision', () => {
     expect(
       about(entries, 'user_id', userId).map((e) => `${e.action} ${e.outcome} ${e.actor.user_id}`),
     ).toEqual([
+      `user.add started ${admin().user_id}`,
       `user.add done ${admin().user_id}`,
       `user.revoke-key started ${admin().user_id}`,
       `user.revoke-key done ${admin().user_id}`,

@@ -6,7 +6,7 @@ import { scheduledEvent } from '../../infra/local/scheduler.ts';
 import { logger } from '../../lib/common/log.ts';
 import { encodeJob } from '../../lib/jobs/kinds.ts';
 import { createQueueWorker } from '../../lib/jobs/queue-worker.ts';
-import { startRescreenRun } from '../../lib/monitoring/rescreen-run.ts';
+import { findDueClients, startRescreenRun } from '../../lib/monitoring/rescreen-run.ts';
 import { publishedSnapshotVersion } from '../../lib/monitoring/run-lists.ts';
 import { getServices } from '../../lib/runtime/services.ts';
 import { keys } from '../../lib/store/schema.ts';
@@ -15,6 +15,7 @@ import { chargeScreens } from '../../lib/tenancy/quota.ts';
 import { createTenant } from '../../lib/tenancy/tenants.ts';
 import { madeUpName, useLocalStack } from '../support/api-client.ts';
 import { failOnce } from '../support/flaky-table.ts';
+import { monitoredClientItem, putItems } from '../support/monitored-client.ts';
 import { sqsRecord } from '../support/sqs-record.ts';
 
 const local = useLocalStack();
@@ -25,20 +26,24 @@ const scheduleAt = (days: number) =>
   autoRescreen(scheduledEvent({ id: 'auto-rescreen' }, new Date(Date.now() + days * DAY)));
 
 /**
- * A manual run started a few days ahead with a queue that accepts and holds its jobs, so the test
- * delivers them (`jobOf`) when it chooses.
+ * A run started a few days ahead with a queue that accepts and holds its jobs, so the test
+ * delivers them (`jobOf`) when it chooses. A list change's run, because those are the runs that
+ * may overlap (a manual or scheduled run waits for the tenant's running one): two of them can
+ * hold the same client.
  */
 async function startHeldRun(tenantId: string) {
   const services = getServices();
   const held = { ...services.batchQueue(), sendAll: async () => ({ failed: [] as number[] }) };
+  const now = new Date(Date.now() + 2 * DAY);
   return startRescreenRun(
     { table: services.table, batchQueue: () => held },
     {
       tenantId,
       plan: PLANS.enterprise,
-      trigger: 'manual',
+      trigger: 'list_change',
+      clients: await findDueClients(services.table, tenantId, now),
       startedBy: { user_id: 'system', role: 'system' },
-      now: new Date(Date.now() + 2 * DAY),
+      now,
       snapshotVersion: await publishedSnapshotVersion(services.config),
     },
     logger,
@@ -229,7 +234,7 @@ describe('auto-rescreen', () => {
     expect(again).toMatchObject({ due: 3, queued: 0, skipped_quota: 3 });
   });
 
-  it('two runs at once screen each due client exactly once', async () => {
+  it('two scheduled rules at once start one run: each due client is screened and charged once', async () => {
     const { key } = await freshTenant();
     const clients = [];
     for (let i = 0; i < 6; i += 1) {
@@ -239,26 +244,62 @@ describe('auto-rescreen', () => {
     }
 
     // The rule fires at the clients' due date, once the clock is a second past their registration:
-    // a client re-screened by either run is then due a day after the cut-off, not within it. (At a
-    // cut-off two days ahead, a run that reached this tenant after the other run's re-screens
-    // would rightly find the clients due again, as the registration and the re-screen are both
-    // dated now.)
+    // a client re-screened by the run is then due a day after the cut-off, not within it.
     const cutOff = Math.max(...clients.map((client) => Date.parse(client.next_due_at)));
     await sleep(Math.max(0, cutOff - DAY + 1000 - Date.now()));
     const rule = () => autoRescreen(scheduledEvent({ id: 'auto-rescreen' }, new Date(cutOff)));
     const [first, second] = await Promise.all([rule(), rule()]);
-    const runs = [...first.runs, ...second.runs];
-    const mine = [];
-    for (const { run_id } of runs) {
-      const run = await local.api.get(`/clients/rescreen/runs/${run_id}`, key);
-      if (run.status === 200) mine.push(await finished(run_id, key));
+    const mine = new Set<string>();
+    for (const { run_id } of [...first.runs, ...second.runs]) {
+      if ((await local.api.get(`/clients/rescreen/runs/${run_id}`, key)).status === 200) mine.add(run_id);
     }
 
-    // Both runs may queue a client; the worker that loses the claim does not screen it, refunds
-    // it and counts it as already_running. Either way each client is screened and charged once.
-    expect(mine.reduce((sum, run) => sum + run.queued - run.already_running, 0)).toBe(6);
+    expect(mine.size).toBe(1);
+    const run = await finished([...mine][0], key);
+    expect(run).toMatchObject({ due: 6, queued: 6, already_running: 0 });
     for (const client of clients) expect(await screensOf(client.client_id, key)).toHaveLength(2);
     expect(await usedOf(key)).toBe(12);
+  });
+
+  it('three concurrent manual triggers: one run, the quota reserved once, direct screens meanwhile not refused', async () => {
+    const { tenantId, key } = await freshTenant('starter', 1000 - 30);
+    const { table } = getServices();
+    const dueAt = new Date(Date.now() - 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    await putItems(
+      table,
+      Array.from({ length: 20 }, (_, i) =>
+        monitoredClientItem(
+          tenantId,
+          `CLI-20260101-${String(i).padStart(9, '0')}-abcdef`,
+          { name: madeUpName() },
+          dueAt,
+        ),
+      ),
+    );
+
+    const triggers = await Promise.all(
+      Array.from({ length: 3 }, () => local.api.post('/clients/rescreen/auto/trigger', key)),
+    );
+
+    expect(triggers.map((t) => t.status)).toEqual([202, 202, 202]);
+    const runIds = new Set(triggers.map((t) => t.body.run_id));
+    expect(runIds.size).toBe(1);
+    expect(triggers.filter((t) => t.body.started).length).toBe(1);
+    for (const trigger of triggers)
+      expect(trigger.body).toMatchObject({ due: 20, queued: 20, skipped_quota: 0 });
+    // Reserved once: 970 + 20, so ten direct screens still fit in the month.
+    expect(await usedOf(key)).toBe(990);
+    const direct = await Promise.all(
+      Array.from({ length: 10 }, () => local.api.post('/screen', key, { name: madeUpName(), force: true })),
+    );
+    expect(direct.map((r) => r.status)).toEqual(Array(10).fill(200));
+    const run = await finished([...runIds][0], key);
+    expect(run).toMatchObject({ due: 20, queued: 20, finished: 20, already_running: 0 });
+    expect(await usedOf(key)).toBe(1000);
+    // Once it has finished, the next trigger starts a run of its own.
+    const next = await local.api.post('/clients/rescreen/auto/trigger', key);
+    expect(next.body).toMatchObject({ started: true, due: 0 });
+    expect(next.body.run_id).not.toBe([...runIds][0]);
   });
 
   it('POST /clients/rescreen/auto/trigger answers 202 with the counts; another tenant’s run is 404', async () => {

@@ -72,6 +72,21 @@ describe('user and key management', () => {
     expect((await local.api.get('/audit', added.body.api_key)).status).toBe(403);
   });
 
+  it('every user.add entry names the user added, the write-ahead `started` one included', async () => {
+    const admin = enterpriseAdmin().api_key;
+
+    const added = await local.api.post('/users', admin, { name: 'Named In The Trail' });
+
+    expect(added.status).toBe(201);
+    const audit = await local.api.get('/audit?limit=20', admin);
+    const entries = audit.body.entries.filter(
+      (e: { action: string; target: { user_id?: string } }) =>
+        e.action === 'user.add' && e.target.user_id === added.body.user.user_id,
+    );
+    expect(entries.map((e: { outcome: string }) => e.outcome).sort()).toEqual(['done', 'started']);
+    expect(JSON.stringify(entries)).not.toContain('Named In The Trail');
+  });
+
   it('revoking a key: the old key fails at once, the new one (shown once) works', async () => {
     const admin = enterpriseAdmin().api_key;
     const analyst = demoKey(local.stack, 'tdemoenterprise', 'analyst', 1);

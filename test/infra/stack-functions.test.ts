@@ -9,6 +9,7 @@ import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIST_SYNC_ENTRY } from '../../infra/cdk/constructs/list-sync.ts';
 import { ServiceFunction } from '../../infra/cdk/constructs/service-function.ts';
+import { FAIR_USE_ATTRIBUTES } from '../../infra/cdk/constructs/table-access.ts';
 import { BATCH_WORKER_ENTRY, UNROUTED_REQUEST_ENTRY } from '../../infra/cdk/stack.ts';
 import { routeById, routes, scheduledJobs } from '../../lib/contract/routes.ts';
 import { INDEXES } from '../../lib/store/schema.ts';
@@ -17,10 +18,12 @@ import {
   actionsOf,
   deployedRoutes,
   functionFor,
+  isFairUseStatement,
   type Resource,
   repoRoot,
   resourcesOf,
   type Statement,
+  statementsOf,
   synthDeployedStack,
 } from '../support/cdk-stack.ts';
 
@@ -199,6 +202,21 @@ describe('IAM', () => {
         ).toEqual([]);
       if (route.tableAccess === 'read-write')
         expect(dynamo, route.id).toEqual(expect.arrayContaining(writes));
+    }
+  });
+
+  it('lets a read-only authenticated route write only the fair-use counters: UpdateItem on their attributes', () => {
+    for (const route of deployedRoutes) {
+      const fairUse = statementsOf(functionFor(route)[1]).filter(isFairUseStatement);
+      if (route.auth !== 'api-key' || route.tableAccess !== 'read') {
+        expect(fairUse, route.id).toEqual([]);
+        continue;
+      }
+      expect(fairUse, route.id).toHaveLength(1);
+      expect(fairUse[0].Action).toBe('dynamodb:UpdateItem');
+      expect(fairUse[0].Condition?.['ForAllValues:StringEquals']['dynamodb:Attributes']).toEqual([
+        ...FAIR_USE_ATTRIBUTES,
+      ]);
     }
   });
 

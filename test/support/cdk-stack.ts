@@ -15,7 +15,15 @@ export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)
 export const deployedRoutes: readonly RouteDefinition[] = routes;
 
 export type Resource = { Type: string; Properties: Record<string, unknown> };
-export type Statement = { Effect: string; Action: string | string[] };
+export type Statement = {
+  Effect: string;
+  Action: string | string[];
+  Condition?: Record<string, Record<string, unknown>>;
+};
+
+/** The fair-use counters' narrow UpdateItem (infra/cdk/constructs/table-access.ts grantFairUseCounting). */
+export const isFairUseStatement = (s: Statement) =>
+  s.Condition?.['ForAllValues:StringEquals']?.['dynamodb:Attributes'] !== undefined;
 
 /** A throwaway project root holding a lock file and an entry per route: bundling is skipped. */
 export function fixtureRoot(entries: readonly string[]): string {
@@ -58,13 +66,22 @@ export function functionFor(route: RouteDefinition): [string, Resource] {
   return matches[0];
 }
 
-/** Every action granted to the function's role by the stack's IAM policies. */
-export function actionsOf(fn: Resource): string[] {
+/** Every statement allowing something to the function's role in the stack's IAM policies. */
+export function statementsOf(fn: Resource): Statement[] {
   const roleId = (fn.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
   return resourcesOf('AWS::IAM::Policy')
     .filter(([, p]) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
     .flatMap(([, p]) => (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement)
-    .filter((s) => s.Effect === 'Allow')
+    .filter((s) => s.Effect === 'Allow');
+}
+
+/**
+ * Every action granted to the function's role by the stack's IAM policies, less the fair-use
+ * counters' narrow write (test/infra/stack-functions.test.ts checks that one apart).
+ */
+export function actionsOf(fn: Resource): string[] {
+  return statementsOf(fn)
+    .filter((s) => !isFairUseStatement(s))
     .flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));
 }
 

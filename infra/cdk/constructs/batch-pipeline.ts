@@ -8,7 +8,7 @@ import { Construct } from 'constructs';
 import { BATCH_MAX_RECEIVE_COUNT } from '../../../lib/batch/worker.ts';
 import { batchWorker, type RouteDefinition } from '../../../lib/contract/routes.ts';
 import { constructIdFor, ServiceFunction, type ServiceFunctionSettings } from './service-function.ts';
-import { grantTableAccess } from './table-access.ts';
+import { grantFairUseCounting, grantTableAccess } from './table-access.ts';
 
 export interface BatchPipelineProps {
   settings: ServiceFunctionSettings;
@@ -112,6 +112,7 @@ export class BatchPipeline extends Construct {
         reservedConcurrency: props.streamConcurrency,
       });
       grantTableAccess(props.table, handler.function, route.tableAccess);
+      grantFairUseCounting(props.table, handler.function, route.tableAccess);
       if (route.sendsToQueue) this.queue.grantSendMessages(handler.function);
       const url = handler.function.addFunctionUrl({
         // Only CloudFront may call it (IAM auth, signed by the distribution's Origin Access

@@ -1,6 +1,6 @@
 import { Stack, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import type { IGrantable } from 'aws-cdk-lib/aws-iam';
+import { type IGrantable, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import type { TableAccess } from '../../../lib/contract/routes.ts';
 
@@ -48,4 +48,41 @@ export function grantTableAccess(table: ITable, grantee: IGrantable, access: Tab
   }
   if (access === 'read') table.encryptionKey?.grantDecrypt(grantee);
   else table.encryptionKey?.grantEncryptDecrypt(grantee);
+}
+
+/**
+ * The attributes the fair-use counters write (lib/tenancy/limits.ts: a request window's count, a
+ * stream slot's holder and lease), and nothing else.
+ */
+export const FAIR_USE_ATTRIBUTES = [
+  'pk',
+  'sk',
+  'entity',
+  'requests',
+  'expires_at',
+  'stream_id',
+  'stream_route',
+  'lease_until',
+] as const;
+
+/**
+ * Every authenticated route counts its request (and a streamed one takes a stream slot) with one
+ * UpdateItem, so a route declared `read` still needs that one write. It gets UpdateItem alone,
+ * limited by `dynamodb:Attributes` to the counters' attributes: no PutItem or DeleteItem, so it can
+ * neither replace nor remove an item, and no other attribute of any item can be changed by it.
+ */
+export function grantFairUseCounting(table: ITable, grantee: IGrantable, access: TableAccess): void {
+  // A writer has UpdateItem already; a route with no table access authenticates nobody.
+  if (access !== 'read') return;
+  grantee.grantPrincipal.addToPrincipalPolicy(
+    new PolicyStatement({
+      actions: ['dynamodb:UpdateItem'],
+      resources: [table.tableArn],
+      conditions: {
+        'ForAllValues:StringEquals': { 'dynamodb:Attributes': [...FAIR_USE_ATTRIBUTES] },
+        StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] },
+      },
+    }),
+  );
+  table.encryptionKey?.grantEncrypt(grantee);
 }

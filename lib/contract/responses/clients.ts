@@ -82,7 +82,15 @@ const runStartedEntries = {
   skipped_quota: v.number(),
 };
 
-export const RescreenRunStartedSchema = v.strictObject(runStartedEntries);
+export const RescreenRunStartedSchema = v.strictObject({
+  ...runStartedEntries,
+  started: v.pipe(
+    v.boolean(),
+    v.description(
+      'True when this trigger started the run; false when the tenant’s run was already running: the answer names that run, and this trigger found, charged and queued nothing.',
+    ),
+  ),
+});
 
 export const RescreenRunSchema = v.strictObject({
   ...runStartedEntries,

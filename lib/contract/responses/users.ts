@@ -16,6 +16,14 @@ export const AccountSchema = v.strictObject({
     monthly_screens: v.nullable(v.number()),
     analyst_seats: v.nullable(v.number()),
     batch: v.boolean(),
+    requests_per_second: v.pipe(
+      v.number(),
+      v.description('Fair use: authenticated requests per second, counted in 10-second windows.'),
+    ),
+    open_streams: v.pipe(
+      v.number(),
+      v.description('Fair use: streamed responses (batch streams, exports) open at once.'),
+    ),
   }),
   usage: v.strictObject({
     month: v.pipe(v.string(), v.regex(/^\d{4}-\d{2}$/)),
