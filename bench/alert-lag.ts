@@ -12,13 +12,12 @@
  * name-key items the list change read to find the clients, the clients it screened and charged,
  * and the screens charged to the tenant over the whole flow (must be BENCH_MATCHING).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 
 process.env.LOG_LEVEL ??= 'warn';
+const { freePort, spawnService, waitFor: waitForValue } = await import('./service-process.ts');
 const { loadSnapshot } = await import('../lib/matcher/snapshot-file.ts');
 const { createTable } = await import('../lib/store/table.ts');
 const {
@@ -33,17 +32,8 @@ const {
 
 const clientsWanted = Number(process.env.BENCH_CLIENTS ?? 20_000);
 const matchingWanted = Number(process.env.BENCH_MATCHING ?? 10);
-const repoRoot = resolve(import.meta.dirname, '..');
 const work = mkdtempSync(join(tmpdir(), 'bench-alert-lag-'));
 const dataDir = join(work, 'data');
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as { port: number };
-  await new Promise((done) => server.close(done));
-  return port;
-}
 
 interface LogLine {
   msg?: string;
@@ -53,20 +43,17 @@ interface LogLine {
 }
 const logLines: LogLine[] = [];
 
-function startService(port: number): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'infra/local/main.ts')], {
-    cwd: repoRoot,
+function startService(port: number) {
+  const child = spawnService({
+    port,
+    dataDir,
+    stdout: 'pipe',
     env: {
-      ...process.env,
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-      DATA_DIR: dataDir,
-      PORT: String(port),
       LOG_LEVEL: 'info',
       LIST_SYNC_FROM: join(work, 'mirror'),
       LIST_SYNC_LISTS: 'un_sc',
       LIST_SYNC_INTERVAL_SECONDS: '1',
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
   });
   let buffered = '';
   child.stdout?.on('data', (chunk: Buffer) => {
@@ -85,22 +72,13 @@ function startService(port: number): ChildProcess {
   return child;
 }
 
-async function waitFor<T>(what: string, read: () => Promise<T | undefined>, timeoutMs = 180_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const value = await read();
-      if (value !== undefined) return value;
-    } catch {
-      // not up yet
-    }
-    if (Date.now() > deadline) {
-      const recent = logLines.slice(-5).map((line) => JSON.stringify(line).slice(0, 300));
-      throw new Error(`timed out waiting for ${what}; the service's last log lines: ${recent.join(' | ')}`);
-    }
-    await new Promise((done) => setTimeout(done, 100));
-  }
-}
+const recentLog = () =>
+  `; the service's last log lines: ${logLines
+    .slice(-5)
+    .map((line) => JSON.stringify(line).slice(0, 300))
+    .join(' | ')}`;
+const waitFor = <T>(what: string, read: () => Promise<T | undefined>, timeoutMs = 180_000) =>
+  waitForValue(what, read, timeoutMs, recentLog);
 
 const timeOf = (line: LogLine) => Date.parse(line.time ?? '') || 0;
 const lastLog = (msg: string, after = 0) =>

@@ -9,15 +9,14 @@
  * each export. The store (dynalite) runs in the bench's process and the service reaches it through
  * DYNAMODB_ENDPOINT, as a Lambda reaches DynamoDB: the service's memory is the handlers' alone.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
 process.env.LOG_LEVEL ??= 'warn';
+const { freePort, spawnService, waitFor: waitForValue } = await import('./service-process.ts');
 const { sealEntry, GENESIS_HASH } = await import('../lib/audit/chain.ts');
 const { readChainHead } = await import('../lib/audit/trail.ts');
 const { verifyExportFile } = await import('../lib/export/verify.ts');
@@ -26,49 +25,19 @@ const { keys } = await import('../lib/store/schema.ts');
 const { startDynalite } = await import('../infra/local/dynamo.ts');
 
 const entriesWanted = Number(process.env.BENCH_ENTRIES ?? 100_000);
-const repoRoot = resolve(import.meta.dirname, '..');
 const work = mkdtempSync(join(tmpdir(), 'bench-export-'));
 const dataDir = join(work, 'data');
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as { port: number };
-  await new Promise((done) => server.close(done));
-  return port;
-}
-
-function startService(port: number, dynamoEndpoint: string): ChildProcess {
+function startService(port: number, dynamoEndpoint: string) {
   // BENCH_MAX_OLD_SPACE_MB caps the service's V8 heap: an export that held its entries would fail.
   const cap = process.env.BENCH_MAX_OLD_SPACE_MB
     ? [`--max-old-space-size=${process.env.BENCH_MAX_OLD_SPACE_MB}`]
     : [];
-  return spawn(process.execPath, [...cap, '--import', 'tsx', join(repoRoot, 'infra/local/main.ts')], {
-    cwd: repoRoot,
-    env: {
-      ...process.env,
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      LOG_LEVEL: 'warn',
-      DYNAMODB_ENDPOINT: dynamoEndpoint,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  return spawnService({ port, dataDir, nodeArgs: cap, env: { DYNAMODB_ENDPOINT: dynamoEndpoint } });
 }
 
-async function waitFor(what: string, ready: () => Promise<boolean>, timeoutMs = 180_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      if (await ready()) return;
-    } catch {
-      // not up yet
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((done) => setTimeout(done, 100));
-  }
-}
+const waitFor = (what: string, ready: () => Promise<boolean>, timeoutMs = 180_000) =>
+  waitForValue(what, async () => ((await ready()) ? true : undefined), timeoutMs);
 
 /** A field of /proc/<pid>/status in MB (VmRSS: resident now; VmHWM: the highest so far). */
 function memoryMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
