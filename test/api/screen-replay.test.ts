@@ -18,13 +18,12 @@ import { getServices } from '../../lib/runtime/services.ts';
 import { keys } from '../../lib/store/schema.ts';
 import { liveWatchlistsOf } from '../../lib/sync/live-watchlists.ts';
 import { createFileSnapshotStore } from '../../lib/sync/snapshot-store.ts';
-import { buildSnapshot, defaultDataDir } from '../../lib/watchlists/snapshot.ts';
-import { LIST_SOURCES } from '../../lib/watchlists/sources.ts';
 import { type ApiResponse, apiClient, demoKey } from '../support/api-client.ts';
 import {
   createListMirror,
   EXECUTIVE_FILE,
   type ListMirror,
+  snapshotOfLists,
   UN_FILE,
   unWithoutIndividuals,
 } from '../support/list-mirror.ts';
@@ -46,9 +45,7 @@ let otherTenantKey: string;
 
 beforeAll(async () => {
   // The bundled snapshot: the two small real lists (the whole set takes half a minute to build).
-  const bundled = buildSnapshot(defaultDataDir(), {
-    sources: LIST_SOURCES.filter((s) => LISTS.includes(s.descriptor.id)),
-  });
+  const bundled = snapshotOfLists(LISTS);
   writeSnapshot(bundled, ENV.WATCHLIST_SNAPSHOT);
   mirror = createListMirror([UN_FILE, EXECUTIVE_FILE]);
   original = mirror.read(UN_FILE);

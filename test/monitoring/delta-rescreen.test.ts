@@ -20,15 +20,12 @@ import { rescreenChangedClients } from '../../lib/monitoring/delta-rescreen.ts';
 import { keys } from '../../lib/store/schema.ts';
 import type { Table } from '../../lib/store/table.ts';
 import { createTenant } from '../../lib/tenancy/tenants.ts';
-import { buildSnapshot, defaultDataDir } from '../../lib/watchlists/snapshot.ts';
-import { LIST_SOURCES } from '../../lib/watchlists/sources.ts';
 import type { ListedPerson } from '../../lib/watchlists/types.ts';
 import { startTestStore, type TestStore } from '../support/dynamo.ts';
+import { snapshotOfLists } from '../support/list-mirror.ts';
 import { monitoredClientItem } from '../support/monitored-client.ts';
 
-const snapshot = buildSnapshot(defaultDataDir(), {
-  sources: LIST_SOURCES.filter((s) => s.descriptor.id === 'un_sc'),
-});
+const snapshot = snapshotOfLists(['un_sc']);
 const personOf = (entityId: string): ListedPerson => {
   const person = snapshot.people.find((p) => p.entity_id === entityId);
   if (!person) throw new Error(`no listed person ${entityId}`);

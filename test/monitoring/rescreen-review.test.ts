@@ -12,9 +12,7 @@ import { reviewRescreen } from '../../lib/monitoring/rescreen-review.ts';
 import { compareWithBaseline } from '../../lib/screening/change-detection.ts';
 import type { DecisionRecord, ScreenItem } from '../../lib/screening/screen-record.ts';
 import type { Subject } from '../../lib/screening/subject.ts';
-import { buildSnapshot } from '../../lib/watchlists/snapshot.ts';
-import { LIST_SOURCES } from '../../lib/watchlists/sources.ts';
-import { createListMirror, UN_FILE } from '../support/list-mirror.ts';
+import { createListMirror, snapshotOfLists, UN_FILE } from '../support/list-mirror.ts';
 
 const mirror = createListMirror([UN_FILE]);
 afterAll(() => mirror.close());
@@ -24,9 +22,7 @@ const original = mirror.read(UN_FILE);
 function unMatcher(amend: (xml: string) => string = (xml) => xml) {
   const amended = amend(original);
   mirror.write(UN_FILE, amended);
-  return createMatcher(
-    buildSnapshot(mirror.dir, { sources: LIST_SOURCES.filter((s) => s.descriptor.id === 'un_sc') }),
-  );
+  return createMatcher(snapshotOfLists(['un_sc'], { dir: mirror.dir }));
 }
 
 /** Replaces the first occurrence, and fails the test when the text is not there. */

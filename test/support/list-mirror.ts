@@ -8,7 +8,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, normalize } from 'node:path';
-import { defaultDataDir } from '../../lib/watchlists/snapshot.ts';
+import { buildSnapshot, defaultDataDir } from '../../lib/watchlists/snapshot.ts';
+import { LIST_SOURCES } from '../../lib/watchlists/sources.ts';
+import type { WatchlistSnapshot } from '../../lib/watchlists/types.ts';
 
 export const UN_FILE = 'sanctions/un/UN_consolidated.xml';
 export const EXECUTIVE_FILE = 'pep/us_congress_legislators/executive.yaml';
@@ -35,6 +37,20 @@ export function createListMirror(files: readonly string[]): ListMirror {
     remove: (path) => rmSync(join(dir, path), { force: true }),
     close: () => rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+/**
+ * The snapshot of a few real lists, parsed from `dir` (the bundled data/ by default, or a
+ * mirror's directory): one or two small lists build in a second, the whole set in half a minute.
+ */
+export function snapshotOfLists(
+  lists: readonly string[],
+  options: { dir?: string; now?: Date } = {},
+): WatchlistSnapshot {
+  return buildSnapshot(options.dir ?? defaultDataDir(), {
+    sources: LIST_SOURCES.filter((source) => lists.includes(source.descriptor.id)),
+    ...(options.now ? { now: options.now } : {}),
+  });
 }
 
 /** The UN XML without its first `count` individuals (real entries, none invented). */

@@ -12,8 +12,6 @@ import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
 import { writeSnapshot } from '../../lib/matcher/snapshot-file.ts';
 import { getServices } from '../../lib/runtime/services.ts';
 import { createTenant } from '../../lib/tenancy/tenants.ts';
-import { buildSnapshot, defaultDataDir } from '../../lib/watchlists/snapshot.ts';
-import { LIST_SOURCES } from '../../lib/watchlists/sources.ts';
 import {
   awaitAlerts,
   DESIGNEE,
@@ -25,6 +23,7 @@ import {
   serviceClient,
 } from '../support/alert-lag.ts';
 import { eventually } from '../support/eventually.ts';
+import { snapshotOfLists } from '../support/list-mirror.ts';
 
 const MATCHING = 3;
 const BYSTANDERS = 300;
@@ -37,9 +36,7 @@ const ENV = {
   LIST_SYNC_FROM: join(work, 'mirror'),
 };
 // The UN list and the US Congress (the bystanders' names): the whole set takes half a minute to build.
-const bundled = buildSnapshot(defaultDataDir(), {
-  sources: LIST_SOURCES.filter((s) => ['un_sc', 'us_congress_pep'].includes(s.descriptor.id)),
-});
+const bundled = snapshotOfLists(['un_sc', 'us_congress_pep']);
 
 let stack: LocalStack;
 beforeAll(async () => {

@@ -22,14 +22,13 @@ import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
 import { writeSnapshot } from '../../lib/matcher/snapshot-file.ts';
 import { getServices } from '../../lib/runtime/services.ts';
 import { createTenant } from '../../lib/tenancy/tenants.ts';
-import { buildSnapshot } from '../../lib/watchlists/snapshot.ts';
-import { LIST_SOURCES } from '../../lib/watchlists/sources.ts';
 import { type ApiResponse, apiClient, madeUpName } from '../support/api-client.ts';
 import { eventually } from '../support/eventually.ts';
 import {
   createListMirror,
   EXECUTIVE_FILE,
   type ListMirror,
+  snapshotOfLists,
   UN_FILE,
   unWithoutIndividuals,
 } from '../support/list-mirror.ts';
@@ -60,9 +59,7 @@ beforeAll(async () => {
   const original = mirror.read(UN_FILE);
   mirror.write(UN_FILE, unWithoutIndividuals(original, 2));
   // The lists in force at start: the publishers' files as they were before the two designations.
-  const before = buildSnapshot(mirror.dir, {
-    sources: LIST_SOURCES.filter((s) => LISTS.includes(s.descriptor.id)),
-  });
+  const before = snapshotOfLists(LISTS, { dir: mirror.dir });
   writeSnapshot(before, ENV.WATCHLIST_SNAPSHOT);
   mirror.write(UN_FILE, original);
   Object.assign(process.env, ENV);

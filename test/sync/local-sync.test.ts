@@ -15,8 +15,6 @@ import { getServices } from '../../lib/runtime/services.ts';
 import { keys } from '../../lib/store/schema.ts';
 import { queryAll } from '../../lib/store/table.ts';
 import { createTenant } from '../../lib/tenancy/tenants.ts';
-import { buildSnapshot, defaultDataDir } from '../../lib/watchlists/snapshot.ts';
-import { LIST_SOURCES } from '../../lib/watchlists/sources.ts';
 import { type ApiResponse, apiClient, demoKey } from '../support/api-client.ts';
 import { eventually } from '../support/eventually.ts';
 import {
@@ -25,6 +23,7 @@ import {
   type ListMirror,
   type MirrorServer,
   serveMirror,
+  snapshotOfLists,
   UN_FILE,
   unWithoutIndividuals,
 } from '../support/list-mirror.ts';
@@ -49,9 +48,7 @@ let original: string;
 
 beforeAll(async () => {
   // The bundled snapshot: the two small real lists (the whole set takes half a minute to build).
-  const bundled = buildSnapshot(defaultDataDir(), {
-    sources: LIST_SOURCES.filter((s) => LISTS.includes(s.descriptor.id)),
-  });
+  const bundled = snapshotOfLists(LISTS);
   writeSnapshot(bundled, ENV.WATCHLIST_SNAPSHOT);
   mirror = createListMirror([UN_FILE, EXECUTIVE_FILE]);
   original = mirror.read(UN_FILE);

@@ -3,12 +3,9 @@ import { bundledSnapshotVersion } from '../../lib/matcher/screen.ts';
 import { serialiseSnapshot } from '../../lib/matcher/snapshot-file.ts';
 import { matcherForSnapshotVersion } from '../../lib/sync/snapshot-matchers.ts';
 import type { SnapshotStore } from '../../lib/sync/snapshot-store.ts';
-import { buildSnapshot, defaultDataDir } from '../../lib/watchlists/snapshot.ts';
-import { LIST_SOURCES } from '../../lib/watchlists/sources.ts';
+import { snapshotOfLists } from '../support/list-mirror.ts';
 
-const bundled = buildSnapshot(defaultDataDir(), {
-  sources: LIST_SOURCES.filter((s) => s.descriptor.id === 'un_sc'),
-});
+const bundled = snapshotOfLists(['un_sc']);
 const loadBundled = () => bundled;
 
 /** A store holding exactly the given versions. */

@@ -21,17 +21,18 @@ import { OPERATIONS_TRAIL } from '../../lib/sync/review.ts';
 import { createFileSnapshotStore, type SnapshotStore } from '../../lib/sync/snapshot-store.ts';
 import { readStoredSnapshot, type SyncListsInput, syncLists } from '../../lib/sync/sync-lists.ts';
 import { perListPeople } from '../../lib/watchlists/linking.ts';
-import { buildSnapshot, defaultDataDir } from '../../lib/watchlists/snapshot.ts';
-import { LIST_SOURCES } from '../../lib/watchlists/sources.ts';
 import type { ListId, WatchlistSnapshot } from '../../lib/watchlists/types.ts';
 import { startTestStore, type TestStore } from '../support/dynamo.ts';
-import { createListMirror, type ListMirror, UN_FILE, unWithoutIndividuals } from '../support/list-mirror.ts';
+import {
+  createListMirror,
+  type ListMirror,
+  snapshotOfLists,
+  UN_FILE,
+  unWithoutIndividuals,
+} from '../support/list-mirror.ts';
 
 const LISTS: ListId[] = ['un_sc'];
-const bundled: WatchlistSnapshot = buildSnapshot(defaultDataDir(), {
-  sources: LIST_SOURCES.filter((s) => LISTS.includes(s.descriptor.id)),
-  now: new Date('2026-07-01T00:00:00Z'),
-});
+const bundled: WatchlistSnapshot = snapshotOfLists(LISTS, { now: new Date('2026-07-01T00:00:00Z') });
 const BUNDLED_UN = bundled.lists.find((l) => l.id === 'un_sc')?.individual_count ?? 0;
 
 let db: TestStore;
