@@ -45,7 +45,6 @@ const lockdown: Partial<LockdownSettings> = {
   ...(apiDomainName && apiCertificateArn
     ? { apiDomain: { domainName: apiDomainName, certificateArn: apiCertificateArn } }
     : {}),
-  ...(context('originSecretVersion') ? { originSecretVersion: context('originSecretVersion') } : {}),
   ...(publicDomainName && publicCertificateArn
     ? { publicDomain: { domainName: publicDomainName, certificateArn: publicCertificateArn } }
     : {}),

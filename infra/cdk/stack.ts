@@ -27,6 +27,7 @@ import { BatchPipeline } from './constructs/batch-pipeline.ts';
 import { ListSync } from './constructs/list-sync.ts';
 import { DEFAULT_LOCKDOWN, dataKey, type LockdownSettings, webAclFor } from './constructs/lockdown.ts';
 import { OriginSecret } from './constructs/origin-secret.ts';
+import { OriginSecretRotation } from './constructs/origin-secret-rotation.ts';
 import { PublicEndpoint } from './constructs/public-endpoint.ts';
 import { ScreeningTable } from './constructs/screening-table.ts';
 import {
@@ -95,10 +96,7 @@ export class ScreeningServiceStack extends Stack {
     // Without a `$default` route API Gateway answers unknown paths with its own body; tenants
     // must see the same `{ detail }` errors (and 405 with Allow) as everywhere else.
     // Every function behind the HTTP API refuses requests that did not come through CloudFront.
-    const originSecret = new OriginSecret(this, 'OriginSecret', {
-      encryptionKey,
-      versionId: lockdown.originSecretVersion,
-    });
+    const originSecret = new OriginSecret(this, 'OriginSecret', { encryptionKey });
     const accessLogBucket = new AccessLogBucket(this, 'AccessLogs').bucket;
 
     const unrouted = new ServiceFunction(this, 'UnroutedRequest', {
@@ -196,6 +194,11 @@ export class ScreeningServiceStack extends Stack {
       originSecret,
       logBucket: accessLogBucket,
       publicDomain: lockdown.publicDomain,
+    });
+    new OriginSecretRotation(this, 'OriginSecretRotation', {
+      settings,
+      secret: originSecret,
+      distribution: publicEndpoint.distribution,
     });
 
     // Scheduled jobs: an EventBridge rule per job rather than EventBridge Scheduler, because a

@@ -122,6 +122,17 @@ export function originSecretSource(env: NodeJS.ProcessEnv = process.env): Origin
 }
 
 /**
+ * The origin-secret rotation function's settings (lib/runtime/origin-secret-rotation.ts): the
+ * distribution whose origin header it rotates, set by the stack (infra/cdk/constructs/origin-secret.ts).
+ */
+export function originSecretRotationTarget(env: NodeJS.ProcessEnv = process.env): { distributionId: string } {
+  const distributionId = env.DISTRIBUTION_ID;
+  if (!distributionId)
+    throw new Error('DISTRIBUTION_ID is not set: the rotation has no distribution to update');
+  return { distributionId };
+}
+
+/**
  * The local runtime's settings (infra/local/: `npm start`, the ops CLIs' table, the tests' stack),
  * read when asked: a test may change them between two stacks. Raw where the runtime only tests
  * presence; numbers as `Number()` of the variable or its default, as before.

@@ -18,6 +18,7 @@ import {
   functionFor,
   type Resource,
   resourcesOf,
+  statementsOf,
   synthDeployedStack,
 } from '../support/cdk-stack.ts';
 
@@ -414,18 +415,49 @@ describe('locked down', () => {
       expect(JSON.stringify(fn.Properties.Layers), description).toMatch(/paramsandsecrets/i);
       expect(actionsOf(fn), description).toContain('secretsmanager:GetSecretValue');
     }
-    // The stream URLs are closed by Origin Access Control instead; nothing else reads the secret.
+    // The stream URLs are closed by Origin Access Control instead; nothing else reads the secret
+    // but the function that rotates it.
     const readers = resourcesOf('AWS::Lambda::Function').filter(([, fn]) =>
       actionsOf(fn).includes('secretsmanager:GetSecretValue'),
     );
-    expect(readers).toHaveLength(checkers.length);
+    expect(readers).toHaveLength(checkers.length + 1);
   });
 
-  it('sends a rotated origin secret version when told, and TLS 1.2 at least wherever a certificate is given', () => {
-    const version = '0b5f3f1e-1111-2222-3333-444455556666';
+  it('rotates the origin secret every 30 days with a function that may change only this distribution and this secret', () => {
+    const [[secretId]] = resourcesOf('AWS::SecretsManager::Secret');
+    const [[distributionId]] = resourcesOf('AWS::CloudFront::Distribution');
+    const [[, schedule]] = resourcesOf('AWS::SecretsManager::RotationSchedule');
+    expect(schedule.Properties.SecretId).toEqual({ Ref: secretId });
+    expect(schedule.Properties.RotationRules).toMatchObject({ ScheduleExpression: 'rate(30 days)' });
+    const rotatorId = (schedule.Properties.RotationLambdaARN as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0];
+    const rotator = resources[rotatorId] as Resource;
+    expect(rotator.Properties.Description).toMatch(/Rotates CloudFront's origin secret/);
+    const env = (rotator.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    expect(env.DISTRIBUTION_ID).toEqual({ Ref: distributionId });
+    const statements = statementsOf(rotator);
+    const cloudFront = statements.filter((s) => String(s.Action).includes('cloudfront:'));
+    expect(cloudFront).toHaveLength(1);
+    expect([cloudFront[0].Action].flat().sort()).toEqual([
+      'cloudfront:GetDistributionConfig',
+      'cloudfront:UpdateDistribution',
+    ]);
+    expect(JSON.stringify((cloudFront[0] as { Resource?: unknown }).Resource)).toContain(distributionId);
+    const secretActions = statements.filter((s) => String(s.Action).includes('secretsmanager:'));
+    // Each on this secret, but GetRandomPassword, which names no resource.
+    for (const statement of secretActions) {
+      const on = JSON.stringify((statement as { Resource?: unknown }).Resource);
+      if (on === '"*"') expect(statement.Action).toBe('secretsmanager:GetRandomPassword');
+      else expect(on).toContain(secretId);
+    }
+    expect(secretActions.flatMap((s) => [s.Action].flat())).toEqual(
+      expect.arrayContaining(['secretsmanager:PutSecretValue', 'secretsmanager:UpdateSecretVersionStage']),
+    );
+    expect(statements.some((s) => String(s.Action).includes('dynamodb:'))).toBe(false);
+  });
+
+  it('TLS 1.2 at least wherever a certificate is given', () => {
     const locked = build({
       lockdown: {
-        originSecretVersion: version,
         apiDomain: {
           domainName: 'api.screening.example.com',
           certificateArn: 'arn:aws:acm:eu-west-2:111122223333:certificate/abc',
@@ -441,8 +473,6 @@ describe('locked down', () => {
       ViewerCertificate: Record<string, unknown>;
       Origins: { OriginCustomHeaders?: { HeaderValue: unknown }[] }[];
     };
-    const header = config.Origins.find((o) => o.OriginCustomHeaders)!.OriginCustomHeaders![0];
-    expect(JSON.stringify(header.HeaderValue)).toContain(`::${version}}}`);
     expect(config.Aliases).toEqual(['screening.example.com']);
     expect(config.ViewerCertificate).toMatchObject({
       AcmCertificateArn: 'arn:aws:acm:us-east-1:111122223333:certificate/def',

@@ -8,6 +8,7 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIST_SYNC_ENTRY } from '../../infra/cdk/constructs/list-sync.ts';
+import { ORIGIN_SECRET_ROTATION_ENTRY } from '../../infra/cdk/constructs/origin-secret-rotation.ts';
 import { ServiceFunction } from '../../infra/cdk/constructs/service-function.ts';
 import { FAIR_USE_ATTRIBUTES } from '../../infra/cdk/constructs/table-access.ts';
 import { BATCH_WORKER_ENTRY, UNROUTED_REQUEST_ENTRY } from '../../infra/cdk/stack.ts';
@@ -84,6 +85,7 @@ describe('HTTP API', () => {
       BATCH_WORKER_ENTRY,
       UNROUTED_REQUEST_ENTRY,
       LIST_SYNC_ENTRY,
+      ORIGIN_SECRET_ROTATION_ENTRY,
     ].filter((entry) => !existsSync(path.join(repoRoot, entry)));
     expect(missing).toEqual([]);
   });
@@ -127,9 +129,9 @@ describe('table', () => {
 describe('functions', () => {
   it('all run nodejs22.x on arm64 with active tracing and the service environment', () => {
     const functions = resourcesOf('AWS::Lambda::Function');
-    // one per route and scheduled job, plus the batch worker, the unrouted-request fallback and
-    // the list sync
-    expect(functions).toHaveLength(deployedRoutes.length + scheduledJobs.length + 3);
+    // one per route and scheduled job, plus the batch worker, the unrouted-request fallback, the
+    // list sync and the origin secret's rotation
+    expect(functions).toHaveLength(deployedRoutes.length + scheduledJobs.length + 4);
     for (const [, fn] of functions) {
       expect(fn.Properties.Runtime).toBe('nodejs22.x');
       expect(fn.Properties.Architectures).toEqual(['arm64']);
@@ -150,7 +152,7 @@ describe('functions', () => {
     const groups = resourcesOf('AWS::Logs::LogGroup').filter(
       ([id]) => !id.startsWith('ApiAccessLogs') && !id.startsWith('WebAclLogs'),
     );
-    expect(groups).toHaveLength(deployedRoutes.length + scheduledJobs.length + 3);
+    expect(groups).toHaveLength(deployedRoutes.length + scheduledJobs.length + 4);
     for (const [, group] of groups) expect(group.Properties.RetentionInDays).toBe(30);
     const referenced = new Set(
       resourcesOf('AWS::Lambda::Function').map(

@@ -7,6 +7,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { expect } from 'vitest';
 import { LIST_SYNC_ENTRY } from '../../infra/cdk/constructs/list-sync.ts';
 import type { LockdownSettings } from '../../infra/cdk/constructs/lockdown.ts';
+import { ORIGIN_SECRET_ROTATION_ENTRY } from '../../infra/cdk/constructs/origin-secret-rotation.ts';
 import { BATCH_WORKER_ENTRY, ScreeningServiceStack, UNROUTED_REQUEST_ENTRY } from '../../infra/cdk/stack.ts';
 import { type RouteDefinition, routes, scheduledJobs } from '../../lib/contract/routes.ts';
 
@@ -101,6 +102,7 @@ export function synthDeployedStack(): {
     BATCH_WORKER_ENTRY,
     UNROUTED_REQUEST_ENTRY,
     LIST_SYNC_ENTRY,
+    ORIGIN_SECRET_ROTATION_ENTRY,
   ]);
   const template = Template.fromStack(buildStack(deployedRoutes, root));
   resources = template.toJSON().Resources as Record<string, Resource>;

@@ -39,8 +39,6 @@ export interface LockdownSettings {
    * then need TLS 1.2 at least (TLSv1.2_2021); without it CloudFront's default certificate is used.
    */
   publicDomain?: { domainName: string; certificateArn: string };
-  /** The origin secret's version CloudFront sends (set when rotating it); default the first one. */
-  originSecretVersion?: string;
   /** Concurrent executions reserved for (and capping) each streaming function. */
   streamConcurrency: number;
   /** Concurrent executions reserved for the queue worker; the queue source never exceeds it. */

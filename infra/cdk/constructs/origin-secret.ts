@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy, SecretValue, Validations } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import {
   type IFunction,
@@ -17,13 +17,7 @@ import { ORIGIN_SECRET_ENV } from '../../../lib/http/origin-verify.ts';
 export class OriginSecret extends Construct {
   readonly secret: Secret;
 
-  private readonly versionId?: string;
-
-  /**
-   * `versionId`: the secret version CloudFront sends (`-c originSecretVersion`, the rotation step
-   * of docs/operations.md#locked-down); default the version current when the stack was created.
-   */
-  constructor(scope: Construct, id: string, props: { encryptionKey?: IKey; versionId?: string }) {
+  constructor(scope: Construct, id: string, props: { encryptionKey?: IKey }) {
     super(scope, id);
     this.secret = new Secret(this, 'Secret', {
       description: 'Individual Screening Service: the header value CloudFront sends to the HTTP API',
@@ -33,23 +27,16 @@ export class OriginSecret extends Construct {
       // Nothing outlives the stack that depends on it: a new deployment gets a new value.
       removalPolicy: RemovalPolicy.DESTROY,
     });
-    this.versionId = props.versionId;
-    Validations.of(this.secret).acknowledge({
-      id: 'AwsSolutions-SMG4',
-      reason:
-        'Rotated by the operator in two steps (docs/operations.md#locked-down: put-secret-value, then deploy with -c originSecretVersion), because CloudFront must switch in step; the functions accept the current and previous value meanwhile',
-    });
   }
 
   /**
-   * The distribution's header value: a CloudFormation dynamic reference, resolved when the stack
-   * deploys, so the value is in no template, asset or log.
+   * The distribution's header value: a CloudFormation dynamic reference to the current version,
+   * resolved when the stack deploys, so the value is in no template, asset or log. Between deploys
+   * the rotation function (origin-secret-rotation.ts) sets the header itself; a later deploy that
+   * updates the distribution resolves the same current value.
    */
   headerValue(): string {
-    const value = this.versionId
-      ? SecretValue.secretsManager(this.secret.secretArn, { versionId: this.versionId })
-      : this.secret.secretValue;
-    return value.unsafeUnwrap();
+    return this.secret.secretValue.unsafeUnwrap();
   }
 
   /**
