@@ -79,7 +79,7 @@ export class LocalResponseStream extends Writable {
 
 /**
  * The part of the Lambda Node.js runtime's `awslambda` global that response-streaming handlers
- * use (middy's executionModeStreamifyResponse calls it when the handler module loads), so the
+ * use (middy's `streamifyResponse: true` calls it when the handler module loads), so the
  * deployed handler runs unchanged on the local server.
  */
 export function installAwsLambdaGlobal(): void {

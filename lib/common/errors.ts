@@ -41,12 +41,16 @@ export class MethodNotAllowedError extends DomainError {
   }
 }
 
-/** A conditional write found the item in another state; carries what it found where useful. */
+/**
+ * A conditional write found the item in another state; carries what it found where useful, and
+ * `body`: fields the 409's body adds beside `detail` (e.g. `existing_client_id`).
+ */
 export class ConflictError extends DomainError {
   readonly status = 409;
   constructor(
     detail: string,
     readonly existing?: unknown,
+    readonly body: Readonly<Record<string, unknown>> = {},
   ) {
     super(detail);
   }

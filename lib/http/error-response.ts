@@ -1,5 +1,6 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import {
+  ConflictError,
   DomainError,
   MethodNotAllowedError,
   ServiceStartingError,
@@ -8,19 +9,6 @@ import {
 import type { Logger } from '../common/log.ts';
 
 export const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' } as const;
-
-/** A status-carrying error raised by middy's own middlewares (e.g. the JSON body parser). */
-interface MiddyHttpError {
-  statusCode: number;
-  message: string;
-  expose?: boolean;
-}
-
-function isMiddyHttpError(error: unknown): error is MiddyHttpError {
-  return (
-    typeof error === 'object' && error !== null && typeof (error as MiddyHttpError).statusCode === 'number'
-  );
-}
 
 export function jsonResponse(
   status: number,
@@ -46,9 +34,9 @@ export function contentResponse(
 }
 
 /**
- * The one mapping from errors to responses: domain errors keep their status and detail; the
- * body parser's 422 for malformed JSON is a 400 here (the request body is invalid: docs/api-decisions.md#errors);
- * anything else is a 500 that names only the request id, so internals never leak.
+ * The one mapping from errors to responses: domain errors keep their status and detail (and the
+ * fields a 409 or a 503 adds, such as the existing client's id); anything else is a 500 that names
+ * only the request id, so internals never leak.
  */
 export function errorResponse(
   error: unknown,
@@ -68,16 +56,8 @@ export function errorResponse(
         : error instanceof TooManyRequestsError
           ? { 'retry-after': String(error.retryAfterSeconds) }
           : {};
-    return jsonResponse(error.status, { detail: error.detail }, headers);
-  }
-  if (isMiddyHttpError(error) && error.statusCode < 500) {
-    const detail =
-      error.statusCode === 422
-        ? 'Request body is not valid JSON'
-        : error.expose
-          ? error.message
-          : 'Bad request';
-    return jsonResponse(error.statusCode === 422 ? 400 : error.statusCode, { detail });
+    const extra = error instanceof ConflictError ? error.body : {};
+    return jsonResponse(error.status, { ...extra, detail: error.detail }, headers);
   }
   log.error({ err: error }, 'unhandled error');
   return jsonResponse(500, { detail: `Internal error; quote request id ${requestId} to support` });

@@ -1,7 +1,6 @@
 import { Readable } from 'node:stream';
 import type { MiddlewareObj } from '@middy/core';
 import middy from '@middy/core';
-import { executionModeStreamifyResponse } from '@middy/core/StreamifyResponse';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type * as v from 'valibot';
 import { MethodNotAllowedError, NotFoundError } from '../common/errors.ts';
@@ -266,7 +265,7 @@ function planGate(
 
 function pipeline(services: () => Services, route: HandlerRoute, parsesBody: boolean, streamed: boolean) {
   const chain = middy<ServiceEvent, PipelineResult, Error, Context>(
-    streamed ? { executionMode: executionModeStreamifyResponse } : {},
+    streamed ? { streamifyResponse: true } : {},
   ).use(requestFrame(services));
   // Before anything else: a request that went around CloudFront (and its WAF) gets no further.
   chain.use(originVerify() as MiddlewareObj<ServiceEvent, PipelineResult>);
