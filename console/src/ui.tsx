@@ -79,3 +79,13 @@ export function confirmed(question: string): boolean {
 export function when(at: string | null | undefined): string {
   return at ? at.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC') : '—';
 }
+
+/** A table that scrolls sideways inside its own frame on a narrow window, reachable by keyboard. */
+export function TableFrame({ label, children }: { label: string; children: ComponentChildren }) {
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus so keyboard users can scroll it
+    <section class="table-wrap" tabIndex={0} aria-label={label}>
+      {children}
+    </section>
+  );
+}

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { type Account, api, ok } from '../api.ts';
-import { confirmed, ErrorNote, Loading, Page, useAction, useLoad, when } from '../ui.tsx';
+import { confirmed, ErrorNote, Loading, Page, TableFrame, useAction, useLoad, when } from '../ui.tsx';
 
 /** The account administration page: the tenant's users (add, disable, reset key). */
 export function AdminPage({ account }: { account: Account }) {
@@ -50,7 +50,7 @@ export function AdminPage({ account }: { account: Account }) {
       ) : null}
       {users.loading && !users.data ? <Loading what="users" /> : null}
       {users.data ? (
-        <div class="table-wrap">
+        <TableFrame label="Users">
           <table>
             <caption class="visually-hidden">Users of {account.tenant.name}</caption>
             <thead>
@@ -122,7 +122,7 @@ export function AdminPage({ account }: { account: Account }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableFrame>
       ) : null}
     </Page>
   );

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, errorOf, keyHeaders, ok } from '../api.ts';
 import { download } from '../csv.ts';
-import { ErrorNote, Loading, Page, useAction, useLoad, when } from '../ui.tsx';
+import { ErrorNote, Loading, Page, TableFrame, useAction, useLoad, when } from '../ui.tsx';
 
 /** The audit trail: browse newest first, a page at a time; export a period as CSV. */
 export function AuditPage() {
@@ -41,7 +41,7 @@ export function AuditPage() {
       {page.loading ? <Loading what="the audit trail" /> : null}
       {page.data ? (
         <>
-          <div class="table-wrap">
+          <TableFrame label="Audit entries">
             <table>
               <caption class="visually-hidden">Audit entries, newest first</caption>
               <thead>
@@ -72,7 +72,7 @@ export function AuditPage() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableFrame>
           <div class="pager">
             <button
               type="button"

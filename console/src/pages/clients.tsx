@@ -3,7 +3,7 @@ import { api, ok, RISK_LEVELS } from '../api.ts';
 import { parseCsv } from '../csv.ts';
 import { href, navigate } from '../router.ts';
 import { type BatchEvent, streamBatch } from '../stream.ts';
-import { confirmed, ErrorNote, Loading, Page, Risk, useAction, useLoad, when } from '../ui.tsx';
+import { confirmed, ErrorNote, Loading, Page, Risk, TableFrame, useAction, useLoad, when } from '../ui.tsx';
 import { BatchProgress, type Progress, progressOf } from './batch.tsx';
 
 /** Clients: register one, import a CSV, list and search, trigger a rescreen run and watch it. */
@@ -60,7 +60,7 @@ export function ClientsPage() {
         {list.loading ? <Loading what="clients" /> : null}
         {list.data ? (
           <>
-            <div class="table-wrap">
+            <TableFrame label="Clients">
               <table>
                 <caption class="visually-hidden">Clients, newest first</caption>
                 <thead>
@@ -90,7 +90,7 @@ export function ClientsPage() {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableFrame>
             <div class="pager">
               <button
                 type="button"

@@ -1,5 +1,5 @@
 import { api, ok } from '../api.ts';
-import { ErrorNote, Loading, Page, useLoad, when } from '../ui.tsx';
+import { ErrorNote, Loading, Page, TableFrame, useLoad, when } from '../ui.tsx';
 
 /** GET /dbstatus: every list's date and last sync, stale lists called out first. */
 export function ListsPage() {
@@ -32,7 +32,7 @@ export function ListsPage() {
             {data.totals.lists} lists, {data.totals.individuals.toLocaleString('en')} listed individuals; last
             sync {when(data.last_sync)}.
           </p>
-          <div class="table-wrap">
+          <TableFrame label="Watchlists">
             <table>
               <caption class="visually-hidden">Watchlists and their freshness</caption>
               <thead>
@@ -73,7 +73,7 @@ export function ListsPage() {
                   ))}
               </tbody>
             </table>
-          </div>
+          </TableFrame>
         </>
       )}
     </Page>

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { RISK_LEVELS, type RiskLevel } from '../api.ts';
 import { type Check, type Origin, type QueueFilters, queuePage, type Sort, sortRows } from '../queue.ts';
 import { href, navigate, useRoute } from '../router.ts';
-import { ErrorNote, Loading, Page, Risk, useLoad, when } from '../ui.tsx';
+import { ErrorNote, Loading, Page, Risk, TableFrame, useLoad, when } from '../ui.tsx';
 
 const ORIGINS: { value: Origin; label: string }[] = [
   { value: 'api', label: 'Direct (API)' },
@@ -116,7 +116,7 @@ export function QueuePage({ source }: { source: 'pending' | 'approvals' }) {
           <p role="status" class="muted">
             {rows.length === 0 ? 'Nothing here.' : `${rows.length} screens on this page.`}
           </p>
-          <div class="table-wrap">
+          <TableFrame label="Screens">
             <table>
               <caption class="visually-hidden">Screens</caption>
               <thead>
@@ -152,7 +152,7 @@ export function QueuePage({ source }: { source: 'pending' | 'approvals' }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableFrame>
           <div class="pager">
             <button
               type="button"
