@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { CfnOutput, Duration, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { AccessLogField, AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
@@ -24,6 +25,7 @@ import {
 } from '../../lib/contract/routes.ts';
 import { AccessLogBucket } from './constructs/access-log-bucket.ts';
 import { BatchPipeline } from './constructs/batch-pipeline.ts';
+import { ConsoleSite } from './constructs/console-site.ts';
 import { ListSync } from './constructs/list-sync.ts';
 import { DEFAULT_LOCKDOWN, dataKey, type LockdownSettings, webAclFor } from './constructs/lockdown.ts';
 import { OriginSecret } from './constructs/origin-secret.ts';
@@ -194,6 +196,12 @@ export class ScreeningServiceStack extends Stack {
       originSecret,
       logBucket: accessLogBucket,
       publicDomain: lockdown.publicDomain,
+    });
+    // The console (/console) from S3 through the same distribution (npm run build:console first).
+    new ConsoleSite(this, 'Console', {
+      distribution: publicEndpoint.distribution,
+      sourceDirectory: join(props.projectRoot, 'dist/console'),
+      logBucket: accessLogBucket,
     });
     new OriginSecretRotation(this, 'OriginSecretRotation', {
       settings,

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { consoleResponse, isConsolePath } from '../../lib/api-docs/console-files.ts';
 import { PayloadTooLargeError } from '../../lib/common/errors.ts';
 import { logger } from '../../lib/common/log.ts';
 import { fallbackRoute, type RouteDefinition, routes } from '../../lib/contract/routes.ts';
@@ -139,7 +140,8 @@ function send(res: ServerResponse, result: APIGatewayProxyStructuredResultV2): v
 
 /**
  * The local stand-in for API Gateway: every manifest route, served through the very handlers
- * that are deployed as Lambdas, with payload-v2 events built from the request.
+ * that are deployed as Lambdas, with payload-v2 events built from the request; and, standing in
+ * for the distribution's S3 behaviour, the console's files under /console.
  */
 export async function createHttpServer(options: { streamServer?: StreamRouteServer } = {}): Promise<Server> {
   const handlers = new Map<string, HttpLambda>();
@@ -151,6 +153,13 @@ export async function createHttpServer(options: { streamServer?: StreamRouteServ
     try {
       const method = (req.method ?? 'GET').toUpperCase();
       const { path } = requestTarget(req.url);
+      // The console's files, as CloudFront serves them from S3 on AWS (console-site.ts).
+      if ((method === 'GET' || method === 'HEAD') && isConsolePath(path)) {
+        const file = await consoleResponse(path, req.headers['accept-encoding']);
+        res.writeHead(file.status, file.headers);
+        res.end(method === 'HEAD' ? undefined : file.body);
+        return;
+      }
       const lookup = lookupRoute(method, path);
       let body: Buffer;
       try {

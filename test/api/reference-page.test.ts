@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, get, type IncomingHttpHeaders, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '../../lib/api-docs/reference-page.ts';
 import { type RouteDefinition, routes, SWAGGER_UI_FILES } from '../../lib/contract/routes.ts';
 import { demoKey, useLocalStack } from '../support/api-client.ts';
+import { CHROMIUM_ARGS, chromiumExecutable, missingChromium } from '../support/chromium.ts';
 
 const repoRoot = resolve(import.meta.dirname, '../..');
 const manifest: readonly RouteDefinition[] = routes;
@@ -89,25 +90,6 @@ function rawGet(
   });
 }
 
-/** Debian's chromium (CHROMIUM_PATH overrides): Playwright's own browser download is not used. */
-function chromiumExecutable(): string | undefined {
-  return [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
-    (candidate): candidate is string => Boolean(candidate) && existsSync(candidate as string),
-  );
-}
-
-/** Flags for a closed network: without the background-networking ones Chromium calls Google at start. */
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
 /**
  * A stand-in for an API Gateway base-path mapping (`https://api.example.com/v1/...`): strips the
  * prefix and forwards everything else unchanged.
@@ -178,14 +160,7 @@ const executable = chromiumExecutable();
 
 describe('the reference page in a browser', () => {
   if (!executable) {
-    if (process.env.CI) {
-      throw new Error(
-        'No Chromium at /usr/bin/chromium (or CHROMIUM_PATH): CI must run the browser test (.ci/run installs Debian’s chromium)',
-      );
-    }
-    const reason =
-      'no Chromium at /usr/bin/chromium or CHROMIUM_PATH; `apt-get install chromium` to run the browser test';
-    console.warn(`test/api/reference-page.test.ts: browser tests skipped: ${reason}`);
+    const reason = missingChromium('test/api/reference-page.test.ts');
     it('needs Chromium', (context) => context.skip(reason));
     return;
   }

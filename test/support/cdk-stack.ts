@@ -30,6 +30,9 @@ export const isFairUseStatement = (s: Statement) =>
 export function fixtureRoot(entries: readonly string[]): string {
   const root = mkdtempSync(path.join(tmpdir(), 'screening-infra-'));
   writeFileSync(path.join(root, 'package-lock.json'), '{}');
+  // The built console the stack uploads (npm run build:console writes the real one).
+  mkdirSync(path.join(root, 'dist/console/assets'), { recursive: true });
+  writeFileSync(path.join(root, 'dist/console/index.html'), '<!DOCTYPE html><title>console</title>\n');
   for (const entry of entries) {
     mkdirSync(path.dirname(path.join(root, entry)), { recursive: true });
     writeFileSync(path.join(root, entry), 'export const handler = async () => ({});\n');
@@ -54,7 +57,20 @@ export function buildStack(
 
 let resources: Record<string, Resource> = {};
 
+/**
+ * CDK's own BucketDeployment provider (the function, role and policy that copy the console's files
+ * to S3 during a deploy, infra/cdk/constructs/console-site.ts): not a service function, so the
+ * service's rules (runtime, tracing, log group) do not apply; test/infra/stack-console.test.ts checks it.
+ */
+export const isDeploymentProvider = (id: string) => id.startsWith('CustomCDKBucketDeployment');
+
+/** The service's resources of a type, CDK's deployment provider left out. */
 export function resourcesOf(type: string): [string, Resource][] {
+  return Object.entries(resources).filter(([id, r]) => r.Type === type && !isDeploymentProvider(id));
+}
+
+/** Every resource of a type, CDK's deployment provider included. */
+export function allResourcesOf(type: string): [string, Resource][] {
   return Object.entries(resources).filter(([, r]) => r.Type === type);
 }
 

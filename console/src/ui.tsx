@@ -1,0 +1,91 @@
+import type { ComponentChildren } from 'preact';
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import type { RiskLevel } from './api.ts';
+
+/** Loads `load()` on mount and when `deps` change; `reload` runs it again. */
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[]) {
+  const [state, setState] = useState<{ data?: T; error?: Error; loading: boolean }>({ loading: true });
+  const run = useCallback(() => {
+    setState((s) => ({ ...s, loading: true }));
+    load().then(
+      (data) => setState({ data, loading: false }),
+      (error: Error) => setState({ error, loading: false }),
+    );
+  }, deps);
+  useEffect(run, [run]);
+  return { ...state, reload: run };
+}
+
+/** The API's `detail`, announced to screen readers. */
+export function ErrorNote({ error }: { error?: Error | null }) {
+  if (!error) return null;
+  const code = (error as { code?: string }).code;
+  return (
+    <p class="error" role="alert">
+      {error.message}
+      {code ? <span class="code"> ({code})</span> : null}
+    </p>
+  );
+}
+
+export function Loading({ what }: { what: string }) {
+  return (
+    <p class="muted" role="status" aria-live="polite">
+      Loading {what}…
+    </p>
+  );
+}
+
+export function Risk({ level }: { level: RiskLevel }) {
+  return <span class={`risk risk-${level.toLowerCase()}`}>{level}</span>;
+}
+
+export function Page({ title, children }: { title: string; children: ComponentChildren }) {
+  useEffect(() => {
+    document.title = `${title} · Screening console`;
+    document.querySelector<HTMLElement>('main h1')?.focus();
+  }, [title]);
+  return (
+    <>
+      <h1 tabIndex={-1}>{title}</h1>
+      {children}
+    </>
+  );
+}
+
+/** Runs an action, keeping its error (the API's detail) and whether it is running. */
+export function useAction() {
+  const [error, setError] = useState<Error | null>(null);
+  const [busy, setBusy] = useState(false);
+  const run = async (action: () => Promise<void>) => {
+    setError(null);
+    setBusy(true);
+    try {
+      await action();
+    } catch (caught) {
+      setError(caught as Error);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { error, busy, run };
+}
+
+/** Every destructive action asks first. */
+export function confirmed(question: string): boolean {
+  return window.confirm(question);
+}
+
+export function when(at: string | null | undefined): string {
+  return at ? at.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC') : '—';
+}
+
+/** A table that scrolls sideways inside its own frame on a narrow window, reachable by keyboard. */
+export function TableFrame({ label, children }: { label: string; children: ComponentChildren }) {
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus so keyboard users can scroll it
+    <section class="table-wrap" tabIndex={0} aria-label={label}>
+      {children}
+    </section>
+  );
+}
