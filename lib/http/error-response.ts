@@ -1,6 +1,8 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import {
   DomainError,
+  ERROR_CODES,
+  type ErrorCode,
   MethodNotAllowedError,
   ServiceStartingError,
   TooManyRequestsError,
@@ -45,8 +47,45 @@ export function contentResponse(
   };
 }
 
+/** The HTTP status phrases an error body's `title` repeats (RFC 9457 with `type: about:blank`). */
+const STATUS_TITLES: Readonly<Record<number, string>> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  410: 'Gone',
+  413: 'Content Too Large',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
 /**
- * The one mapping from errors to responses: domain errors keep their status and detail; the
+ * An error body: the problem details of RFC 9457 (`type` is `about:blank`, so `title` is the
+ * status phrase; `instance` the path asked for) with the stable `code` beside the `detail` every
+ * error has always carried (docs/api-decisions.md#errors).
+ */
+export function problemBody(
+  status: number,
+  code: ErrorCode,
+  detail: string,
+  instance: string | undefined,
+): Record<string, unknown> {
+  return {
+    type: 'about:blank',
+    title: STATUS_TITLES[status] ?? 'Error',
+    status,
+    code,
+    detail,
+    ...(instance ? { instance } : {}),
+  };
+}
+
+/**
+ * The one mapping from errors to responses: domain errors keep their status, code and detail; the
  * body parser's 422 for malformed JSON is a 400 here (the request body is invalid: docs/api-decisions.md#errors);
  * anything else is a 500 that names only the request id, so internals never leak.
  */
@@ -54,11 +93,13 @@ export function errorResponse(
   error: unknown,
   requestId: string,
   log: Logger,
+  instance?: string,
 ): APIGatewayProxyStructuredResultV2 {
   if (error instanceof ServiceStartingError)
     return jsonResponse(
       error.status,
-      { ...error.body, detail: error.detail },
+      // /health's own fields win: its contract's `status` is the word `starting`.
+      { ...problemBody(error.status, error.code, error.detail, instance), ...error.body },
       { 'retry-after': String(error.retryAfterSeconds) },
     );
   if (error instanceof DomainError) {
@@ -68,17 +109,27 @@ export function errorResponse(
         : error instanceof TooManyRequestsError
           ? { 'retry-after': String(error.retryAfterSeconds) }
           : {};
-    return jsonResponse(error.status, { detail: error.detail }, headers);
+    return jsonResponse(error.status, problemBody(error.status, error.code, error.detail, instance), headers);
   }
   if (isMiddyHttpError(error) && error.statusCode < 500) {
-    const detail =
+    const status = error.statusCode === 422 ? 400 : error.statusCode;
+    const [code, detail]: [ErrorCode, string] =
       error.statusCode === 422
-        ? 'Request body is not valid JSON'
-        : error.expose
-          ? error.message
-          : 'Bad request';
-    return jsonResponse(error.statusCode === 422 ? 400 : error.statusCode, { detail });
+        ? ['invalid_json', 'Request body is not valid JSON']
+        : [codeOfStatus(status), error.expose ? error.message : 'Bad request'];
+    return jsonResponse(status, problemBody(status, code, detail, instance));
   }
   log.error({ err: error }, 'unhandled error');
-  return jsonResponse(500, { detail: `Internal error; quote request id ${requestId} to support` });
+  return jsonResponse(
+    500,
+    problemBody(500, 'internal_error', `Internal error; quote request id ${requestId} to support`, instance),
+  );
+}
+
+/** The general code of a status, for errors raised outside the service's own hierarchy. */
+function codeOfStatus(status: number): ErrorCode {
+  const general = (Object.keys(ERROR_CODES) as ErrorCode[]).find(
+    (code) => ERROR_CODES[code].status === status,
+  );
+  return general ?? 'invalid_request';
 }

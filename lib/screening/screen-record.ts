@@ -103,6 +103,13 @@ export interface ScreenItem {
   origin: ScreenOrigin;
   /** The registered client it belongs to (registration and re-screens). */
   client_id?: string;
+  /** On a re-screen: what started its run (`list_change`: a list sync), for the `origin` filter. */
+  rescreen_trigger?: RescreenTrigger;
+  /**
+   * Every list a match of the screen is listed on (a linked listing's too), for the `list` filter
+   * of the screen lists; absent on screens stored before it was recorded.
+   */
+  matched_lists?: string[];
   /** On a re-screen with an open alert: what changed since the client's last settled state. */
   alert?: ScreenAlert;
   /** `alert.since`, kept beside it so the screen lists can show it without reading the alert. */
@@ -128,6 +135,27 @@ export interface ScreenItem {
 
 export const SCREEN_ORIGINS = ['api', 'batch', 'client_registration', 'rescreen'] as const;
 export type ScreenOrigin = (typeof SCREEN_ORIGINS)[number];
+
+export const RESCREEN_TRIGGERS = ['schedule', 'manual', 'list_change'] as const;
+export type RescreenTrigger = (typeof RESCREEN_TRIGGERS)[number];
+
+/** The lists the matches of a screen's checks are listed on, each once, in a stable order. */
+export function matchedLists(
+  checks: Pick<ScreenItem, 'sanctions_result' | 'pep_result' | 'criminal_result'>,
+): string[] {
+  const matches = [
+    ...(checks.sanctions_result?.matches ?? []),
+    ...(checks.pep_result?.matches ?? []),
+    ...(checks.criminal_result?.interpol_hits ?? []),
+    ...(checks.criminal_result?.fbi_hits ?? []),
+  ];
+  const lists = new Set<string>();
+  for (const match of matches) {
+    lists.add(match.list_id);
+    for (const listing of match.listings ?? []) lists.add(listing.list_id);
+  }
+  return [...lists].sort();
+}
 
 /** A listed entry a match points at: list and the publisher's entry id. */
 export interface MatchRef {
@@ -213,6 +241,8 @@ export interface ScreenSummary {
   disposition: CurrentDisposition | null;
   /** When the alert this screen carries was first raised; null when it carries none. */
   alert_since: string | null;
+  origin: ScreenOrigin;
+  client_id: string | null;
 }
 
 /** Where an entry points at another: its version, value, author and time. */
@@ -307,8 +337,12 @@ export function alertView(alert: ScreenAlert): Required<ScreenAlert> {
 }
 
 export function toSummary(
-  item: Pick<ScreenItem, Exclude<keyof ScreenSummary, 'alert_since'> | 'approval' | 'decision_version'> & {
+  item: Pick<
+    ScreenItem,
+    Exclude<keyof ScreenSummary, 'alert_since' | 'client_id'> | 'approval' | 'decision_version'
+  > & {
     alert_since?: string;
+    client_id?: string;
   },
 ): ScreenSummary {
   return {
@@ -320,6 +354,8 @@ export function toSummary(
     created_by: item.created_by,
     disposition: currentDisposition(item),
     alert_since: item.alert_since ?? null,
+    origin: item.origin,
+    client_id: item.client_id ?? null,
   };
 }
 
@@ -400,6 +436,9 @@ const screenSummaryEntries = {
     }),
   ),
   alert_since: v.optional(v.string()),
+  // Screens stored before origins were recorded came through POST /screen or a batch.
+  origin: v.optional(v.picklist(SCREEN_ORIGINS), 'api'),
+  client_id: v.optional(v.string()),
 };
 
 /** A screen item as stored: parsed on the way out of the table, never cast. */
@@ -415,14 +454,13 @@ export const ScreenItemSchema = v.object({
   history: v.array(HistoryEntrySchema),
   history_count: v.optional(v.number()),
   history_bytes: v.optional(v.number()),
-  // Screens stored before origins were recorded came through POST /screen or a batch.
-  origin: v.optional(v.picklist(SCREEN_ORIGINS), 'api'),
-  client_id: v.optional(v.string()),
   alert: v.optional(objectOf<ScreenAlert>()),
   baseline_screen_id: v.optional(v.string()),
   decision_source_screen_id: v.optional(v.string()),
   superseded_by: v.optional(v.string()),
   job_ref: v.optional(v.string()),
+  rescreen_trigger: v.optional(v.picklist(RESCREEN_TRIGGERS)),
+  matched_lists: v.optional(v.array(v.string())),
   receipt: v.optional(ScreenReceiptSchema),
   ...screenSummaryEntries,
 });

@@ -133,6 +133,8 @@ const screenSummaryEntries = {
   created_by: ActorSchema,
   disposition: v.nullable(DispositionSchema),
   alert_since: v.nullable(timestamp),
+  origin: v.picklist(SCREEN_ORIGINS),
+  client_id: v.nullable(clientId),
 };
 
 export const ScreenSummarySchema = v.strictObject(screenSummaryEntries);
@@ -210,8 +212,6 @@ export const ScreenSchema = v.strictObject({
   sanctions_result: v.nullable(SanctionsResultSchema),
   pep_result: v.nullable(PepResultSchema),
   criminal_result: v.nullable(CriminalResultSchema),
-  origin: v.picklist(SCREEN_ORIGINS),
-  client_id: v.nullable(clientId),
   alert: v.nullable(AlertSchema),
   superseded_by: v.nullable(screenId),
   receipt: described(
