@@ -94,7 +94,7 @@ describe('problem details with a code', () => {
     ['an unknown path', () => local.api.get('/nowhere', analyst), 404, 'not_found'],
     ['another method', () => local.api.delete('/me', analyst), 405, 'method_not_allowed'],
     ['a cursor from elsewhere', () => local.api.get('/screens?cursor=abc', analyst), 400, 'invalid_cursor'],
-  ])('%s: %i %s', async (_, call, status, code) => {
+  ])('%s: %s %s', async (_, call, status, code) => {
     const response = await call();
 
     expect(response.status).toBe(status);
