@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { MAX_MATCHES } from '../matcher/results.ts';
 import {
   type CriminalResult,
   type PepResult,
@@ -212,9 +213,9 @@ export interface Screen {
   screen_id: string;
   risk_level: RiskLevel;
   subject: Subject;
-  sanctions_result: SanctionsResult | null;
-  pep_result: PepResult | null;
-  criminal_result: CriminalResult | null;
+  sanctions_result: Counted<SanctionsResult> | null;
+  pep_result: Counted<PepResult> | null;
+  criminal_result: Counted<CriminalResult> | null;
   screened_at: string;
   /** The check types performed; an excluded type's result is null (docs/api-decisions.md#the-screen-object). */
   types: CheckType[];
@@ -304,9 +305,12 @@ export function toScreen(item: ScreenItem): Screen {
     screen_id: item.screen_id,
     risk_level: item.risk_level,
     subject: item.subject,
-    sanctions_result: item.sanctions_result ?? null,
-    pep_result: item.pep_result ?? null,
-    criminal_result: item.criminal_result ?? null,
+    sanctions_result: counted(item.sanctions_result, item.sanctions_result?.matches.length),
+    pep_result: counted(item.pep_result, item.pep_result?.matches.length),
+    criminal_result: counted(
+      item.criminal_result,
+      (item.criminal_result?.interpol_hits.length ?? 0) + (item.criminal_result?.fbi_hits.length ?? 0),
+    ),
     screened_at: item.screened_at,
     types: item.types,
     created_by: item.created_by,
@@ -318,6 +322,24 @@ export function toScreen(item: ScreenItem): Screen {
     superseded_by: item.superseded_by ?? null,
     receipt: item.receipt ?? null,
   };
+}
+
+/** A check's result with its match count: `null` where a result stored before counts cannot tell. */
+type Counted<T> = Omit<T, 'total' | 'truncated'> & { total: number | null; truncated: boolean | null };
+
+/**
+ * The result with `total` and `truncated` (lib/matcher/types.ts MatchCount). A result stored before
+ * they were recorded: fewer matches than the cut were not cut; as many may have been (null).
+ */
+function counted<T extends { total?: number; truncated?: boolean }>(
+  result: T | null | undefined,
+  shown = 0,
+): Counted<T> | null {
+  if (!result) return null;
+  if (result.total !== undefined && result.truncated !== undefined)
+    return { ...result, total: result.total, truncated: result.truncated };
+  const known = shown < MAX_MATCHES;
+  return { ...result, total: known ? shown : null, truncated: known ? false : null };
 }
 
 /** The alert as the API shows it (alerts stored before they were carried forward lack the newer fields). */

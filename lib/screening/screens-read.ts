@@ -74,6 +74,8 @@ async function queryPage(
     ...filter.names,
   };
   const floor = filters.since ? `SCR-${earliestScreenDay(filters.since)}-` : undefined;
+  // A cursor already past `since` (DynamoDB refuses a start key outside the key condition): done.
+  if (floor && after && after < floor) return { screens: [], next_cursor: null };
   const key =
     list === 'screens'
       ? {
