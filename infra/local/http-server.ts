@@ -128,7 +128,7 @@ export function toApiGatewayEvent(
 /** An answer the local server gives itself, before any handler ran, still names its request. */
 function localError(error: unknown, req: IncomingMessage): APIGatewayProxyStructuredResultV2 {
   const requestId = requestIdFor(req.headers);
-  const result = errorResponse(error, requestId, logger.child({ requestId }));
+  const result = errorResponse(error, requestId, logger.child({ requestId }), requestTarget(req.url).path);
   return { ...result, headers: { ...result.headers, 'x-request-id': requestId } };
 }
 

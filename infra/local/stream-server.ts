@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { logger } from '../../lib/common/log.ts';
 import { routes } from '../../lib/contract/routes.ts';
+import { problemBody } from '../../lib/http/error-response.ts';
 import type { StreamRouteServer } from './http-server.ts';
 import { localContext } from './lambda-context.ts';
 
@@ -122,7 +123,7 @@ export async function createStreamServer(): Promise<StreamRouteServer> {
       logger.error({ err: error, route: route.id }, 'streaming handler failed');
       if (!res.headersSent) {
         res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
-        res.end(JSON.stringify({ detail: 'Internal error' }));
+        res.end(JSON.stringify(problemBody(500, 'internal_error', 'Internal error', event.rawPath)));
         return;
       }
     } finally {

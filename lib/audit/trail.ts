@@ -391,7 +391,10 @@ function encodeAuditCursor(tenantId: string, seq: number): string {
 }
 
 function decodeAuditCursor(cursor: string, tenantId: string): number {
-  const invalid = new InvalidRequestError('cursor: is not a cursor this list issued; start again without it');
+  const invalid = new InvalidRequestError(
+    'cursor: is not a cursor this list issued; start again without it',
+    'invalid_cursor',
+  );
   if (!/^[A-Za-z0-9_-]{1,400}$/.test(cursor)) throw invalid;
   let body: { l?: unknown; t?: unknown; seq?: unknown };
   try {

@@ -1,6 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { reserveScreenNumbers } from '../screening/screen-id.ts';
+import { RESCREEN_TRIGGERS } from '../screening/screen-record.ts';
 import type { Subject } from '../screening/subject.ts';
 import { keys } from '../store/schema.ts';
 import { parseItem, putRequests, queryAll, type Table, writeAll } from '../store/table.ts';
@@ -38,7 +39,7 @@ export type BatchPurpose = (typeof BATCH_PURPOSES)[number];
 /** What a rescreen run found when it started (its GET reports them). */
 export const RunCountsSchema = v.object({
   /** `list_change`: a list sync added or amended listings the run's clients could match. */
-  trigger: v.picklist(['schedule', 'manual', 'list_change']),
+  trigger: v.picklist(RESCREEN_TRIGGERS),
   /**
    * The watchlist snapshot the run's clients are screened on, or a newer one: the store's newest
    * version when the run started, or the version a list-change run's sync published (a worker

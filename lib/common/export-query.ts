@@ -23,7 +23,7 @@ export const EXPORT_CONTENT_TYPES: Record<ExportFormat, string> = {
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 // A time must say its offset: a time without one would mean a different instant to each reader.
 const TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:\d{2})$/;
-const MOMENT_RULE =
+export const MOMENT_RULE =
   'must be a date (YYYY-MM-DD, a whole UTC day) or an ISO 8601 time with its offset (2026-03-01T09:30:00Z)';
 
 const moment = (description: string) =>
@@ -54,14 +54,14 @@ export const ExportQuerySchema = v.object({
 });
 export type ExportQuery = v.InferOutput<typeof ExportQuerySchema>;
 
-interface Moment {
+export interface Moment {
   at: Date;
   /** A date alone: a whole UTC day. */
   wholeDay: boolean;
 }
 
 /** The instant a `from`/`to` value names, or undefined when it is not a real date or time. */
-function parseMoment(text: string): Moment | undefined {
+export function parseMoment(text: string): Moment | undefined {
   const date = DATE.exec(text);
   if (date) {
     const at = new Date(Date.UTC(Number(date[1]), Number(date[2]) - 1, Number(date[3])));

@@ -2,6 +2,7 @@ import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import {
   ConflictError,
   DomainError,
+  type ErrorCode,
   MethodNotAllowedError,
   ServiceStartingError,
   TooManyRequestsError,
@@ -33,20 +34,58 @@ export function contentResponse(
   };
 }
 
+/** The HTTP status phrases an error body's `title` repeats (RFC 9457 with `type: about:blank`). */
+const STATUS_TITLES: Readonly<Record<number, string>> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  410: 'Gone',
+  413: 'Content Too Large',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
 /**
- * The one mapping from errors to responses: domain errors keep their status and detail (and the
- * fields a 409 or a 503 adds, such as the existing client's id); anything else is a 500 that names
- * only the request id, so internals never leak.
+ * An error body: the problem details of RFC 9457 (`type` is `about:blank`, so `title` is the
+ * status phrase; `instance` the path asked for) with the stable `code` beside the `detail` every
+ * error has always carried (docs/api-decisions.md#errors).
+ */
+export function problemBody(
+  status: number,
+  code: ErrorCode,
+  detail: string,
+  instance: string | undefined,
+): Record<string, unknown> {
+  return {
+    type: 'about:blank',
+    title: STATUS_TITLES[status] ?? 'Error',
+    status,
+    code,
+    detail,
+    ...(instance ? { instance } : {}),
+  };
+}
+
+/**
+ * The one mapping from errors to responses: domain errors keep their status, code and detail (and
+ * the fields a 409 adds, such as the existing client's id); anything else is a 500 that names only the request id, so internals never leak.
  */
 export function errorResponse(
   error: unknown,
   requestId: string,
   log: Logger,
+  instance?: string,
 ): APIGatewayProxyStructuredResultV2 {
   if (error instanceof ServiceStartingError)
     return jsonResponse(
       error.status,
-      { ...error.body, detail: error.detail },
+      // /health's own fields win: its contract's `status` is the word `starting`.
+      { ...problemBody(error.status, error.code, error.detail, instance), ...error.body },
       { 'retry-after': String(error.retryAfterSeconds) },
     );
   if (error instanceof DomainError) {
@@ -57,8 +96,15 @@ export function errorResponse(
           ? { 'retry-after': String(error.retryAfterSeconds) }
           : {};
     const extra = error instanceof ConflictError ? error.body : {};
-    return jsonResponse(error.status, { ...extra, detail: error.detail }, headers);
+    return jsonResponse(
+      error.status,
+      { ...extra, ...problemBody(error.status, error.code, error.detail, instance) },
+      headers,
+    );
   }
   log.error({ err: error }, 'unhandled error');
-  return jsonResponse(500, { detail: `Internal error; quote request id ${requestId} to support` });
+  return jsonResponse(
+    500,
+    problemBody(500, 'internal_error', `Internal error; quote request id ${requestId} to support`, instance),
+  );
 }

@@ -139,6 +139,8 @@ export async function idempotent<T>(
     if (first.state !== 'done') {
       throw new ConflictError(
         'A request with this Idempotency-Key is still being processed; retry it shortly',
+        undefined,
+        'idempotency_in_progress',
       );
     }
     const gone = await options.stillHeld?.(first.result as T);

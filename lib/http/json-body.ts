@@ -34,7 +34,7 @@ export function jsonBody(): MiddlewareObj<APIGatewayProxyEventV2> {
       try {
         event.body = JSON.parse(event.body);
       } catch {
-        throw new InvalidRequestError('Request body is not valid JSON');
+        throw new InvalidRequestError('Request body is not valid JSON', 'invalid_json');
       }
     },
   };

@@ -24,6 +24,7 @@ import type {
   FieldExplanation,
   FieldStatus,
   Match,
+  MatchCount,
   MatchListing,
   PepResult,
   RiskLevel,
@@ -54,19 +55,28 @@ export function buildChecks(
     const m = toMatch(index, s, subject, nationalityCountry, locationCountry);
     if (m) byCategory[index.people[s.person].category].push(m.match);
   }
+  // How many matched before the cut, so a result says when it shows only the best MAX_MATCHES.
+  const cut = (category: CheckType): MatchCount => {
+    const total = byCategory[category].length;
+    return { total, truncated: total > MAX_MATCHES };
+  };
+  const counts = { sanctions: cut('sanctions'), pep: cut('pep'), criminal: cut('criminal') };
   for (const list of Object.values(byCategory)) {
     list.sort((a, b) => riskRank(b.risk_level) - riskRank(a.risk_level) || b.score - a.score);
     list.splice(MAX_MATCHES);
   }
 
   const sanctions_result = requested.has('sanctions')
-    ? sanctionsResult(byCategory.sanctions, listsByCategory.get('sanctions') ?? [])
+    ? {
+        ...sanctionsResult(byCategory.sanctions, listsByCategory.get('sanctions') ?? []),
+        ...counts.sanctions,
+      }
     : null;
   const pep_result = requested.has('pep')
-    ? pepResult(byCategory.pep, listsByCategory.get('pep') ?? [])
+    ? { ...pepResult(byCategory.pep, listsByCategory.get('pep') ?? []), ...counts.pep }
     : null;
   const criminal_result = requested.has('criminal')
-    ? criminalResult(byCategory.criminal, listsByCategory.get('criminal') ?? [])
+    ? { ...criminalResult(byCategory.criminal, listsByCategory.get('criminal') ?? []), ...counts.criminal }
     : null;
   const risk_level = maxRisk(
     [sanctions_result, pep_result, criminal_result].flatMap((r) => (r ? [r.risk_level] : [])),

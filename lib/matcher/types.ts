@@ -77,7 +77,17 @@ export interface MatchListing extends Listing {
   list_name: string;
 }
 
-export interface SanctionsResult {
+/**
+ * How many listed people matched the check before its matches were cut to the best MAX_MATCHES
+ * (lib/matcher/results.ts), and whether they were. Absent on results stored before it was
+ * recorded (the Screen then says null where it cannot tell: lib/screening/screen-record.ts).
+ */
+export interface MatchCount {
+  total: number;
+  truncated: boolean;
+}
+
+export interface SanctionsResult extends Partial<MatchCount> {
   risk_level: RiskLevel;
   /** True at HIGH or CRITICAL: a match strong enough to stop dealings until reviewed. */
   is_sanctioned: boolean;
@@ -85,7 +95,7 @@ export interface SanctionsResult {
   narrative: string;
 }
 
-export interface PepResult {
+export interface PepResult extends Partial<MatchCount> {
   risk_level: RiskLevel;
   /** True at MEDIUM or above. */
   is_pep: boolean;
@@ -98,7 +108,7 @@ export interface PepResult {
   matches: Match[];
 }
 
-export interface CriminalResult {
+export interface CriminalResult extends Partial<MatchCount> {
   risk_level: RiskLevel;
   interpol_hits: Match[];
   fbi_hits: Match[];

@@ -72,6 +72,7 @@ export const rescreenQueuedClient: SubjectScreener = async (services, principal,
     {
       charge: false,
       origin: 'rescreen',
+      rescreenTrigger: batch.run?.trigger,
       clientId,
       jobRef: queued.jobRef,
       screenId: queued.screenId,

@@ -118,6 +118,8 @@ function errorStatuses(route: RouteDefinition, operation: Operation): Map<ErrorS
     statuses.set(status, [...(statuses.get(status) ?? []), when]);
   if (operation.body) add(400, 'The body is not valid JSON or breaks a rule; the detail names the field');
   if (operation.query) add(400, 'A query parameter breaks a rule; the detail names it');
+  // Every route refuses a query parameter it does not declare (lib/http/handler.ts).
+  add(400, 'A query parameter the route does not take (`unknown_query_parameter`); the detail names it');
   if (route.auth === 'api-key') add(401, 'X-API-Key is missing or not a working key');
   if (route.planFeature) add(403, `The tenant’s plan does not include ${route.planFeature} screening`);
   // Every route refuses an oversized body before reading it, whether it reads a body or not.
@@ -357,7 +359,7 @@ export function openApiDocument(): OpenApiDocument {
       title: 'Individual Screening Service',
       version: INTERFACE_VERSION,
       description:
-        'Screens individuals against sanctions lists, politically exposed persons and criminal records; stores every result as a screen analysts disposition; keeps registered clients under ongoing monitoring. Every error is JSON with a `detail`. Generated from the service’s own validation and response schemas.',
+        'Screens individuals against sanctions lists, politically exposed persons and criminal records; stores every result as a screen analysts disposition; keeps registered clients under ongoing monitoring. Every error is JSON problem details (RFC 9457) with a stable `code` beside its `detail`. Generated from the service’s own validation and response schemas.',
     },
     servers: [{ url: '/', description: 'The service answering this document' }],
     tags,

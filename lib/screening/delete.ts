@@ -205,6 +205,7 @@ async function deleteOnRequest(
     const deletableFrom = isoSeconds(new Date(Date.parse(decidedAt) + lockedDays * DAY_MS));
     throw new ForbiddenError(
       `Retention lock: the tenant keeps decided screens for ${lockedDays} days after their last decision; screen ${screenId} was last decided at ${decidedAt} and can be deleted from ${deletableFrom}`,
+      'retention_locked',
     );
   }
   // The screen changed between the rule's write and this read (e.g. decided just now): ask again.

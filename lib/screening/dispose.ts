@@ -344,6 +344,7 @@ function explainRefusal(
     return new ConflictError(
       `Screen ${found.screen_id} already has the disposition ${current.disposition}, recorded by ${who}; send "override": true to replace it`,
       current,
+      'already_disposed',
     );
   }
   return historyFull(found);
@@ -389,13 +390,18 @@ function approvalRefusal(
   if (decision.author.user_id === caller.userId) {
     return new ForbiddenError(
       `Screen ${found.screen_id}: you recorded the disposition ${decision.disposition} yourself; another admin must approve it (four-eyes principle)`,
+      'four_eyes_required',
     );
   }
   const shared = sharedCredential(
     { user_id: decision.author.user_id, lineages: [decision.author_key_lineage, authorKeyLineage] },
     { user_id: caller.userId, lineages: [caller.keyLineage] },
   );
-  if (shared) return new ForbiddenError(`Screen ${found.screen_id}: four-eyes principle: ${shared}`);
+  if (shared)
+    return new ForbiddenError(
+      `Screen ${found.screen_id}: four-eyes principle: ${shared}`,
+      'four_eyes_required',
+    );
   return undefined;
 }
 

@@ -11,7 +11,7 @@ import { MIN_READABLE_LETTERS, readableLetterCount, UNREADABLE_NAME_MESSAGE } fr
  *
  * Unknown body fields are REFUSED with a 400 naming them: an integrator who sends `dateOfBirth`
  * instead of `dob` would otherwise screen without the date of birth and silently get more
- * false alerts. Unknown query parameters are ignored (caches and proxies add their own).
+ * false alerts. Unknown query parameters are refused the same way (lib/http/handler.ts).
  */
 
 export const NAME_MAX_LENGTH = 200;

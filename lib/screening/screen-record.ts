@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { MAX_MATCHES } from '../matcher/results.ts';
 import {
   type CriminalResult,
   type PepResult,
@@ -103,6 +104,13 @@ export interface ScreenItem {
   origin: ScreenOrigin;
   /** The registered client it belongs to (registration and re-screens). */
   client_id?: string;
+  /** On a re-screen: what started its run (`list_change`: a list sync), for the `origin` filter. */
+  rescreen_trigger?: RescreenTrigger;
+  /**
+   * Every list a match of the screen is listed on (a linked listing's too), for the `list` filter
+   * of the screen lists; absent on screens stored before it was recorded.
+   */
+  matched_lists?: string[];
   /** On a re-screen with an open alert: what changed since the client's last settled state. */
   alert?: ScreenAlert;
   /** `alert.since`, kept beside it so the screen lists can show it without reading the alert. */
@@ -128,6 +136,27 @@ export interface ScreenItem {
 
 export const SCREEN_ORIGINS = ['api', 'batch', 'client_registration', 'rescreen'] as const;
 export type ScreenOrigin = (typeof SCREEN_ORIGINS)[number];
+
+export const RESCREEN_TRIGGERS = ['schedule', 'manual', 'list_change'] as const;
+export type RescreenTrigger = (typeof RESCREEN_TRIGGERS)[number];
+
+/** The lists the matches of a screen's checks are listed on, each once, in a stable order. */
+export function matchedLists(
+  checks: Pick<ScreenItem, 'sanctions_result' | 'pep_result' | 'criminal_result'>,
+): string[] {
+  const matches = [
+    ...(checks.sanctions_result?.matches ?? []),
+    ...(checks.pep_result?.matches ?? []),
+    ...(checks.criminal_result?.interpol_hits ?? []),
+    ...(checks.criminal_result?.fbi_hits ?? []),
+  ];
+  const lists = new Set<string>();
+  for (const match of matches) {
+    lists.add(match.list_id);
+    for (const listing of match.listings ?? []) lists.add(listing.list_id);
+  }
+  return [...lists].sort();
+}
 
 /** A listed entry a match points at: list and the publisher's entry id. */
 export interface MatchRef {
@@ -184,9 +213,9 @@ export interface Screen {
   screen_id: string;
   risk_level: RiskLevel;
   subject: Subject;
-  sanctions_result: SanctionsResult | null;
-  pep_result: PepResult | null;
-  criminal_result: CriminalResult | null;
+  sanctions_result: Counted<SanctionsResult> | null;
+  pep_result: Counted<PepResult> | null;
+  criminal_result: Counted<CriminalResult> | null;
   screened_at: string;
   /** The check types performed; an excluded type's result is null (docs/api-decisions.md#the-screen-object). */
   types: CheckType[];
@@ -213,6 +242,8 @@ export interface ScreenSummary {
   disposition: CurrentDisposition | null;
   /** When the alert this screen carries was first raised; null when it carries none. */
   alert_since: string | null;
+  origin: ScreenOrigin;
+  client_id: string | null;
 }
 
 /** Where an entry points at another: its version, value, author and time. */
@@ -274,9 +305,12 @@ export function toScreen(item: ScreenItem): Screen {
     screen_id: item.screen_id,
     risk_level: item.risk_level,
     subject: item.subject,
-    sanctions_result: item.sanctions_result ?? null,
-    pep_result: item.pep_result ?? null,
-    criminal_result: item.criminal_result ?? null,
+    sanctions_result: counted(item.sanctions_result, item.sanctions_result?.matches.length),
+    pep_result: counted(item.pep_result, item.pep_result?.matches.length),
+    criminal_result: counted(
+      item.criminal_result,
+      (item.criminal_result?.interpol_hits.length ?? 0) + (item.criminal_result?.fbi_hits.length ?? 0),
+    ),
     screened_at: item.screened_at,
     types: item.types,
     created_by: item.created_by,
@@ -288,6 +322,24 @@ export function toScreen(item: ScreenItem): Screen {
     superseded_by: item.superseded_by ?? null,
     receipt: item.receipt ?? null,
   };
+}
+
+/** A check's result with its match count: `null` where a result stored before counts cannot tell. */
+type Counted<T> = Omit<T, 'total' | 'truncated'> & { total: number | null; truncated: boolean | null };
+
+/**
+ * The result with `total` and `truncated` (lib/matcher/types.ts MatchCount). A result stored before
+ * they were recorded: fewer matches than the cut were not cut; as many may have been (null).
+ */
+function counted<T extends { total?: number; truncated?: boolean }>(
+  result: T | null | undefined,
+  shown = 0,
+): Counted<T> | null {
+  if (!result) return null;
+  if (result.total !== undefined && result.truncated !== undefined)
+    return { ...result, total: result.total, truncated: result.truncated };
+  const known = shown < MAX_MATCHES;
+  return { ...result, total: known ? shown : null, truncated: known ? false : null };
 }
 
 /** The alert as the API shows it (alerts stored before they were carried forward lack the newer fields). */
@@ -307,8 +359,12 @@ export function alertView(alert: ScreenAlert): Required<ScreenAlert> {
 }
 
 export function toSummary(
-  item: Pick<ScreenItem, Exclude<keyof ScreenSummary, 'alert_since'> | 'approval' | 'decision_version'> & {
+  item: Pick<
+    ScreenItem,
+    Exclude<keyof ScreenSummary, 'alert_since' | 'client_id'> | 'approval' | 'decision_version'
+  > & {
     alert_since?: string;
+    client_id?: string;
   },
 ): ScreenSummary {
   return {
@@ -320,6 +376,8 @@ export function toSummary(
     created_by: item.created_by,
     disposition: currentDisposition(item),
     alert_since: item.alert_since ?? null,
+    origin: item.origin,
+    client_id: item.client_id ?? null,
   };
 }
 
@@ -400,6 +458,9 @@ const screenSummaryEntries = {
     }),
   ),
   alert_since: v.optional(v.string()),
+  // Screens stored before origins were recorded came through POST /screen or a batch.
+  origin: v.optional(v.picklist(SCREEN_ORIGINS), 'api'),
+  client_id: v.optional(v.string()),
 };
 
 /** A screen item as stored: parsed on the way out of the table, never cast. */
@@ -415,14 +476,13 @@ export const ScreenItemSchema = v.object({
   history: v.array(HistoryEntrySchema),
   history_count: v.optional(v.number()),
   history_bytes: v.optional(v.number()),
-  // Screens stored before origins were recorded came through POST /screen or a batch.
-  origin: v.optional(v.picklist(SCREEN_ORIGINS), 'api'),
-  client_id: v.optional(v.string()),
   alert: v.optional(objectOf<ScreenAlert>()),
   baseline_screen_id: v.optional(v.string()),
   decision_source_screen_id: v.optional(v.string()),
   superseded_by: v.optional(v.string()),
   job_ref: v.optional(v.string()),
+  rescreen_trigger: v.optional(v.picklist(RESCREEN_TRIGGERS)),
+  matched_lists: v.optional(v.array(v.string())),
   receipt: v.optional(ScreenReceiptSchema),
   ...screenSummaryEntries,
 });

@@ -21,7 +21,9 @@ import {
 import { numberScreen } from './screen-id.ts';
 import {
   type Actor,
+  matchedLists,
   parseScreenItem,
+  type RescreenTrigger,
   type Screen,
   type ScreenItem,
   type ScreenOrigin,
@@ -49,6 +51,8 @@ export interface ScreenSubjectOptions {
   at?: Date;
   /** How the screen came about (default `api`); recorded on the screen. */
   origin?: ScreenOrigin;
+  /** On a re-screen: what started its run; recorded on the screen (the `origin=list_change` filter). */
+  rescreenTrigger?: RescreenTrigger;
   /** The registered client the screen belongs to: indexed under it (client-screens). */
   clientId?: string;
   /**
@@ -204,10 +208,12 @@ export async function screenSubject(
     sanctions_result: checks.sanctions_result,
     pep_result: checks.pep_result,
     criminal_result: checks.criminal_result,
+    matched_lists: matchedLists(checks),
     screened_at: isoSeconds(at),
     created_by: { user_id: principal.userId, role: principal.role },
     history: [],
     origin: options.origin ?? 'api',
+    ...(options.rescreenTrigger ? { rescreen_trigger: options.rescreenTrigger } : {}),
     ...(options.clientId
       ? {
           client_id: options.clientId,

@@ -5,6 +5,13 @@ import { decodeCursor, encodeCursor, type ListName } from '../store/cursor.ts';
 import { INDEXES, indexKeys, keys } from '../store/schema.ts';
 import { parseItem, type Table } from '../store/table.ts';
 import {
+  earliestScreenDay,
+  FILTERED_READ_LIMIT,
+  filterCondition,
+  isFiltered,
+  type ScreenFilters,
+} from './screen-filters.ts';
+import {
   type CurrentDisposition,
   currentDisposition,
   type HistoryView,
@@ -36,78 +43,140 @@ const SUMMARY_ATTRIBUTES = [
   'decision_version',
   'approval',
   'alert_since',
+  'origin',
+  'client_id',
 ];
 
+/** The highest screen id sort key of a tenant: `SCREEN#SCR-` and a day, then anything. */
+const SCREEN_KEY_CEILING = 'SCR-99999999-~';
+
+/**
+ * One page of a screen list, newest first. Unfiltered, it reads the rows it returns (and one
+ * more, so the last page says so). Filtered (lib/screening/screen-filters.ts), DynamoDB applies
+ * the filter after reading, so it reads on in growing steps until the page is full, the list
+ * ends, or FILTERED_READ_LIMIT items were read: then the page may be short (even empty) and its
+ * `next_cursor` reads on from the last item read. `since` also bounds the read by the screen
+ * ids' days, so a recent window never reads older screens.
+ */
 async function queryPage(
   table: Table,
   tenantId: string,
   list: ListName,
   limit: number,
   cursor: string | undefined,
+  filters: ScreenFilters = {},
 ): Promise<ScreenPage> {
   const after = cursor ? decodeCursor(cursor, list, tenantId) : undefined;
-  const names = Object.fromEntries(SUMMARY_ATTRIBUTES.map((name, i) => [`#a${i}`, name]));
-  const common = {
-    TableName: table.name,
-    ScanIndexForward: false,
-    // One more than asked, so the last page says so instead of handing out a cursor to nothing.
-    Limit: limit + 1,
-    ProjectionExpression: Object.keys(names).join(', '),
+  const filter = filterCondition(filters);
+  const filtered = isFiltered(filters);
+  const names = {
+    ...Object.fromEntries(SUMMARY_ATTRIBUTES.map((name, i) => [`#a${i}`, name])),
+    ...filter.names,
   };
-  const { Items = [], LastEvaluatedKey } = await table.doc.send(
+  const floor = filters.since ? `SCR-${earliestScreenDay(filters.since)}-` : undefined;
+  // A cursor already past `since` (DynamoDB refuses a start key outside the key condition): done.
+  if (floor && after && after < floor) return { screens: [], next_cursor: null };
+  const key =
     list === 'screens'
-      ? new QueryCommand({
-          ...common,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: { ':pk': keys.tenantPartition(tenantId), ':prefix': 'SCREEN#' },
-          ExclusiveStartKey: after ? keys.screen(tenantId, after) : undefined,
-        })
-      : new QueryCommand({
-          ...common,
+      ? {
+          KeyConditionExpression: floor
+            ? 'pk = :pk AND sk BETWEEN :floor AND :ceiling'
+            : 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: {
+            ':pk': keys.tenantPartition(tenantId),
+            ...(floor
+              ? { ':floor': `SCREEN#${floor}`, ':ceiling': `SCREEN#${SCREEN_KEY_CEILING}` }
+              : { ':prefix': 'SCREEN#' }),
+          },
+        }
+      : {
           IndexName: INDEXES.pendingScreens.name,
-          KeyConditionExpression: `${INDEXES.pendingScreens.partitionKey} = :pk`,
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: { ':pk': keys.pendingIndex(tenantId) },
-          ExclusiveStartKey: after
-            ? {
-                ...keys.screen(tenantId, after),
-                ...indexKeys('pendingScreens', keys.pendingIndex(tenantId), after),
-              }
-            : undefined,
-        }),
-  );
-  const rows = Items.slice(0, limit).map((item) => parseItem(ScreenSummaryItemSchema, item));
-  // More rows exist when the extra one came back, or when DynamoDB stopped at its 1 MB page size.
-  const more = Items.length > limit || (LastEvaluatedKey !== undefined && rows.length > 0);
+          KeyConditionExpression: `${INDEXES.pendingScreens.partitionKey} = :pk${floor ? ` AND ${INDEXES.pendingScreens.sortKey} >= :floor` : ''}`,
+          ExpressionAttributeValues: {
+            ':pk': keys.pendingIndex(tenantId),
+            ...(floor ? { ':floor': floor } : {}),
+          },
+        };
+  const startKey = (screenId: string) =>
+    list === 'screens'
+      ? keys.screen(tenantId, screenId)
+      : {
+          ...keys.screen(tenantId, screenId),
+          ...indexKeys('pendingScreens', keys.pendingIndex(tenantId), screenId),
+        };
+
+  const items: Record<string, unknown>[] = [];
+  let position = after;
+  let read = 0;
+  let step = limit + 1;
+  let more = false;
+  for (;;) {
+    const {
+      Items = [],
+      LastEvaluatedKey,
+      ScannedCount = 0,
+    } = await table.doc.send(
+      new QueryCommand({
+        TableName: table.name,
+        ...key,
+        ExpressionAttributeValues: { ...key.ExpressionAttributeValues, ...filter.values },
+        ExpressionAttributeNames: names,
+        ...(filter.expression ? { FilterExpression: filter.expression } : {}),
+        ScanIndexForward: false,
+        // One more than asked, so the last page says so instead of handing out a cursor to nothing.
+        Limit: filtered ? Math.min(step, FILTERED_READ_LIMIT - read) : limit + 1 - items.length,
+        ProjectionExpression: SUMMARY_ATTRIBUTES.map((_, i) => `#a${i}`).join(', '),
+        ExclusiveStartKey: position ? startKey(position) : undefined,
+      }),
+    );
+    read += ScannedCount;
+    items.push(...Items);
+    if (items.length > limit) {
+      more = true;
+      break;
+    }
+    if (!LastEvaluatedKey) break;
+    // DynamoDB stopped at the step or its 1 MB page size: the position to read on from.
+    position = String(LastEvaluatedKey.sk).replace(/^SCREEN#/, '');
+    if (filtered && read >= FILTERED_READ_LIMIT) {
+      more = true;
+      break;
+    }
+    step = Math.min(step * 2, FILTERED_READ_LIMIT);
+  }
+  const rows = items.slice(0, limit).map((item) => parseItem(ScreenSummaryItemSchema, item));
+  // A short page of a filtered list goes on from where the read stopped, not from its last row.
+  const nextPosition = items.length > limit ? rows.at(-1)?.screen_id : position;
   return {
     screens: rows.map(toSummary),
-    next_cursor: more ? encodeCursor(list, tenantId, rows[rows.length - 1].screen_id) : null,
+    next_cursor: more && nextPosition ? encodeCursor(list, tenantId, nextPosition) : null,
   };
 }
 
-/** GET /screens: the tenant's screens, newest first (ids sort by time). */
+/** GET /screens: the tenant's screens, newest first (ids sort by time), optionally filtered. */
 export function listScreens(
   table: Table,
   tenantId: string,
   limit: number,
   cursor?: string,
+  filters?: ScreenFilters,
 ): Promise<ScreenPage> {
-  return queryPage(table, tenantId, 'screens', limit, cursor);
+  return queryPage(table, tenantId, 'screens', limit, cursor, filters);
 }
 
 /**
  * GET /screens/pending: screens with no disposition recorded, newest first, from the sparse
- * pending index. On AWS the index is eventually consistent: a screen disposed a moment ago can
- * still appear for a fraction of a second.
+ * pending index, optionally filtered. On AWS the index is eventually consistent: a screen
+ * disposed a moment ago can still appear for a fraction of a second.
  */
 export function listPendingScreens(
   table: Table,
   tenantId: string,
   limit: number,
   cursor?: string,
+  filters?: ScreenFilters,
 ): Promise<ScreenPage> {
-  return queryPage(table, tenantId, 'pending', limit, cursor);
+  return queryPage(table, tenantId, 'pending', limit, cursor, filters);
 }
 
 /** The stored screen, or 404. The key carries the tenant, so another tenant's id is simply absent. */

@@ -35,7 +35,10 @@ export function encodeCursor(list: ListName, tenantId: string, position: string,
 /** The position of the previous page's last row; throws a 400 naming `cursor` when it is not ours. */
 export function decodeCursor(cursor: string, list: ListName, tenantId: string, scope?: string): string {
   const invalid = () =>
-    new InvalidRequestError('cursor: is not a cursor this list issued; start again without it');
+    new InvalidRequestError(
+      'cursor: is not a cursor this list issued; start again without it',
+      'invalid_cursor',
+    );
   if (!/^[A-Za-z0-9_-]{1,1000}$/.test(cursor)) throw invalid();
   let body: unknown;
   try {

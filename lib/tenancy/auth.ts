@@ -132,6 +132,7 @@ export function requirePlanFeature(principal: Principal, feature: PlanFeature): 
   if (feature === 'batch' && !principal.plan.batch) {
     throw new ForbiddenError(
       `Batch screening requires the ${CHEAPEST_BATCH_PLAN.name} plan or higher; your tenant is on the ${principal.plan.name} plan`,
+      'plan_feature_required',
     );
   }
 }

@@ -118,6 +118,7 @@ export async function takeStreamSlot(
   throw new TooManyRequestsError(
     `Open stream limit reached: the ${plan.name} plan allows ${plan.open_streams} streamed responses (batch streams, exports) open at once for your tenant; retry when one of them has ended.`,
     STREAM_RETRY_AFTER_SECONDS,
+    'stream_limit',
   );
 }
 

@@ -140,6 +140,7 @@ export async function setRetention(
       if (loosens && actor.role !== 'ops') {
         throw new ForbiddenError(
           `Retention lock: while the lock holds, the retention period (${before.retention_days} days) can only be lengthened through the API; lifting the lock or shortening the period is done by operations (ops CLI), with a reason, and is recorded in the audit trail`,
+          'retention_locked',
         );
       }
       if (loosens && !reason) {

@@ -26,6 +26,28 @@ export type ListId =
   | 'fbi_wanted'
   | 'interpol_red';
 
+/** Every list id, for the inputs that name one (the `list` filter of the screen lists). */
+export const LIST_IDS = [
+  'ofac_sdn',
+  'un_sc',
+  'uk_ofsi',
+  'uk_fcdo',
+  'eu_fsf',
+  'ofac_cons',
+  'ca_sema',
+  'au_dfat',
+  'nz_russia',
+  'us_congress_pep',
+  'us_executive_pep',
+  'world_leaders_pep',
+  'intl_bodies_pep',
+  'fbi_wanted',
+  'interpol_red',
+] as const satisfies readonly ListId[];
+// A list id missing above fails here.
+const everyListId: Exclude<ListId, (typeof LIST_IDS)[number]> extends never ? true : never = true;
+void everyListId;
+
 /**
  * A date of birth as the list states it. Lists often give only a year, a year range or an
  * approximate date, and the matcher must treat each honestly.

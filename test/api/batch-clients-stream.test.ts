@@ -107,7 +107,10 @@ describe('POST /batch/clients/stream', () => {
     const noPlan = await postStream(starter, { subjects: [{ name: madeUpName() }] });
 
     expect(repeated.status).toBe(400);
-    expect(repeated.json).toEqual({ detail: 'subjects[1].reference: repeats the reference of subjects[0]' });
+    expect(repeated.json).toMatchObject({
+      code: 'invalid_request',
+      detail: 'subjects[1].reference: repeats the reference of subjects[0]',
+    });
     expect(badField.status).toBe(400);
     expect((badField.json as { detail: string }).detail).toContain('subjects[0].rescreen_interval_days');
     expect(noPlan.status).toBe(403);

@@ -1,5 +1,5 @@
-import { ListQuerySchema } from '../../common/fields.ts';
 import { DisposeRequestSchema, ScreenRequestSchema } from '../../screening/request.ts';
+import { FILTERED_READ_LIMIT, ScreenListQuerySchema } from '../../screening/screen-filters.ts';
 import {
   ScreenDeletedSchema,
   ScreenHistorySchema,
@@ -9,7 +9,12 @@ import {
   ScreenSchema,
 } from '../responses.ts';
 import type { RouteId } from '../routes.ts';
-import { json, listQueryErrors, notFound, type Operation, starting } from './shared.ts';
+import { json, notFound, type Operation, starting } from './shared.ts';
+
+const filteredListErrors = {
+  400: 'A limit outside 1 to 200, a cursor this list did not issue, a filter value that is not valid (the detail names the parameter and what it takes), or a query parameter the route does not take',
+};
+const filteredPage = `A filtered page reads at most ${FILTERED_READ_LIMIT} screens: it may hold fewer rows than \`limit\` (even none) with a \`next_cursor\` to read on from`;
 
 /** The contract of the screen routes (lib/contract/operations.ts). */
 export const screensOperations = {
@@ -24,14 +29,14 @@ export const screensOperations = {
     },
   },
   'screens-list': {
-    query: ListQuerySchema,
-    success: json(ScreenPageSchema, 'A page of screens, newest first'),
-    errors: listQueryErrors,
+    query: ScreenListQuerySchema,
+    success: json(ScreenPageSchema, `A page of screens, newest first. ${filteredPage}`),
+    errors: filteredListErrors,
   },
   'screens-pending': {
-    query: ListQuerySchema,
-    success: json(ScreenPageSchema, 'A page of screens with no disposition, newest first'),
-    errors: listQueryErrors,
+    query: ScreenListQuerySchema,
+    success: json(ScreenPageSchema, `A page of screens with no disposition, newest first. ${filteredPage}`),
+    errors: filteredListErrors,
   },
   'screen-get': { success: json(ScreenSchema, 'The screen with all match data'), errors: notFound('screen') },
   'screen-history': {

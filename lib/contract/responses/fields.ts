@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { ERROR_CODES, type ErrorCode } from '../../common/errors.ts';
 import { BATCH_ID_PATTERN, CLIENT_ID_PATTERN, RUN_ID_PATTERN, SCREEN_ID_PATTERN } from '../../common/ids.ts';
 import { RISK_ORDER } from '../../matcher/types.ts';
 import { ActorSchema as StoredActorSchema } from '../../screening/screen-record.ts';
@@ -27,8 +28,28 @@ export const cursor = v.pipe(
 export const SubjectSchema = v.strictObject(StoredSubjectSchema.entries);
 export const ActorSchema = v.strictObject(StoredActorSchema.entries);
 
-/** Every error: a 4xx or 5xx answers `{ detail }`, never internals. */
+/** The problem-details fields of every error body (lib/http/error-response.ts). */
+export const problemEntries = {
+  type: v.pipe(
+    v.literal('about:blank'),
+    v.description('RFC 9457: no type of its own; `code` says which problem'),
+  ),
+  title: v.pipe(v.string(), v.description('The HTTP status phrase')),
+  status: v.pipe(v.number(), v.integer(), v.description('The HTTP status code, repeated')),
+  code: v.pipe(
+    v.picklist(Object.keys(ERROR_CODES) as ErrorCode[]),
+    v.description(
+      'Stable and machine-readable: branch on it, not on `detail` (docs/api-guide.md#error-codes lists each)',
+    ),
+  ),
+  detail: v.pipe(v.string(), v.description('What went wrong, in words; a 400 names the field or parameter')),
+  instance: v.optional(v.pipe(v.string(), v.description('The path the request asked for'))),
+};
+
+/** Every error: a 4xx or 5xx answers problem details (RFC 9457) with a `code`, never internals. */
 export const ErrorBodySchema = v.pipe(
-  v.strictObject({ detail: v.string() }),
-  v.description('Every error response: what went wrong, naming the field for a 400.'),
+  v.strictObject(problemEntries),
+  v.description(
+    'Every error response: RFC 9457 problem details with a stable `code` beside the `detail`, which names the field for a 400.',
+  ),
 );

@@ -23,6 +23,22 @@ const fieldExplanation = v.strictObject({
   detail: v.string(),
 });
 
+/** `total` and `truncated` of each check's result: whether its matches were cut to the best 10. */
+const matchCount = {
+  total: v.pipe(
+    v.nullable(v.number()),
+    v.description(
+      'How many listed people matched this check before the matches were cut to the best 10; null on a screen stored before counts were recorded that shows 10',
+    ),
+  ),
+  truncated: v.pipe(
+    v.nullable(v.boolean()),
+    v.description(
+      'True when `total` is more than the matches shown; null when a screen stored before counts cannot tell',
+    ),
+  ),
+};
+
 export const MatchSchema = v.strictObject({
   list_id: v.string(),
   list_name: v.string(),
@@ -72,6 +88,7 @@ export const SanctionsResultSchema = v.strictObject({
   is_sanctioned: v.boolean(),
   matches: v.array(MatchSchema),
   narrative: v.string(),
+  ...matchCount,
 });
 
 export const PepResultSchema = v.strictObject({
@@ -82,6 +99,7 @@ export const PepResultSchema = v.strictObject({
   category: v.nullable(v.string()),
   narrative: v.string(),
   matches: v.array(MatchSchema),
+  ...matchCount,
 });
 
 export const CriminalResultSchema = v.strictObject({
@@ -89,6 +107,7 @@ export const CriminalResultSchema = v.strictObject({
   interpol_hits: v.array(MatchSchema),
   fbi_hits: v.array(MatchSchema),
   narrative: v.string(),
+  ...matchCount,
 });
 
 const historyEntryEntries = { ...StoredHistoryEntrySchema.entries, author: ActorSchema };
@@ -133,6 +152,8 @@ const screenSummaryEntries = {
   created_by: ActorSchema,
   disposition: v.nullable(DispositionSchema),
   alert_since: v.nullable(timestamp),
+  origin: v.picklist(SCREEN_ORIGINS),
+  client_id: v.nullable(clientId),
 };
 
 export const ScreenSummarySchema = v.strictObject(screenSummaryEntries);
@@ -210,8 +231,6 @@ export const ScreenSchema = v.strictObject({
   sanctions_result: v.nullable(SanctionsResultSchema),
   pep_result: v.nullable(PepResultSchema),
   criminal_result: v.nullable(CriminalResultSchema),
-  origin: v.picklist(SCREEN_ORIGINS),
-  client_id: v.nullable(clientId),
   alert: v.nullable(AlertSchema),
   superseded_by: v.nullable(screenId),
   receipt: described(

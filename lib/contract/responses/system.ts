@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { CHECK_TYPES } from '../../watchlists/types.ts';
-import { timestamp } from './fields.ts';
+import { problemEntries, timestamp } from './fields.ts';
 
 /** Responses of the system routes: /health, /dbstatus, /openapi.json. */
 
@@ -13,7 +13,6 @@ export const HealthSchema = v.strictObject({
 /** /health while the process is still loading the watchlists (503, with Retry-After). */
 export const HealthStartingSchema = v.pipe(
   v.strictObject({
-    status: v.literal('starting'),
     version: v.string(),
     timestamp,
     loading: v.pipe(
@@ -23,7 +22,9 @@ export const HealthStartingSchema = v.pipe(
       ),
     ),
     starting_for_seconds: v.pipe(v.number(), v.integer(), v.minValue(0)),
-    detail: v.string(),
+    ...problemEntries,
+    // The contract's `status` word, not the number the other errors repeat.
+    status: v.literal('starting'),
   }),
   v.description('The service is starting: screens wait for it or are answered 503 until /health says `ok`.'),
 );
