@@ -17,13 +17,15 @@ const FLOORS: readonly (readonly string[])[] = [
   ['http'],
   ['contract', 'jobs'],
   // The audit and screens exports join the trail, the screens and the tenant's roles.
-  ['export'],
+  // Webhooks: endpoints, the outbox drain and the delivery, above every feature whose events they carry.
+  ['export', 'webhooks'],
   ['monitoring'],
   ['batch'],
   ['screening'],
   ['ports.ts', 'sync'],
   ['matcher', 'tenancy'],
-  ['audit'],
+  // The outbox: the store's side of webhook events, written by the features with their change.
+  ['audit', 'outbox'],
   ['store', 'queue', 'watchlists'],
   ['common'],
 ];
@@ -39,6 +41,8 @@ const DOMAIN = [
   'store',
   'queue',
   'watchlists',
+  'outbox',
+  'webhooks',
 ];
 const NOT_FOR_THE_DOMAIN = ['contract', 'http', 'openapi', 'api-docs', 'runtime', 'jobs'];
 

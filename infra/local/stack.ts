@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { resumeOpenBatches } from '../../lib/batch/resume.ts';
-import { localSettings, setEnvironment } from '../../lib/common/config.ts';
+import { localSettings, readConfig, setEnvironment } from '../../lib/common/config.ts';
 import { logger } from '../../lib/common/log.ts';
 import { markReady, markStarting, reportLoading } from '../../lib/common/readiness.ts';
 import { getServices, resetServices } from '../../lib/runtime/services.ts';
@@ -18,6 +18,7 @@ import { startListSyncSchedule } from './list-sync-schedule.ts';
 import { type LocalQueue, startLocalQueue } from './queue.ts';
 import { type LocalScheduler, startLocalScheduler } from './scheduler.ts';
 import { createStreamServer } from './stream-server.ts';
+import { type LocalWebhookQueue, localWebhookSettings, startWebhookQueue } from './webhook-queue.ts';
 
 const repoRoot = resolve(import.meta.dirname, '../..');
 
@@ -88,6 +89,8 @@ export interface LocalStack {
   demoKeys: DemoKey[];
   /** The batch queue (fauxqs) and its dead-letter queue. */
   batchQueue: LocalQueue;
+  /** The webhook delivery queue (fauxqs) and its dead-letter queue. */
+  webhookQueue: LocalWebhookQueue;
   /** The scheduled jobs' timers; `tick` runs them all now. */
   scheduler: LocalScheduler;
   /** Settles when the watchlists are loaded and /health says `ok` (rejects if they cannot be). */
@@ -123,6 +126,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     consumers: options.batchConsumers,
   });
   setEnvironment({ SQS_ENDPOINT: batchQueue.endpoint, BATCH_QUEUE_URL: batchQueue.queueUrl });
+  // Webhooks: their delivery queue on the same fauxqs, the drain on the scheduler below.
+  localWebhookSettings(options.dataDir);
+  const webhookQueue = await startWebhookQueue(
+    batchQueue.endpoint,
+    readConfig().WEBHOOK_RETRY_DELAYS_SECONDS,
+  );
   // Synced snapshots persist beside the table, so a restart screens against the last sync.
   const stores = localSettings();
   const defaultedStore = options.dataDir !== null && !stores.watchlistStoreDir && !stores.watchlistBucket;
@@ -176,6 +185,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     url,
     demoKeys,
     batchQueue,
+    webhookQueue,
     scheduler,
     ready,
     close: async () => {
@@ -186,6 +196,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       if (defaultedStore) setEnvironment({ WATCHLIST_STORE_DIR: undefined });
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await webhookQueue.close();
       await batchQueue.close();
       if (!externalQueue) {
         setEnvironment({ SQS_ENDPOINT: undefined, BATCH_QUEUE_URL: undefined });

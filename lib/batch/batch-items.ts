@@ -1,5 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { RiskLevel } from '../matcher/types.ts';
+import { outboxEvent, outboxUpdate } from '../outbox/outbox.ts';
 import { INDEXES, keys } from '../store/schema.ts';
 import {
   isConditionalCheckFailed,
@@ -9,7 +10,13 @@ import {
   writeIf,
 } from '../store/table.ts';
 import { refundScreens } from '../tenancy/quota.ts';
-import { type BatchItemSubject, type BatchRef, closeBatch, nextFinishSequence } from './batch-record.ts';
+import {
+  type BatchItemSubject,
+  type BatchPurpose,
+  type BatchRef,
+  closeBatch,
+  nextFinishSequence,
+} from './batch-record.ts';
 
 /**
  * A batch's items: one per subject, written with the batch (lib/batch/batch-record.ts), then
@@ -139,16 +146,50 @@ export async function releaseBatchItem(
  * index, in finish order: the stream reads them back by their batch-progress sort key, so both outcomes must write
  * them the same way.
  */
-function finishedInOrder(ref: BatchRef, seq: number, at: Date) {
+function finishedInOrder(ref: BatchRef & Partial<BatchTotal>, seq: number, at: Date, itemKey: ItemKey) {
+  const completion = completionEvent(ref, seq, at, itemKey);
   return {
-    set: `seq = :seq, finished_at = :at, ${INDEXES.batchProgress.partitionKey} = :progressPk, ${INDEXES.batchProgress.sortKey} = :progressSk`,
+    set: `seq = :seq, finished_at = :at, ${INDEXES.batchProgress.partitionKey} = :progressPk, ${INDEXES.batchProgress.sortKey} = :progressSk${completion ? `, ${completion.set}` : ''}`,
     values: {
       ':seq': seq,
       ':at': at.toISOString(),
       ':progressPk': keys.batchProgressIndex(ref.tenantId, ref.batchId),
       ':progressSk': sequenceKey(seq),
+      ...completion?.values,
     },
   };
+}
+
+type ItemKey = { pk: string; sk: string };
+
+/** What tells the last finish of a batch, and which event announces it. */
+export interface BatchTotal {
+  total: number;
+  purpose: BatchPurpose;
+}
+
+/**
+ * The last subject's record carries the batch's completion event (`batch.completed`, or
+ * `rescreen_run.completed` for a run), written with it (lib/outbox/outbox.ts): the same finish
+ * number that closes the batch (`closeIfLast`) announces it.
+ */
+function completionEvent(ref: BatchRef & Partial<BatchTotal>, seq: number, at: Date, itemKey: ItemKey) {
+  if (ref.total === undefined || seq < ref.total) return undefined;
+  const run = ref.purpose === 'rescreen';
+  return outboxUpdate(itemKey, [
+    outboxEvent(
+      run ? 'rescreen_run.completed' : 'batch.completed',
+      ref.tenantId,
+      {
+        [run ? 'run_id' : 'batch_id']: ref.batchId,
+        purpose: ref.purpose ?? 'screen',
+        total: ref.total,
+        finished: seq,
+        completed_at: at.toISOString(),
+      },
+      at,
+    ),
+  ]);
 }
 
 /**
@@ -157,19 +198,20 @@ function finishedInOrder(ref: BatchRef, seq: number, at: Date) {
  */
 export async function finishBatchItem(
   table: Table,
-  ref: BatchRef,
+  ref: BatchRef & Partial<BatchTotal>,
   index: number,
   token: string,
   seq: number,
   screen: { screen_id: string; risk_level: RiskLevel; skipped: boolean; client_id?: string },
   at: Date,
 ): Promise<boolean> {
-  const ordered = finishedInOrder(ref, seq, at);
+  const key = keys.batchItem(ref.tenantId, ref.batchId, index);
+  const ordered = finishedInOrder(ref, seq, at, key);
   return writeIf(
     table,
     new UpdateCommand({
       TableName: table.name,
-      Key: keys.batchItem(ref.tenantId, ref.batchId, index),
+      Key: key,
       UpdateExpression:
         'SET #status = :done, screen_id = :screen, risk_level = :risk, skipped = :skipped, ' +
         `${screen.client_id ? 'client_id = :client, ' : ''}${ordered.set} REMOVE lease_until`,
@@ -196,18 +238,19 @@ export async function finishBatchItem(
  */
 export async function failBatchItem(
   table: Table,
-  ref: BatchRef,
+  ref: BatchRef & Partial<BatchTotal>,
   index: number,
   seq: number,
   detail: string,
   at: Date,
 ): Promise<boolean> {
-  const ordered = finishedInOrder(ref, seq, at);
+  const key = keys.batchItem(ref.tenantId, ref.batchId, index);
+  const ordered = finishedInOrder(ref, seq, at, key);
   return writeIf(
     table,
     new UpdateCommand({
       TableName: table.name,
-      Key: keys.batchItem(ref.tenantId, ref.batchId, index),
+      Key: key,
       UpdateExpression: `SET #status = :failed, detail = :detail, ${ordered.set} REMOVE lease_until`,
       ConditionExpression: '#status IN (:queued, :processing)',
       ExpressionAttributeNames: { '#status': 'status' },
@@ -223,7 +266,7 @@ export async function failBatchItem(
 }
 
 /** What recording a subject's outcome needs to know of its batch. */
-export interface BatchAccount extends BatchRef {
+export interface BatchAccount extends BatchRef, Partial<Pick<BatchTotal, 'purpose'>> {
   total: number;
   /** When the batch was charged: refunds go back to that quota month. */
   chargedAt: Date;

@@ -61,7 +61,12 @@ export async function resumeOpenBatches(
       if (item.status === 'processing') await expireClaim(table, ref, item.index);
     const indexes = unfinished.map((item) => item.index);
     const refused = await sendSubjects(services, ref, indexes, record.purpose, log);
-    const account = { ...ref, total: record.total, chargedAt: new Date(record.created_at) };
+    const account = {
+      ...ref,
+      total: record.total,
+      purpose: record.purpose,
+      chargedAt: new Date(record.created_at),
+    };
     for (const index of refused) await recordFailedSubject(table, account, index, NOT_RESUMED_DETAIL);
     report.resumed += 1;
     report.requeued += indexes.length - refused.length;

@@ -161,7 +161,8 @@ export async function queueBatch(
     const claim = await claimBatchItem(table, ref, index, token, new Date());
     if (!claim.claimed) continue;
     const seq = await nextFinishSequence(table, ref, true);
-    await finishBatchItem(table, ref, index, token, seq, { ...screen, skipped: true }, new Date());
+    const account = { ...ref, total, purpose: batch.purpose ?? 'screen' };
+    await finishBatchItem(table, account, index, token, seq, { ...screen, skipped: true }, new Date());
   }
 
   const queued = batch.subjects.map((_, index) => index).filter((index) => !served.has(index));
@@ -171,7 +172,7 @@ export async function queueBatch(
   if (queued.length > 0) failed = await sendSubjects(services, ref, queued, batch.purpose, log);
 
   if (failed.length > 0) {
-    const account = { ...ref, total, chargedAt: at };
+    const account = { ...ref, total, purpose: batch.purpose, chargedAt: at };
     for (const index of failed) await recordFailedSubject(table, account, index, NOT_QUEUED_DETAIL);
     log.warn(
       { tenant: ref.tenantId, batchId: ref.batchId, failed: failed.length },

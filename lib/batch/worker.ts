@@ -278,6 +278,7 @@ const accountOf = ({ record }: VerifiedBatch): BatchAccount => ({
   tenantId: record.tenant_id,
   batchId: record.batch_id,
   total: record.total,
+  purpose: record.purpose,
   chargedAt: new Date(record.created_at),
 });
 

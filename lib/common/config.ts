@@ -61,6 +61,21 @@ const ConfigSchema = v.object({
     v.pipe(v.string(), v.transform(Number), v.number(), v.minValue(0), v.maxValue(60)),
     '10',
   ),
+  /** The webhook delivery queue (set by the stack; fauxqs locally). */
+  WEBHOOK_QUEUE_URL: v.optional(v.string()),
+  /** The KMS key sealing webhook secrets' data keys (set by the stack). */
+  WEBHOOK_KMS_KEY_ID: v.optional(v.string()),
+  /** Locally, instead of KMS: a 32-byte key (base64) sealing the data keys (`npm start` makes one in DATA_DIR). */
+  WEBHOOK_SECRET_KEY: v.optional(v.string()),
+  /** `true` lets http://127.0.0.1 and http://[::1] receivers through (development and tests; never set on AWS). */
+  WEBHOOK_ALLOW_LOOPBACK: v.optional(v.picklist(['true', 'false']), 'false'),
+  /** Milliseconds a receiver has to answer a delivery. */
+  WEBHOOK_TIMEOUT_MS: v.optional(
+    v.pipe(v.string(), v.transform(Number), v.number(), v.minValue(50), v.maxValue(30_000)),
+    '10000',
+  ),
+  /** The waits between delivery attempts, seconds, comma-separated (tests); default lib/webhooks/retry.ts. */
+  WEBHOOK_RETRY_DELAYS_SECONDS: v.optional(v.string()),
   /** Minimum seconds between two checks for a newer synced snapshot. */
   WATCHLIST_CHECK_SECONDS: v.optional(
     v.pipe(v.string(), v.transform(Number), v.number(), v.minValue(0), v.maxValue(86_400)),
@@ -154,6 +169,14 @@ export interface LocalSettings {
   watchlistStoreDir: string | undefined;
   watchlistBucket: string | undefined;
   region: string | undefined;
+  /** WEBHOOK_SECRET_KEY as set (else the stack keeps one in DATA_DIR, or a fresh one in memory). */
+  webhookSecretKey: string | undefined;
+  /** WEBHOOK_ALLOW_LOOPBACK as set; the local stack defaults it to `true` (http://127.0.0.1 receivers). */
+  webhookAllowLoopback: string | undefined;
+  /** WEBHOOK_DRAIN_PERIOD_SECONDS as set; the local stack drains every second by default. */
+  webhookDrainPeriodSeconds: string | undefined;
+  /** LOCAL_WEBHOOK_CONSUMERS: the delivery function's pollers on the local queue, default 2. */
+  webhookConsumers: number;
 }
 
 export function localSettings(env: NodeJS.ProcessEnv = process.env): LocalSettings {
@@ -169,6 +192,10 @@ export function localSettings(env: NodeJS.ProcessEnv = process.env): LocalSettin
     watchlistStoreDir: env.WATCHLIST_STORE_DIR,
     watchlistBucket: env.WATCHLIST_BUCKET,
     region: env.AWS_REGION,
+    webhookSecretKey: env.WEBHOOK_SECRET_KEY,
+    webhookAllowLoopback: env.WEBHOOK_ALLOW_LOOPBACK,
+    webhookDrainPeriodSeconds: env.WEBHOOK_DRAIN_PERIOD_SECONDS,
+    webhookConsumers: Number(env.LOCAL_WEBHOOK_CONSUMERS ?? 2),
   };
 }
 

@@ -6,6 +6,7 @@ import { screensOperations } from './operations/screens.ts';
 import type { Operation } from './operations/shared.ts';
 import { systemOperations } from './operations/system.ts';
 import { usersOperations } from './operations/users.ts';
+import { webhooksOperations } from './operations/webhooks.ts';
 import type { RouteId } from './routes.ts';
 
 /**
@@ -28,6 +29,7 @@ export const operations = {
   ...auditOperations,
   ...exportsOperations,
   ...batchOperations,
+  ...webhooksOperations,
 } as const satisfies Record<RouteId, Operation>;
 
 export type Operations = typeof operations;

@@ -58,3 +58,15 @@ export {
   UserSchema,
   UserWithKeySchema,
 } from './responses/users.ts';
+export {
+  DeliveryListSchema,
+  DeliveryReplayedSchema,
+  DeliverySchema,
+  WebhookDeletedSchema,
+  WebhookListSchema,
+  WebhookOneSchema,
+  WebhookRotatedSchema,
+  WebhookSchema,
+  WebhookTestSchema,
+  WebhookWithSecretSchema,
+} from './responses/webhooks.ts';

@@ -35,6 +35,10 @@ export interface FunctionDefinition {
   readsSnapshotVersion?: boolean;
   /** Whether the function sends to the work queue (batch subjects, client re-screens). */
   sendsToQueue?: boolean;
+  /** Whether it seals webhook secrets (KMS GenerateDataKey on the webhook key). */
+  sealsWebhookSecrets?: boolean;
+  /** Whether it sends to the webhook delivery queue (a replay). */
+  sendsWebhooks?: boolean;
   summary: string;
 }
 
@@ -484,6 +488,99 @@ export const routes = [
     tableAccess: 'read',
     summary: 'Follow a batch again: its progress stream from the first event until complete',
   },
+  {
+    id: 'webhook-create',
+    method: 'POST',
+    path: '/webhooks',
+    entry: 'functions/http/webhook-create.ts',
+    auth: 'api-key',
+    kind: 'http',
+    tableAccess: 'read-write',
+    sealsWebhookSecrets: true,
+    summary: 'Register a webhook endpoint; its signing secret is shown once (admins)',
+  },
+  {
+    id: 'webhooks-list',
+    method: 'GET',
+    path: '/webhooks',
+    entry: 'functions/http/webhooks-list.ts',
+    auth: 'api-key',
+    kind: 'http',
+    tableAccess: 'read',
+    summary: 'The tenant’s webhook endpoints and the plan’s cap (admins)',
+  },
+  {
+    id: 'webhook-get',
+    method: 'GET',
+    path: '/webhooks/{webhook_id}',
+    entry: 'functions/http/webhook-get.ts',
+    auth: 'api-key',
+    kind: 'http',
+    tableAccess: 'read',
+    summary: 'One webhook endpoint, with its failing or disabled state (admins)',
+  },
+  {
+    id: 'webhook-update',
+    method: 'PATCH',
+    path: '/webhooks/{webhook_id}',
+    entry: 'functions/http/webhook-update.ts',
+    auth: 'api-key',
+    kind: 'http',
+    tableAccess: 'read-write',
+    summary: 'Change a webhook endpoint’s URL, events, description or enabled state (admins)',
+  },
+  {
+    id: 'webhook-delete',
+    method: 'DELETE',
+    path: '/webhooks/{webhook_id}',
+    entry: 'functions/http/webhook-delete.ts',
+    auth: 'api-key',
+    kind: 'http',
+    tableAccess: 'read-write',
+    summary: 'Delete a webhook endpoint (admins)',
+  },
+  {
+    id: 'webhook-rotate-secret',
+    method: 'POST',
+    path: '/webhooks/{webhook_id}/rotate-secret',
+    entry: 'functions/http/webhook-rotate-secret.ts',
+    auth: 'api-key',
+    kind: 'http',
+    tableAccess: 'read-write',
+    sealsWebhookSecrets: true,
+    summary: 'A new signing secret, shown once; the old one signs beside it for the overlap (admins)',
+  },
+  {
+    id: 'webhook-test',
+    method: 'POST',
+    path: '/webhooks/{webhook_id}/test',
+    entry: 'functions/http/webhook-test.ts',
+    auth: 'api-key',
+    kind: 'http',
+    tableAccess: 'read-write',
+    summary: 'Send a webhook.test event to the endpoint (admins)',
+  },
+  {
+    id: 'webhook-deliveries',
+    method: 'GET',
+    path: '/webhooks/{webhook_id}/deliveries',
+    entry: 'functions/http/webhook-deliveries.ts',
+    auth: 'api-key',
+    kind: 'http',
+    tableAccess: 'read',
+    summary: 'An endpoint’s deliveries and their attempts, newest first, by event and outcome (admins)',
+  },
+  {
+    id: 'webhook-replay',
+    method: 'POST',
+    path: '/webhooks/{webhook_id}/deliveries/{delivery_id}/replay',
+    entry: 'functions/http/webhook-replay.ts',
+    auth: 'api-key',
+    kind: 'http',
+    tableAccess: 'read-write',
+    sendsWebhooks: true,
+    summary: 'Send one delivery again, same payload and webhook-id (admins)',
+  },
 ] as const satisfies readonly RouteDefinition[];
 
 /** The id of a manifest route: handlers name their route by it. */
@@ -522,6 +619,29 @@ export const batchWorker = {
 export const queueWorkers: readonly QueueWorkerDefinition[] = [batchWorker];
 
 /**
+ * The webhook delivery queue's consumer: one attempt per message (lib/webhooks/delivery.ts). Its
+ * own queue, DLQ, egress and KMS grant: infra/cdk/constructs/webhooks.ts; locally infra/local/queue.ts.
+ */
+export const webhookDelivery = {
+  id: 'webhook-delivery',
+  entry: 'functions/queue/webhook-delivery.ts',
+  tableAccess: 'read-write',
+  batchSize: 10,
+  summary: 'POSTs one signed webhook payload per message, retrying with backoff, then the DLQ',
+} as const satisfies QueueWorkerDefinition;
+
+/** The outbox drain (lib/webhooks/drain.ts): every minute on AWS; every second under `npm start`. */
+export const webhookDrain = {
+  id: 'webhook-drain',
+  entry: 'functions/schedule/webhook-drain.ts',
+  tableAccess: 'read-write',
+  everyMinutes: 1,
+  localPeriodVariable: 'WEBHOOK_DRAIN_PERIOD_SECONDS',
+  summary:
+    'Every minute: moves webhook events from the outbox to the delivery queue, one message per endpoint',
+} as const satisfies ScheduledJobDefinition;
+
+/**
  * Scheduled functions; the stack gives each an EventBridge schedule, `npm start` a timer. The
  * daily list sync is declared apart, with its bucket, its daily rule and its grants (the status
  * rows, the client name keys and the list-change rescreen runs: infra/cdk/constructs/list-sync.ts),
@@ -546,6 +666,7 @@ export const scheduledJobs: readonly ScheduledJobDefinition[] = [
     localPeriodVariable: 'RETENTION_PURGE_PERIOD_SECONDS',
     summary: 'Daily: deletes the screens past each tenant’s retention period, audited with the counts',
   },
+  webhookDrain,
 ];
 
 /** The manifest route with this id; a handler names its route once, here. */

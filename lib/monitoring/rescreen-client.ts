@@ -4,6 +4,7 @@ import { outcomeOf, type SubjectScreener } from '../batch/worker.ts';
 import { ConflictError } from '../common/errors.ts';
 import { isClientId } from '../common/ids.ts';
 import { isoSeconds } from '../common/time.ts';
+import { outboxEvent, withOutbox } from '../outbox/outbox.ts';
 import { parseScreenItem, type ScreenItem } from '../screening/screen-record.ts';
 import { screenSubject } from '../screening/screen-subject.ts';
 import { indexAttributes, keys } from '../store/schema.ts';
@@ -76,7 +77,7 @@ export const rescreenQueuedClient: SubjectScreener = async (services, principal,
       clientId,
       jobRef: queued.jobRef,
       screenId: queued.screenId,
-      review: (fresh) => reviewRescreen(fresh, { previous, baseline }),
+      review: (fresh) => withAlertEvent(reviewRescreen(fresh, { previous, baseline }), clientId, runId),
     },
   );
   if (previous && screen.disposition === null) await supersede(table, previous, screen.screen_id);
@@ -85,6 +86,31 @@ export const rescreenQueuedClient: SubjectScreener = async (services, principal,
   if (screen.alert) await recordRunChange(table, batch, client, previous, screen);
   return { ...outcomeOf(screen), client_id: clientId };
 };
+
+/**
+ * A re-screen that raises an alert carries its `monitoring.alert` webhook event in the same
+ * PutItem that stores it (lib/outbox/outbox.ts): no alert without its event, no event without its
+ * alert. An alert carried forward from an earlier screen was announced when it was raised.
+ */
+function withAlertEvent(screen: ScreenItem, clientId: string, runId: string): ScreenItem {
+  const alert = screen.alert;
+  if (!alert || alert.raised_by_screen_id !== screen.screen_id) return screen;
+  return withOutbox(screen, [
+    outboxEvent('monitoring.alert', screen.tenant_id, {
+      client_id: clientId,
+      screen_id: screen.screen_id,
+      run_id: runId,
+      previous_screen_id: alert.previous_screen_id ?? null,
+      baseline_screen_id: alert.baseline_screen_id ?? null,
+      risk_before: alert.risk_before ?? null,
+      risk_after: alert.risk_after ?? null,
+      matches_added: alert.matches_added?.length ?? 0,
+      matches_removed: alert.matches_removed?.length ?? 0,
+      matches_changed: alert.matches_changed?.length ?? 0,
+      raised_at: alert.since ?? screen.screened_at,
+    }),
+  ]);
+}
 
 type ClientClaim = { claimed: true; client: ClientItem } | { claimed: false; client: ClientItem | undefined };
 

@@ -4,6 +4,7 @@ import { audited } from '../audit/trail.ts';
 import { ConflictError, ForbiddenError, InvalidRequestError, NotFoundError } from '../common/errors.ts';
 import { isScreenId } from '../common/ids.ts';
 import { isoSeconds } from '../common/time.ts';
+import { outboxEvent, outboxUpdate } from '../outbox/outbox.ts';
 import { indexAttributes, keys } from '../store/schema.ts';
 import { isConditionalCheckFailed, itemOfConditionFailure, type Table } from '../store/table.ts';
 import type { Principal } from '../tenancy/auth.ts';
@@ -212,16 +213,30 @@ async function recordDecision(
         note: entry.note,
         approves_version: approvesVersion,
       };
+      const approved = outboxUpdate(key, [
+        outboxEvent(
+          'screen.approved',
+          caller.tenantId,
+          {
+            screen_id: screenId,
+            approves_version: approvesVersion ?? null,
+            approved_by: caller.userId,
+            approved_at: entry.at,
+          },
+          at,
+        ),
+      ]);
       ({ Attributes: updated } = await table.doc.send(
         new UpdateCommand({
           ...common,
-          UpdateExpression: `SET approval = :approval, ${counters}`,
+          UpdateExpression: `SET approval = :approval, ${counters}, ${approved.set}`,
           // Four eyes: the admin who signs off must not be the author of the decision signed off,
           // nor have been able to hold the key it was made with, and signs off exactly the
           // decision they reviewed.
           ConditionExpression: `attribute_exists(disposition) AND attribute_not_exists(approval) AND disposition.author.user_id <> :me AND NOT contains(disposition.author_key_lineage, :me) AND decision_version = :version AND ${fits}`,
           ExpressionAttributeValues: {
             ...values,
+            ...approved.values,
             ':approval': approval,
             ':me': caller.userId,
             ':version': approvesVersion,
@@ -230,15 +245,31 @@ async function recordDecision(
       ));
     } else {
       const decision: DecisionRecord = entry;
+      // A decision that asks for an admin's sign-off is announced with it (the approvers' queue).
+      const awaiting = request.approval_requested
+        ? outboxUpdate(key, [
+            outboxEvent(
+              'screen.decision_awaiting_approval',
+              caller.tenantId,
+              {
+                screen_id: screenId,
+                disposition: request.disposition,
+                decided_by: caller.userId,
+                decided_at: entry.at,
+              },
+              at,
+            ),
+          ])
+        : { set: '', values: {} };
       ({ Attributes: updated } = await table.doc.send(
         new UpdateCommand({
           ...common,
           // Leaving the sparse pending index in the same write keeps the pending list exact.
-          UpdateExpression: `SET disposition = :decision, decision_version = if_not_exists(history_count, :zero) + :one, ${counters} REMOVE ${indexAttributes('pendingScreens').join(', ')}${request.override ? ', approval' : ''}`,
+          UpdateExpression: `SET disposition = :decision, decision_version = if_not_exists(history_count, :zero) + :one, ${counters}${awaiting.set ? `, ${awaiting.set}` : ''} REMOVE ${indexAttributes('pendingScreens').join(', ')}${request.override ? ', approval' : ''}`,
           ConditionExpression: request.override
             ? `attribute_exists(pk) AND ${fits}`
             : `attribute_exists(pk) AND attribute_not_exists(disposition) AND ${fits}`,
-          ExpressionAttributeValues: { ...values, ':decision': decision },
+          ExpressionAttributeValues: { ...values, ...awaiting.values, ':decision': decision },
         }),
       ));
     }

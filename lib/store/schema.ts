@@ -47,6 +47,13 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
  * | open-batch     | OPENBATCHES        | <tid>#<batch_id>                |   (no tenant first: operator path, batches to resume)   |
  * | client-name-key| NAMEKEY#<key>      | TENANT#<tid>#CLIENT#<cid>       |   (no tenant first: operator path, the list sync's      |
  * |                |                    |                                 |   delta rescreens; ids only, no name)                   |
+ * | webhook        | TENANT#<tid>       | WEBHOOK#<webhook_id>            |   (an endpoint: URL, events, sealed secrets, failing)   |
+ * | webhook-       | TENANT#<tid>       | WHDELIVERY#<wid>#<delivery_id>  |   (one event to one endpoint: payload, attempts, outcome|
+ * |   delivery     |                    |                                 |    lib/webhooks/deliveries.ts)                          |
+ * | webhook-seq    | TENANT#<tid>       | WEBHOOKSEQ                      |   (the tenant's event sequence counter)                 |
+ * | lists-event    | LISTSEVENTS        | <published at>#<version>        |   (no tenant: a list update every tenant may hear of)   |
+ * | (any item)     |                    |                                 | webhook-outbox: OUTBOX / <occurred at>#<pk>#<sk>         |
+ * |                |                    |                                 |   (only while it carries undrained `webhook_events`)    |
  *
  * Access patterns:
  * - authenticate a key: BatchGetItem user + tenant, consistent (the key names both; the hash is
@@ -150,6 +157,17 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
  * - one row per screened subject: UpdateItem subject on every screen, disposition and delete;
  *   GET /clients/screened = Query subjects-by-activity descending; GET /clients/reviewed =
  *   Query reviewed-subjects descending (sparse)
+ * - webhook events (lib/outbox/outbox.ts): the write that makes the change (a re-screen's PutItem
+ *   of a screen with an alert, a disposition's UpdateItem, the last subject of a batch) also
+ *   appends the event to the item's `webhook_events` and sets its sparse webhook-outbox keys; the
+ *   drain Queries webhook-outbox pk = OUTBOX oldest first, queues a delivery per subscribed
+ *   endpoint, then REMOVEs the drained events (condition: the same first event ids), leaving the
+ *   index when none is left. The partition is an operator path: it answers no tenant.
+ * - a tenant's webhook endpoints: Query pk = TENANT#<tid>, begins_with(sk, WEBHOOK#); the plan's
+ *   cap is counted on the tenant item (ADD webhook_count 1, condition below the cap)
+ * - a delivery's log: PutItem webhook-delivery (condition attribute_not_exists: a re-drained event
+ *   is not queued twice), UpdateItem per attempt (list_append, capped); an endpoint's deliveries:
+ *   Query begins_with(sk, WHDELIVERY#<wid>#) descending
  *
  * No transactions (dynalite does not support them): every invariant is one conditional write.
  */
@@ -171,6 +189,7 @@ export const INDEXES = {
   clientsDue: { name: 'clients-due', partitionKey: 'due_pk', sortKey: 'due_sk' },
   subjectsByActivity: { name: 'subjects-by-activity', partitionKey: 'activity_pk', sortKey: 'activity_sk' },
   reviewedSubjects: { name: 'reviewed-subjects', partitionKey: 'reviewed_pk', sortKey: 'reviewed_sk' },
+  webhookOutbox: { name: 'webhook-outbox', partitionKey: 'outbox_pk', sortKey: 'outbox_sk' },
 } as const;
 
 export type IndexName = keyof typeof INDEXES;
@@ -195,7 +214,11 @@ export type Entity =
   | 'list-sync'
   | 'idempotency-key'
   | 'open-batch'
-  | 'client-name-key';
+  | 'client-name-key'
+  | 'webhook'
+  | 'webhook-delivery'
+  | 'webhook-seq'
+  | 'lists-event';
 
 /** `{ <index pk attribute>: pk, <index sk attribute>: sk }`: an item's entry in one index. */
 export function indexKeys(index: IndexName, pk: string, sk: string): Record<string, string> {
@@ -280,6 +303,26 @@ export const keys = {
   /** clients-due shard of a tenant: its clients spread over the shards by client id. */
   dueShard: (tenantId: string, shard: number) => `TENANT#${tenantId}#DUE#${String(shard).padStart(2, '0')}`,
   tenantsIndex: 'TENANTS',
+  /** A webhook endpoint of a tenant (lib/webhooks/endpoints.ts). */
+  webhook: (tenantId: string, webhookId: string) => ({
+    pk: `TENANT#${tenantId}`,
+    sk: `WEBHOOK#${webhookId}`,
+  }),
+  /** One event's delivery to one endpoint, with its attempts (lib/webhooks/deliveries.ts). */
+  webhookDelivery: (tenantId: string, webhookId: string, deliveryId: string) => ({
+    pk: `TENANT#${tenantId}`,
+    sk: `WHDELIVERY#${webhookId}#${deliveryId}`,
+  }),
+  webhookDeliveryPrefix: (webhookId: string) => `WHDELIVERY#${webhookId}#`,
+  /** The tenant's webhook event sequence (lib/webhooks/drain.ts). */
+  webhookSequence: (tenantId: string) => ({ pk: `TENANT#${tenantId}`, sk: 'WEBHOOKSEQ' }),
+  /** A published list update, for every tenant's `lists.updated` subscribers (lib/sync). */
+  listsEvent: (publishedAt: string, version: string) => ({
+    pk: 'LISTSEVENTS',
+    sk: `${publishedAt}#${version}`,
+  }),
+  /** The webhook-outbox partition: every item carrying undrained events (lib/outbox/outbox.ts). */
+  outboxIndex: 'OUTBOX',
 } as const;
 
 /** The table definition the local runtime and tests create; infra/cdk/stack.ts declares the same keys. */

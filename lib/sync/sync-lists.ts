@@ -1,3 +1,4 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { isoSeconds } from '../common/time.ts';
 /**
  * The list sync: download every list from its publisher (or a mirror), parse it with the same
@@ -12,6 +13,8 @@ import { isoSeconds } from '../common/time.ts';
 
 import { logger } from '../common/log.ts';
 import { parseSnapshot, serialiseSnapshot } from '../matcher/snapshot-file.ts';
+import { outboxEvent, withOutbox } from '../outbox/outbox.ts';
+import { keys } from '../store/schema.ts';
 import type { Table } from '../store/table.ts';
 import { linkSnapshot, perListPeople } from '../watchlists/linking.ts';
 import { SNAPSHOT_FORMAT_VERSION } from '../watchlists/snapshot.ts';
@@ -296,6 +299,7 @@ export async function syncLists(input: SyncListsInput): Promise<SyncReport> {
     );
     snapshotVersion = await input.store.write(serialiseSnapshot(next));
     lists = next.lists;
+    await recordListsUpdated(input.table, snapshotVersion, diffs, lists, at);
   }
 
   // Status rows after the snapshot: a row never claims data the store does not hold yet.
@@ -335,4 +339,43 @@ export async function syncLists(input: SyncListsInput): Promise<SyncReport> {
     'list sync finished',
   );
   return { startedAt: at, snapshotVersion, outcomes, diffs, lists };
+}
+
+/**
+ * The `lists.updated` webhook event of a published snapshot, on an item of its own in the outbox
+ * (no tenant: the drain offers it to every tenant's subscribers). Written right after the snapshot,
+ * before the status rows: the snapshot store and the table share no write, so this is the first
+ * table write of the publication, and a run that dies before it has published nothing /dbstatus
+ * shows either. Counts and list ids only: the listed people are fetched through the API.
+ */
+async function recordListsUpdated(
+  table: Table,
+  version: string,
+  diffs: readonly ListDiff[],
+  lists: readonly { id: string; source_date?: string | null; individual_count: number }[],
+  at: string,
+): Promise<void> {
+  const key = keys.listsEvent(at, version);
+  const event = outboxEvent('lists.updated', null, {
+    snapshot_version: version,
+    lists: diffs.map((diff) => {
+      const summary = lists.find((list) => list.id === diff.listId);
+      return {
+        list_id: diff.listId,
+        source_date: summary?.source_date ?? null,
+        individuals: summary?.individual_count ?? null,
+        added: diff.added.length,
+        changed: diff.changed.length,
+        removed: diff.removed.length,
+      };
+    }),
+    published_at: at,
+  });
+  await table.doc.send(
+    new PutCommand({
+      TableName: table.name,
+      Item: withOutbox({ ...key, entity: 'lists-event', version, published_at: at }, [event]),
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
 }

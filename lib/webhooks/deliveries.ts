@@ -1,0 +1,298 @@
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
+import { NotFoundError } from '../common/errors.ts';
+import type { OutboxEvent } from '../outbox/outbox.ts';
+import { keys } from '../store/schema.ts';
+import { parseItem, queryPage, type Table, writeIf } from '../store/table.ts';
+import { type Principal, requireRole } from '../tenancy/auth.ts';
+import type { WebhookDeps } from './deps.ts';
+import { getWebhook, type WebhookItem } from './endpoints.ts';
+import { PAYLOAD_MAX_BYTES, payloadOf, WEBHOOK_EVENT_TYPES } from './events.ts';
+
+/**
+ * The delivery log: one item per event per endpoint, holding the signed payload (so a retry or a
+ * replay sends exactly the same bytes under the same `webhook-id`), its outcome and every attempt
+ * with its time, latency, status code and the start of the answer.
+ */
+
+export const DELIVERY_OUTCOMES = ['pending', 'succeeded', 'failed'] as const;
+export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
+
+/** Attempts kept on a delivery (the first and the latest ones past it): replays add attempts. */
+const ATTEMPTS_KEPT = 30;
+
+const AttemptSchema = v.object({
+  at: v.string(),
+  status_code: v.nullable(v.number()),
+  latency_ms: v.number(),
+  outcome: v.picklist(['succeeded', 'failed', 'refused']),
+  response_body: v.string(),
+  error: v.nullable(v.string()),
+});
+export type Attempt = v.InferOutput<typeof AttemptSchema>;
+
+export const DeliveryItemSchema = v.object({
+  entity: v.literal('webhook-delivery'),
+  tenant_id: v.string(),
+  webhook_id: v.string(),
+  delivery_id: v.string(),
+  event_id: v.string(),
+  event_type: v.picklist(WEBHOOK_EVENT_TYPES),
+  sequence: v.number(),
+  payload: v.string(),
+  created_at: v.string(),
+  status: v.picklist(DELIVERY_OUTCOMES),
+  attempts: v.array(AttemptSchema),
+  attempt_count: v.number(),
+  replays: v.optional(v.number(), 0),
+  detail: v.optional(v.nullable(v.string()), null),
+});
+export type DeliveryItem = v.InferOutput<typeof DeliveryItemSchema>;
+
+/** The `webhook-id` of one event to one endpoint: the same on every retry and replay. */
+export function deliveryIdOf(event: Pick<OutboxEvent, 'event_id'>, webhookId: string): string {
+  return `msg_${event.event_id.slice(4)}${webhookId.slice(4)}`;
+}
+
+export const DELIVERY_ID_PATTERN = /^msg_[0-9a-z]{21}[0-9a-f]{16}$/;
+
+/** The message on the delivery queue: ids only (the payload stays in the table). */
+export interface DeliveryMessage {
+  tenant_id: string;
+  webhook_id: string;
+  delivery_id: string;
+  replay?: number;
+}
+
+/**
+ * Records the delivery of an event to an endpoint, once: a drain that runs again after a crash
+ * finds it (condition attribute_not_exists) and does not number it again. Returns the stored
+ * delivery, new or found.
+ */
+export async function recordDelivery(
+  table: Table,
+  endpoint: WebhookItem,
+  event: OutboxEvent,
+  sequence: number,
+  now = new Date(),
+): Promise<{ item: DeliveryItem; created: boolean }> {
+  const deliveryId = deliveryIdOf(event, endpoint.webhook_id);
+  const key = keys.webhookDelivery(endpoint.tenant_id, endpoint.webhook_id, deliveryId);
+  const payload = payloadOf(event, endpoint.tenant_id, sequence);
+  const tooLarge = Buffer.byteLength(payload) > PAYLOAD_MAX_BYTES;
+  const item: DeliveryItem = {
+    entity: 'webhook-delivery',
+    tenant_id: endpoint.tenant_id,
+    webhook_id: endpoint.webhook_id,
+    delivery_id: deliveryId,
+    event_id: event.event_id,
+    event_type: event.type as DeliveryItem['event_type'],
+    sequence,
+    payload: tooLarge ? '' : payload,
+    created_at: now.toISOString(),
+    status: tooLarge ? 'failed' : 'pending',
+    attempts: [],
+    attempt_count: 0,
+    replays: 0,
+    detail: tooLarge ? `The payload is over ${PAYLOAD_MAX_BYTES} bytes; not sent` : null,
+  };
+  const created = await writeIf(
+    table,
+    new PutCommand({
+      TableName: table.name,
+      Item: { ...key, ...item },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+  if (created) return { item, created };
+  const stored = await getDelivery(table, endpoint.tenant_id, endpoint.webhook_id, deliveryId);
+  return { item: stored ?? item, created: false };
+}
+
+export async function getDelivery(
+  table: Table,
+  tenantId: string,
+  webhookId: string,
+  deliveryId: string,
+): Promise<DeliveryItem | undefined> {
+  if (!DELIVERY_ID_PATTERN.test(deliveryId)) return undefined;
+  const { Item } = await table.doc.send(
+    new GetCommand({
+      TableName: table.name,
+      Key: keys.webhookDelivery(tenantId, webhookId, deliveryId),
+      ConsistentRead: true,
+    }),
+  );
+  return Item ? parseItem(DeliveryItemSchema, Item) : undefined;
+}
+
+/** Appends an attempt and sets the outcome; attempts past ATTEMPTS_KEPT drop the oldest but the first. */
+export async function recordAttempt(
+  table: Table,
+  delivery: DeliveryItem,
+  attempt: Attempt,
+  status: DeliveryOutcome,
+  detail: string | null,
+): Promise<void> {
+  const kept = [...delivery.attempts, attempt];
+  const attempts = kept.length > ATTEMPTS_KEPT ? [kept[0], ...kept.slice(-(ATTEMPTS_KEPT - 1))] : kept;
+  await table.doc.send(
+    new UpdateCommand({
+      TableName: table.name,
+      Key: keys.webhookDelivery(delivery.tenant_id, delivery.webhook_id, delivery.delivery_id),
+      UpdateExpression:
+        'SET attempts = :attempts, #status = :status, detail = :detail ADD attempt_count :one',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':attempts': attempts, ':status': status, ':detail': detail, ':one': 1 },
+    }),
+  );
+}
+
+/** Ends a delivery without an attempt (its endpoint was deleted or disabled). */
+export async function endDelivery(table: Table, delivery: DeliveryItem, detail: string): Promise<void> {
+  await table.doc.send(
+    new UpdateCommand({
+      TableName: table.name,
+      Key: keys.webhookDelivery(delivery.tenant_id, delivery.webhook_id, delivery.delivery_id),
+      UpdateExpression: 'SET #status = :failed, detail = :detail',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':failed': 'failed', ':detail': detail },
+    }),
+  );
+}
+
+export const DeliveriesQuerySchema = v.object({
+  event: v.optional(
+    v.pipe(
+      v.picklist(WEBHOOK_EVENT_TYPES, `must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}`),
+      v.description('Only deliveries of this event type'),
+    ),
+  ),
+  outcome: v.optional(
+    v.pipe(
+      v.picklist(DELIVERY_OUTCOMES, `must be one of ${DELIVERY_OUTCOMES.join(', ')}`),
+      v.description('Only deliveries with this outcome'),
+    ),
+  ),
+  limit: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,3}$/, 'must be a whole number between 1 and 200'),
+      v.transform(Number),
+      v.minValue(1, 'must be a whole number between 1 and 200'),
+      v.maxValue(200, 'must be at most 200'),
+      v.description('Deliveries to return, newest first, 1 to 200 (default 50)'),
+    ),
+  ),
+});
+
+export function deliveryView(item: DeliveryItem) {
+  const last = item.attempts.at(-1);
+  return {
+    delivery_id: item.delivery_id,
+    event_id: item.event_id,
+    event_type: item.event_type,
+    sequence: item.sequence,
+    outcome: item.status,
+    created_at: item.created_at,
+    attempt_count: item.attempt_count,
+    replays: item.replays,
+    last_status_code: last?.status_code ?? null,
+    last_attempt_at: last?.at ?? null,
+    detail: item.detail,
+    attempts: item.attempts,
+  };
+}
+
+async function requireEndpoint(table: Table, caller: Principal, webhookId: string): Promise<WebhookItem> {
+  requireRole(caller, 'admin', 'Reading webhook deliveries');
+  const endpoint = await getWebhook(table, caller.tenantId, webhookId);
+  if (!endpoint) throw new NotFoundError(`No webhook ${webhookId} in your tenant`);
+  return endpoint;
+}
+
+/** GET /webhooks/{id}/deliveries: newest first, filtered by event type and outcome. */
+export async function listDeliveries(
+  table: Table,
+  caller: Principal,
+  webhookId: string,
+  query: v.InferOutput<typeof DeliveriesQuerySchema>,
+) {
+  await requireEndpoint(table, caller, webhookId);
+  const filters: string[] = [];
+  const values: Record<string, unknown> = {
+    ':pk': keys.tenantPartition(caller.tenantId),
+    ':prefix': keys.webhookDeliveryPrefix(webhookId),
+  };
+  if (query.event) {
+    filters.push('event_type = :event');
+    values[':event'] = query.event;
+  }
+  if (query.outcome) {
+    filters.push('#status = :outcome');
+    values[':outcome'] = query.outcome;
+  }
+  const limit = query.limit ?? 50;
+  // A filter is applied after each page is read: read pages until enough match (bounded).
+  const found: DeliveryItem[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  for (let page = 0; page < 20 && found.length < limit; page++) {
+    const { items, more } = await queryPage(
+      table,
+      {
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        FilterExpression: filters.length > 0 ? filters.join(' AND ') : undefined,
+        ExpressionAttributeNames: query.outcome ? { '#status': 'status' } : undefined,
+        ExpressionAttributeValues: values,
+        ExclusiveStartKey,
+        ConsistentRead: true,
+      },
+      200,
+    );
+    found.push(...items.map((item) => parseItem(DeliveryItemSchema, item)));
+    if (!more || items.length === 0) break;
+    const last = items.at(-1) as Record<string, unknown>;
+    ExclusiveStartKey = { pk: last.pk, sk: last.sk };
+  }
+  return { deliveries: found.slice(0, limit).map(deliveryView) };
+}
+
+/** POST /webhooks/{id}/deliveries/{delivery_id}/replay: the same payload and webhook-id, queued again. */
+export async function replayDelivery(
+  deps: Pick<WebhookDeps, 'table' | 'queue'>,
+  caller: Principal,
+  webhookId: string,
+  deliveryId: string,
+) {
+  const { table } = deps;
+  const endpoint = await requireEndpoint(table, caller, webhookId);
+  const delivery = await getDelivery(table, caller.tenantId, webhookId, deliveryId);
+  if (!delivery) throw new NotFoundError(`No delivery ${deliveryId} of webhook ${webhookId}`);
+  const { Attributes } = await table.doc.send(
+    new UpdateCommand({
+      TableName: table.name,
+      Key: keys.webhookDelivery(caller.tenantId, webhookId, deliveryId),
+      UpdateExpression: 'SET #status = :pending, detail = :null ADD replays :one',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':pending': 'pending', ':null': null, ':one': 1 },
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  const replayed = parseItem(DeliveryItemSchema, Attributes ?? {});
+  await sendDeliveries(deps, [
+    {
+      tenant_id: caller.tenantId,
+      webhook_id: endpoint.webhook_id,
+      delivery_id: deliveryId,
+      replay: replayed.replays,
+    },
+  ]);
+  return { delivery: deliveryView(replayed), detail: 'Queued again with the same webhook-id and payload' };
+}
+
+/** Queues delivery messages; throws when SQS did not take one (the caller's work is then retried). */
+export async function sendDeliveries(deps: Pick<WebhookDeps, 'queue'>, messages: readonly DeliveryMessage[]) {
+  if (messages.length === 0) return;
+  const { failed } = await deps.queue().sendAll(messages.map((message) => JSON.stringify(message)));
+  if (failed.length > 0) throw new Error(`${failed.length} webhook deliveries not queued`);
+}
