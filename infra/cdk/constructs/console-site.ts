@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import {
   AllowedMethods,
@@ -48,6 +50,10 @@ export class ConsoleSite extends Construct {
 
   constructor(scope: Construct, id: string, props: ConsoleSiteProps) {
     super(scope, id);
+    if (!existsSync(join(props.sourceDirectory, 'index.html')))
+      throw new Error(
+        `No built console in ${props.sourceDirectory}: run \`npm run build:console\` before synth or deploy`,
+      );
     this.bucket = new Bucket(this, 'Bucket', {
       encryption: BucketEncryption.S3_MANAGED,
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
