@@ -14,6 +14,8 @@ echo "== OpenAPI document lint (redocly lint, rules in redocly.yaml)"
 REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true npx redocly lint docs/openapi.json --format=summary
 echo "== watchlist snapshot (built once here, so parallel test workers don't each build it)"
 npx tsx scripts/build-snapshot.ts > /dev/null
+echo "== console build (npm run build:console: typed client from docs/openapi.json, tsc, vite; the browser tests load it)"
+bash scripts/build-console.sh
 echo "== tests (vitest)"
 results=.vitest-results.json
 rm -f "$results"

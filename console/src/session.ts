@@ -1,7 +1,7 @@
 /**
  * The signed-in key. It lives in this tab's sessionStorage only (gone when the tab closes, never in
  * a URL, a cookie, localStorage or a log) and in memory. An identity provider would replace the
- * key with a token here and nowhere else (docs/console.md#signing-in-with-your-identity-provider).
+ * key with a token here and nowhere else (docs/console.md#signing-in-and-how-an-identity-provider-would-replace-the-key).
  */
 const STORAGE = 'screening-console-key';
 

@@ -89,3 +89,36 @@ export function TableFrame({ label, children }: { label: string; children: Compo
     </section>
   );
 }
+
+/** Cursor paging: forward by the API's `next_cursor`, back through the cursors already seen. */
+export function useCursors() {
+  const [cursors, setCursors] = useState<(string | null)[]>([null]);
+  return {
+    cursor: cursors[cursors.length - 1],
+    canGoBack: cursors.length > 1,
+    back: () => setCursors(cursors.slice(0, -1)),
+    forward: (next: string | null) => setCursors([...cursors, next]),
+    reset: () => setCursors([null]),
+  };
+}
+
+export function Pager({
+  paging,
+  next,
+  labels = ['Previous page', 'Next page'],
+}: {
+  paging: ReturnType<typeof useCursors>;
+  next: string | null;
+  labels?: [string, string];
+}) {
+  return (
+    <div class="pager">
+      <button type="button" disabled={!paging.canGoBack} onClick={paging.back}>
+        {labels[0]}
+      </button>
+      <button type="button" disabled={!next} onClick={() => paging.forward(next)}>
+        {labels[1]}
+      </button>
+    </div>
+  );
+}

@@ -31,6 +31,7 @@ process.stdout.write(
     ...lines,
     '',
     `Try: curl -s ${stack.url}/me -H "X-API-Key: ${stack.demoKeys[0].api_key}"`,
+    `Console (sign in with a key above): ${stack.url}/console`,
     `API reference (Authorize with a key above, then Try it out): ${stack.url}/docs`,
     '',
   ].join('\n'),

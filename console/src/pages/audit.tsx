@@ -1,12 +1,12 @@
 import { useState } from 'preact/hooks';
 import { api, errorOf, keyHeaders, ok } from '../api.ts';
 import { download } from '../csv.ts';
-import { ErrorNote, Loading, Page, TableFrame, useAction, useLoad, when } from '../ui.tsx';
+import { ErrorNote, Loading, Page, Pager, TableFrame, useAction, useCursors, useLoad, when } from '../ui.tsx';
 
 /** The audit trail: browse newest first, a page at a time; export a period as CSV. */
 export function AuditPage() {
-  const [cursors, setCursors] = useState<(string | null)[]>([null]);
-  const cursor = cursors[cursors.length - 1];
+  const paging = useCursors();
+  const { cursor } = paging;
   const page = useLoad(
     async () =>
       ok(await api.GET('/audit', { params: { query: { limit: '50', ...(cursor ? { cursor } : {}) } } })),
@@ -73,22 +73,7 @@ export function AuditPage() {
               </tbody>
             </table>
           </TableFrame>
-          <div class="pager">
-            <button
-              type="button"
-              disabled={cursors.length < 2}
-              onClick={() => setCursors(cursors.slice(0, -1))}
-            >
-              Newer
-            </button>
-            <button
-              type="button"
-              disabled={!page.data.next_cursor}
-              onClick={() => setCursors([...cursors, page.data!.next_cursor])}
-            >
-              Older
-            </button>
-          </div>
+          <Pager paging={paging} next={page.data.next_cursor} labels={['Newer', 'Older']} />
         </>
       ) : null}
     </Page>

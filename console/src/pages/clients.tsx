@@ -1,16 +1,28 @@
 import { useState } from 'preact/hooks';
 import { api, ok, RISK_LEVELS } from '../api.ts';
-import { parseCsv } from '../csv.ts';
+import { parseCsv, subjectOf } from '../csv.ts';
 import { href, navigate } from '../router.ts';
 import { type BatchEvent, streamBatch } from '../stream.ts';
-import { confirmed, ErrorNote, Loading, Page, Risk, TableFrame, useAction, useLoad, when } from '../ui.tsx';
+import {
+  confirmed,
+  ErrorNote,
+  Loading,
+  Page,
+  Pager,
+  Risk,
+  TableFrame,
+  useAction,
+  useCursors,
+  useLoad,
+  when,
+} from '../ui.tsx';
 import { BatchProgress, type Progress, progressOf } from './batch.tsx';
 
 /** Clients: register one, import a CSV, list and search, trigger a rescreen run and watch it. */
 export function ClientsPage() {
   const [search, setSearch] = useState<{ reference?: string; risk_level?: string }>({});
-  const [cursors, setCursors] = useState<(string | null)[]>([null]);
-  const cursor = cursors[cursors.length - 1];
+  const paging = useCursors();
+  const { cursor } = paging;
   const list = useLoad(
     async () =>
       ok(
@@ -35,7 +47,7 @@ export function ClientsPage() {
             const data = new FormData(event.currentTarget);
             const reference = String(data.get('reference') ?? '').trim();
             const risk = String(data.get('risk_level') ?? '');
-            setCursors([null]);
+            paging.reset();
             setSearch({ ...(reference ? { reference } : {}), ...(risk ? { risk_level: risk } : {}) });
           }}
         >
@@ -91,22 +103,7 @@ export function ClientsPage() {
                 </tbody>
               </table>
             </TableFrame>
-            <div class="pager">
-              <button
-                type="button"
-                disabled={cursors.length < 2}
-                onClick={() => setCursors(cursors.slice(0, -1))}
-              >
-                Previous page
-              </button>
-              <button
-                type="button"
-                disabled={!list.data.next_cursor}
-                onClick={() => setCursors([...cursors, list.data!.next_cursor])}
-              >
-                Next page
-              </button>
-            </div>
+            <Pager paging={paging} next={list.data.next_cursor} />
           </>
         ) : null}
       </section>
@@ -179,17 +176,7 @@ function Import({ onDone }: { onDone: () => void }) {
           if (!file) return;
           void action.run(async () => {
             const rows = parseCsv(await file.text());
-            const subjects = rows.map((row) => {
-              const optional = (name: string) => row[name] || null;
-              return {
-                name: row.name ?? '',
-                dob: optional('dob'),
-                nationality: optional('nationality'),
-                location: optional('location'),
-                alias: optional('alias'),
-                reference: optional('reference'),
-              };
-            });
+            const subjects = rows.map((row) => ({ ...subjectOf(row), reference: row.reference || null }));
             let state = progressOf(null, { event: 'start', data: { batch_id: '', total: subjects.length } });
             setProgress(state);
             await streamBatch('/batch/clients/stream', { subjects }, (message: BatchEvent) => {

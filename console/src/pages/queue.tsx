@@ -1,8 +1,7 @@
-import { useState } from 'preact/hooks';
 import { RISK_LEVELS, type RiskLevel } from '../api.ts';
 import { type Check, type Origin, type QueueFilters, queuePage, type Sort, sortRows } from '../queue.ts';
 import { href, navigate, useRoute } from '../router.ts';
-import { ErrorNote, Loading, Page, Risk, TableFrame, useLoad, when } from '../ui.tsx';
+import { ErrorNote, Loading, Page, Pager, Risk, TableFrame, useCursors, useLoad, when } from '../ui.tsx';
 
 const ORIGINS: { value: Origin; label: string }[] = [
   { value: 'api', label: 'Direct (API)' },
@@ -34,8 +33,8 @@ export function QueuePage({ source }: { source: 'pending' | 'approvals' }) {
   const { query, path } = useRoute();
   const { sort, ...filters } = filtersOf(query);
   const effective: QueueFilters = source === 'approvals' ? { ...filters, awaiting_approval: true } : filters;
-  const [cursors, setCursors] = useState<(string | null)[]>([null]);
-  const cursor = cursors[cursors.length - 1];
+  const paging = useCursors();
+  const { cursor } = paging;
   const key = `${source}|${query.toString()}|${cursor}`;
   const page = useLoad(() => queuePage(source === 'approvals' ? 'all' : 'pending', effective, cursor), [key]);
 
@@ -43,7 +42,7 @@ export function QueuePage({ source }: { source: 'pending' | 'approvals' }) {
     const data = new FormData(form);
     const next = new URLSearchParams();
     for (const [name, value] of data) if (value) next.set(name, String(value));
-    setCursors([null]);
+    paging.reset();
     navigate(`${path}?${next}`);
   };
   const rows = page.data ? sortRows(page.data.screens, sort) : [];
@@ -153,22 +152,7 @@ export function QueuePage({ source }: { source: 'pending' | 'approvals' }) {
               </tbody>
             </table>
           </TableFrame>
-          <div class="pager">
-            <button
-              type="button"
-              disabled={cursors.length < 2}
-              onClick={() => setCursors(cursors.slice(0, -1))}
-            >
-              Previous page
-            </button>
-            <button
-              type="button"
-              disabled={!page.data.next_cursor}
-              onClick={() => setCursors([...cursors, page.data!.next_cursor])}
-            >
-              Next page
-            </button>
-          </div>
+          <Pager paging={paging} next={page.data.next_cursor} />
         </>
       ) : null}
     </Page>
