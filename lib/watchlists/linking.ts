@@ -22,10 +22,14 @@
  *    - one side states none: the primary names of both, 3+ parts (a two-part name shared by two
  *      people is too common to link on the name alone);
  *    - neither states one: never linked on the name.
- * 3. A link that would put two listings with conflicting dates of birth into one person (through a
+ * 3. **Full-name agreement under transliteration** (lib/watchlists/transliterated-names.ts:
+ *    ILINYKH / ILYNIKH, Alexey / Aleksey, Dmitriy / Dmitrii, Mohammed / Muhammad, a patronymic
+ *    one list leaves out): two listings on different lists, both with dates of birth that agree
+ *    (the same complete date for a two-part name), and no conflicting nationality or gender.
+ * 4. A link that would put two listings with conflicting dates of birth into one person (through a
  *    third listing without one) is refused: every dated listing of a linked person agrees with
  *    every other.
- * 4. Lists marked `historical` (the retired OFSI list) are kept only as additions to a linked
+ * 5. Lists marked `historical` (the retired OFSI list) are kept only as additions to a linked
  *    current listing (dates of birth, nationalities, places the current copy lacks); alone they
  *    are dropped, never screened.
  *
@@ -35,6 +39,7 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { dobKey } from './listed-dates.ts';
 import { compactPerson, restorePerson } from './listed-person.ts';
+import { conflictingFacts, transliterationKeys } from './transliterated-names.ts';
 import type {
   CheckType,
   ListDescriptor,
@@ -294,6 +299,36 @@ export function findLinks(people: readonly ListedPerson[], options: LinkOptions)
         } else if ((dated(a) || dated(b)) && aPrimary && bPrimary && parts >= 3) {
           linkByName(a, b, 'full name (no date of birth on one side)');
         }
+      }
+    }
+  }
+
+  // 3. Full-name agreement under transliteration (ILINYKH / ILYNIKH, Alexey / Aleksey), with a
+  // patronymic one list leaves out: only with dates of birth on both sides that agree (the same
+  // complete date for a two-part name), and never across a conflicting nationality or gender.
+  const byTransliteration = new Map<string, number[]>();
+  people.forEach((person, i) => {
+    if (!linkable[i] || !dated(i)) return;
+    const keys = new Set<string>();
+    for (const name of person.names) {
+      if (name.strength === 'weak') continue;
+      for (const key of transliterationKeys(nameParts(name.name))) if (key.includes(' ')) keys.add(key);
+    }
+    for (const key of keys) {
+      const list = byTransliteration.get(key);
+      if (list) list.push(i);
+      else byTransliteration.set(key, [i]);
+    }
+  });
+  for (const [key, entries] of byTransliteration) {
+    const parts = key.split(' ').length;
+    for (let x = 0; x < entries.length; x++) {
+      for (let y = x + 1; y < entries.length; y++) {
+        const [a, b] = [entries[x], entries[y]];
+        if (people[a].list_id === people[b].list_id || conflictingFacts(people[a], people[b])) continue;
+        const agree =
+          parts >= 3 ? dobsAgree(people[a].dobs, people[b].dobs) : sameFullDate(people[a], people[b]);
+        if (agree) linkByName(a, b, 'name under transliteration and date of birth');
       }
     }
   }

@@ -236,6 +236,40 @@ describe('the linking rule', () => {
     expect(link(a, b, dated)).toHaveLength(2);
   });
 
+  it('links names spelt differently under transliteration when the dates of birth agree', () => {
+    const eu = person('eu_fsf', 'e', 'Aleksey Viktorovich ILINYKH', [{ kind: 'date', date: '1971-03-04' }]);
+    const ofac = person('ofac_sdn', 'o', 'ILYNIKH, Alexey Viktorovich', [
+      { kind: 'date', date: '1971-03-04' },
+    ]);
+    const canada = person('ca_sema', 'c', 'Alexei Ilinykh', [{ kind: 'date', date: '1971-03-04' }]);
+    const [one, ...rest] = link(eu, ofac, canada);
+    expect(rest).toHaveLength(0);
+    expect(one.listings?.map((l) => l.linked_by)).toEqual([
+      'primary',
+      'name under transliteration and date of birth',
+      'name under transliteration and date of birth',
+    ]);
+  });
+
+  it('keeps transliterated namesakes apart on a conflicting date, nationality or gender, or no date', () => {
+    const born = (date: string) => [{ kind: 'date', date } as ListedDob];
+    const eu = person('eu_fsf', 'e', 'Aleksey Viktorovich ILINYKH', born('1971-03-04'));
+    expect(link(eu, person('ofac_sdn', 'o', 'Alexey Viktorovich ILYNIKH', born('1991-03-04')))).toHaveLength(
+      2,
+    );
+    expect(link(eu, person('uk_fcdo', 'u', 'Alexey Viktorovich ILYNIKH'))).toHaveLength(2);
+    const other = person('ofac_sdn', 'o', 'Alexey Viktorovich ILYNIKH', born('1971-03-04'));
+    other.nationalities = ['Kazakhstan'];
+    const russian = { ...eu, nationalities: ['Russia'] };
+    expect(link(russian, other)).toHaveLength(2);
+    const female = person('ofac_sdn', 'f', 'Alexey Viktorovich ILYNIKH', born('1971-03-04'));
+    female.gender = 'Female';
+    expect(link({ ...eu, gender: 'Male' }, female)).toHaveLength(2);
+    // Two parts need the same complete date, not only the same year.
+    const two = person('eu_fsf', 't', 'Aleksey ILINYKH', [{ kind: 'year', year: 1971 }]);
+    expect(link(two, person('ofac_sdn', 'y', 'Alexey ILYNIKH', born('1971-03-04')))).toHaveLength(2);
+  });
+
   it('does not link PEP or criminal lists', () => {
     const a = person('world_leaders_pep', 'w', 'Vladimir Vladimirovich PUTIN');
     const b = person('eu_fsf', 'e', 'Vladimir Vladimirovich Putin', [{ kind: 'date', date: '1952-10-07' }]);
