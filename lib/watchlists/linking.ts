@@ -10,7 +10,9 @@
  *    Australia (`un:`), the OFSI Group ID the FCDO list carries (`ofsi:`), OFAC's entity number
  *    in either OFAC format (`ofac:`). The publishers themselves say it is the same listing, so the
  *    names need not agree; but a link between listings that share no name part at all, or whose
- *    dates of birth conflict, is refused as a mistyped reference.
+ *    dates of birth conflict, is refused as a mistyped reference. The OFSI Group ID links first
+ *    (the UK's own id for its own designation), then OFAC's, then UN references; and a name-only
+ *    link (rule 2) never joins two listings whose publishers gave them different ids of one kind.
  * 2. **Strong full-name agreement**: two listings whose full names have exactly the same parts
  *    (every part, patronymic included, in any order, ignoring case, accents and punctuation), with
  *    dates of birth that agree (some date of one falls within some date of the other: a year-only
@@ -20,10 +22,14 @@
  *    - one side states none: the primary names of both, 3+ parts (a two-part name shared by two
  *      people is too common to link on the name alone);
  *    - neither states one: never linked on the name.
- * 3. A link that would put two listings with conflicting dates of birth into one person (through a
+ * 3. **Full-name agreement under transliteration** (lib/watchlists/transliterated-names.ts:
+ *    ILINYKH / ILYNIKH, Alexey / Aleksey, Dmitriy / Dmitrii, Mohammed / Muhammad, a patronymic
+ *    one list leaves out): two listings on different lists, both with dates of birth that agree
+ *    (the same complete date for a two-part name), and no conflicting nationality or gender.
+ * 4. A link that would put two listings with conflicting dates of birth into one person (through a
  *    third listing without one) is refused: every dated listing of a linked person agrees with
  *    every other.
- * 4. Lists marked `historical` (the retired OFSI list) are kept only as additions to a linked
+ * 5. Lists marked `historical` (the retired OFSI list) are kept only as additions to a linked
  *    current listing (dates of birth, nationalities, places the current copy lacks); alone they
  *    are dropped, never screened.
  *
@@ -33,6 +39,7 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { dobKey } from './listed-dates.ts';
 import { compactPerson, restorePerson } from './listed-person.ts';
+import { conflictingFacts, transliterationKeys } from './transliterated-names.ts';
 import type {
   CheckType,
   ListDescriptor,
@@ -44,6 +51,10 @@ import type {
   PersonLink,
   WatchlistSnapshot,
 } from './types.ts';
+
+/** Shared-id kinds in the order they link (see `findLinks`). */
+const ID_PRIORITY = ['ofsi', 'ofac', 'un'];
+const idNamespace = (id: string) => id.slice(0, id.indexOf(':'));
 
 const STRENGTH_RANK: Record<ListedName['strength'], number> = { primary: 0, strong: 1, weak: 2 };
 
@@ -225,15 +236,37 @@ export function findLinks(people: readonly ListedPerson[], options: LinkOptions)
     return set;
   };
   const shareNamePart = (a: number, b: number) => [...nameSet(a)].some((part) => nameSet(b).has(part));
+  // The UK's own Group ID first (FCDO and OFSI rows of one UK designation), then OFAC's entity
+  // number, then a UN reference quoted by another publisher: when two of them disagree on dates of
+  // birth, the nearer publisher's link is the one kept.
   const byId = new Map<string, number>();
+  const idLinks: { id: string; i: number }[] = [];
   people.forEach((person, i) => {
-    if (!linkable[i]) return;
-    for (const id of person.shared_ids ?? []) {
-      const seen = byId.get(id);
-      if (seen === undefined) byId.set(id, i);
-      else if (shareNamePart(seen, i)) link(seen, i, id);
-    }
+    if (linkable[i]) for (const id of person.shared_ids ?? []) idLinks.push({ id, i });
   });
+  idLinks.sort((a, b) => ID_PRIORITY.indexOf(idNamespace(a.id)) - ID_PRIORITY.indexOf(idNamespace(b.id)));
+  for (const { id, i } of idLinks) {
+    const seen = byId.get(id);
+    if (seen === undefined) byId.set(id, i);
+    else if (shareNamePart(seen, i)) link(seen, i, id);
+  }
+
+  /**
+   * Publisher ids two clusters hold that say they are different listings: both carry an id of the
+   * same kind (two OFSI Group IDs, two OFAC numbers) and none in common. A name-only merge never
+   * overrides that.
+   */
+  const idsOf = (i: number) => clusters.members[clusters.find(i)].flatMap((m) => people[m].shared_ids ?? []);
+  const publishersDisagree = (a: number, b: number): boolean => {
+    const [left, right] = [idsOf(a), idsOf(b)];
+    if (!left.length || !right.length) return false;
+    if (left.some((id) => right.includes(id))) return false;
+    const kinds = new Set(left.map(idNamespace));
+    return right.some((id) => kinds.has(idNamespace(id)));
+  };
+  const linkByName = (a: number, b: number, reason: string): void => {
+    if (!publishersDisagree(a, b)) link(a, b, reason);
+  };
 
   // 2. Strong full-name agreement, with agreeing or one-sided dates of birth.
   const byName = new Map<string, number[]>();
@@ -262,10 +295,40 @@ export function findLinks(people: readonly ListedPerson[], options: LinkOptions)
         if (dated(a) && dated(b)) {
           const agree =
             parts >= 3 ? dobsAgree(people[a].dobs, people[b].dobs) : sameFullDate(people[a], people[b]);
-          if (agree) link(a, b, 'name and date of birth');
+          if (agree) linkByName(a, b, 'name and date of birth');
         } else if ((dated(a) || dated(b)) && aPrimary && bPrimary && parts >= 3) {
-          link(a, b, 'full name (no date of birth on one side)');
+          linkByName(a, b, 'full name (no date of birth on one side)');
         }
+      }
+    }
+  }
+
+  // 3. Full-name agreement under transliteration (ILINYKH / ILYNIKH, Alexey / Aleksey), with a
+  // patronymic one list leaves out: only with dates of birth on both sides that agree (the same
+  // complete date for a two-part name), and never across a conflicting nationality or gender.
+  const byTransliteration = new Map<string, number[]>();
+  people.forEach((person, i) => {
+    if (!linkable[i] || !dated(i)) return;
+    const keys = new Set<string>();
+    for (const name of person.names) {
+      if (name.strength === 'weak') continue;
+      for (const key of transliterationKeys(nameParts(name.name))) if (key.includes(' ')) keys.add(key);
+    }
+    for (const key of keys) {
+      const list = byTransliteration.get(key);
+      if (list) list.push(i);
+      else byTransliteration.set(key, [i]);
+    }
+  });
+  for (const [key, entries] of byTransliteration) {
+    const parts = key.split(' ').length;
+    for (let x = 0; x < entries.length; x++) {
+      for (let y = x + 1; y < entries.length; y++) {
+        const [a, b] = [entries[x], entries[y]];
+        if (people[a].list_id === people[b].list_id || conflictingFacts(people[a], people[b])) continue;
+        const agree =
+          parts >= 3 ? dobsAgree(people[a].dobs, people[b].dobs) : sameFullDate(people[a], people[b]);
+        if (agree) linkByName(a, b, 'name under transliteration and date of birth');
       }
     }
   }

@@ -7,6 +7,7 @@ import { unzipSync } from 'fflate';
 import { normaliseCountry } from './countries.ts';
 import { addDobs, isoFromDayMonthYear, parseNumericDob } from './listed-dates.ts';
 import { addName, addUnique, cleanText, newPerson } from './listed-person.ts';
+import { addSharedIds, ofsiGroupId } from './shared-ids.ts';
 import type { ListDescriptor, ListedName, ListedPerson, ParsedList } from './types.ts';
 import { child, childNodes, childText, type XmlNode } from './xml-nodes.ts';
 
@@ -176,6 +177,8 @@ export function parseUkOfsi(workbook: Buffer | Uint8Array): ParsedList {
         .join(' ');
     const primaryRow = groupRows.find((row) => get(row, 'aliasType') === 'Primary name') ?? groupRows[0];
     const person = newPerson('uk_ofsi', groupId, fullName(primaryRow));
+    // The FCDO designation quotes this Group ID: the publisher's own link between the two rows.
+    addSharedIds(person, ofsiGroupId(groupId));
     for (const row of groupRows) {
       addName(person.names, fullName(row), nameStrength(get(row, 'aliasType'), get(row, 'aliasQuality')));
       addName(person.names, get(row, 'nonLatin'), 'strong');

@@ -198,12 +198,12 @@ describe('GET /dbstatus', () => {
     // Retired: screened only through the FCDO designations that carry its entries' group ids.
     expect(byId.uk_ofsi).toMatchObject({
       entity_count: 4686,
-      individual_count: 2977,
-      linked_count: 2977,
+      individual_count: 3657,
+      linked_count: 3657,
       source_date: '2025-04-10',
     });
     expect(byId.eu_fsf.linked_count).toBeGreaterThan(1000);
-    expect(body.totals.individuals).toBe(43660);
+    expect(body.totals.individuals).toBe(44340);
     expect(byId.un_sc.stale).toBe(true);
     expect(body.stale).toBe(true);
     expect(body.staleness_rule).toMatch(/7 days/);

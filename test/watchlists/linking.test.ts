@@ -95,6 +95,31 @@ describe('one person per person across the sanctions lists (real multi-listed pe
     expect(ofsi?.individual_count).toBeLessThan(3662);
   });
 
+  it('links every FCDO designation to the OFSI record whose Group ID it carries', () => {
+    // Before the OFSI parser wrote its Group ID, 1,160 of 3,852 such designations went to another
+    // person than their own OFSI record (the FCDO row merged by name with a namesake).
+    const where = new Map<string, number>();
+    people.forEach((p, i) => {
+      for (const l of p.listings ?? [{ list_id: p.list_id, entity_id: p.entity_id }])
+        where.set(`${l.list_id}:${l.entity_id}`, i);
+    });
+    const ofsiIds = new Set(
+      perListPeople(snapshot)
+        .filter((p) => p.list_id === 'uk_ofsi')
+        .map((p) => p.entity_id),
+    );
+    const split = perListPeople(snapshot)
+      .filter((p) => p.list_id === 'uk_fcdo')
+      .flatMap((p) => {
+        const group = p.shared_ids?.find((id) => id.startsWith('ofsi:'))?.slice(5);
+        if (!group || !ofsiIds.has(group)) return [];
+        return where.get(`uk_fcdo:${p.entity_id}`) === where.get(`uk_ofsi:${group}`) ? [] : [p.entity_id];
+      });
+    expect(split).toEqual([]);
+    // AQD0098, ABDELKADER LAAGOUB: FCDO and OFSI group 8685 are one person.
+    expect(listingsOf(personWith('uk_fcdo', 'AQD0098')[0])).toContain('uk_ofsi:8685');
+  });
+
   function findUn(reference: string): string {
     return (
       perListPeople(snapshot).find((p) => p.list_id === 'un_sc' && p.reference === reference)?.entity_id ?? ''
@@ -187,6 +212,62 @@ describe('the linking rule', () => {
       ['uk_fcdo', 'un:QDI.334'],
     ]);
     expect(merged.names.map((n) => n.name)).toContain("'Abd al-Rahman AL-NU'AIMI");
+  });
+
+  it('links the OFSI Group ID first, and never lets a name-only merge override a group id', () => {
+    // The FCDO row quotes a UN number and its OFSI Group ID; the UN reference's other holder (EU)
+    // states another date than OFSI: the UK's own link wins.
+    const fcdo = person('uk_fcdo', 'DPR1', 'KIM CHOL NAM', [], ['un:KPI.44', 'ofsi:1']);
+    const eu = person(
+      'eu_fsf',
+      'EU.1',
+      'KIM Chol Nam',
+      [{ kind: 'date', date: '1970-02-12' }],
+      ['un:KPI.44'],
+    );
+    const ofsi = person('uk_ofsi', '1', 'KIM CHOL NAM', [{ kind: 'date', date: '1970-02-19' }], ['ofsi:1']);
+    const linked = link(eu, fcdo, ofsi);
+    const uk = linked.find((p) => p.listings?.some((l) => l.entity_id === 'DPR1'));
+    expect(uk?.listings?.map((l) => l.entity_id).sort()).toEqual(['1', 'DPR1']);
+    // Two FCDO designations carrying different OFSI Group IDs stay two people, however alike their names.
+    const a = person('uk_fcdo', 'A', 'Ivan Ivanovich Petrov', [], ['ofsi:2']);
+    const b = person('uk_fcdo', 'B', 'Ivan Ivanovich Petrov', [], ['ofsi:3']);
+    const dated = person('eu_fsf', 'e', 'Ivan Ivanovich Petrov', [{ kind: 'date', date: '1960-01-02' }]);
+    expect(link(a, b, dated)).toHaveLength(2);
+  });
+
+  it('links names spelt differently under transliteration when the dates of birth agree', () => {
+    const eu = person('eu_fsf', 'e', 'Aleksey Viktorovich ILINYKH', [{ kind: 'date', date: '1971-03-04' }]);
+    const ofac = person('ofac_sdn', 'o', 'ILYNIKH, Alexey Viktorovich', [
+      { kind: 'date', date: '1971-03-04' },
+    ]);
+    const canada = person('ca_sema', 'c', 'Alexei Ilinykh', [{ kind: 'date', date: '1971-03-04' }]);
+    const [one, ...rest] = link(eu, ofac, canada);
+    expect(rest).toHaveLength(0);
+    expect(one.listings?.map((l) => l.linked_by)).toEqual([
+      'primary',
+      'name under transliteration and date of birth',
+      'name under transliteration and date of birth',
+    ]);
+  });
+
+  it('keeps transliterated namesakes apart on a conflicting date, nationality or gender, or no date', () => {
+    const born = (date: string) => [{ kind: 'date', date } as ListedDob];
+    const eu = person('eu_fsf', 'e', 'Aleksey Viktorovich ILINYKH', born('1971-03-04'));
+    expect(link(eu, person('ofac_sdn', 'o', 'Alexey Viktorovich ILYNIKH', born('1991-03-04')))).toHaveLength(
+      2,
+    );
+    expect(link(eu, person('uk_fcdo', 'u', 'Alexey Viktorovich ILYNIKH'))).toHaveLength(2);
+    const other = person('ofac_sdn', 'o', 'Alexey Viktorovich ILYNIKH', born('1971-03-04'));
+    other.nationalities = ['Kazakhstan'];
+    const russian = { ...eu, nationalities: ['Russia'] };
+    expect(link(russian, other)).toHaveLength(2);
+    const female = person('ofac_sdn', 'f', 'Alexey Viktorovich ILYNIKH', born('1971-03-04'));
+    female.gender = 'Female';
+    expect(link({ ...eu, gender: 'Male' }, female)).toHaveLength(2);
+    // Two parts need the same complete date, not only the same year.
+    const two = person('eu_fsf', 't', 'Aleksey ILINYKH', [{ kind: 'year', year: 1971 }]);
+    expect(link(two, person('ofac_sdn', 'y', 'Alexey ILYNIKH', born('1971-03-04')))).toHaveLength(2);
   });
 
   it('does not link PEP or criminal lists', () => {

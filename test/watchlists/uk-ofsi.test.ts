@@ -33,6 +33,11 @@ describe('UK OFSI consolidated list', () => {
     expect(haq?.listed_on).toBe('2022-12-09');
   });
 
+  it('carries its Group ID as the shared id the FCDO designation quotes, so the two link', () => {
+    expect(byGroup.get('15672')?.shared_ids).toEqual(['ofsi:15672']);
+    expect(parsed.people.every((p) => p.shared_ids?.includes(`ofsi:${Number(p.entity_id)}`))).toBe(true);
+  });
+
   it('splits numbered nationalities and keeps the non-Latin name', () => {
     const abramovich = byGroup.get('14212');
     expect(abramovich?.nationalities).toEqual(['Russia', 'Israel', 'Portugal']);
