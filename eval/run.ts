@@ -28,6 +28,7 @@ import { riskRank } from '../lib/matcher/types.ts';
 import { perListPeople } from '../lib/watchlists/linking.ts';
 import type { WatchlistSnapshot } from '../lib/watchlists/types.ts';
 import { issueClasses, levelOn, measureClass } from './classes.ts';
+import { measureInnocents, printInnocents } from './innocents.ts';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const fixtures = join(repoRoot, 'eval', 'fixtures');
@@ -383,6 +384,7 @@ function main(): void {
   falseAlerts(matcher);
   classFigures(matcher, snapshot);
   ownNames(matcher, snapshot);
+  printInnocents(measureInnocents(matcher));
 }
 
 /**
