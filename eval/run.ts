@@ -29,6 +29,7 @@ import { perListPeople } from '../lib/watchlists/linking.ts';
 import type { WatchlistSnapshot } from '../lib/watchlists/types.ts';
 import { issueClasses, levelOn, measureClass } from './classes.ts';
 import { measureInnocents, printInnocents } from './innocents.ts';
+import { measureVariants, printVariants } from './variants.ts';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const fixtures = join(repoRoot, 'eval', 'fixtures');
@@ -385,6 +386,7 @@ function main(): void {
   classFigures(matcher, snapshot);
   ownNames(matcher, snapshot);
   printInnocents(measureInnocents(matcher));
+  printVariants(measureVariants(matcher, snapshot));
 }
 
 /**
