@@ -307,8 +307,18 @@ function looseAcrossScripts(a: NameToken, b: NameToken): boolean {
   if (a.transliterated === b.transliterated && !a.vowelPoor && !b.vowelPoor) return false;
   if (a.text === b.text) return false;
   for (const k of a.variantKeys) if (b.variantKeys.includes(k)) return false;
-  const typos = a.readFromArabic || b.readFromArabic || Math.max(a.text.length, b.text.length) < 6 ? 1 : 2;
+  if (a.readFromArabic || b.readFromArabic) {
+    // Arabic script has no letters for v, p, e and o: f, b, i and u stand for them ("فلاديمير بوتين").
+    return editDistance(arabicSounds(a.text), arabicSounds(b.text), 2) > 1;
+  }
+  const typos = Math.max(a.text.length, b.text.length) < 6 ? 1 : 2;
   return editDistance(a.text, b.text, typos + 1) > typos;
+}
+
+const ARABIC_SOUNDS: Record<string, string> = { v: 'f', p: 'b', e: 'i', o: 'u' };
+
+function arabicSounds(text: string): string {
+  return text.replace(/[vpeo]/g, (c) => ARABIC_SOUNDS[c]);
 }
 
 /** Tokens of one side, particles aside, that the alignment left without a counterpart. */
