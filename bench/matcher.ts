@@ -9,10 +9,15 @@
  * (the npm script does).
  */
 
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import Fuse from 'fuse.js';
 import { createMatcher } from '../lib/matcher/screen.ts';
 import { loadSnapshot } from '../lib/matcher/snapshot-file.ts';
 import type { SubjectInput } from '../lib/matcher/types.ts';
+import { MATCHER_VERSION } from '../lib/matcher/version.ts';
 import { CHECK_TYPES } from '../lib/watchlists/types.ts';
 
 const QUERY_COUNT = 3000;
@@ -173,6 +178,42 @@ function main(): void {
     `fuse.js baseline over ${allNames.length} names (build ${fuseBuildMs.toFixed(0)} ms): ${FUSE_QUERY_COUNT} searches, p50 ${(fuseP50 / 1000).toFixed(1)} ms, p99 ${(percentile(fuseTimes, 99) / 1000).toFixed(1)} ms`,
   );
   console.log(`ratio of p50 (fuse.js / matcher): ${(fuseP50 / percentile(times, 50)).toFixed(0)}×`);
+  writeResults({
+    measured_at: new Date().toISOString(),
+    commit: gitCommit(),
+    matcher_version: MATCHER_VERSION,
+    listed_individuals: snapshot.people.length,
+    load_ms: Math.round(snapshotMs),
+    index_ms: Math.round(indexMs),
+    load_index_ms: Math.round(snapshotMs + indexMs),
+    heap_mb: Number(heapAfter.toFixed(1)),
+    p50_us: Math.round(percentile(times, 50)),
+    p99_us: Math.round(percentile(times, 99)),
+    cpu_us_per_screen: Math.round((cpu.user + cpu.system) / queries.length),
+    fuse_p50_ms: Number((fuseP50 / 1000).toFixed(1)),
+    ratio: Math.round(fuseP50 / percentile(times, 50)),
+  });
 }
 
-main();
+/** The last run's figures, which `npm run eval` copies into docs/scorecard.md. */
+export const BENCH_RESULTS = join(
+  resolve(dirname(fileURLToPath(import.meta.url))),
+  'results',
+  'matcher-last.json',
+);
+
+function writeResults(figures: Record<string, string | number>): void {
+  mkdirSync(dirname(BENCH_RESULTS), { recursive: true });
+  writeFileSync(BENCH_RESULTS, `${JSON.stringify(figures, null, 2)}\n`);
+  console.log(`figures written to ${BENCH_RESULTS}`);
+}
+
+function gitCommit(): string {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();

@@ -29,6 +29,9 @@ import { perListPeople } from '../lib/watchlists/linking.ts';
 import type { WatchlistSnapshot } from '../lib/watchlists/types.ts';
 import { issueClasses, levelOn, measureClass } from './classes.ts';
 import { personLinkingFigures } from './person-linking.ts';
+import { measureInnocents, printInnocents } from './innocents.ts';
+import { type PairFigures, writeScorecard } from './scorecard.ts';
+import { measureVariants, printVariants } from './variants.ts';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const fixtures = join(repoRoot, 'eval', 'fixtures');
@@ -111,7 +114,8 @@ function pairKey(r: Row): string {
   return `${r.name1}|${r.name2}`;
 }
 
-function namePairs(): void {
+function namePairs(): PairFigures {
+  const figures = {} as PairFigures;
   console.log(
     `\n(a) Person name pairs (nomenklatura name_bench), alert at compareNames ≥ ${NAME_ALERT_THRESHOLD}`,
   );
@@ -133,7 +137,9 @@ function namePairs(): void {
     const perGroup = groups.map((g) => `${g} ${rows.filter((r) => r.case_group === g).length}`).join(', ');
     const withFrozen = rows.filter((r) => frozen.has(pairKey(r)));
     console.log(`  ${label} (${perGroup})`);
-    console.log(`    ours      ${prf(count(rows, (r) => (scores.get(r) ?? 0) >= NAME_ALERT_THRESHOLD))}`);
+    const ours = count(rows, (r) => (scores.get(r) ?? 0) >= NAME_ALERT_THRESHOLD);
+    figures[label] = pairFigures(ours);
+    console.log(`    ours      ${prf(ours)}`);
     console.log(
       `    logic-v2  ${prf(count(withFrozen, (r) => frozen.get(pairKey(r)) === true))}  (frozen run, threshold 0.70; pairs it has)`,
     );
@@ -161,6 +167,13 @@ function namePairs(): void {
       console.log(`    dev ${kind} ${s.toFixed(3)} ${r.quality || 'MEDIUM'}: ${r.name1} | ${r.name2}`);
     }
   }
+  return figures;
+}
+
+function pairFigures(c: Confusion): PairFigures['all'] {
+  const p = c.tp / Math.max(1, c.tp + c.fp);
+  const r = c.tp / Math.max(1, c.tp + c.fn);
+  return { p, r, f1: p + r > 0 ? (2 * p * r) / (p + r) : 0, n: c.tp + c.fp + c.fn + c.tn };
 }
 
 function unEntityIndex(snapshot: WatchlistSnapshot): Map<string, Set<string>> {
@@ -371,7 +384,7 @@ function putinVariants(matcher: Matcher): void {
 }
 
 function main(): void {
-  namePairs();
+  const pairs = namePairs();
   crossScript();
   const started = performance.now();
   const snapshot = loadSnapshot();
@@ -385,6 +398,11 @@ function main(): void {
   classFigures(matcher, snapshot);
   ownNames(matcher, snapshot);
   personLinkingFigures(matcher, snapshot);
+  const innocents = measureInnocents(matcher);
+  printInnocents(innocents);
+  const variants = measureVariants(matcher, snapshot);
+  printVariants(variants);
+  writeScorecard({ snapshot, pairs, variants, innocents });
 }
 
 /**

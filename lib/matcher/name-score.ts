@@ -44,6 +44,15 @@ const SINGLE_PART_CAP = 0.72;
 const INITIALS_CAP = 0.85;
 /** At most this score when no name part (only particles or initials) is shared. */
 const NO_PART_CAP = 0.5;
+/**
+ * At most this score (the weak band: an alert only with an agreeing date of birth) when half or
+ * more of the aligned name parts agree only loosely across scripts: a consonant skeleton or sound
+ * key shared by a rendering of another script and a listed spelling more than a typo apart
+ * ("khulud" / "Khaled", "hmuda" / "Hammad"). Such agreement is common between unrelated names; it
+ * needs more parts that agree in spelling (exactly, as a known variant or within a typo) than
+ * parts that agree loosely to count as a name match.
+ */
+const LOOSE_ONLY_CAP = 0.78;
 /** Matched weight below which the evidence is too thin for a confident score... */
 const EVIDENCE_MIN = 0.6;
 /** ...and the factor applied with no evidence at all (rising linearly to 1 at `EVIDENCE_MIN`). */
@@ -173,6 +182,8 @@ export function scoreTokens(
   const pairs = new Array<AlignedPair>(chosenCount);
   let abdShortForms = 0;
   let abdOnQuery = 0;
+  let looseParts = 0;
+  let firmParts = 0;
   for (let c = 0; c < chosenCount; c++) {
     const q = chosenQ[c];
     const q2 = chosenQ2[c];
@@ -207,6 +218,8 @@ export function scoreTokens(
       if (rarity > rarestMatched) rarestMatched = rarity;
       evidence += w * contribution(s);
       matchedParts += q2 >= 0 || l2 >= 0 ? 2 : 1;
+      if (q2 < 0 && l2 < 0 && looseAcrossScripts(query[q], listed[l])) looseParts++;
+      else firmParts++;
     }
     if (initialPair) matchedInitials++;
     pairs[c] = {
@@ -278,11 +291,34 @@ export function scoreTokens(
     score = Math.min(score, matchedInitials > 0 && matchedParts === 1 ? INITIALS_CAP : SINGLE_PART_CAP);
   }
   if (matchedParts === 0) score = Math.min(score, NO_PART_CAP);
+  if (looseParts > 0 && looseParts >= firmParts) score = Math.min(score, LOOSE_ONLY_CAP);
   if (evidence < EVIDENCE_MIN)
     score *= NO_EVIDENCE_FACTOR + ((1 - NO_EVIDENCE_FACTOR) * evidence) / EVIDENCE_MIN;
   // Usually in order already (the alignment picks pairs best first), and a sort copies the array.
   if (!inDescendingSimilarity(pairs)) pairs.sort(bySimilarity);
   return { score: Math.min(1, score), pairs, unmatchedQuery, unmatchedListed, rarestMatched };
+}
+
+/**
+ * Whether two aligned tokens, one a rendering of another script (or vowel-less), agree only by
+ * their consonants: not the same text, not one name-variant group, and more than a typo apart.
+ */
+function looseAcrossScripts(a: NameToken, b: NameToken): boolean {
+  if (a.transliterated === b.transliterated && !a.vowelPoor && !b.vowelPoor) return false;
+  if (a.text === b.text) return false;
+  for (const k of a.variantKeys) if (b.variantKeys.includes(k)) return false;
+  if (a.readFromArabic || b.readFromArabic) {
+    // Arabic script has no letters for v, p, e and o: f, b, i and u stand for them ("فلاديمير بوتين").
+    return editDistance(arabicSounds(a.text), arabicSounds(b.text), 2) > 1;
+  }
+  const typos = Math.max(a.text.length, b.text.length) < 6 ? 1 : 2;
+  return editDistance(a.text, b.text, typos + 1) > typos;
+}
+
+const ARABIC_SOUNDS: Record<string, string> = { v: 'f', p: 'b', e: 'i', o: 'u' };
+
+function arabicSounds(text: string): string {
+  return text.replace(/[vpeo]/g, (c) => ARABIC_SOUNDS[c]);
 }
 
 /** Tokens of one side, particles aside, that the alignment left without a counterpart. */

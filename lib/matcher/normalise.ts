@@ -38,6 +38,11 @@ export interface NameToken {
   /** Read from an Indic script, which writes every vowel: a short name one letter apart is another. */
   readFromIndic?: boolean;
   /**
+   * Read from Arabic script, which leaves short vowels unwritten: a Latin spelling two letters
+   * apart ("khulud" / "Khaled") may be another name altogether.
+   */
+  readFromArabic?: boolean;
+  /**
    * The token read as Polish, Czech, Baltic or Turkish spelling, rewritten the English way the
    * lists spell ("wasiljewicz" → "vasilyevich"); empty for most tokens (latin-orthographies.ts)
    * and for every token read from another script.
@@ -155,6 +160,7 @@ const NON_ASCII_RE = /[^\u0020-\u007e]/;
 const HAS_NON_LATIN_RE =
   /[^\p{Script=Latin}\p{Script=Han}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Gurmukhi}\p{Script=Gujarati}\p{Script=Oriya}\p{Script=Telugu}\p{Script=Kannada}\p{Script=Malayalam}\p{M}\p{P}\p{Z}\p{N}\p{S}]/u;
 const DIGITS_RE = /^[0-9]+$/;
+const ARABIC_SCRIPT_RE = /[\u0600-\u06ff]/;
 
 /** Folded word list of a name, before titles, particles and variant keys are applied. */
 export function nameWords(name: string): string[] {
@@ -205,6 +211,7 @@ export function tokeniseName(name: string): NameToken[] {
   const tokens = nameParts(name).map((p) =>
     makeToken(p.text, p.particle, transliterated, readFromHan, readFromIndic),
   );
+  if (transliterated && ARABIC_SCRIPT_RE.test(name)) for (const t of tokens) t.readFromArabic = true;
   const latin = nonAscii && !transliterated && !readFromHan && !readFromIndic;
   const digraphs = latin ? withDigraphs(name.normalize('NFC')) : undefined;
   if (digraphs !== undefined) {

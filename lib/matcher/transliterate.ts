@@ -18,6 +18,7 @@
 
 import { ARABIC, isLetterAt, transliterateArabicChar, transliterateHebrewChar } from './romanise/abjads.ts';
 import { ARMENIAN, CYRILLIC, GEORGIAN, GREEK, GREEK_DIGRAPHS } from './romanise/alphabets.ts';
+import { ARABIC_NAMES } from './romanise/arabic-names.ts';
 import { transliterateEthiopic } from './romanise/ethiopic.ts';
 import { HAN_RE, romaniseHan } from './romanise/han.ts';
 import { HANGUL_SURNAMES, hangulRunLength, transliterateHangul } from './romanise/hangul.ts';
@@ -59,6 +60,12 @@ export function transliterate(text: string): string {
         out += transliterateHangul(code);
       }
     } else if (code >= 0x0600 && code <= 0x06ff) {
+      const known = isLetterAt(source, i - 1, ARABIC) ? undefined : knownArabicName(source, i);
+      if (known) {
+        out += known.latin;
+        i = known.end - 1;
+        continue;
+      }
       // The article ال is written joined to the name; lists write it apart ("al-Baghdadi").
       if (
         ch === 'ا' &&
@@ -92,4 +99,24 @@ export function transliterate(text: string): string {
     }
   }
   return out;
+}
+
+const ARABIC_WORD_RE = /[\u0621-\u064a\u0671-\u06d3]+/y;
+
+/**
+ * The common name (romanise/arabic-names.ts) written at `start`, with or without the article
+ * ("الخليل" → "al khalil"): its usual Latin spelling and the index after it.
+ */
+function knownArabicName(source: string, start: number): { latin: string; end: number } | undefined {
+  ARABIC_WORD_RE.lastIndex = start;
+  const word = ARABIC_WORD_RE.exec(source)?.[0];
+  if (!word) return undefined;
+  const end = start + word.length;
+  const latin = ARABIC_NAMES[word];
+  if (latin) return { latin, end };
+  if (word.startsWith('ال') && word.length >= 5) {
+    const rest = ARABIC_NAMES[word.slice(2)];
+    if (rest) return { latin: `al ${rest}`, end };
+  }
+  return undefined;
 }

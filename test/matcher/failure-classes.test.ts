@@ -197,7 +197,9 @@ describe('every class, generated from the lists (dev half)', () => {
     5: 0.99,
     6: 0.99,
     7: 0.9,
-    8: 0.78,
+    // Arabic-script aliases now read with their vowels ("أسامة رمضان" → "usama ramadan") join
+    // this class as common two-part names and fare exactly as their Latin spellings (0.777 on dev).
+    8: 0.77,
     9: 1,
     10: 0.98,
   };

@@ -124,6 +124,28 @@ describe('compareNames: conflicting parts and name structure', () => {
     expect(alerts('Adbul Karim Haddad', 'Abdulkarim Haddad')).toBe(true);
   });
 
+  it('reads common Arabic-script names with their vowels, as the lists spell them', () => {
+    expect(compareNames('محمد يوسف', 'Mohammed Yousef')).toBeGreaterThanOrEqual(0.9);
+    expect(compareNames('أسامة رمضان', 'Usama RAMADAN')).toBe(1);
+    expect(compareNames('فاطمه الغربي', 'Fatima al-Ghrbi')).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('keeps Arabic-script names that agree with a Latin name only by consonants in the weak band', () => {
+    // Khulud is not Khalid, and Hammouda is not Hammad: as strong as a typo, it was HIGH before.
+    for (const [query, listed] of [
+      ['خلود الشريف', 'SHARROUF, Khaled'],
+      ['فتحي بن حمودة', 'HAMMAD, Fathi Ahmad Mohammad'],
+      ['علي زروق', 'ZURAIK, Ali Hasan'],
+    ]) {
+      const s = compareNames(query, listed);
+      expect({ query, weak: s >= NAME_ALERT_THRESHOLD && s < 0.8 }).toEqual({ query, weak: true });
+    }
+    // Arabic script writes v as f and p as b: a foreign name so written still agrees in spelling.
+    expect(compareNames('فلاديمير بوتين', 'PUTIN, Vladimir')).toBeGreaterThanOrEqual(0.8);
+    // The same Latin spelling keeps its typo allowance.
+    expect(compareNames('Ali Zuraiq', 'ZURAIK, Ali')).toBeGreaterThanOrEqual(0.9);
+  });
+
   it('distinguishes a person from the father named after "bin"', () => {
     expect(alerts('Khalid bin Faris al-Harbi', 'Faris bin Khalid al-Harbi')).toBe(false);
     expect(alerts('Khalid bin Faris al-Harbi', 'Khalid ibn Faris al-Harbi')).toBe(true);

@@ -1,0 +1,110 @@
+/**
+ * False alerts on invented people by script and origin (eval/generate-innocents.ts writes them):
+ * each person screened through all three checks, once by name only and once with the date of
+ * birth, per half. An alert is a screen whose level is ≥ MEDIUM (and, apart, ≥ HIGH).
+ * EVAL_VERBOSE prints the dev half's alerts (never the held-out half's).
+ */
+
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import type { Matcher } from '../lib/matcher/screen.ts';
+import { type Match, riskRank } from '../lib/matcher/types.ts';
+import { CHECK_TYPES } from '../lib/watchlists/types.ts';
+import { INNOCENT_GROUPS, INNOCENTS_DIR } from './generate-innocents.ts';
+
+export type Half = 'dev' | 'held-out';
+export type DobMode = 'name only' | 'with DOB';
+
+export interface InnocentCell {
+  n: number;
+  medium: number;
+  high: number;
+}
+
+/** group (or "overall") → half → DOB mode → counts. */
+export type InnocentFigures = Map<string, Record<Half, Record<DobMode, InnocentCell>>>;
+
+interface Innocent {
+  group: string;
+  name: string;
+  dob: string;
+}
+
+function read(half: Half): Innocent[] {
+  return parse(readFileSync(join(INNOCENTS_DIR, `${half}.csv`)), { columns: true }) as Innocent[];
+}
+
+function emptyCell(): InnocentCell {
+  return { n: 0, medium: 0, high: 0 };
+}
+
+function topMatch(result: ReturnType<Matcher['screen']>): Match | undefined {
+  const matches: Match[] = [];
+  for (const r of [result.sanctions_result, result.pep_result]) if (r) matches.push(...r.matches);
+  if (result.criminal_result)
+    matches.push(...result.criminal_result.interpol_hits, ...result.criminal_result.fbi_hits);
+  return matches.sort((a, b) => riskRank(b.risk_level) - riskRank(a.risk_level))[0];
+}
+
+export function measureInnocents(matcher: Matcher): InnocentFigures {
+  const figures: InnocentFigures = new Map();
+  const cellsOf = (group: string) => {
+    let c = figures.get(group);
+    if (!c) {
+      const modes = () => ({ 'name only': emptyCell(), 'with DOB': emptyCell() });
+      c = { dev: modes(), 'held-out': modes() };
+      figures.set(group, c);
+    }
+    return c;
+  };
+  for (const g of INNOCENT_GROUPS) cellsOf(g);
+  const verbose: string[] = [];
+  for (const half of ['dev', 'held-out'] as const) {
+    for (const p of read(half)) {
+      for (const mode of ['name only', 'with DOB'] as const) {
+        const result = matcher.screen(
+          { name: p.name, dob: mode === 'with DOB' ? p.dob : undefined },
+          CHECK_TYPES,
+        );
+        const rank = riskRank(result.risk_level);
+        for (const cell of [cellsOf(p.group)[half][mode], cellsOf('overall')[half][mode]]) {
+          cell.n++;
+          if (rank >= riskRank('MEDIUM')) cell.medium++;
+          if (rank >= riskRank('HIGH')) cell.high++;
+        }
+        if (half === 'dev' && rank >= riskRank('MEDIUM') && process.env.EVAL_VERBOSE) {
+          const top = topMatch(result);
+          verbose.push(
+            `    dev ${p.group} ${mode}: ${p.name} → ${top?.primary_name} [${top?.list_id}] ${top?.risk_level} ${top?.score}`,
+          );
+        }
+      }
+    }
+  }
+  for (const v of verbose) console.log(v);
+  return figures;
+}
+
+export function per1000(count: number, n: number): string {
+  return n === 0 ? '–' : ((1000 * count) / n).toFixed(1);
+}
+
+/** Prints the figures (section f of `npm run eval`). */
+export function printInnocents(figures: InnocentFigures): void {
+  console.log(
+    '\n(f) Invented innocents by script and origin (faker; eval/fixtures/innocents), alerts per 1,000 screens',
+  );
+  console.log(
+    `  ${'group'.padEnd(22)} ${'half'.padEnd(9)} ${'name only ≥MED'.padStart(15)} ${'≥HIGH'.padStart(7)} ${'with DOB ≥MED'.padStart(15)} ${'≥HIGH'.padStart(7)}   n`,
+  );
+  for (const [group, halves] of figures) {
+    for (const half of ['dev', 'held-out'] as const) {
+      const a = halves[half]['name only'];
+      const b = halves[half]['with DOB'];
+      console.log(
+        `  ${group.padEnd(22)} ${half.padEnd(9)} ${per1000(a.medium, a.n).padStart(15)} ${per1000(a.high, a.n).padStart(7)} ${per1000(b.medium, b.n).padStart(15)} ${per1000(b.high, b.n).padStart(7)}   ${a.n}`,
+      );
+    }
+  }
+}
