@@ -7,6 +7,10 @@
  * quota charge, id allocation, two writes) over names from the shipped lists and made-up names;
  * then GET /screens/{id} and GET /screens?limit=50. Prints throughput and p50/p99 per scenario.
  *
+ * The load is spread over BENCH_TENANTS (default 20) Enterprise tenants, round robin: one tenant
+ * alone would meet its fair-use request rate (lib/tenancy/plans.ts, 100 requests/s on Enterprise)
+ * and measure the 429, not the service.
+ *
  * BENCH_SECONDS (default 10) and BENCH_CONNECTIONS (default 16) tune the run.
  */
 import autocannon from 'autocannon';
@@ -18,13 +22,21 @@ process.env.LOG_LEVEL ??= 'silent';
 const { startLocalStack } = await import('../infra/local/stack.ts');
 const { getServices } = await import('../lib/runtime/services.ts');
 const { loadSnapshot } = await import('../lib/matcher/snapshot-file.ts');
+const { createTenant } = await import('../lib/tenancy/tenants.ts');
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const tenantCount = Number(process.env.BENCH_TENANTS ?? 20);
 
 const stack = await startLocalStack({ dataDir: null });
-const key = stack.demoKeys.find((k) => k.tenant_id === 'tdemoenterprise' && k.role === 'analyst')!.api_key;
-const headers = { 'x-api-key': key, 'content-type': 'application/json' };
+const tenantHeaders = await Promise.all(
+  Array.from({ length: tenantCount }, async (_, i) => {
+    const { admin } = await createTenant(getServices().table, { name: `Bench ${i}`, plan: 'enterprise' });
+    return { 'x-api-key': admin.api_key, 'content-type': 'application/json' };
+  }),
+);
+/** The i-th request's tenant: round robin over the tenants. */
+const headersOf = (i: number) => tenantHeaders[i % tenantHeaders.length];
 
 // Subjects: every 40th listed person (hits of every kind) and made-up names (the common case: clear).
 const { people } = loadSnapshot();
@@ -46,14 +58,14 @@ subjects.sort((a, b) => ((a.name.length * 7919) % 101) - ((b.name.length * 7919)
 
 // Warm-up: the matcher's first load and the JIT, outside the measured window.
 await getServices().matcher();
-const created: string[] = [];
-for (const subject of subjects.slice(0, 50)) {
+const created: { id: string; headers: Record<string, string> }[] = [];
+for (const [i, subject] of subjects.slice(0, 50).entries()) {
   const response = await fetch(`${stack.url}/screen`, {
     method: 'POST',
-    headers,
+    headers: headersOf(i),
     body: JSON.stringify(subject),
   });
-  created.push(((await response.json()) as { screen_id: string }).screen_id);
+  created.push({ id: ((await response.json()) as { screen_id: string }).screen_id, headers: headersOf(i) });
 }
 
 interface Figures {
@@ -90,13 +102,21 @@ async function run(scenario: string, requests: autocannon.Request[]) {
 
 await run(
   'POST /screen (force)',
-  subjects.map((subject) => ({ method: 'POST', path: '/screen', headers, body: JSON.stringify(subject) })),
+  subjects.map((subject, i) => ({
+    method: 'POST',
+    path: '/screen',
+    headers: headersOf(i),
+    body: JSON.stringify(subject),
+  })),
 );
 await run(
   'GET /screens/{id}',
-  created.map((id) => ({ method: 'GET', path: `/screens/${id}`, headers })),
+  created.map(({ id, headers }) => ({ method: 'GET', path: `/screens/${id}`, headers })),
 );
-await run('GET /screens?limit=50', [{ method: 'GET', path: '/screens?limit=50', headers }]);
+await run(
+  'GET /screens?limit=50',
+  tenantHeaders.map((headers) => ({ method: 'GET', path: '/screens?limit=50', headers })),
+);
 
 await stack.close();
 
@@ -104,7 +124,7 @@ const heapMb = Math.round(process.memoryUsage().heapUsed / 1024 / 1024);
 process.stdout.write(
   [
     '',
-    `API benchmark: ${seconds} s per scenario, ${connections} connections, local stack (dynalite in memory), ${subjects.length} distinct subjects`,
+    `API benchmark: ${seconds} s per scenario, ${connections} connections, ${tenantCount} Enterprise tenants, local stack (dynalite in memory), ${subjects.length} distinct subjects`,
     'scenario                 requests   req/s   p50 ms   p99 ms   max ms   non-2xx  errors',
     ...results.map(
       (r) =>

@@ -1,17 +1,20 @@
 /**
- * `npm run bench:batch`: 500 subjects through POST /batch/stream on the local stack (dynalite,
- * fauxqs, sqs-consumer, the streaming server), timed from the request to the `complete` event,
- * beside the same number of fresh subjects sent as direct POST /screen calls, 8 at a time, in
- * the same run. Prints both times, their ratio (batch / direct: what the queue path costs per
- * subject over the direct one), subjects per second and the time to the first `progress` event.
- * BENCH_SUBJECTS (default 500) and LOCAL_BATCH_CONSUMERS change the run.
+ * `npm run bench:batch`: the service in its own process, as `npm start` runs it (dynalite,
+ * fauxqs, sqs-consumer, the streaming server: bench/service-process.ts), driven over HTTP from
+ * this process, so the client never shares the service's event loop. 500 fresh subjects through
+ * POST /batch/stream, timed from the request to the `complete` event, beside 500 fresh subjects
+ * sent as direct POST /screen calls, 8 in flight (half before the batch and half after, so load
+ * that drifts on a shared machine weighs on both). Prints both times, their ratio (batch /
+ * direct), and the service's CPU seconds per subject on each path (/proc/<pid>/stat), which do
+ * not depend on what else the machine is doing. BENCH_SUBJECTS (default 500) and BENCH_ROUNDS
+ * (default 1: a fresh service each round, so the tenant's fair-use window starts empty) change
+ * the run; LOCAL_BATCH_CONSUMERS is passed to the service.
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { startService } from './service-process.ts';
 
-// Per-subject info logs would be timed too; set before the logger is first imported.
-process.env.LOG_LEVEL ??= 'warn';
-const { startLocalStack } = await import('../infra/local/stack.ts');
 const total = Number(process.env.BENCH_SUBJECTS ?? 500);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 1);
 
 /**
  * A realistic mix: mostly clear customers, one in ten a listed person. Every subject is new to
@@ -74,27 +77,81 @@ async function runDirect(url: string, apiKey: string, count: number, run: string
   return (performance.now() - started) / 1000;
 }
 
-const stack = await startLocalStack({ dataDir: null });
-try {
-  const key = stack.demoKeys.find((k) => k.plan.toLowerCase() === 'enterprise')?.api_key;
-  if (!key) throw new Error('no Enterprise demo key');
-  // Warm the worker (watchlist index load) as a warm Lambda would be.
-  await runBatch(stack.url, key, 1, 'warm-up');
-  await runDirect(stack.url, key, 8, 'warm-up');
-  const direct = await runDirect(stack.url, key, total, `direct-${Date.now()}`);
-  const result = await runBatch(stack.url, key, total, String(Date.now()));
-  if (result.progress !== total) throw new Error(`expected ${total} progress events, got ${result.progress}`);
-  const lines = [
-    `${total} fresh subjects on the local stack`,
-    `  direct POST /screen, ${DIRECT_CONCURRENCY} at a time: ${direct.toFixed(2)} s (${(total / direct).toFixed(0)} screens/s)`,
-    `  POST /batch/stream:                 ${result.seconds.toFixed(2)} s (${(total / result.seconds).toFixed(0)} subjects/s)`,
-    `  ratio batch / direct:               ${(result.seconds / direct).toFixed(2)}`,
-    `  batch total:         ${result.seconds.toFixed(2)} s`,
-    `  throughput:          ${(total / result.seconds).toFixed(0)} subjects/s`,
-    `  first progress:      ${result.firstProgressMs.toFixed(0)} ms`,
-    `  complete event:      ${JSON.stringify(result.complete)}`,
-  ];
-  process.stdout.write(`${lines.join('\n')}\n`);
-} finally {
-  await stack.close();
+interface Round {
+  direct: number;
+  batch: number;
+  directCpu: number;
+  batchCpu: number;
+  firstProgressMs: number;
+  complete: unknown;
+}
+
+async function round(): Promise<Round> {
+  const service = await startService();
+  try {
+    const key = service.demoKeys.find(
+      (k) => k.plan.toLowerCase() === 'enterprise' && k.role === 'admin',
+    )?.api_key;
+    if (!key) throw new Error('no Enterprise demo key');
+    // Warm both paths (watchlist index, JIT) as a warm Lambda would be.
+    await runBatch(service.url, key, 1, 'warm-up');
+    await runDirect(service.url, key, 8, 'warm-up');
+    const tag = String(Date.now());
+    const half = Math.ceil(total / 2);
+    let cpu = service.cpuSeconds();
+    const cpuSince = () => {
+      const now = service.cpuSeconds();
+      const spent = now - cpu;
+      cpu = now;
+      return spent;
+    };
+    const directBefore = await runDirect(service.url, key, half, `direct-a-${tag}`);
+    let directCpu = cpuSince();
+    const batch = await runBatch(service.url, key, total, tag);
+    const batchCpu = cpuSince();
+    const directAfter = await runDirect(service.url, key, total - half, `direct-b-${tag}`);
+    directCpu += cpuSince();
+    if (batch.progress !== total) throw new Error(`expected ${total} progress events, got ${batch.progress}`);
+    return {
+      direct: directBefore + directAfter,
+      batch: batch.seconds,
+      directCpu,
+      batchCpu,
+      firstProgressMs: batch.firstProgressMs,
+      complete: batch.complete,
+    };
+  } finally {
+    await service.stop();
+  }
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+const ms = (seconds: number) => (seconds * 1000).toFixed(1);
+
+const results: Round[] = [];
+for (let i = 0; i < rounds; i += 1) {
+  const r = await round();
+  results.push(r);
+  process.stdout.write(
+    [
+      `round ${i + 1}/${rounds}: ${total} fresh subjects, the service in its own process (npm start's entry)`,
+      `  direct POST /screen, ${DIRECT_CONCURRENCY} in flight: ${r.direct.toFixed(2)} s (${(total / r.direct).toFixed(0)} screens/s), service CPU ${ms(r.directCpu / total)} ms/subject`,
+      `  POST /batch/stream:                ${r.batch.toFixed(2)} s (${(total / r.batch).toFixed(0)} subjects/s), service CPU ${ms(r.batchCpu / total)} ms/subject`,
+      `  ratio batch / direct:              ${(r.batch / r.direct).toFixed(2)} (time), ${(r.batchCpu / r.directCpu).toFixed(2)} (service CPU)`,
+      `  first progress:                    ${r.firstProgressMs.toFixed(0)} ms`,
+      `  complete event:                    ${JSON.stringify(r.complete)}`,
+      '',
+    ].join('\n'),
+  );
+}
+if (rounds > 1) {
+  const ratios = results.map((r) => r.batch / r.direct);
+  process.stdout.write(
+    `${rounds} rounds: batch / direct median ${median(ratios).toFixed(2)} (min ${Math.min(...ratios).toFixed(2)}, max ${Math.max(...ratios).toFixed(2)}); ` +
+      `service CPU per subject median ${ms(median(results.map((r) => r.directCpu / total)))} ms direct, ${ms(median(results.map((r) => r.batchCpu / total)))} ms batch\n`,
+  );
 }

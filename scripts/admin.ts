@@ -6,6 +6,7 @@ import { verifyTenantTrail } from '../lib/audit/verify.ts';
 import { readConfig } from '../lib/common/config.ts';
 import { rescreenAfterSync, summariseSync } from '../lib/jobs/run-sync.ts';
 import { loadSnapshot } from '../lib/matcher/snapshot-file.ts';
+import { claimAllClientPersons } from '../lib/monitoring/client-claims.ts';
 import { fileAllClientNameKeys } from '../lib/monitoring/client-name-keys.ts';
 import { acceptHeld, OPERATIONS_TRAIL, rejectHeld, reviewHeld } from '../lib/sync/review.ts';
 import { snapshotStoreOf } from '../lib/sync/snapshot-store.ts';
@@ -42,6 +43,9 @@ Commands
                                                               (tenant admins can only tighten them)
   file-name-keys                                              files every monitored client under its name keys
                                                               (once, for clients registered before delta rescreens)
+  claim-client-persons                                        claims the person of every monitored client (once, for
+                                                              clients registered before one client per person); lists
+                                                              the copies of a person found, oldest kept, to stop
   sync-review   --list ID [--store DIR]                       a list file the sync held for review: why it was
                                                               refused and how it differs from the list in force
   sync-accept   --list ID --reason TEXT [--store DIR]         publishes the held file; its count becomes the
@@ -254,6 +258,9 @@ try {
       break;
     case 'file-name-keys':
       output = await fileAllClientNameKeys(store.table);
+      break;
+    case 'claim-client-persons':
+      output = await claimAllClientPersons(store.table);
       break;
     default:
       fail(`unknown command ${command}`);

@@ -28,6 +28,41 @@ export const CLAIM_LEASE_MS = 60_000;
 
 export type BatchItemStatus = 'queued' | 'processing' | 'done' | 'failed';
 
+/**
+ * Why a subject failed for good: `refused` (the use case said no, in words for the tenant: a
+ * reference taken, a client no longer monitored), or `error` (it kept failing, or was never
+ * queued or resumed).
+ */
+export type SubjectFailure = 'refused' | 'error';
+
+/** A subject that failed for good, as a rescreen run's report lists it. */
+export interface FailedItem {
+  index: number;
+  subject: BatchItemSubject;
+  detail: string;
+  failure: SubjectFailure;
+}
+
+/** The subjects of a batch that failed for good, in subject order (read only when there are some). */
+export async function failedItems(table: Table, ref: BatchRef): Promise<FailedItem[]> {
+  const items = await queryAll(table, {
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :items)',
+    FilterExpression: '#status = :failed',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: {
+      ':pk': keys.tenantPartition(ref.tenantId),
+      ':items': `${keys.batch(ref.tenantId, ref.batchId).sk}#ITEM#`,
+      ':failed': 'failed',
+    },
+  });
+  return items.map((item) => ({
+    index: item.index as number,
+    subject: item.subject as BatchItemSubject,
+    detail: item.detail as string,
+    failure: item.failure === 'refused' ? 'refused' : 'error',
+  }));
+}
+
 /** A finished subject as the stream reports it. */
 export type FinishedItem =
   | {
@@ -243,6 +278,7 @@ export async function failBatchItem(
   seq: number,
   detail: string,
   at: Date,
+  failure: SubjectFailure = 'error',
 ): Promise<boolean> {
   const key = keys.batchItem(ref.tenantId, ref.batchId, index);
   const ordered = finishedInOrder(ref, seq, at, key);
@@ -251,7 +287,7 @@ export async function failBatchItem(
     new UpdateCommand({
       TableName: table.name,
       Key: key,
-      UpdateExpression: `SET #status = :failed, detail = :detail, ${ordered.set} REMOVE lease_until`,
+      UpdateExpression: `SET #status = :failed, detail = :detail, failure = :failure, ${ordered.set} REMOVE lease_until`,
       ConditionExpression: '#status IN (:queued, :processing)',
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: {
@@ -259,6 +295,7 @@ export async function failBatchItem(
         ':queued': 'queued',
         ':processing': 'processing',
         ':detail': detail,
+        ':failure': failure,
         ...ordered.values,
       },
     }),
@@ -286,9 +323,10 @@ export async function recordFailedSubject(
   batch: BatchAccount,
   index: number,
   detail: string,
+  failure: SubjectFailure = 'error',
 ): Promise<boolean> {
-  const seq = await nextFinishSequence(table, batch);
-  const recorded = await failBatchItem(table, batch, index, seq, detail, new Date());
+  const seq = await nextFinishSequence(table, batch, 'failed');
+  const recorded = await failBatchItem(table, batch, index, seq, detail, new Date(), failure);
   if (recorded) await refundScreens(table, batch.tenantId, 1, batch.chargedAt);
   await closeIfLast(table, batch, seq);
   return recorded;
@@ -305,7 +343,7 @@ export async function recordScreenedSubject(
   token: string,
   screen: Parameters<typeof finishBatchItem>[5],
 ): Promise<boolean> {
-  const seq = await nextFinishSequence(table, batch, screen.skipped);
+  const seq = await nextFinishSequence(table, batch, screen.skipped ? 'skipped' : null);
   const finished = await finishBatchItem(table, batch, index, token, seq, screen, new Date());
   if (finished && screen.skipped) await refundScreens(table, batch.tenantId, 1, batch.chargedAt);
   await closeIfLast(table, batch, seq);

@@ -94,6 +94,8 @@ export const BatchRecordSchema = v.object({
    * run, the clients another run was already re-screening.
    */
   skipped: v.optional(v.number()),
+  /** Of those, the subjects that failed for good (refunded; the stream's `error` events). */
+  failed: v.optional(v.number()),
   expires_at: v.number(),
   /** The screen numbers drawn for its subjects when it was accepted (absent on older batches). */
   screen_numbers: v.optional(v.object({ day: v.string(), first: v.number() })),
@@ -222,12 +224,16 @@ export async function getBatch(table: Table, ref: BatchRef): Promise<BatchRecord
 }
 
 /** Numbers a finished subject (the batch's finish counter) and counts it if skipped, in one atomic ADD. */
-export async function nextFinishSequence(table: Table, ref: BatchRef, skipped = false): Promise<number> {
+export async function nextFinishSequence(
+  table: Table,
+  ref: BatchRef,
+  tally: 'skipped' | 'failed' | null = null,
+): Promise<number> {
   const { Attributes } = await table.doc.send(
     new UpdateCommand({
       TableName: table.name,
       Key: keys.batch(ref.tenantId, ref.batchId),
-      UpdateExpression: skipped ? 'ADD finished :one, skipped :one' : 'ADD finished :one',
+      UpdateExpression: tally ? `ADD finished :one, ${tally} :one` : 'ADD finished :one',
       ConditionExpression: 'attribute_exists(pk)',
       ExpressionAttributeValues: { ':one': 1 },
       ReturnValues: 'UPDATED_NEW',

@@ -160,7 +160,7 @@ export async function queueBatch(
     const token = randomUUID();
     const claim = await claimBatchItem(table, ref, index, token, new Date());
     if (!claim.claimed) continue;
-    const seq = await nextFinishSequence(table, ref, true);
+    const seq = await nextFinishSequence(table, ref, 'skipped');
     const account = { ...ref, total, purpose: batch.purpose ?? 'screen' };
     await finishBatchItem(table, account, index, token, seq, { ...screen, skipped: true }, new Date());
   }

@@ -21,6 +21,7 @@ import {
   recordFailedSubject,
   recordScreenedSubject,
   releaseBatchItem,
+  type SubjectFailure,
 } from './batch-items.ts';
 import {
   type BatchItemSubject,
@@ -125,8 +126,13 @@ export const UNPROCESSABLE_DETAIL = 'The subject could not be screened; it was n
 export function batchSubjectHandler(deps: BatchSubjectDependencies): JobHandler<BatchSubjectJob> {
   const batches = new BatchCache();
 
-  async function recordFailure(batch: VerifiedBatch, index: number, detail: string): Promise<void> {
-    await recordFailedSubject(deps.services().table, accountOf(batch), index, detail);
+  async function recordFailure(
+    batch: VerifiedBatch,
+    index: number,
+    detail: string,
+    failure: SubjectFailure,
+  ): Promise<void> {
+    await recordFailedSubject(deps.services().table, accountOf(batch), index, detail, failure);
   }
 
   async function run(job: BatchSubjectJob, delivery: Delivery): Promise<JobOutcome> {
@@ -146,7 +152,7 @@ export function batchSubjectHandler(deps: BatchSubjectDependencies): JobHandler<
     const { record } = batch;
     if (!batch.authorExists) {
       deps.log.error({ ...where, problem: 'batch author unknown' }, 'job refused');
-      await recordFailure(batch, job.index, UNPROCESSABLE_DETAIL);
+      await recordFailure(batch, job.index, UNPROCESSABLE_DETAIL, 'error');
       return DEAD_LETTER;
     }
 
@@ -194,6 +200,7 @@ export function batchSubjectHandler(deps: BatchSubjectDependencies): JobHandler<
         // A domain error says why in words meant for the tenant (e.g. a client reference
         // already registered); anything else says only that it failed.
         permanent ? `${error.detail}; the subject was not charged.` : failedDetail(receiveCount),
+        permanent ? 'refused' : 'error',
       );
       return DEAD_LETTER;
     }
@@ -226,7 +233,7 @@ export function batchSubjectHandler(deps: BatchSubjectDependencies): JobHandler<
       const ref = { tenantId: position.tenant_id, batchId: position.batch_id };
       const batch = await batches.get(deps.services().table, ref);
       // Only a subject of a real batch is reported failed (and refunded to that batch's month).
-      if (batch) await recordFailure(batch, position.index, UNPROCESSABLE_DETAIL);
+      if (batch) await recordFailure(batch, position.index, UNPROCESSABLE_DETAIL, 'error');
     },
   };
 }

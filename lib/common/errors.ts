@@ -56,6 +56,10 @@ export const ERROR_CODES = {
     status: 409,
     when: 'The screen already has a disposition: send `override: true` to replace it',
   },
+  client_exists: {
+    status: 409,
+    when: 'An active client already monitors this person (or this reference); `existing_client_id` names it',
+  },
   idempotency_in_progress: {
     status: 409,
     when: 'A request with this Idempotency-Key is still running; retry shortly',

@@ -14,6 +14,7 @@
 export { AuditEntrySchema, AuditPageSchema, SettingsSchema } from './responses/audit.ts';
 export { BATCH_EVENTS_DESCRIBED, BatchEventSchemas } from './responses/batch.ts';
 export {
+  ClientConflictSchema,
   ClientDetailSchema,
   ClientPageSchema,
   ClientProfileSchema,

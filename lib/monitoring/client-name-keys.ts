@@ -1,10 +1,10 @@
 import { type NameToken, tokeniseName } from '../matcher/normalise.ts';
 import { phoneticKey } from '../matcher/string-similarity.ts';
 import { keys } from '../store/schema.ts';
-import { queryAll, type Table, writeAll } from '../store/table.ts';
+import { type Table, writeAll } from '../store/table.ts';
 import { listTenants } from '../tenancy/tenants.ts';
 import type { ListedPerson } from '../watchlists/types.ts';
-import { parseClientItem } from './client-record.ts';
+import { activeClientsOf } from './client-record.ts';
 
 /**
  * Client name keys: how a list sync finds the registered clients an added or amended listing
@@ -124,17 +124,7 @@ export async function fileAllClientNameKeys(table: Table): Promise<{ tenants: nu
   const tenants = await listTenants(table);
   let clients = 0;
   for (const tenant of tenants) {
-    const items = await queryAll(table, {
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :clients)',
-      FilterExpression: '#status = :active',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: {
-        ':pk': keys.tenantPartition(tenant.tenant_id),
-        ':clients': 'CLIENT#',
-        ':active': 'active',
-      },
-    });
-    for (const client of items.map(parseClientItem)) {
+    for (const client of await activeClientsOf(table, tenant.tenant_id)) {
       await updateClientNameKeys(
         table,
         { tenantId: client.tenant_id, clientId: client.client_id, subject: client.subject },

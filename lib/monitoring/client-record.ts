@@ -7,7 +7,7 @@ import { RISK_ORDER, type RiskLevel } from '../matcher/types.ts';
 import { ActorSchema } from '../screening/screen-record.ts';
 import { SubjectSchema } from '../screening/subject.ts';
 import { indexKeys, keys } from '../store/schema.ts';
-import { parseItem, type Table } from '../store/table.ts';
+import { parseItem, queryAll, type Table } from '../store/table.ts';
 import { CHECK_TYPES } from '../watchlists/types.ts';
 
 /**
@@ -174,4 +174,22 @@ export async function findClient(table: Table, tenantId: string, clientId: strin
     new GetCommand({ TableName: table.name, Key: keys.client(tenantId, clientId), ConsistentRead: true }),
   );
   return Item ? parseClientItem(Item) : undefined;
+}
+
+/**
+ * Every monitored client of a tenant, oldest first (client ids sort by registration time): the
+ * operator backfills (name keys, person claims) read each tenant's client items this way.
+ */
+export async function activeClientsOf(table: Table, tenantId: string): Promise<ClientItem[]> {
+  const items = await queryAll(table, {
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :clients)',
+    FilterExpression: '#status = :active',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: {
+      ':pk': keys.tenantPartition(tenantId),
+      ':clients': 'CLIENT#',
+      ':active': 'active',
+    },
+  });
+  return items.map(parseClientItem);
 }

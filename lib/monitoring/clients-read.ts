@@ -23,9 +23,9 @@ import {
   type Table,
 } from '../store/table.ts';
 import type { Principal } from '../tenancy/auth.ts';
+import { releaseReferenceAndPerson } from './client-claims.ts';
 import { updateClientNameKeys } from './client-name-keys.ts';
 import { type ClientProfile, findClient, parseClientItem, toClientProfile } from './client-record.ts';
-import { releaseReference } from './register-client.ts';
 import { settledDecision } from './rescreen-review.ts';
 
 /** Query of GET /clients: the list paging plus the two filters. */
@@ -191,7 +191,7 @@ export async function stopClient(
 /**
  * DELETE /clients/{client_id}: monitoring stops. The profile stays, marked `stopped` with who and
  * when (an auditor asks why a customer was no longer screened), leaves the due index so no run
- * picks it again, and frees its reference for a new registration; its screens stay as they are,
+ * picks it again, and frees its reference and its person (client-claims.ts) for a new registration; its screens stay as they are,
  * the audit record. Admins may stop any client, analysts only the ones they registered.
  */
 async function stopMonitoring(
@@ -224,7 +224,12 @@ async function stopMonitoring(
         ReturnValues: 'ALL_NEW',
       }),
     );
-    if (client.reference) await releaseReference(table, caller.tenantId, client.reference, clientId);
+    await releaseReferenceAndPerson(table, {
+      tenantId: caller.tenantId,
+      clientId,
+      reference: client.reference,
+      subject: client.subject,
+    });
     await updateClientNameKeys(
       table,
       { tenantId: caller.tenantId, clientId, subject: client.subject },

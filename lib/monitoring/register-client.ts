@@ -1,9 +1,8 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { audited } from '../audit/trail.ts';
 import { subjectList } from '../batch/request.ts';
 import { outcomeOf, type QueuedScreen, type SubjectScreener } from '../batch/worker.ts';
-import { ConflictError } from '../common/errors.ts';
 import { objectMessage, optionalWholeNumber, strictBody } from '../common/fields.ts';
 import { isoSeconds } from '../common/time.ts';
 import type { Services } from '../ports.ts';
@@ -14,6 +13,7 @@ import type { Subject } from '../screening/subject.ts';
 import { INDEXES, keys } from '../store/schema.ts';
 import { isConditionalCheckFailed, type Table, writeIf } from '../store/table.ts';
 import type { CheckType } from '../watchlists/types.ts';
+import { claimReferenceAndPerson, releaseReferenceAndPerson } from './client-claims.ts';
 import { updateClientNameKeys } from './client-name-keys.ts';
 import {
   type ClientItem,
@@ -128,14 +128,11 @@ export interface RegisterOptions {
   at?: Date;
 }
 
-/** A reference claim older than this whose client never appeared was left by a failed request. */
-const STALE_REFERENCE_CLAIM_MS = 60_000;
-
 /**
  * Registers a client (POST /clients, each subject of POST /batch/clients/stream), recorded in the
  * tenant's audit trail (lib/audit/trail.ts, write-ahead): `started` with the check types asked
  * for (never the subject's name or date of birth), then `done` naming the new client, its first
- * screen and risk level, or `refused` (a reference already registered, the quota).
+ * screen and risk level, or `refused` (a reference or the person already registered, the quota).
  */
 export async function registerClient(
   services: Pick<Services, 'table' | 'config' | 'matcher'>,
@@ -169,11 +166,11 @@ export async function registerClient(
  * ongoing monitoring and screens it at once under the rules of POST /screen: a result inside
  * the rescreen window is reused and not charged; at the quota limit the 429 leaves no client.
  *
- * Order of writes, with no transactions to bind them: (1) the reference is claimed with a
- * conditional put, so a second registration of the same reference is a 409 before anything is
- * screened or charged; (2) the subject is screened (charged, or cached); (3) the client item is
- * written. A failure at (2) releases the claim; a claim whose request died is taken over after
- * a minute. Before (3) the client is filed under its name keys (client-name-keys.ts), so a list
+ * Order of writes, with no transactions to bind them: (1) the reference and the person are
+ * claimed with conditional puts (client-claims.ts), so a second registration of the same
+ * reference or the same person is a 409 naming the existing client before anything is screened
+ * or charged; (2) the subject is screened (charged, or cached); (3) the client item is written.
+ * A failure at (2) releases the claims; a claim whose request died is taken over after a minute. Before (3) the client is filed under its name keys (client-name-keys.ts), so a list
  * change that could match it rescreens it at once.
  */
 async function registerMonitoredClient(
@@ -186,7 +183,8 @@ async function registerMonitoredClient(
   const at = options.at ?? new Date();
   const clientId = options.clientId ?? newClientId(at);
   const reference = input.reference;
-  if (reference) await claimReference(table, principal.tenantId, reference, clientId, at);
+  const claimed = { tenantId: principal.tenantId, clientId, reference, subject: input };
+  await claimReferenceAndPerson(table, claimed, at);
 
   let screen: ScreenResult;
   try {
@@ -212,7 +210,7 @@ async function registerMonitoredClient(
     );
     if (screen.skipped) await adoptScreen(table, principal.tenantId, screen.screen_id, clientId);
   } catch (error) {
-    if (reference) await releaseReference(table, principal.tenantId, reference, clientId);
+    await releaseReferenceAndPerson(table, claimed);
     throw error;
   }
 
@@ -267,7 +265,8 @@ async function registerMonitoredClient(
 /**
  * A subject of POST /batch/clients/stream (batch purpose `register-clients`): registered like
  * POST /clients, never charged here (the batch was). A reference already registered is a 409,
- * which the worker records as the subject's `error` event and refunds.
+ * as is the same person as a monitored client, which the worker records as the subject's `error`
+ * event and refunds.
  */
 export const registerQueuedClient: SubjectScreener = async (services, principal, subject, batch, queued) => {
   const { client, screen } = await registerClient(
@@ -278,73 +277,6 @@ export const registerQueuedClient: SubjectScreener = async (services, principal,
   );
   return { ...outcomeOf(screen), client_id: client.client_id };
 };
-
-async function claimReference(
-  table: Table,
-  tenantId: string,
-  reference: string,
-  clientId: string,
-  at: Date,
-): Promise<void> {
-  const key = keys.clientRef(tenantId, reference);
-  const claimed = await writeIf(
-    table,
-    new PutCommand({
-      TableName: table.name,
-      Item: { ...key, entity: 'client-ref', reference, client_id: clientId, claimed_at: at.toISOString() },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
-  if (claimed) return;
-  const { Item: claim } = await table.doc.send(
-    new GetCommand({ TableName: table.name, Key: key, ConsistentRead: true }),
-  );
-  const holder = claim?.client_id as string | undefined;
-  // Claimed under this very id: an earlier attempt of the same queued registration.
-  if (holder === clientId) return;
-  if (holder) {
-    const { Item: client } = await table.doc.send(
-      new GetCommand({ TableName: table.name, Key: keys.client(tenantId, holder), ConsistentRead: true }),
-    );
-    const claimedAt = Date.parse(String(claim?.claimed_at ?? ''));
-    if (!client && at.getTime() - claimedAt > STALE_REFERENCE_CLAIM_MS) {
-      // The registration that claimed it failed before its client was written: take it over.
-      const tookOver = await writeIf(
-        table,
-        new UpdateCommand({
-          TableName: table.name,
-          Key: key,
-          UpdateExpression: 'SET client_id = :mine, claimed_at = :at',
-          ConditionExpression: 'client_id = :stale',
-          ExpressionAttributeValues: { ':mine': clientId, ':at': at.toISOString(), ':stale': holder },
-        }),
-      );
-      if (tookOver) return;
-    }
-  }
-  throw new ConflictError(
-    `reference: ${reference} is already registered as client ${holder ?? '(being registered)'}`,
-    { client_id: holder },
-  );
-}
-
-/** Frees a reference this client holds (a failed registration, or monitoring stopped). */
-export async function releaseReference(
-  table: Table,
-  tenantId: string,
-  reference: string,
-  clientId: string,
-): Promise<void> {
-  await writeIf(
-    table,
-    new DeleteCommand({
-      TableName: table.name,
-      Key: keys.clientRef(tenantId, reference),
-      ConditionExpression: 'client_id = :mine',
-      ExpressionAttributeValues: { ':mine': clientId },
-    }),
-  );
-}
 
 /**
  * A registration that reused a screen from the rescreen window: that screen becomes the client's

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import * as v from 'valibot';
 import { audited } from '../audit/trail.ts';
+import { failedItems } from '../batch/batch-items.ts';
 import { type BatchRecord, getBatch, type RunCounts } from '../batch/batch-record.ts';
 import { queueBatch } from '../batch/start-batch.ts';
 import { NotFoundError, QuotaExceededError } from '../common/errors.ts';
@@ -18,7 +19,7 @@ import { chargeScreens, getMonthlyUsage } from '../tenancy/quota.ts';
 import type { Role } from '../tenancy/roles.ts';
 import { listTenants } from '../tenancy/tenants.ts';
 import { CHECK_TYPES } from '../watchlists/types.ts';
-import { type ClientItem, DUE_SHARDS, parseClientItem } from './client-record.ts';
+import { type ClientItem, DUE_SHARDS, findClient, parseClientItem } from './client-record.ts';
 import { publishedSnapshotVersion } from './run-lists.ts';
 import { claimRunningRun, claimWithCounts, noteRunCounts, type RunningRunClaim } from './running-run.ts';
 
@@ -289,6 +290,9 @@ export interface RunReport extends RunStarted {
   trigger: RunCounts['trigger'];
   /** Clients whose re-screen has finished (screened or failed). */
   finished: number;
+  /** Of those, the clients that were not re-screened (refunded): `failed_clients` says why. */
+  failed: number;
+  failed_clients: FailedClient[];
   /**
    * Once the run has finished (and as they come): the clients whose new screen carries an open
    * alert, raised by this run or still open from an earlier one.
@@ -296,7 +300,36 @@ export interface RunReport extends RunStarted {
   changed: Omit<v.InferOutput<typeof RunChangeSchema>, 'entity'>[];
 }
 
-/** GET /clients/rescreen/runs/{run_id}: the run's counts, progress, and the clients that changed. */
+/**
+ * A client of the run that was not re-screened, and why: `monitoring_stopped` (stopped after the
+ * run found it due), `refused` (another reason given in `detail`), or `error` (its re-screen kept
+ * failing; the next run picks it up again, it stays due).
+ */
+export interface FailedClient {
+  client_id: string;
+  reason: 'monitoring_stopped' | 'refused' | 'error';
+  detail: string;
+}
+
+/** The run's failed clients, read only when it counted some (the batch items of the run). */
+async function failedClients(table: Table, tenantId: string, record: BatchRecord): Promise<FailedClient[]> {
+  if (!record.failed) return [];
+  const failed = await failedItems(table, { tenantId, batchId: record.batch_id });
+  return Promise.all(
+    failed.map(async ({ subject, detail, failure }): Promise<FailedClient> => {
+      const clientId = subject.client_id ?? '';
+      if (failure === 'error') return { client_id: clientId, reason: 'error', detail };
+      const client = await findClient(table, tenantId, clientId);
+      return {
+        client_id: clientId,
+        reason: client?.status === 'active' ? 'refused' : 'monitoring_stopped',
+        detail,
+      };
+    }),
+  );
+}
+
+/** GET /clients/rescreen/runs/{run_id}: the run's counts, progress, and the clients that changed or failed. */
 export async function getRescreenRun(table: Table, tenantId: string, runId: string): Promise<RunReport> {
   const notFound = new NotFoundError(`Rescreen run ${runId} not found`);
   if (!isRunId(runId)) throw notFound;
@@ -322,6 +355,8 @@ export async function getRescreenRun(table: Table, tenantId: string, runId: stri
     skipped_quota: record.run.skipped_quota,
     already_running: record.run.already_running + (record.skipped ?? 0),
     finished: Math.min(record.finished, record.total),
+    failed: record.failed ?? 0,
+    failed_clients: await failedClients(table, tenantId, record),
     changed: changes.map(({ entity: _entity, ...change }) => change),
   };
 }

@@ -21,7 +21,7 @@ export interface Subject {
 }
 
 /** Case, width and spacing do not make another person: "  JOHN  smith" is "john smith". */
-function normaliseText(text: string | undefined): string {
+export function normaliseText(text: string | undefined): string {
   return (text ?? '').normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
 }
 

@@ -31,6 +31,8 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
  * |                |                    |                                 | clients-due: TENANT#<tid>#DUE#<shard> / <due>#<cid>     |
  * |                |                    |                                 |   (only while monitored)                                |
  * | client-ref     | TENANT#<tid>       | CLIENTREF#<reference>           |   (uniqueness of the tenant's own customer reference)   |
+ * | client-person  | TENANT#<tid>       | CLIENTPERSON#<hash>             |   (one monitored client per person: normalised name,    |
+ * |                |                    |                                 |    dob, nationality; lib/monitoring/client-claims.ts)   |
  * | subject        | TENANT#<tid>       | SUBJECT#<hash>                  | subjects-by-activity: TENANT#<tid>#SUBJECTS / <at>#<h>  |
  * |                |                    |                                 | reviewed-subjects: TENANT#<tid>#REVIEWED / <at>#<h>     |
  * |                |                    |                                 |   (only while a screen of the subject has a decision)   |
@@ -120,7 +122,9 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
  * - stream progress: Query batch-progress pk = TENANT#<tid>#BATCH#<batch_id>, sk > last
  *   contiguous sequence read (only the newly finished subjects are read on each poll)
  * - register a client: PutItem client-ref (condition attribute_not_exists: the reference is
- *   unique in the tenant), then PutItem client; list clients newest first: Query pk, begins_with
+ *   unique in the tenant) and PutItem client-person (the same, for the person), then PutItem
+ *   client; stopping it deletes both (condition client_id = its own); a claim naming a stopped
+ *   client is taken over; list clients newest first: Query pk, begins_with
  *   CLIENT# descending (client ids sort by time); by risk level: Query clients-by-risk
  * - a client's screens: Query client-screens, descending
  * - clients due for rescreen (a tenant's trigger; the hourly scheduler does it for each tenant):
@@ -204,6 +208,7 @@ export type Entity =
   | 'batch-item'
   | 'client'
   | 'client-ref'
+  | 'client-person'
   | 'subject'
   | 'rescreen-change'
   | 'audit'
@@ -246,6 +251,11 @@ export const keys = {
   clientRef: (tenantId: string, reference: string) => ({
     pk: `TENANT#${tenantId}`,
     sk: `CLIENTREF#${reference}`,
+  }),
+  /** One monitored client per person (lib/monitoring/client-claims.ts): the hash of who they are. */
+  clientPerson: (tenantId: string, personHash: string) => ({
+    pk: `TENANT#${tenantId}`,
+    sk: `CLIENTPERSON#${personHash}`,
   }),
   subject: (tenantId: string, subjectHash: string) => ({
     pk: `TENANT#${tenantId}`,

@@ -91,6 +91,28 @@ describe('POST /batch/clients/stream', () => {
     expect(screened).toEqual(expect.arrayContaining([names[0], names[2]]));
   });
 
+  it("a subject who is already a monitored client is that row's error event naming the client; the rest register", async () => {
+    const key = await tenantKey('growth');
+    const person = { name: madeUpName(), dob: '1961-01-01', nationality: 'Irish' };
+    const existing = (await local.api.post('/clients', key, person)).body;
+    const newcomer = madeUpName();
+
+    const { status, events } = await postStream(key, {
+      subjects: [{ ...person, name: person.name.toLowerCase() }, { name: newcomer }, { name: newcomer }],
+    });
+
+    expect(status).toBe(200);
+    const errors = events.filter((e) => e.event === 'error');
+    expect(errors.map((e) => e.data.index).sort()).toEqual([0, expect.any(Number)]);
+    expect(errors.find((e) => e.data.index === 0)?.data.detail).toContain(existing.client_id);
+    // The two copies of the newcomer: one registers, the other is refused naming it.
+    expect(events.at(-1)).toMatchObject({ event: 'complete', data: { total: 3, completed: 1, failed: 2 } });
+    const clients = (await local.api.get('/clients', key)).body.clients;
+    expect(clients).toHaveLength(2);
+    // One registration before, one in the batch; the refused subjects were refunded.
+    expect((await local.api.get('/me', key)).body.usage.screens_used).toBe(2);
+  });
+
   it('refuses a repeated reference, a bad field and a plan without batch before any work', async () => {
     const growth = await tenantKey('growth');
     const starter = await tenantKey('starter');

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { claimAllClientPersons } from '../../lib/monitoring/client-claims.ts';
 import { getServices } from '../../lib/runtime/services.ts';
 import { chargeScreens } from '../../lib/tenancy/quota.ts';
 import { createTenant } from '../../lib/tenancy/tenants.ts';
 import { demoKey, madeUpName, useLocalStack } from '../support/api-client.ts';
+import { monitoredClientItem, putItems } from '../support/monitored-client.ts';
 
 const local = useLocalStack();
 
@@ -97,6 +99,99 @@ describe('POST /clients', () => {
     expect(second.status).toBe(409);
     expect(second.body.detail).toContain(first.client_id);
     expect(await usedOf(key)).toBe(1);
+  });
+
+  it('the same person (normalised name, dob, nationality) twice is 409 with existing_client_id; nothing charged', async () => {
+    const { key } = await freshTenant();
+    const name = madeUpName();
+    const first = (
+      await local.api.post('/clients', key, {
+        name,
+        dob: '1966-06-06',
+        nationality: 'French',
+        reference: 'P-1',
+      })
+    ).body;
+
+    // Case, width and spacing do not make another person; another reference does not either.
+    const again = await local.api.post('/clients', key, {
+      name: `  ${name.toUpperCase()} `,
+      dob: '1966-06-06',
+      nationality: 'FRENCH',
+      reference: 'P-2',
+    });
+    const otherDob = await local.api.post('/clients', key, {
+      name,
+      dob: '1966-06-07',
+      nationality: 'French',
+    });
+    const referenceFree = await local.api.post('/clients', key, { name: madeUpName(), reference: 'P-2' });
+
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ existing_client_id: first.client_id });
+    expect(again.body.detail).toContain(`already monitored as client ${first.client_id}`);
+    expect(otherDob.status).toBe(201);
+    // The refused registration left its reference free.
+    expect(referenceFree.status).toBe(201);
+    expect(await usedOf(key)).toBe(3);
+  });
+
+  it('a stopped client frees its person: the same person registers again; tenants do not share persons', async () => {
+    const { key } = await freshTenant();
+    const { key: otherTenant } = await freshTenant();
+    const subject = { name: madeUpName(), dob: '1955-05-05' };
+    const first = (await local.api.post('/clients', key, subject)).body;
+
+    const elsewhere = await local.api.post('/clients', otherTenant, subject);
+    await local.api.delete(`/clients/${first.client_id}`, key);
+    const again = await local.api.post('/clients', key, subject);
+
+    expect(elsewhere.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(again.body.client_id).not.toBe(first.client_id);
+    expect((await local.api.post('/clients', key, subject)).body).toMatchObject({
+      existing_client_id: again.body.client_id,
+    });
+  });
+
+  it('claim-client-persons backfills clients registered before person claims; the copies are listed', async () => {
+    const { tenantId, key } = await freshTenant();
+    const person = { name: madeUpName(), dob: '1944-04-04' };
+    const due = '2027-01-01T00:00:00Z';
+    // Registered before person claims existed: three clients, two of them the same person.
+    const older = monitoredClientItem(tenantId, 'CLI-20260101-000000000-aaaaaa', person, due);
+    const copy = monitoredClientItem(tenantId, 'CLI-20260102-000000000-bbbbbb', person, due);
+    const other = monitoredClientItem(tenantId, 'CLI-20260103-000000000-cccccc', { name: madeUpName() }, due);
+    await putItems(getServices().table, [copy, older, other]);
+
+    const report = await claimAllClientPersons(getServices().table);
+
+    expect(report.duplicates).toContainEqual({
+      tenant_id: tenantId,
+      client_id: copy.client_id,
+      existing_client_id: older.client_id,
+    });
+    expect(report.duplicates.filter((d) => d.tenant_id === tenantId)).toHaveLength(1);
+    const again = await local.api.post('/clients', key, person);
+    expect(again.status).toBe(409);
+    expect(again.body.existing_client_id).toBe(older.client_id);
+    expect((await local.api.post('/clients', key, other.subject)).body.existing_client_id).toBe(
+      other.client_id,
+    );
+  });
+
+  it('of concurrent registrations of one person exactly one succeeds', async () => {
+    const { key } = await freshTenant();
+    const name = madeUpName();
+
+    const results = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        local.api.post('/clients', key, { name, dob: '1990-01-01', reference: `RACE-P-${i}` }),
+      ),
+    );
+
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409]);
+    expect((await local.api.get('/clients', key)).body.clients).toHaveLength(1);
   });
 
   it('of concurrent registrations of one reference exactly one succeeds', async () => {

@@ -349,6 +349,56 @@ describe('auto-rescreen', () => {
     }
   });
 
+  it('a client stopped mid-run is reported failed with its reason, refunded; the others are re-screened', async () => {
+    const { tenantId, key } = await freshTenant();
+    const stopped = (await local.api.post('/clients', key, { name: madeUpName(), rescreen_interval_days: 1 }))
+      .body;
+    const kept = (await local.api.post('/clients', key, { name: madeUpName(), rescreen_interval_days: 1 }))
+      .body;
+    const run = await startHeldRun(tenantId);
+    expect(run.queued).toBe(2);
+    const used = await usedOf(key);
+
+    expect((await local.api.delete(`/clients/${stopped.client_id}`, key)).status).toBe(200);
+    const worker = createQueueWorker({ services: getServices });
+    for (const index of [0, 1])
+      await worker({
+        Records: [
+          sqsRecord(
+            `${run.run_id}-${index}`,
+            encodeJob({ kind: 'batch-subject', v: 2, tenant_id: tenantId, batch_id: run.run_id, index }),
+          ),
+        ],
+      });
+
+    const report = await finished(run.run_id, key);
+    expect(report).toMatchObject({
+      queued: 2,
+      finished: 2,
+      failed: 1,
+      failed_clients: [
+        {
+          client_id: stopped.client_id,
+          reason: 'monitoring_stopped',
+          detail: expect.stringContaining(`Client ${stopped.client_id} is no longer monitored`),
+        },
+      ],
+    });
+    expect(await screensOf(stopped.client_id, key)).toHaveLength(1);
+    expect(await screensOf(kept.client_id, key)).toHaveLength(2);
+    // The stopped client's screen was refunded: only the kept client's re-screen stays charged.
+    expect(await usedOf(key)).toBe(used - 1);
+  });
+
+  it('a run whose clients all re-screened reports no failed clients', async () => {
+    const { tenantId, key } = await freshTenant();
+    await local.api.post('/clients', key, { name: madeUpName(), rescreen_interval_days: 1 });
+
+    const run = await finished(await runOf(tenantId, await scheduleAt(2), key), key);
+
+    expect(run).toMatchObject({ finished: 1, failed: 0, failed_clients: [] });
+  });
+
   it('a retry after the screen was stored but not recorded on the client finds that screen: no second screen', async () => {
     const { tenantId, key } = await freshTenant();
     const client = (await local.api.post('/clients', key, { name: madeUpName(), rescreen_interval_days: 1 }))

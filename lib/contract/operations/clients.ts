@@ -2,6 +2,7 @@ import { ListQuerySchema } from '../../common/fields.ts';
 import { ClientListQuerySchema } from '../../monitoring/clients-read.ts';
 import { ClientRequestSchema } from '../../monitoring/register-client.ts';
 import {
+  ClientConflictSchema,
   ClientDetailSchema,
   ClientPageSchema,
   ClientProfileSchema,
@@ -19,10 +20,11 @@ export const clientsOperations = {
     idempotent: true,
     success: created(ClientProfileSchema, 'The client, screened and under monitoring'),
     errors: {
-      409: 'Another client of the tenant has this reference',
+      409: 'Another monitored client of the tenant has this reference, or is this person (the same normalised name, date of birth and nationality): `existing_client_id` names it; nothing is screened or charged',
       429: 'The monthly screen limit is reached; nothing is stored or charged',
       ...starting,
     },
+    errorBodies: { 409: ClientConflictSchema },
   },
   'clients-list': {
     query: ClientListQuerySchema,

@@ -36,6 +36,22 @@ const clientProfileEntries = {
 
 export const ClientProfileSchema = v.strictObject(clientProfileEntries);
 
+/** POST /clients' 409: the client that already holds the reference or the person, by id. */
+export const ClientConflictSchema = v.pipe(
+  v.strictObject({
+    detail: v.string(),
+    existing_client_id: v.optional(
+      v.pipe(
+        clientId,
+        v.description(
+          'The monitored client that already has this reference, or is this person (the same normalised name, date of birth and nationality). Absent when the 409 is an Idempotency-Key still running.',
+        ),
+      ),
+    ),
+  }),
+  v.description('What conflicts, naming the existing client; `existing_client_id` carries its id.'),
+);
+
 export const ClientPageSchema = v.strictObject({
   clients: v.array(ClientProfileSchema),
   next_cursor: cursor,
@@ -99,6 +115,22 @@ export const RescreenRunSchema = v.strictObject({
   started_by: ActorSchema,
   trigger: RunCountsSchema.entries.trigger,
   finished: v.number(),
+  failed: v.pipe(
+    v.number(),
+    v.description('Of the finished clients, those not re-screened (refunded); `failed_clients` says why'),
+  ),
+  failed_clients: v.array(
+    v.strictObject({
+      client_id: clientId,
+      reason: v.pipe(
+        v.picklist(['monitoring_stopped', 'refused', 'error']),
+        v.description(
+          '`monitoring_stopped`: stopped after the run found it due; `refused`: the detail says why; `error`: its re-screen kept failing (it stays due, the next run takes it)',
+        ),
+      ),
+      detail: v.string(),
+    }),
+  ),
   changed: v.array(
     v.strictObject({
       client_id: clientId,
