@@ -203,7 +203,10 @@ describe('filtered pages', () => {
     expect(high.pages).toBe(3);
     expect(idsOf(first.body)).toEqual(expected.slice(0, 4));
     // A cursor from before `since` (the seeded day) answers an empty last page, not an error.
-    const later = await local.api.get(`/screens/pending?since=2026-03-05&cursor=${first.body.next_cursor}`, key);
+    const later = await local.api.get(
+      `/screens/pending?since=2026-03-05&cursor=${first.body.next_cursor}`,
+      key,
+    );
     expect(later).toMatchObject({ status: 200, body: { screens: [], next_cursor: null } });
   });
 
