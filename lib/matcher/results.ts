@@ -4,7 +4,6 @@
  * of each check type become its result with a narrative.
  */
 
-import { normaliseCountry } from '../watchlists/countries.ts';
 import { PEP_TIER_LABELS } from '../watchlists/pep-tiers.ts';
 import type { CheckType, ListedDob, ListedPerson, ListId, ListSummary } from '../watchlists/types.ts';
 import type { Scored } from './candidates.ts';
@@ -18,6 +17,7 @@ import {
 import { type IndexedPerson, listedNameOf, type NameIndex } from './name-index.ts';
 import { criminalNarrative, pepNarrative, sanctionsNarrative } from './narrative.ts';
 import type { NameToken } from './normalise.ts';
+import { queryCountry } from './query-country.ts';
 import { MATCH_FLOOR, matchRisk, type NameBand, nameBand } from './risk.ts';
 import type {
   CriminalResult,
@@ -48,8 +48,8 @@ export function buildChecks(
   requested: ReadonlySet<CheckType>,
   listsByCategory: ReadonlyMap<CheckType, ListSummary[]>,
 ): ScreenChecks {
-  const nationalityCountry = normaliseCountry(subject.nationality);
-  const locationCountry = normaliseCountry(subject.location);
+  const nationalityCountry = queryCountry(subject.nationality);
+  const locationCountry = queryCountry(subject.location);
   const byCategory: Record<CheckType, Match[]> = { sanctions: [], pep: [], criminal: [] };
   for (const s of best) {
     const m = toMatch(index, s, subject, nationalityCountry, locationCountry);

@@ -21,13 +21,33 @@ export const NOTE_MAX_LENGTH = 4000;
 /** Nobody screened today was born before this year; an earlier year is a typing error. */
 const EARLIEST_BIRTH_YEAR = 1900;
 
+const DOB_FORMS = 'YYYY-MM-DD, or YYYY-MM or YYYY when only the month or the year is known';
+
+/**
+ * A date of birth as precise as the caller knows it: a full date, a year and month, or a year
+ * (lists give partial dates too, and the matcher compares each precision with each: a year
+ * matches any listed date in it). A real date, not before EARLIEST_BIRTH_YEAR, not in the future.
+ */
+export function isBirthDate(text: string): boolean {
+  if (/^\d{4}$/.test(text)) return true;
+  const month = /^(\d{4})-(\d{2})$/.exec(text);
+  if (month) return Number(month[2]) >= 1 && Number(month[2]) <= 12;
+  return isCalendarDate(text);
+}
+
 const dobSchema = v.pipe(
   v.nullish(
     v.pipe(
       v.string('must be a string in the form YYYY-MM-DD'),
       v.trim(),
-      v.check(isCalendarDate, 'must be a real date in the form YYYY-MM-DD'),
-      v.check((dob) => dob <= isoDay(new Date()), 'must not be in the future'),
+      // The full date's wording is the one clients have always received; a month gets its own.
+      v.check(isBirthDate, (issue) =>
+        /^\d{4}-\d{2}$/.test(String(issue.input))
+          ? 'must be a real month in the form YYYY-MM'
+          : 'must be a real date in the form YYYY-MM-DD',
+      ),
+      // A partial date is in the future only when its whole month or year is.
+      v.check((dob) => dob <= isoDay(new Date()).slice(0, dob.length), 'must not be in the future'),
       v.check(
         (dob) => Number(dob.slice(0, 4)) >= EARLIEST_BIRTH_YEAR,
         `must be ${EARLIEST_BIRTH_YEAR} or later`,
@@ -35,7 +55,7 @@ const dobSchema = v.pipe(
     ),
   ),
   v.description(
-    `Optional date of birth, YYYY-MM-DD: a real calendar date, ${EARLIEST_BIRTH_YEAR} or later, not in the future`,
+    `Optional date of birth: ${DOB_FORMS}; a real date, ${EARLIEST_BIRTH_YEAR} or later, not in the future`,
   ),
   v.transform((value) => value ?? undefined),
 );
