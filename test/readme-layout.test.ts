@@ -84,7 +84,18 @@ describe('README layout', () => {
   it('lists every docs page and every top-level source folder', () => {
     const paths = new Set(layoutPaths());
     const docs = readdirSync(join(root, 'docs')).map((name) => `docs/${name}`);
-    const folders = ['functions', 'lib', 'console', 'infra', 'test', 'data', 'bench', 'eval', 'scripts', 'docs'];
+    const folders = [
+      'functions',
+      'lib',
+      'console',
+      'infra',
+      'test',
+      'data',
+      'bench',
+      'eval',
+      'scripts',
+      'docs',
+    ];
 
     expect(docs.filter((page) => !paths.has(page))).toEqual([]);
     expect(folders.filter((folder) => !paths.has(`${folder}/`))).toEqual([]);

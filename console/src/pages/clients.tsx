@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
-import { api, ok, RISK_LEVELS } from '../api.ts';
+import { type ApiError, api, ok, RISK_LEVELS } from '../api.ts';
 import { parseCsv, subjectOf } from '../csv.ts';
 import { href, navigate } from '../router.ts';
-import { type BatchEvent, streamBatch } from '../stream.ts';
+import { type BatchEvent, type StreamBody, streamBatch } from '../stream.ts';
 import {
   confirmed,
   ErrorNote,
@@ -179,7 +179,7 @@ function Import({ onDone }: { onDone: () => void }) {
             const subjects = rows.map((row) => ({ ...subjectOf(row), reference: row.reference || null }));
             let state = progressOf(null, { event: 'start', data: { batch_id: '', total: subjects.length } });
             setProgress(state);
-            await streamBatch('/batch/clients/stream', { subjects }, (message: BatchEvent) => {
+            await importRows(subjects, (message) => {
               state = progressOf(state, message);
               setProgress(state);
             });
@@ -197,6 +197,50 @@ function Import({ onDone }: { onDone: () => void }) {
       {progress ? <BatchProgress progress={progress} label="Import" /> : null}
     </section>
   );
+}
+
+type ClientRow = StreamBody<'/batch/clients/stream'>['subjects'][number];
+
+/**
+ * Streams the rows through /batch/clients/stream. The API checks the whole file first and names
+ * the rows it refuses (`subjects[7].name: …`, five at a time); those rows are reported as row
+ * errors, with the API's words, and the others are sent again without them. Events come back
+ * numbered by the file's rows.
+ */
+async function importRows(rows: ClientRow[], onEvent: (message: BatchEvent) => void): Promise<void> {
+  let remaining = rows.map((subject, row) => ({ subject, row }));
+  for (;;) {
+    try {
+      await streamBatch('/batch/clients/stream', { subjects: remaining.map((r) => r.subject) }, (message) => {
+        if (message.event === 'start') onEvent({ ...message, data: { ...message.data, total: rows.length } });
+        else if (message.event === 'progress' || message.event === 'error')
+          onEvent({
+            ...message,
+            data: { ...message.data, index: remaining[message.data.index].row },
+          } as BatchEvent);
+        else {
+          const refusedRows = rows.length - remaining.length;
+          onEvent({
+            ...message,
+            data: { ...message.data, total: rows.length, failed: message.data.failed + refusedRows },
+          });
+        }
+      });
+      return;
+    } catch (error) {
+      const refused = new Map<number, string>();
+      if ((error as ApiError).status === 400)
+        for (const [, index, problem] of (error as Error).message.matchAll(/subjects\[(\d+)\]\.?([^;]*)/g))
+          refused.set(Number(index), problem.trim());
+      if (refused.size === 0 || refused.size === remaining.length) throw error;
+      for (const [index, problem] of refused)
+        onEvent({
+          event: 'error',
+          data: { batch_id: '', index: remaining[index].row, detail: `not imported: ${problem}` },
+        });
+      remaining = remaining.filter((_, index) => !refused.has(index));
+    }
+  }
 }
 
 /** Starts the tenant's rescreen run and polls it until it finishes. */
