@@ -1,9 +1,10 @@
 import { api, ok, type RiskLevel, type Screen, type ScreenSummary } from './api.ts';
 
 export type Check = 'sanctions' | 'pep' | 'criminal';
-export type Origin = Screen['origin'];
+/** The API's `origin` filter: a screen's origin, or `list_change` for the re-screens a list sync started. */
+export type Origin = NonNullable<ScreenSummary['origin']> | 'list_change';
 
-/** The alert queue's filters, named as the API's query parameters (issue 24 item 5). */
+/** The alert queue's filters: the API's query parameters on /screens and /screens/pending. */
 export interface QueueFilters {
   risk_level?: RiskLevel;
   check?: Check;
@@ -14,10 +15,7 @@ export interface QueueFilters {
   since?: string;
 }
 
-export interface QueueRow extends ScreenSummary {
-  /** Read only when a filter needs the screen itself (origin, list, check). */
-  origin?: Origin;
-}
+export type QueueRow = ScreenSummary;
 
 export interface QueuePage {
   screens: QueueRow[];
@@ -27,18 +25,18 @@ export interface QueuePage {
 /** `pending`: the undecided screens; `all`: every screen (the approval queue reads decided ones). */
 export type QueueSource = 'pending' | 'all';
 
-const API_PAGE = 200;
-/** API pages read for one console page at most, so a rare filter cannot stall the page. */
-const MAX_API_PAGES = 10;
+/**
+ * API pages read for one console page at most. A filtered API page reads at most 2,000 screens
+ * and may come back short (even empty) with a cursor; a few such pages fill the console's page
+ * without letting a rare filter stall it.
+ */
+const MAX_API_PAGES = 5;
 
 /**
- * One page of the queue: the one place the console reads /screens/pending and /screens.
- *
- * Until the API's own filters (`risk_level`, `check`, `list`, `origin`, `awaiting_approval`,
- * `since`) are merged, the filters are applied here: API pages are read newest first until `size`
- * rows match (at most MAX_API_PAGES pages per call); `list`, `origin` and `check` read each candidate
- * screen. The cursor returned is the API's, so paging stays O(page) however long the queue is.
- * Once the API filters exist, this becomes a single GET with the filters as query parameters.
+ * One page of the queue: the one place the console reads /screens/pending and /screens. The
+ * filters are the API's own query parameters, so the server filters and pages (cursor-bound,
+ * O(page) however long the queue); the console only follows a short page's cursor until `size`
+ * rows have come.
  */
 export async function queuePage(
   source: QueueSource,
@@ -48,44 +46,35 @@ export async function queuePage(
 ): Promise<QueuePage> {
   const rows: QueueRow[] = [];
   let next = cursor;
-  const filtered = Object.values(filters).some((value) => value !== undefined && value !== '');
+  const query = queryOf(filters);
   for (let read = 0; read < MAX_API_PAGES; read++) {
-    const query = { limit: String(filtered ? API_PAGE : size), ...(next ? { cursor: next } : {}) };
+    const params = {
+      query: { ...query, limit: String(size - rows.length), ...(next ? { cursor: next } : {}) },
+    };
     const page = ok(
       source === 'pending'
-        ? await api.GET('/screens/pending', { params: { query } })
-        : await api.GET('/screens', { params: { query } }),
+        ? await api.GET('/screens/pending', { params })
+        : await api.GET('/screens', { params }),
     );
-    const candidates = page.screens.filter((screen) => matchesSummary(screen, filters));
-    for (const row of await withDetail(candidates, filters)) if (row) rows.push(row);
+    rows.push(...page.screens);
     next = page.next_cursor;
     if (rows.length >= size || !next) break;
   }
   return { screens: rows, next_cursor: next };
 }
 
-function matchesSummary(screen: ScreenSummary, filters: QueueFilters): boolean {
-  if (filters.risk_level && screen.risk_level !== filters.risk_level) return false;
-  if (filters.check && !screen.types.includes(filters.check)) return false;
-  if (filters.awaiting_approval !== undefined)
-    if (Boolean(screen.disposition?.awaiting_approval) !== filters.awaiting_approval) return false;
-  if (filters.since && (screen.alert_since ?? screen.screened_at) < filters.since) return false;
-  return true;
-}
-
-async function withDetail(candidates: ScreenSummary[], filters: QueueFilters): Promise<(QueueRow | null)[]> {
-  if (!filters.list && !filters.origin && !filters.check) return candidates;
-  return Promise.all(
-    candidates.map(async (summary) => {
-      const screen = ok(
-        await api.GET('/screens/{screen_id}', { params: { path: { screen_id: summary.screen_id } } }),
-      );
-      if (filters.origin && screen.origin !== filters.origin) return null;
-      if (filters.check && matchesOf(screen, filters.check).length === 0) return null;
-      if (filters.list && !listsOf(screen).includes(filters.list)) return null;
-      return { ...summary, origin: screen.origin };
-    }),
-  );
+/** The filters as query parameters; empty ones are left out. */
+function queryOf(filters: QueueFilters) {
+  return {
+    ...(filters.risk_level ? { risk_level: filters.risk_level } : {}),
+    ...(filters.check ? { check: filters.check } : {}),
+    ...(filters.list ? { list: filters.list } : {}),
+    ...(filters.origin ? { origin: filters.origin } : {}),
+    ...(filters.awaiting_approval !== undefined
+      ? { awaiting_approval: String(filters.awaiting_approval) }
+      : {}),
+    ...(filters.since ? { since: filters.since } : {}),
+  };
 }
 
 export function resultOf(screen: Screen, check: Check) {

@@ -7,7 +7,8 @@ const ORIGINS: { value: Origin; label: string }[] = [
   { value: 'api', label: 'Direct (API)' },
   { value: 'batch', label: 'Batch' },
   { value: 'client_registration', label: 'Client registration' },
-  { value: 'rescreen', label: 'Rescreen / list change' },
+  { value: 'rescreen', label: 'Rescreen' },
+  { value: 'list_change', label: 'List change' },
 ];
 
 /** Filters live in the page's query string, so a filtered queue can be bookmarked and shared. */
