@@ -94,9 +94,9 @@ function pct(n: number, d: number): string {
   return `${d ? ((100 * n) / d).toFixed(1) : '100.0'}% (${n}/${d})`;
 }
 
-/** Prints both figures per half (section (f) of `npm run eval`). */
+/** Prints both figures per half (section (h) of `npm run eval`). */
 export function personLinkingFigures(matcher: Matcher, snapshot: WatchlistSnapshot): void {
-  console.log('\n(f) One match per person (dev / held-out by hash of the listing ids)');
+  console.log('\n(h) One match per person (dev / held-out by hash of the listing ids)');
   const cases = speltApartCases(snapshot);
   for (const half of ['dev', 'held-out'] as const) {
     const mine = cases.filter((c) => c.half === half);

@@ -18,7 +18,7 @@ import { type IndexedPerson, listedNameOf, type NameIndex } from './name-index.t
 import { criminalNarrative, pepNarrative, sanctionsNarrative } from './narrative.ts';
 import type { NameToken } from './normalise.ts';
 import { queryCountry } from './query-country.ts';
-import { MATCH_FLOOR, matchRisk, type NameBand, nameBand } from './risk.ts';
+import { MATCH_FLOOR, matchRisk, type NameBand, nameBand, STRONG_NAME } from './risk.ts';
 import type {
   CriminalResult,
   FieldExplanation,
@@ -62,6 +62,7 @@ export function buildChecks(
   };
   const counts = { sanctions: cut('sanctions'), pep: cut('pep'), criminal: cut('criminal') };
   for (const list of Object.values(byCategory)) {
+    capUndatedDuplicates(list);
     list.sort((a, b) => riskRank(b.risk_level) - riskRank(a.risk_level) || b.score - a.score);
     list.splice(MAX_MATCHES);
   }
@@ -82,6 +83,40 @@ export function buildChecks(
     [sanctions_result, pep_result, criminal_result].flatMap((r) => (r ? [r.risk_level] : [])),
   );
   return { risk_level, sanctions_result, pep_result, criminal_result };
+}
+
+/** A dated listing matched this much less well than an undated one still bears the same name. */
+const SAME_NAME_MARGIN = 0.05;
+
+/**
+ * A contradicting date of birth wins over a DOB-less duplicate. When the subject's date of birth
+ * contradicts a listed person's dates, another listing of the same name without any date (often
+ * the same person on a list that prints none, the UK FCDO transcription or Canada's, left
+ * unlinked) cannot raise the check to HIGH on its own: nothing could ever contradict it, so the
+ * contradicted dated listing is the better evidence. It is held at MEDIUM, still an alert for the
+ * analyst, with the reason in its date-of-birth explanation.
+ */
+function capUndatedDuplicates(matches: Match[]): void {
+  const contradicted = matches.filter(
+    (m) => m.explanation.dob.status === 'mismatched' && m.name_score >= STRONG_NAME,
+  );
+  if (contradicted.length === 0) return;
+  for (const m of matches) {
+    if (m.dobs.length > 0 || riskRank(m.risk_level) <= riskRank('MEDIUM')) continue;
+    // The query matches the contradicted dated listing at least as well (a shorter undated name,
+    // "Igor GIRKIN" beside "GIRKIN, Igor Vsevolodovich", is the same name with less of it).
+    const dated = contradicted.find((d) => d.name_score >= m.name_score - SAME_NAME_MARGIN);
+    if (!dated) continue;
+    m.risk_level = 'MEDIUM';
+    m.explanation.dob = {
+      status: 'unknown',
+      detail: `no date of birth listed; capped at MEDIUM: the date of birth given contradicts ${dated.primary_name} on ${dated.list_name} (id ${dated.entity_id}), a dated listing of the same name`,
+    };
+    m.explanation.name = {
+      ...m.explanation.name,
+      detail: `${m.explanation.name.detail}; capped at MEDIUM (the date of birth given contradicts a dated listing of the same name)`,
+    };
+  }
 }
 
 function round3(x: number): number {

@@ -69,12 +69,26 @@ export function semaAliases(text: string): string[] {
   for (const raw of text.split(/[,;]/)) {
     const part = cleanText(raw.replace(/^\s*[\p{L} ]+?\s*:\s*/u, ''));
     if (!part) continue;
-    const alternatives = part.split(/\s+or\s+/i).map(cleanText);
-    if (alternatives.length > 1 && alternatives.every((a) => a.split(' ').length >= 2))
-      out.push(...alternatives);
-    else out.push(part);
+    out.push(...orAlternatives(part.split(/\s+or\s+/i).map(cleanText)));
   }
   return out;
+}
+
+/**
+ * "X or Y" as whole names: two full names stay as written; a single word after a full name is
+ * another surname ("Карниенко or Карниенка"), a single word before one another given name
+ * ("Katsiaryna or Katerina Smuschkovich").
+ */
+function orAlternatives(alternatives: string[]): string[] {
+  if (alternatives.length < 2) return alternatives;
+  const words = alternatives.map((a) => a.split(' '));
+  if (words.every((w) => w.length >= 2)) return alternatives;
+  const [first, last] = [words[0], words[words.length - 1]];
+  if (first.length >= 2 && words.slice(1).every((w) => w.length === 1))
+    return [alternatives[0], ...words.slice(1).map((w) => [...first.slice(0, -1), w[0]].join(' '))];
+  if (last.length >= 2 && words.slice(0, -1).every((w) => w.length === 1))
+    return [...words.slice(0, -1).map((w) => [w[0], ...last.slice(1)].join(' ')), alternatives.at(-1) ?? ''];
+  return [alternatives.join(' or ')];
 }
 
 /**

@@ -12,7 +12,7 @@
  */
 import { unzipSync } from 'fflate';
 import { isDoc } from './archive.ts';
-import { cleanText, newPerson } from './listed-person.ts';
+import { addName, cleanText, newPerson } from './listed-person.ts';
 import type { ListDescriptor, ListedPerson, ParsedList } from './types.ts';
 
 export const WORLD_LEADERS_FILE = 'pep/world_leaders_2019/world-leaders.tsv';
@@ -137,7 +137,10 @@ export function parseWorldLeaders(tsv: Uint8Array | string): ParsedList {
     const key = `${country}|${name}`;
     let entry = byKey.get(key);
     if (!entry) {
-      const person = newPerson('world_leaders_pep', key, name);
+      // "LEE Ta-wei (a.k.a. David LEE)": the other name is an alias, not part of the primary one.
+      const aka = name.match(/^(.+?)\s*\((?:a\.k\.a\.?|aka)\s+(.+?)\)\s*$/i);
+      const person = newPerson('world_leaders_pep', key, aka ? aka[1] : name);
+      if (aka) addName(person.names, aka[2], 'strong');
       person.nationalities.push(country);
       person.locations.push(country);
       entry = { person, offices: [] };

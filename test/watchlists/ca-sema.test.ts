@@ -42,4 +42,20 @@ describe('Canada SEMA XML (sema-lmes.xml, complete official file)', () => {
       semaAliases('Siarhei Karcheusky, Belarusian: Сяргей Карчэўскi,  Russian: Сергей Карчевский'),
     ).toEqual(['Siarhei Karcheusky', 'Сяргей Карчэўскi', 'Сергей Карчевский']);
   });
+
+  it('splits "X or Y" where one side is a single surname or given name', () => {
+    expect(semaAliases('Александр Владимирович Карниенко or Карниенка')).toEqual([
+      'Александр Владимирович Карниенко',
+      'Александр Владимирович Карниенка',
+    ]);
+    expect(semaAliases('Katsiaryna or Katerina Smuschkovich')).toEqual([
+      'Katsiaryna Smuschkovich',
+      'Katerina Smuschkovich',
+    ]);
+    // Left as written: one alias giving alternatives for three slots at once ("Nikolay or Nikolai /
+    // Vasilievich or Vasilyevich Maximavich or …").
+    expect(
+      parsed.people.flatMap((p) => p.names).filter((n) => /\sor\s/.test(n.name) && !n.name.includes(' / ')),
+    ).toEqual([]);
+  });
 });

@@ -37,6 +37,16 @@ describe('world leaders (CIA, 2019-06-04; name, office and country extracted by 
     expect(officeCategory('President of the Senate')).toBe('senior_official');
   });
 
+  it('keeps an "(a.k.a. …)" out of the primary name, as a strong alias of its own', () => {
+    const lee = parsed.people.find((p) => p.entity_id === 'Taiwan|LEE Ta-wei (a.k.a. David LEE)');
+    expect(lee?.primary_name).toBe('LEE Ta-wei');
+    expect(lee?.names).toEqual([
+      { name: 'LEE Ta-wei', strength: 'primary' },
+      { name: 'David LEE', strength: 'strong' },
+    ]);
+    expect(parsed.people.filter((p) => p.names.some((n) => /a\.k\.a/i.test(n.name)))).toEqual([]);
+  });
+
   // The extraction script's input is not shipped (its repository grants no licence); where the
   // shared data is beside the repository, re-extracting must give the shipped file exactly.
   const zip = join(defaultDataDir(), '../../shared/data/pep/cia_world_leaders_2019/json.zip');
