@@ -486,7 +486,10 @@ describe('locked down', () => {
   });
 
   it('encrypts the table, queues, log groups, buckets of data and the origin secret with one rotated customer-managed key by default', () => {
-    const keys = Object.entries(resources).filter(([, r]) => r.Type === 'AWS::KMS::Key');
+    // The webhook secrets' key is its own (infra/cdk/constructs/webhooks.ts); the data key is the one.
+    const keys = Object.entries(resources).filter(
+      ([id, r]) => r.Type === 'AWS::KMS::Key' && !id.startsWith('WebhooksSecretsKey'),
+    );
     expect(keys).toHaveLength(1);
     const [keyId, key] = keys[0];
     expect(key.Properties.EnableKeyRotation).toBe(true);
@@ -500,7 +503,8 @@ describe('locked down', () => {
     expect(table.Properties.SSESpecification).toMatchObject({ SSEEnabled: true, SSEType: 'KMS' });
     expect(usesKey(table.Properties.SSESpecification)).toBe(true);
     const queues = only('AWS::SQS::Queue', resources);
-    expect(queues).toHaveLength(2);
+    // The batch queue and the webhook delivery queue, each with its dead-letter queue.
+    expect(queues).toHaveLength(4);
     for (const queue of queues) expect(usesKey(queue.Properties.KmsMasterKeyId)).toBe(true);
     const groups = only('AWS::Logs::LogGroup', resources);
     expect(groups.length).toBeGreaterThan(deployedRoutes.length);

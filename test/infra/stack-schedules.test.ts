@@ -42,7 +42,7 @@ describe('batch pipeline', () => {
     const [, worker] = resourcesOf('AWS::Lambda::Function').find(([, r]) =>
       String(r.Properties.Description).startsWith('Screens one batch subject'),
     )!;
-    const queues = resourcesOf('AWS::SQS::Queue');
+    const queues = resourcesOf('AWS::SQS::Queue').filter(([id]) => id.startsWith('Batch'));
     expect(queues).toHaveLength(2);
     const main = queues.find(([, q]) => q.Properties.RedrivePolicy)!;
     const [dlqId] = queues.find(([, q]) => !q.Properties.RedrivePolicy)!;
