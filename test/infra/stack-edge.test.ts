@@ -8,7 +8,7 @@ import { DEFAULT_LOCKDOWN, type LockdownSettings } from '../../infra/cdk/constru
 import { pathPatternFor } from '../../infra/cdk/constructs/public-endpoint.ts';
 import { TABLE_ACTIONS } from '../../infra/cdk/constructs/table-access.ts';
 import { BATCH_WORKER_ENTRY, UNROUTED_REQUEST_ENTRY } from '../../infra/cdk/stack.ts';
-import { type RouteDefinition, routes, scheduledJobs } from '../../lib/contract/routes.ts';
+import { type RouteDefinition, routes, scheduledJobs, webhookDelivery } from '../../lib/contract/routes.ts';
 
 import {
   actionsOf,
@@ -119,7 +119,12 @@ describe('CloudFront', () => {
     const clashRoot = fixtureRoot(
       clash
         .map((r) => r.entry)
-        .concat(BATCH_WORKER_ENTRY, UNROUTED_REQUEST_ENTRY, ...scheduledJobs.map((job) => job.entry)),
+        .concat(
+          BATCH_WORKER_ENTRY,
+          UNROUTED_REQUEST_ENTRY,
+          webhookDelivery.entry,
+          ...scheduledJobs.map((job) => job.entry),
+        ),
     );
     try {
       expect(() => buildStack(clash, clashRoot)).toThrow(/would hide the HTTP route GET \/batch\/stream/);

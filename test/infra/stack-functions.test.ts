@@ -12,7 +12,7 @@ import { ORIGIN_SECRET_ROTATION_ENTRY } from '../../infra/cdk/constructs/origin-
 import { ServiceFunction } from '../../infra/cdk/constructs/service-function.ts';
 import { FAIR_USE_ATTRIBUTES } from '../../infra/cdk/constructs/table-access.ts';
 import { BATCH_WORKER_ENTRY, UNROUTED_REQUEST_ENTRY } from '../../infra/cdk/stack.ts';
-import { routeById, routes, scheduledJobs } from '../../lib/contract/routes.ts';
+import { routeById, routes, scheduledJobs, webhookDelivery } from '../../lib/contract/routes.ts';
 import { INDEXES } from '../../lib/store/schema.ts';
 
 import {
@@ -86,6 +86,7 @@ describe('HTTP API', () => {
       UNROUTED_REQUEST_ENTRY,
       LIST_SYNC_ENTRY,
       ORIGIN_SECRET_ROTATION_ENTRY,
+      webhookDelivery.entry,
     ].filter((entry) => !existsSync(path.join(repoRoot, entry)));
     expect(missing).toEqual([]);
   });
