@@ -30,8 +30,8 @@ try {
     plan: string;
     api_key: string;
   }[];
-  const admin = keys.find((k) => k.role === 'admin' && k.plan.startsWith('Enterprise'))?.api_key as string;
-  const analyst = keys.find((k) => k.role === 'analyst' && k.plan.startsWith('Enterprise'))
+  const admin = keys.find((k) => k.role === 'admin' && k.plan === 'enterprise')?.api_key as string;
+  const analyst = keys.find((k) => k.role === 'analyst' && k.plan === 'enterprise')
     ?.api_key as string;
   const call = async (path: string, key: string, body?: unknown) =>
     (
