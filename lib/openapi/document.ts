@@ -276,6 +276,8 @@ function webhooksSection(): Record<string, JsonObject> {
           description: WEBHOOK_EVENT_DESCRIPTIONS[type],
           operationId: `webhook-${type.replace(/[._]/g, '-')}`,
           tags: ['Webhooks'],
+          // The service calls the receiver: no API key; the receiver checks the signature instead.
+          security: [],
           parameters: [
             {
               name: 'webhook-id',
