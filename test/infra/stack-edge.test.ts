@@ -526,8 +526,13 @@ describe('locked down', () => {
       .filter((p) => JSON.stringify(p.Properties.PolicyDocument).includes('kms:Decrypt'));
     expect(kmsUsers.length).toBeGreaterThan(deployedRoutes.length / 2);
 
-    // Opting out (-c encryption=aws-managed) leaves no key to pay for.
-    expect(only('AWS::KMS::Key', build({ lockdown: { encryption: 'aws-managed' } }))).toEqual([]);
+    // Opting out (-c encryption=aws-managed) leaves no data key to pay for; the webhook secrets'
+    // key stays (the service seals them whatever the data's encryption).
+    expect(
+      only('AWS::KMS::Key', build({ lockdown: { encryption: 'aws-managed' } })).map(
+        (k) => k.Properties.Description,
+      ),
+    ).toEqual(['Individual Screening Service: seals webhook signing secrets (data keys)']);
   });
 });
 
