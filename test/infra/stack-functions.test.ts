@@ -223,10 +223,17 @@ describe('IAM', () => {
     }
   });
 
-  it('lets only queue senders send to the batch queue', () => {
+  it('lets only queue senders send to a queue (the batch queue, or the webhook delivery queue for a replay)', () => {
     for (const route of deployedRoutes) {
       const sends = actionsOf(functionFor(route)[1]).includes('sqs:SendMessage');
-      expect(sends, route.id).toBe(route.sendsToQueue === true);
+      expect(sends, route.id).toBe(route.sendsToQueue === true || route.sendsWebhooks === true);
+    }
+  });
+
+  it('lets only the routes that seal a webhook secret generate a data key with the webhook key', () => {
+    for (const route of deployedRoutes) {
+      const seals = actionsOf(functionFor(route)[1]).includes('kms:GenerateDataKey');
+      if (route.sealsWebhookSecrets) expect(seals, route.id).toBe(true);
     }
   });
 });
