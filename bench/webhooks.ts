@@ -31,8 +31,7 @@ try {
     api_key: string;
   }[];
   const admin = keys.find((k) => k.role === 'admin' && k.plan === 'enterprise')?.api_key as string;
-  const analyst = keys.find((k) => k.role === 'analyst' && k.plan === 'enterprise')
-    ?.api_key as string;
+  const analyst = keys.find((k) => k.role === 'analyst' && k.plan === 'enterprise')?.api_key as string;
   const call = async (path: string, key: string, body?: unknown) =>
     (
       await fetch(`${base}${path}`, {
@@ -65,7 +64,14 @@ try {
       disposition: 'needs_review',
       approval_requested: true,
     });
-    await waitFor('a delivery', async () => (seen(), arrivals.get(screen.screen_id)), 60_000);
+    await waitFor(
+      'a delivery',
+      async () => {
+        seen();
+        return arrivals.get(screen.screen_id);
+      },
+      60_000,
+    );
     lags.push((arrivals.get(screen.screen_id) as number) - t0);
   }
   lags.sort((a, b) => a - b);
@@ -82,7 +88,14 @@ try {
       ),
     );
   const queued = Date.now() - t1;
-  await waitFor('every delivery', async () => (seen(), arrivals.size >= EVENTS ? true : undefined), 600_000);
+  await waitFor(
+    'every delivery',
+    async () => {
+      seen();
+      return arrivals.size >= EVENTS ? true : undefined;
+    },
+    600_000,
+  );
   const total = Date.now() - t1;
   process.stdout.write(
     `${EVENTS} events: requests ${queued} ms, all delivered and verified after ${total} ms (${((EVENTS / total) * 1000).toFixed(0)} events/s)\n`,
