@@ -108,6 +108,41 @@ try {
   await call('user-disable', 'POST', `/users/${added.user.user_id}/disable`, admin);
   await call('audit-list', 'GET', '/audit?limit=2', admin);
 
+  // Webhooks: an endpoint on loopback (allowed locally), its test event delivered (or not: the log shows it).
+  const hook = await call('webhook-create', 'POST', '/webhooks', admin, {
+    url: 'http://127.0.0.1:9/hooks',
+    events: ['monitoring.alert', 'screen.approved'],
+    description: 'Case system',
+  });
+  await call('webhook-create', 'POST', '/webhooks', admin, {
+    url: 'https://10.0.0.1/in',
+    events: ['monitoring.alert'],
+  });
+  const hookId = hook.webhook.webhook_id;
+  await call('webhooks-list', 'GET', '/webhooks', admin);
+  await call('webhook-get', 'GET', `/webhooks/${hookId}`, admin);
+  await call('webhook-update', 'PATCH', `/webhooks/${hookId}`, admin, {
+    description: 'Case system (primary)',
+  });
+  await call('webhook-rotate-secret', 'POST', `/webhooks/${hookId}/rotate-secret`, admin, {
+    overlap_hours: 24,
+  });
+  await call('webhook-test', 'POST', `/webhooks/${hookId}/test`, admin);
+  let deliveries = await call('webhook-deliveries', 'GET', `/webhooks/${hookId}/deliveries`, admin);
+  for (let i = 0; i < 50 && deliveries.deliveries.length === 0; i++) {
+    await new Promise((done) => setTimeout(done, 200));
+    delete examples['webhook-deliveries'];
+    deliveries = await call('webhook-deliveries', 'GET', `/webhooks/${hookId}/deliveries`, admin);
+  }
+  await call(
+    'webhook-replay',
+    'POST',
+    `/webhooks/${hookId}/deliveries/${deliveries.deliveries[0].delivery_id}/replay`,
+    admin,
+  );
+  await call('webhook-delete', 'DELETE', `/webhooks/${hookId}`, admin);
+  await call('webhook-get', 'GET', `/webhooks/${hookId}`, admin);
+
   const subjects = [
     { name: 'Vladimir Putin', nationality: 'Russian' },
     { name: 'Jane Doe', dob: '1980-02-29', location: 'Leeds', alias: 'J. Doe' },

@@ -38,6 +38,7 @@ import {
   type ServiceFunctionSettings,
 } from './constructs/service-function.ts';
 import { grantFairUseCounting, grantTableAccess } from './constructs/table-access.ts';
+import { Webhooks } from './constructs/webhooks.ts';
 
 /** Entry of the SQS worker that screens batch subjects (declared in the route manifest). */
 export const BATCH_WORKER_ENTRY = batchWorker.entry;
@@ -94,6 +95,9 @@ export class ScreeningServiceStack extends Stack {
       streamConcurrency: lockdown.streamConcurrency,
       workerConcurrency: lockdown.workerConcurrency,
     });
+
+    const webhooks = new Webhooks(this, 'Webhooks', { settings, table });
+    const webhookEnvironment = (path: string) => (path.startsWith('/webhooks') ? webhooks.environment() : {});
 
     // Without a `$default` route API Gateway answers unknown paths with its own body; tenants
     // must see the same `{ detail }` errors (and 405 with Allow) as everywhere else.
@@ -172,9 +176,13 @@ export class ScreeningServiceStack extends Stack {
         readsSnapshotVersion: route.readsSnapshotVersion,
         bundledFiles: route.bundledFiles,
         originSecret,
-        environment: route.sendsToQueue ? { BATCH_QUEUE_URL: batch.queue.queueUrl } : undefined,
+        environment: {
+          ...(route.sendsToQueue ? { BATCH_QUEUE_URL: batch.queue.queueUrl } : {}),
+          ...webhookEnvironment(route.path),
+        },
       });
       grantTableAccess(table, endpoint.function, route.tableAccess);
+      webhooks.grant(endpoint.function, { seals: route.sealsWebhookSecrets, sends: route.sendsWebhooks });
       if (route.auth === 'api-key') grantFairUseCounting(table, endpoint.function, route.tableAccess);
       if (route.sendsToQueue) batch.queue.grantSendMessages(endpoint.function);
       if (route.readsSnapshotHistory) snapshotHistoryReaders.push(endpoint);
@@ -220,9 +228,13 @@ export class ScreeningServiceStack extends Stack {
         needsWatchlists: job.needsWatchlists,
         readsSnapshotVersion: job.readsSnapshotVersion,
         timeout: Duration.minutes(5),
-        environment: job.sendsToQueue ? { BATCH_QUEUE_URL: batch.queue.queueUrl } : undefined,
+        environment: {
+          ...(job.sendsToQueue ? { BATCH_QUEUE_URL: batch.queue.queueUrl } : {}),
+          ...(job.sendsWebhooks ? webhooks.environment() : {}),
+        },
       });
       grantTableAccess(table, scheduled.function, job.tableAccess);
+      webhooks.grant(scheduled.function, { sends: job.sendsWebhooks });
       if (job.sendsToQueue) batch.queue.grantSendMessages(scheduled.function);
       new Rule(this, `${constructIdFor(job.id)}Schedule`, {
         description: `${job.summary} (every ${job.everyMinutes} minutes)`,
@@ -262,6 +274,7 @@ export class ScreeningServiceStack extends Stack {
     });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'BatchQueueUrl', { value: batch.queue.queueUrl });
+    new CfnOutput(this, 'WebhookQueueUrl', { value: webhooks.queue.queueUrl });
     new CfnOutput(this, 'WatchlistBucket', { value: listSync.bucket.bucketName });
   }
 }

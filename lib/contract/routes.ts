@@ -635,6 +635,7 @@ export const webhookDrain = {
   id: 'webhook-drain',
   entry: 'functions/schedule/webhook-drain.ts',
   tableAccess: 'read-write',
+  sendsWebhooks: true,
   everyMinutes: 1,
   localPeriodVariable: 'WEBHOOK_DRAIN_PERIOD_SECONDS',
   summary:

@@ -11,6 +11,7 @@ import { type ErrorStatus, type Operation, operations } from '../contract/operat
 import * as responses from '../contract/responses.ts';
 import { type RouteDefinition, routes } from '../contract/routes.ts';
 import { MAX_BODY_BYTES } from '../http/body-limit.ts';
+import { WEBHOOK_EVENT_DESCRIPTIONS, WEBHOOK_EVENT_TYPES, webhookPayloadSchema } from '../webhooks/events.ts';
 import capturedExamples from './examples.json' with { type: 'json' };
 
 /**
@@ -255,7 +256,62 @@ const TAGS: Record<string, { name: string; description: string }> = {
   users: { name: 'Users', description: 'The tenant’s users, keys and administration trail (admins)' },
   audit: { name: 'Users', description: '' },
   settings: { name: 'Settings', description: 'The tenant’s retention period and retention lock (admins)' },
+  webhooks: {
+    name: 'Webhooks',
+    description:
+      'Signed event deliveries (Standard Webhooks) to the tenant’s endpoints, their log and replay (admins); the events are under `webhooks`',
+  },
 };
+
+/**
+ * The OpenAPI 3.1 `webhooks` section: one entry per event type, the POST the service makes to a
+ * registered endpoint, with the payload's schema and the Standard Webhooks headers.
+ */
+function webhooksSection(): Record<string, JsonObject> {
+  const header = (description: string) => ({ required: true, description, schema: { type: 'string' } });
+  return Object.fromEntries(
+    WEBHOOK_EVENT_TYPES.map((type) => [
+      type,
+      {
+        post: {
+          summary: type,
+          description: WEBHOOK_EVENT_DESCRIPTIONS[type],
+          operationId: `webhook-${type.replace(/[._]/g, '-')}`,
+          tags: ['Webhooks'],
+          // The service calls the receiver: no API key; the receiver checks the signature instead.
+          security: [],
+          parameters: [
+            {
+              name: 'webhook-id',
+              in: 'header',
+              ...header('The delivery id: the same on every retry and replay (deduplicate by it)'),
+            },
+            {
+              name: 'webhook-timestamp',
+              in: 'header',
+              ...header('Seconds since the epoch when this attempt was signed'),
+            },
+            {
+              name: 'webhook-signature',
+              in: 'header',
+              ...header('`v1,<base64 HMAC-SHA256>`, one per live secret, space-separated'),
+            },
+          ],
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: convert(webhookPayloadSchema(type), responseConfig) } },
+          },
+          responses: {
+            '200': {
+              description:
+                'Any 2xx within 10 seconds is success; anything else (redirects included) is retried',
+            },
+          },
+        },
+      },
+    ]),
+  );
+}
 function tagOf(path: string): string {
   const tag = TAGS[path.split('/')[1]];
   if (!tag) throw new Error(`No tag for ${path}: add its first segment to TAGS in lib/openapi/document.ts`);
@@ -364,6 +420,7 @@ export function openApiDocument(): OpenApiDocument {
     servers: [{ url: '/', description: 'The service answering this document' }],
     tags,
     paths,
+    webhooks: webhooksSection(),
     components: {
       headers: responseHeaders,
       securitySchemes: {

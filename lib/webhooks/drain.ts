@@ -6,7 +6,7 @@ import type { Table } from '../store/table.ts';
 import { listTenants } from '../tenancy/tenants.ts';
 import { type DeliveryMessage, recordDelivery, sendDeliveries } from './deliveries.ts';
 import type { WebhookDeps } from './deps.ts';
-import { subscribedEndpoints } from './endpoints.ts';
+import { getWebhook, subscribedEndpoints } from './endpoints.ts';
 
 /**
  * The outbox drain (every minute on AWS, every second under `npm start`): for each item carrying
@@ -40,6 +40,12 @@ async function nextSequence(table: Table, tenantId: string): Promise<number> {
   return Number(Attributes?.sequence);
 }
 
+/** A `webhook.test` goes to the endpoint it was sent from, whatever it subscribes to. */
+async function testedEndpoint(table: Table, tenantId: string, webhookId: string) {
+  const endpoint = await getWebhook(table, tenantId, webhookId);
+  return endpoint?.enabled ? [endpoint] : [];
+}
+
 async function tenantsOf(table: Table, event: OutboxEvent): Promise<string[]> {
   if (event.tenant_id) return [event.tenant_id];
   return (await listTenants(table)).map((tenant) => tenant.tenant_id);
@@ -49,7 +55,10 @@ async function tenantsOf(table: Table, event: OutboxEvent): Promise<string[]> {
 async function fanOut(deps: WebhookDeps, event: OutboxEvent): Promise<number> {
   const messages: DeliveryMessage[] = [];
   for (const tenantId of await tenantsOf(deps.table, event)) {
-    const endpoints = await subscribedEndpoints(deps.table, tenantId, event.type);
+    const endpoints =
+      event.type === 'webhook.test'
+        ? await testedEndpoint(deps.table, tenantId, String(event.data.webhook_id))
+        : await subscribedEndpoints(deps.table, tenantId, event.type);
     if (endpoints.length === 0) continue;
     let sequence: number | undefined;
     for (const endpoint of endpoints) {

@@ -6,7 +6,7 @@ import { DecryptCommand, GenerateDataKeyCommand, type KMSClient } from '@aws-sdk
  * read the secret back: it is sealed (AES-256-GCM), not hashed. Each secret is sealed under its own
  * data key, and the data key under a key-encryption key: KMS on AWS (GenerateDataKey / Decrypt, the
  * key never leaves KMS), a 32-byte key from configuration locally. A sealed secret reads
- * `v1.<sealed data key>.<iv>.<ciphertext+tag>`; the table never holds a secret in clear, the logs
+ * `v1.<sealed data key>.<iv>:<ciphertext+tag>`; the table never holds a secret in clear, the logs
  * never see one, and the API shows it once, when it is created.
  */
 export interface DataKeys {
@@ -23,11 +23,11 @@ function encrypt(key: Buffer, clear: Buffer): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   const body = Buffer.concat([cipher.update(clear), cipher.final(), cipher.getAuthTag()]);
-  return `${b64(iv)}.${b64(body)}`;
+  return `${b64(iv)}:${b64(body)}`;
 }
 
 function decrypt(key: Buffer, sealed: string): Buffer {
-  const [iv, body] = sealed.split('.');
+  const [iv, body] = sealed.split(':');
   const raw = unb64(body ?? '');
   const decipher = createDecipheriv('aes-256-gcm', key, unb64(iv ?? ''));
   decipher.setAuthTag(raw.subarray(raw.length - 16));
@@ -85,15 +85,15 @@ export function secretBox(dataKeys: DataKeys): SecretBox {
       return `v1.${sealed}.${encrypt(plaintext, Buffer.from(secret, 'utf8'))}`;
     },
     async open(box) {
-      const [version, sealedKey, iv, body] = box.split('.');
-      if (version !== 'v1' || !sealedKey || !iv || !body) throw new Error('not a sealed webhook secret');
+      const [version, sealedKey, sealedSecret] = box.split('.');
+      if (version !== 'v1' || !sealedKey || !sealedSecret) throw new Error('not a sealed webhook secret');
       let key = opened.get(sealedKey);
       if (!key) {
         key = dataKeys.open(sealedKey);
         opened.set(sealedKey, key);
         key.catch(() => opened.delete(sealedKey));
       }
-      return decrypt(await key, `${iv}.${body}`).toString('utf8');
+      return decrypt(await key, sealedSecret).toString('utf8');
     },
   };
 }

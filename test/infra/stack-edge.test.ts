@@ -8,7 +8,7 @@ import { DEFAULT_LOCKDOWN, type LockdownSettings } from '../../infra/cdk/constru
 import { pathPatternFor } from '../../infra/cdk/constructs/public-endpoint.ts';
 import { TABLE_ACTIONS } from '../../infra/cdk/constructs/table-access.ts';
 import { BATCH_WORKER_ENTRY, UNROUTED_REQUEST_ENTRY } from '../../infra/cdk/stack.ts';
-import { type RouteDefinition, routes, scheduledJobs } from '../../lib/contract/routes.ts';
+import { type RouteDefinition, routes, scheduledJobs, webhookDelivery } from '../../lib/contract/routes.ts';
 
 import {
   actionsOf,
@@ -120,7 +120,12 @@ describe('CloudFront', () => {
     const clashRoot = fixtureRoot(
       clash
         .map((r) => r.entry)
-        .concat(BATCH_WORKER_ENTRY, UNROUTED_REQUEST_ENTRY, ...scheduledJobs.map((job) => job.entry)),
+        .concat(
+          BATCH_WORKER_ENTRY,
+          UNROUTED_REQUEST_ENTRY,
+          webhookDelivery.entry,
+          ...scheduledJobs.map((job) => job.entry),
+        ),
     );
     try {
       expect(() => buildStack(clash, clashRoot)).toThrow(/would hide the HTTP route GET \/batch\/stream/);
@@ -489,7 +494,10 @@ describe('locked down', () => {
   });
 
   it('encrypts the table, queues, log groups, buckets of data and the origin secret with one rotated customer-managed key by default', () => {
-    const keys = Object.entries(resources).filter(([, r]) => r.Type === 'AWS::KMS::Key');
+    // The webhook secrets' key is its own (infra/cdk/constructs/webhooks.ts); the data key is the one.
+    const keys = Object.entries(resources).filter(
+      ([id, r]) => r.Type === 'AWS::KMS::Key' && !id.startsWith('WebhooksSecretsKey'),
+    );
     expect(keys).toHaveLength(1);
     const [keyId, key] = keys[0];
     expect(key.Properties.EnableKeyRotation).toBe(true);
@@ -503,7 +511,8 @@ describe('locked down', () => {
     expect(table.Properties.SSESpecification).toMatchObject({ SSEEnabled: true, SSEType: 'KMS' });
     expect(usesKey(table.Properties.SSESpecification)).toBe(true);
     const queues = only('AWS::SQS::Queue', resources);
-    expect(queues).toHaveLength(2);
+    // The batch queue and the webhook delivery queue, each with its dead-letter queue.
+    expect(queues).toHaveLength(4);
     for (const queue of queues) expect(usesKey(queue.Properties.KmsMasterKeyId)).toBe(true);
     const groups = only('AWS::Logs::LogGroup', resources);
     expect(groups.length).toBeGreaterThan(deployedRoutes.length);
@@ -520,8 +529,13 @@ describe('locked down', () => {
       .filter((p) => JSON.stringify(p.Properties.PolicyDocument).includes('kms:Decrypt'));
     expect(kmsUsers.length).toBeGreaterThan(deployedRoutes.length / 2);
 
-    // Opting out (-c encryption=aws-managed) leaves no key to pay for.
-    expect(only('AWS::KMS::Key', build({ lockdown: { encryption: 'aws-managed' } }))).toEqual([]);
+    // Opting out (-c encryption=aws-managed) leaves no data key to pay for; the webhook secrets'
+    // key stays (the service seals them whatever the data's encryption).
+    expect(
+      only('AWS::KMS::Key', build({ lockdown: { encryption: 'aws-managed' } })).map(
+        (k) => k.Properties.Description,
+      ),
+    ).toEqual(['Individual Screening Service: seals webhook signing secrets (data keys)']);
   });
 });
 

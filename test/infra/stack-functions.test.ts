@@ -12,7 +12,7 @@ import { ORIGIN_SECRET_ROTATION_ENTRY } from '../../infra/cdk/constructs/origin-
 import { ServiceFunction } from '../../infra/cdk/constructs/service-function.ts';
 import { FAIR_USE_ATTRIBUTES } from '../../infra/cdk/constructs/table-access.ts';
 import { BATCH_WORKER_ENTRY, UNROUTED_REQUEST_ENTRY } from '../../infra/cdk/stack.ts';
-import { routeById, routes, scheduledJobs } from '../../lib/contract/routes.ts';
+import { routeById, routes, scheduledJobs, webhookDelivery } from '../../lib/contract/routes.ts';
 import { INDEXES } from '../../lib/store/schema.ts';
 
 import {
@@ -86,6 +86,7 @@ describe('HTTP API', () => {
       UNROUTED_REQUEST_ENTRY,
       LIST_SYNC_ENTRY,
       ORIGIN_SECRET_ROTATION_ENTRY,
+      webhookDelivery.entry,
     ].filter((entry) => !existsSync(path.join(repoRoot, entry)));
     expect(missing).toEqual([]);
   });
@@ -130,8 +131,8 @@ describe('functions', () => {
   it('all run nodejs22.x on arm64 with active tracing and the service environment', () => {
     const functions = resourcesOf('AWS::Lambda::Function');
     // one per route and scheduled job, plus the batch worker, the unrouted-request fallback, the
-    // list sync and the origin secret's rotation
-    expect(functions).toHaveLength(deployedRoutes.length + scheduledJobs.length + 4);
+    // list sync, the origin secret's rotation and the webhook delivery
+    expect(functions).toHaveLength(deployedRoutes.length + scheduledJobs.length + 5);
     for (const [, fn] of functions) {
       expect(fn.Properties.Runtime).toBe('nodejs22.x');
       expect(fn.Properties.Architectures).toEqual(['arm64']);
@@ -152,7 +153,7 @@ describe('functions', () => {
     const groups = resourcesOf('AWS::Logs::LogGroup').filter(
       ([id]) => !id.startsWith('ApiAccessLogs') && !id.startsWith('WebAclLogs'),
     );
-    expect(groups).toHaveLength(deployedRoutes.length + scheduledJobs.length + 4);
+    expect(groups).toHaveLength(deployedRoutes.length + scheduledJobs.length + 5);
     for (const [, group] of groups) expect(group.Properties.RetentionInDays).toBe(30);
     const referenced = new Set(
       resourcesOf('AWS::Lambda::Function').map(
@@ -222,10 +223,17 @@ describe('IAM', () => {
     }
   });
 
-  it('lets only queue senders send to the batch queue', () => {
+  it('lets only queue senders send to a queue (the batch queue, or the webhook delivery queue for a replay)', () => {
     for (const route of deployedRoutes) {
       const sends = actionsOf(functionFor(route)[1]).includes('sqs:SendMessage');
-      expect(sends, route.id).toBe(route.sendsToQueue === true);
+      expect(sends, route.id).toBe(route.sendsToQueue === true || route.sendsWebhooks === true);
+    }
+  });
+
+  it('lets only the routes that seal a webhook secret generate a data key with the webhook key', () => {
+    for (const route of deployedRoutes) {
+      const seals = actionsOf(functionFor(route)[1]).includes('kms:GenerateDataKey');
+      if (route.sealsWebhookSecrets) expect(seals, route.id).toBe(true);
     }
   });
 });

@@ -42,7 +42,7 @@ describe('batch pipeline', () => {
     const [, worker] = resourcesOf('AWS::Lambda::Function').find(([, r]) =>
       String(r.Properties.Description).startsWith('Screens one batch subject'),
     )!;
-    const queues = resourcesOf('AWS::SQS::Queue');
+    const queues = resourcesOf('AWS::SQS::Queue').filter(([id]) => id.startsWith('Batch'));
     expect(queues).toHaveLength(2);
     const main = queues.find(([, q]) => q.Properties.RedrivePolicy)!;
     const [dlqId] = queues.find(([, q]) => !q.Properties.RedrivePolicy)!;
@@ -94,15 +94,17 @@ describe('scheduled jobs', () => {
       );
       expect(rules, job.id).toHaveLength(1);
       expect(rules[0][1].Properties.ScheduleExpression).toBe(
-        job.everyMinutes === 60
-          ? 'rate(1 hour)'
-          : job.everyMinutes === 24 * 60
-            ? 'rate(1 day)'
-            : `rate(${job.everyMinutes} minutes)`,
+        job.everyMinutes === 1
+          ? 'rate(1 minute)'
+          : job.everyMinutes === 60
+            ? 'rate(1 hour)'
+            : job.everyMinutes === 24 * 60
+              ? 'rate(1 day)'
+              : `rate(${job.everyMinutes} minutes)`,
       );
       const actions = actionsOf(fn);
       expect(actions).toContain('dynamodb:UpdateItem');
-      if (job.sendsToQueue) expect(actions).toContain('sqs:SendMessage');
+      if (job.sendsToQueue || job.sendsWebhooks) expect(actions).toContain('sqs:SendMessage');
       else expect(actions.filter((a) => a.startsWith('sqs:'))).toEqual([]);
       const permissions = resourcesOf('AWS::Lambda::Permission').filter(
         ([, r]) =>

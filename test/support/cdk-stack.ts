@@ -9,7 +9,7 @@ import { LIST_SYNC_ENTRY } from '../../infra/cdk/constructs/list-sync.ts';
 import type { LockdownSettings } from '../../infra/cdk/constructs/lockdown.ts';
 import { ORIGIN_SECRET_ROTATION_ENTRY } from '../../infra/cdk/constructs/origin-secret-rotation.ts';
 import { BATCH_WORKER_ENTRY, ScreeningServiceStack, UNROUTED_REQUEST_ENTRY } from '../../infra/cdk/stack.ts';
-import { type RouteDefinition, routes, scheduledJobs } from '../../lib/contract/routes.ts';
+import { type RouteDefinition, routes, scheduledJobs, webhookDelivery } from '../../lib/contract/routes.ts';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -119,6 +119,7 @@ export function synthDeployedStack(): {
     UNROUTED_REQUEST_ENTRY,
     LIST_SYNC_ENTRY,
     ORIGIN_SECRET_ROTATION_ENTRY,
+    webhookDelivery.entry,
   ]);
   const template = Template.fromStack(buildStack(deployedRoutes, root));
   resources = template.toJSON().Resources as Record<string, Resource>;

@@ -1,0 +1,317 @@
+/**
+ * Issue 23, Done when: webhooks end to end on the local stack (`npm start`'s queue code on fauxqs,
+ * the drain on the scheduler) with a real HTTP receiver on 127.0.0.1; every body verified with the
+ * `standardwebhooks` package. Retries are shortened (two waits of 0 s) and the timeout to 500 ms.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { handler as autoRescreen } from '../../functions/schedule/auto-rescreen.ts';
+import { scheduledEvent } from '../../infra/local/scheduler.ts';
+import { setEnvironment } from '../../lib/common/config.ts';
+import { getServices } from '../../lib/runtime/services.ts';
+import { setWebhookNetwork } from '../../lib/runtime/webhooks.ts';
+import { keys } from '../../lib/store/schema.ts';
+import { OPERATIONS_ISSUER } from '../../lib/tenancy/key-lineage.ts';
+import { addUser, createTenant } from '../../lib/tenancy/tenants.ts';
+import { madeUpName, useLocalStack } from '../support/api-client.ts';
+import { eventually } from '../support/eventually.ts';
+import { type Received, startReceiver } from '../support/webhook-receiver.ts';
+
+setEnvironment({ WEBHOOK_RETRY_DELAYS_SECONDS: '0,0', WEBHOOK_TIMEOUT_MS: '500' });
+const local = useLocalStack();
+const receiver = await startReceiver({ '/flaky': [500, 500, 200], '/never': 'hang' });
+afterAll(async () => {
+  setWebhookNetwork();
+  await receiver.close();
+  setEnvironment({ WEBHOOK_RETRY_DELAYS_SECONDS: undefined, WEBHOOK_TIMEOUT_MS: undefined });
+});
+
+// biome-ignore lint/suspicious/noExplicitAny: black-box tests read arbitrary JSON bodies
+type Body = any;
+const ALL_EVENTS = [
+  'monitoring.alert',
+  'screen.decision_awaiting_approval',
+  'screen.approved',
+  'batch.completed',
+  'rescreen_run.completed',
+  'lists.updated',
+];
+
+async function bank(name: string) {
+  const table = getServices().table;
+  const made = await createTenant(table, { name, plan: 'enterprise' });
+  const adminB = await addUser(table, made.tenant.tenant_id, {
+    name: 'Bea Admin',
+    role: 'admin',
+    issuer: OPERATIONS_ISSUER,
+  });
+  const analyst = await addUser(table, made.tenant.tenant_id, {
+    name: 'Olu Analyst',
+    role: 'analyst',
+    issuer: OPERATIONS_ISSUER,
+  });
+  return {
+    tenantId: made.tenant.tenant_id,
+    admin: made.admin.api_key,
+    adminB: adminB.api_key,
+    analyst: analyst.api_key,
+  };
+}
+
+async function register(
+  key: string,
+  path: string,
+  events = ALL_EVENTS,
+): Promise<{ id: string; secret: string }> {
+  const { status, body } = await local.api.post('/webhooks', key, { url: receiver.url(path), events });
+  expect(status, JSON.stringify(body)).toBe(201);
+  return { id: body.webhook.webhook_id, secret: body.secret };
+}
+
+const verified = (secret: string, r: Received): Body => new Webhook(secret).verify(r.body, r.headers);
+const ofType = (path: string, type: string) =>
+  receiver.on(path).filter((r) => JSON.parse(r.body).type === type);
+
+describe('webhooks on the local stack', { timeout: 180_000 }, () => {
+  let bankA: Awaited<ReturnType<typeof bank>>;
+  let hook: { id: string; secret: string };
+  beforeAll(async () => {
+    bankA = await bank('Webhook Bank');
+    hook = await register(bankA.admin, '/ok');
+  });
+
+  it('shows the secret once: never in a read, and sealed in the table', async () => {
+    const read = await local.api.get(`/webhooks/${hook.id}`, bankA.admin);
+    expect(read.status).toBe(200);
+    expect(JSON.stringify(read.body)).not.toContain(hook.secret.slice(6, 30));
+    const list = await local.api.get('/webhooks', bankA.admin);
+    expect(list.body).toMatchObject({ cap: 25, webhooks: [{ webhook_id: hook.id, status: 'active' }] });
+    const { Item } = await getServices().table.doc.send(
+      new GetCommand({ TableName: getServices().table.name, Key: keys.webhook(bankA.tenantId, hook.id) }),
+    );
+    expect(JSON.stringify(Item)).not.toContain(hook.secret.slice(6, 30));
+    // An analyst may not see or register endpoints.
+    expect((await local.api.get('/webhooks', bankA.analyst)).status).toBe(403);
+  });
+
+  it('delivers a monitoring alert and the run’s completion, once each, signed', async () => {
+    const registered = (
+      await local.api.post('/clients', bankA.admin, {
+        name: 'Vladimir Putin',
+        dob: '1952-10-07',
+        types: 'sanctions,pep',
+        rescreen_interval_days: 1,
+      })
+    ).body;
+    // The registration screen as it would have read before the listing: the re-screen then raises an alert.
+    const { table } = getServices();
+    const { Item } = await table.doc.send(
+      new GetCommand({ TableName: table.name, Key: keys.screen(bankA.tenantId, registered.last_screen_id) }),
+    );
+    const empty = { risk_level: 'CLEAR', matches: [], narrative: 'No matches.' };
+    await table.doc.send(
+      new PutCommand({
+        TableName: table.name,
+        Item: {
+          ...Item,
+          risk_level: 'CLEAR',
+          sanctions_result: { ...Item?.sanctions_result, ...empty, is_sanctioned: false },
+          pep_result: Item?.pep_result ? { ...Item.pep_result, ...empty, is_pep: false } : null,
+        },
+      }),
+    );
+    await autoRescreen(scheduledEvent({ id: 'auto-rescreen' }, new Date(Date.now() + 2 * 86_400_000)));
+    const [alert] = await eventually(
+      async () => ofType('/ok', 'monitoring.alert'),
+      (list) => list.length > 0,
+    );
+    const payload = verified(hook.secret, alert);
+    expect(payload).toMatchObject({
+      type: 'monitoring.alert',
+      tenant_id: bankA.tenantId,
+      data: { client_id: registered.client_id, risk_before: 'CLEAR' },
+    });
+    expect(payload.data.matches_added).toBeGreaterThan(0);
+    expect(alert.headers['webhook-id']).toMatch(/^msg_/);
+    const [run] = await eventually(
+      async () => ofType('/ok', 'rescreen_run.completed'),
+      (list) => list.length > 0,
+    );
+    expect(verified(hook.secret, run).data).toMatchObject({ total: 1 });
+    // No personal data beyond ids: the client's name is not in the payload.
+    expect(alert.body).not.toContain('Putin');
+  });
+
+  it('delivers a decision awaiting approval and its approval', async () => {
+    const screen = (await local.api.post('/screen', bankA.analyst, { name: madeUpName() })).body;
+    const decided = await local.api.post(`/screens/${screen.screen_id}/dispose`, bankA.analyst, {
+      disposition: 'false_positive',
+      note: 'Different person',
+      approval_requested: true,
+    });
+    expect(decided.status).toBe(200);
+    const [awaiting] = await eventually(
+      async () => ofType('/ok', 'screen.decision_awaiting_approval'),
+      (l) => l.length > 0,
+    );
+    expect(verified(hook.secret, awaiting).data).toMatchObject({
+      screen_id: screen.screen_id,
+      disposition: 'false_positive',
+    });
+    const approved = await local.api.post(`/screens/${screen.screen_id}/dispose`, bankA.adminB, {
+      disposition: 'approved',
+    });
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    const [signed] = await eventually(
+      async () => ofType('/ok', 'screen.approved'),
+      (l) => l.length > 0,
+    );
+    expect(verified(hook.secret, signed).data).toMatchObject({ screen_id: screen.screen_id });
+  });
+
+  it('delivers a finished batch', async () => {
+    const response = await fetch(`${local.stack.url}/batch/stream`, {
+      method: 'POST',
+      headers: { 'x-api-key': bankA.admin, 'content-type': 'application/json' },
+      body: JSON.stringify({ subjects: [{ name: madeUpName() }, { name: madeUpName() }] }),
+    });
+    const text = await response.text();
+    const batchId = /"batch_id":"([^"]+)"/.exec(text)?.[1];
+    const [done] = await eventually(
+      async () => ofType('/ok', 'batch.completed'),
+      (l) => l.length > 0,
+    );
+    expect(verified(hook.secret, done).data).toMatchObject({ batch_id: batchId, total: 2 });
+  });
+
+  it('sent each event once, with sequences that order them', async () => {
+    await sleep(2_500);
+    const ids = receiver.on('/ok').map((r) => r.headers['webhook-id']);
+    expect(new Set(ids).size).toBe(ids.length);
+    const sequences = receiver.on('/ok').map((r) => JSON.parse(r.body).sequence as number);
+    expect(new Set(sequences).size).toBe(sequences.length);
+  });
+
+  it('retries a receiver that answers 500 twice with the same webhook-id, and logs the attempts', async () => {
+    const flaky = await register(bankA.admin, '/flaky', ['batch.completed']);
+    expect((await local.api.post(`/webhooks/${flaky.id}/test`, bankA.admin)).status).toBe(202);
+    const got = await eventually(
+      async () => receiver.on('/flaky'),
+      (l) => l.length >= 3,
+    );
+    expect(new Set(got.map((r) => r.headers['webhook-id'])).size).toBe(1);
+    for (const r of got) verified(flaky.secret, r);
+    const log = await eventually(
+      async () => (await local.api.get(`/webhooks/${flaky.id}/deliveries`, bankA.admin)).body,
+      (b: Body) => b.deliveries?.[0]?.outcome === 'succeeded',
+    );
+    expect(log.deliveries[0].attempts.map((a: Body) => a.status_code)).toEqual([500, 500, 200]);
+    expect(log.deliveries[0].delivery_id).toBe(got[0].headers['webhook-id']);
+    // Filtered by outcome, and replayed with the same id.
+    expect(
+      (await local.api.get(`/webhooks/${flaky.id}/deliveries?outcome=failed`, bankA.admin)).body.deliveries,
+    ).toEqual([]);
+    const replay = await local.api.post(
+      `/webhooks/${flaky.id}/deliveries/${log.deliveries[0].delivery_id}/replay`,
+      bankA.admin,
+    );
+    expect(replay.status).toBe(202);
+    const again = await eventually(
+      async () => receiver.on('/flaky'),
+      (l) => l.length >= 4,
+    );
+    expect(again[3].headers['webhook-id']).toBe(got[0].headers['webhook-id']);
+  });
+
+  it('dead-letters a receiver that never answers and marks the endpoint failing', async () => {
+    const never = await register(bankA.admin, '/never', ['batch.completed']);
+    await local.api.post(`/webhooks/${never.id}/test`, bankA.admin);
+    const endpoint = await eventually(
+      async () => (await local.api.get(`/webhooks/${never.id}`, bankA.admin)).body.webhook,
+      (w: Body) => w.status === 'failing',
+      60_000,
+    );
+    expect(endpoint.failing_since).toBeTruthy();
+    const dead = await eventually(
+      () => local.stack.webhookQueue.deadLetterBodies(),
+      (bodies) => bodies.some((b) => JSON.parse(b).webhook_id === never.id),
+      30_000,
+    );
+    expect(dead.length).toBeGreaterThan(0);
+    const log = (await local.api.get(`/webhooks/${never.id}/deliveries?outcome=failed`, bankA.admin)).body;
+    expect(log.deliveries[0].attempts).toHaveLength(3);
+    expect(log.deliveries[0].attempts[0].error).toMatch(/no answer within 500 ms/);
+  });
+
+  it('signs with both secrets during a rotation’s overlap', async () => {
+    const rotated = (
+      await local.api.post(`/webhooks/${hook.id}/rotate-secret`, bankA.admin, { overlap_hours: 1 })
+    ).body;
+    expect(rotated.previous_secret_expires_at).toBeTruthy();
+    const before = ofType('/ok', 'webhook.test').length;
+    await local.api.post(`/webhooks/${hook.id}/test`, bankA.admin);
+    const tests = await eventually(
+      async () => ofType('/ok', 'webhook.test'),
+      (l) => l.length > before,
+    );
+    const sent = tests.at(-1) as Received;
+    expect(sent.headers['webhook-signature'].split(' ')).toHaveLength(2);
+    expect(verified(hook.secret, sent).type).toBe('webhook.test');
+    expect(verified(rotated.secret, sent).type).toBe('webhook.test');
+  });
+
+  it('refuses a private address at registration, before any connection', async () => {
+    for (const url of [
+      'https://10.0.0.1/hook',
+      'https://169.254.169.254/latest',
+      'http://[fd00:ec2::254]/',
+      'https://192.168.1.1/',
+    ]) {
+      const { status, body } = await local.api.post('/webhooks', bankA.admin, {
+        url,
+        events: ['batch.completed'],
+      });
+      expect(status, url).toBe(400);
+      expect(body.detail).toMatch(/url:/);
+    }
+  });
+
+  it('refuses at delivery a name that now resolves to a private address (DNS rebinding), never connecting', async () => {
+    let answer = '93.184.216.34';
+    const connections: string[] = [];
+    setWebhookNetwork({
+      resolve: async () => [{ address: answer, family: 4 }],
+      connect: async (target) => {
+        connections.push(target.address.address);
+        return { status: 200, body: '' };
+      },
+    });
+    try {
+      const created = await local.api.post('/webhooks', bankA.admin, {
+        url: 'https://hooks.example.test/in',
+        events: ['batch.completed'],
+      });
+      expect(created.status).toBe(201);
+      answer = '10.1.2.3';
+      await local.api.post(`/webhooks/${created.body.webhook.webhook_id}/test`, bankA.admin);
+      const log = await eventually(
+        async () =>
+          (await local.api.get(`/webhooks/${created.body.webhook.webhook_id}/deliveries`, bankA.admin)).body,
+        (b: Body) => b.deliveries?.[0]?.outcome === 'failed',
+      );
+      expect(log.deliveries[0].attempts[0]).toMatchObject({ outcome: 'refused', status_code: null });
+      expect(log.deliveries[0].attempts[0].error).toMatch(/10\.1\.2\.3/);
+      expect(connections).toEqual([]);
+    } finally {
+      setWebhookNetwork();
+    }
+  });
+
+  it('keeps tenants apart', async () => {
+    const other = await bank('Other Bank');
+    expect((await local.api.get(`/webhooks/${hook.id}`, other.admin)).status).toBe(404);
+    expect((await local.api.get(`/webhooks/${hook.id}/deliveries`, other.admin)).status).toBe(404);
+  });
+});
