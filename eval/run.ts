@@ -28,8 +28,8 @@ import { riskRank } from '../lib/matcher/types.ts';
 import { perListPeople } from '../lib/watchlists/linking.ts';
 import type { WatchlistSnapshot } from '../lib/watchlists/types.ts';
 import { issueClasses, levelOn, measureClass } from './classes.ts';
-import { personLinkingFigures } from './person-linking.ts';
 import { measureInnocents, printInnocents } from './innocents.ts';
+import { personLinkingFigures } from './person-linking.ts';
 import { type PairFigures, writeScorecard } from './scorecard.ts';
 import { measureVariants, printVariants } from './variants.ts';
 
