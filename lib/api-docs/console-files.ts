@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
+import { consoleDirectorySetting } from '../common/config.ts';
 import { acceptsGzip } from './swagger-ui-files.ts';
 
 /**
@@ -46,7 +47,7 @@ const CONTENT_TYPES: Record<string, string> = {
 const repoRoot = resolve(import.meta.dirname, '../..');
 
 /** dist/console, or CONSOLE_DIR. */
-export function consoleDirectory(configured = process.env.CONSOLE_DIR): string {
+export function consoleDirectory(configured = consoleDirectorySetting()): string {
   return configured || join(repoRoot, 'dist/console');
 }
 

@@ -117,6 +117,11 @@ export function logLevel(env: NodeJS.ProcessEnv = process.env): string {
   return env.LOG_LEVEL ?? (env.VITEST ? 'silent' : 'info');
 }
 
+/** Where the local server reads the built console from: CONSOLE_DIR, unset for dist/console. */
+export function consoleDirectorySetting(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return env.CONSOLE_DIR || undefined;
+}
+
 /** Where the CloudFront origin check (lib/http/origin-verify.ts) reads its secret from. */
 export interface OriginSecretSource {
   /** ORIGIN_SECRET_ID, set by the stack on every HTTP API function; unset (check off) locally. */

@@ -7,6 +7,7 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '../../lib/api-docs/reference-page.ts';
 import { type RouteDefinition, routes, SWAGGER_UI_FILES } from '../../lib/contract/routes.ts';
+import { WEBHOOK_EVENT_TYPES } from '../../lib/webhooks/events.ts';
 import { demoKey, useLocalStack } from '../support/api-client.ts';
 import { CHROMIUM_ARGS, chromiumExecutable, missingChromium } from '../support/chromium.ts';
 
@@ -171,14 +172,17 @@ describe('the reference page in a browser', () => {
   }, 60_000);
   afterAll(async () => browser?.close());
 
-  it('loads with no request leaving the service and shows every route of the manifest', async () => {
+  it('loads with no request leaving the service and shows every route of the manifest and every webhook event', async () => {
     const page = await browser.newPage();
     const seen = watch(page);
 
     await page.goto(`${local.stack.url}/docs`);
     const shown = await operationsShown(page);
 
-    expect(shown.sort()).toEqual(manifest.map((route) => `${route.method} ${route.path}`).sort());
+    const events = WEBHOOK_EVENT_TYPES.map((type) => `POST ${type}`);
+    expect(shown.sort()).toEqual(
+      [...manifest.map((route) => `${route.method} ${route.path}`), ...events].sort(),
+    );
     const origin = new URL(local.stack.url).origin;
     expect(seen.requests.filter((url) => new URL(url).origin !== origin)).toEqual([]);
     expect(seen.requests).toEqual(

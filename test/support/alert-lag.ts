@@ -74,12 +74,19 @@ export interface RegisteredClient {
   last_screen_id: string;
 }
 
-/** K clients registered under the designee's name (distinct references and places). */
+/**
+ * K clients registered under the designee's name: K different people who share it, so each has
+ * its own date of birth within the designee's listed year (1971; a day of that year agrees with
+ * it) besides its own reference and place. The same name with no date would be one person, and
+ * a second registration of it a 409 (docs/monitoring.md).
+ */
 export async function registerMatching(api: ServiceClient, count: number): Promise<RegisteredClient[]> {
+  if (count > 365) throw new Error('registerMatching: at most 365 people share the designee’s name and year');
   const clients: RegisteredClient[] = [];
   for (let i = 0; i < count; i++) {
     const response = await api.post('/clients', {
       name: DESIGNEE.name,
+      dob: new Date(Date.UTC(1971, 0, 1 + i)).toISOString().slice(0, 10),
       reference: `alert-lag-${i}`,
       location: `Branch ${i}`,
       types: 'sanctions,pep',

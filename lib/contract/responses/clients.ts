@@ -6,6 +6,7 @@ import {
   checkTypes,
   clientId,
   cursor,
+  problemEntries,
   riskLevel,
   runId,
   SubjectSchema,
@@ -39,7 +40,7 @@ export const ClientProfileSchema = v.strictObject(clientProfileEntries);
 /** POST /clients' 409: the client that already holds the reference or the person, by id. */
 export const ClientConflictSchema = v.pipe(
   v.strictObject({
-    detail: v.string(),
+    ...problemEntries,
     existing_client_id: v.optional(
       v.pipe(
         clientId,
