@@ -79,6 +79,13 @@ export interface OutboxEntry {
   events: OutboxEvent[];
 }
 
+/**
+ * Events taken from one item per pass: the drained ones are removed with a condition naming each
+ * id, and DynamoDB bounds an expression (4 KB); an item holding more (a burst of test events on
+ * one endpoint) gives the next ones to the next pass.
+ */
+const EVENTS_PER_PASS = 25;
+
 /** Up to `limit` items carrying undrained events, oldest first (consistent reads are not offered on a GSI). */
 export async function pendingOutbox(table: Table, limit = 100): Promise<OutboxEntry[]> {
   const { Items = [] } = await table.doc.send(
@@ -94,7 +101,7 @@ export async function pendingOutbox(table: Table, limit = 100): Promise<OutboxEn
   return Items.filter((item) => Array.isArray(item.webhook_events) && item.webhook_events.length > 0).map(
     (item) => ({
       key: { pk: String(item.pk), sk: String(item.sk) },
-      events: item.webhook_events as OutboxEvent[],
+      events: (item.webhook_events as OutboxEvent[]).slice(0, EVENTS_PER_PASS),
     }),
   );
 }
