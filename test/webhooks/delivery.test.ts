@@ -346,6 +346,33 @@ describe('webhooks on the local stack', { timeout: 180_000 }, () => {
     }
   });
 
+  it('records each admin change to an endpoint in the audit trail, without its secret', async () => {
+    const bankC = await bank('Audited Bank');
+    const made = await register(bankC.admin, '/audited', ['batch.completed']);
+    expect(
+      (await local.api.patch(`/webhooks/${made.id}`, bankC.admin, { events: ['lists.updated'] })).status,
+    ).toBe(200);
+    const rotated = await local.api.post(`/webhooks/${made.id}/rotate-secret`, bankC.admin, {});
+    expect(rotated.status).toBe(200);
+    expect((await local.api.delete(`/webhooks/${made.id}`, bankC.admin)).status).toBe(200);
+    const trail = await local.api.get('/audit', bankC.admin);
+    expect(trail.status, JSON.stringify(trail.body)).toBe(200);
+    const done = (trail.body.entries as Body[])
+      .sort((a, b) => a.seq - b.seq)
+      .filter((e) => e.action.startsWith('webhook.') && e.outcome === 'done')
+      .map((e) => [e.action, e.details.webhook_id]);
+    expect(done).toEqual([
+      ['webhook.create', made.id],
+      ['webhook.update', made.id],
+      ['webhook.rotate-secret', made.id],
+      ['webhook.delete', made.id],
+    ]);
+    const text = JSON.stringify(trail.body);
+    expect(text).not.toContain(made.secret.slice(6, 30));
+    expect(text).not.toContain(rotated.body.secret.slice(6, 30));
+    expect(text).not.toContain('/audited');
+  });
+
   it('keeps tenants apart', async () => {
     const other = await bank('Other Bank');
     expect((await local.api.get(`/webhooks/${hook.id}`, other.admin)).status).toBe(404);
