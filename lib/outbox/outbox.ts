@@ -107,9 +107,10 @@ export async function pendingOutbox(table: Table, limit = 100): Promise<OutboxEn
  * appended at the end and removed from the front, and their ids are unique, so an unchanged size
  * and first id mean an unchanged list: the write sets the list to what followed the drained ones
  * (or removes it and the index entry when nothing did) under that two-term condition, however many
- * events the item holds. (Naming every drained id, or removing list elements by index, overflowed
- * DynamoDB's expression limit on a burst and, on DynamoDB Local, removed the wrong elements.) When
- * events join between the read and the write it reads again; false when another drain removed them.
+ * events the item holds. (Naming every drained id overflowed DynamoDB's expression limit on a
+ * burst; removing list elements by index removed the wrong ones on dynalite, the local store.)
+ * When events join between the read and the write it reads again; false when another drain
+ * removed them.
  */
 export async function markDrained(table: Table, entry: OutboxEntry): Promise<boolean> {
   const ids = entry.events.map((event) => event.event_id);
