@@ -2,7 +2,8 @@
  * `npm run bench:webhooks`: the service in its own process (npm start's entry, bench/service-process.ts)
  * and a receiver on 127.0.0.1. Reports (1) the time from a decision that raises an event (a
  * disposition awaiting approval, answered 200) to its verified delivery, p50/p95 over 20 events, and
- * (2) the throughput of 1,000 webhook.test events from the first request to the last delivery.
+ * (2) the throughput of 1,000 such decisions, each on its own screen (so over 1,000 outbox items),
+ * from the first decision to the last verified delivery, with p50/p95 decision to delivery.
  * Only loopback traffic. EVENTS=<n> changes the throughput count.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -78,27 +79,50 @@ try {
   process.stdout.write(
     `event to delivery (20 events): p50 ${lags[9]} ms, p95 ${lags[18]} ms, max ${lags[19]} ms\n`,
   );
-  // 2. Throughput of EVENTS webhook.test events.
+  // 2. Throughput: EVENTS decisions awaiting approval, each on its own screen (its own outbox item).
+  const screens: string[] = [];
+  for (let i = 0; i < EVENTS; i += 20)
+    screens.push(
+      ...(await Promise.all(
+        Array.from({ length: Math.min(20, EVENTS - i) }, async (_, j) =>
+          String(
+            (
+              await call('/screen', analyst, { name: `Throughput Person ${i + j} Quillonby` })
+            ).screen_id,
+          ),
+        ),
+      )),
+    );
   arrivals.clear();
+  const decided = new Map<string, number>();
   const t1 = Date.now();
   for (let i = 0; i < EVENTS; i += 20)
     await Promise.all(
-      Array.from({ length: Math.min(20, EVENTS - i) }, () =>
-        call(`/webhooks/${created.webhook.webhook_id}/test`, admin),
-      ),
+      screens.slice(i, i + 20).map(async (screenId) => {
+        await call(`/screens/${screenId}/dispose`, analyst, {
+          disposition: 'needs_review',
+          approval_requested: true,
+        });
+        decided.set(screenId, Date.now());
+        seen();
+      }),
     );
-  const queued = Date.now() - t1;
+  const requests = Date.now() - t1;
   await waitFor(
     'every delivery',
     async () => {
       seen();
-      return arrivals.size >= EVENTS ? true : undefined;
+      return screens.every((id) => arrivals.has(id)) ? true : undefined;
     },
     600_000,
   );
-  const total = Date.now() - t1;
+  const total = Math.max(...screens.map((id) => arrivals.get(id) as number)) - t1;
+  const each = screens
+    .map((id) => Math.max(0, (arrivals.get(id) as number) - (decided.get(id) as number)))
+    .sort((x, y) => x - y);
+  const at = (q: number) => each[Math.min(each.length - 1, Math.floor(q * each.length))];
   process.stdout.write(
-    `${EVENTS} events: requests ${queued} ms, all delivered and verified after ${total} ms (${((EVENTS / total) * 1000).toFixed(0)} events/s)\n`,
+    `${EVENTS} events on ${EVENTS} items: requests ${requests} ms, all delivered and verified after ${total} ms (${((EVENTS / total) * 1000).toFixed(0)} events/s); decision to delivery p50 ${at(0.5)} ms, p95 ${at(0.95)} ms, max ${each.at(-1)} ms\n`,
   );
 } finally {
   service.kill('SIGTERM');

@@ -47,6 +47,11 @@ export const AUDIT_ACTIONS = [
   'user.rotate-key',
   'audit.export',
   'screens.export',
+  // An admin's change to a webhook endpoint (lib/webhooks/endpoints.ts); never the secret.
+  'webhook.create',
+  'webhook.update',
+  'webhook.delete',
+  'webhook.rotate-secret',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

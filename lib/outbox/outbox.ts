@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { indexAttributes, keys } from '../store/schema.ts';
 import { type Table, writeIf } from '../store/table.ts';
 
@@ -79,6 +79,9 @@ export interface OutboxEntry {
   events: OutboxEvent[];
 }
 
+/** Events taken from one item per pass, so a burst on one item (test events on one endpoint) is drained in bounded steps. */
+const EVENTS_PER_PASS = 25;
+
 /** Up to `limit` items carrying undrained events, oldest first (consistent reads are not offered on a GSI). */
 export async function pendingOutbox(table: Table, limit = 100): Promise<OutboxEntry[]> {
   const { Items = [] } = await table.doc.send(
@@ -94,40 +97,57 @@ export async function pendingOutbox(table: Table, limit = 100): Promise<OutboxEn
   return Items.filter((item) => Array.isArray(item.webhook_events) && item.webhook_events.length > 0).map(
     (item) => ({
       key: { pk: String(item.pk), sk: String(item.sk) },
-      events: item.webhook_events as OutboxEvent[],
+      events: (item.webhook_events as OutboxEvent[]).slice(0, EVENTS_PER_PASS),
     }),
   );
 }
 
 /**
- * Removes the first `drained.length` events of an item once they are queued. When they are all
- * it carries, one write removes them and the index entry (condition: still exactly those); when
- * more joined meanwhile, only the drained ones go (condition: the list still starts with them),
- * and the item stays in the index for the next drain. False when the item changed under both.
+ * Removes the drained events, the first ones of the item, once they are queued. Events are only
+ * appended at the end and removed from the front, and their ids are unique, so an unchanged size
+ * and first id mean an unchanged list: the write sets the list to what followed the drained ones
+ * (or removes it and the index entry when nothing did) under that two-term condition, however many
+ * events the item holds. (Naming every drained id overflowed DynamoDB's expression limit on a
+ * burst; removing list elements by index removed the wrong ones on dynalite, the local store.)
+ * When events join between the read and the write it reads again; false when another drain
+ * removed them.
  */
 export async function markDrained(table: Table, entry: OutboxEntry): Promise<boolean> {
   const ids = entry.events.map((event) => event.event_id);
-  const firstIds = Object.fromEntries(ids.map((id, i) => [`:id${i}`, id]));
-  const sameStart = ids.map((_, i) => `webhook_events[${i}].event_id = :id${i}`).join(' AND ');
-  const all = await writeIf(
-    table,
-    new UpdateCommand({
-      TableName: table.name,
-      Key: entry.key,
-      UpdateExpression: `REMOVE webhook_events, ${OUTBOX_PK}, ${OUTBOX_SK}`,
-      ConditionExpression: `size(webhook_events) = :n AND ${sameStart}`,
-      ExpressionAttributeValues: { ':n': ids.length, ...firstIds },
-    }),
-  );
-  if (all) return true;
-  return writeIf(
-    table,
-    new UpdateCommand({
-      TableName: table.name,
-      Key: entry.key,
-      UpdateExpression: `REMOVE ${ids.map((_, i) => `webhook_events[${i}]`).join(', ')}`,
-      ConditionExpression: sameStart,
-      ExpressionAttributeValues: firstIds,
-    }),
-  );
+  for (let tries = 0; tries < 5; tries++) {
+    const { Item } = await table.doc.send(
+      new GetCommand({
+        TableName: table.name,
+        Key: entry.key,
+        ProjectionExpression: 'webhook_events',
+        ConsistentRead: true,
+      }),
+    );
+    const current = (Item?.webhook_events ?? []) as OutboxEvent[];
+    if (!ids.every((id, i) => current[i]?.event_id === id)) return false;
+    const rest = current.slice(ids.length);
+    const condition = {
+      ConditionExpression: 'size(webhook_events) = :size AND webhook_events[0].event_id = :first',
+      ExpressionAttributeValues: { ':size': current.length, ':first': ids[0] },
+    };
+    const written = await writeIf(
+      table,
+      rest.length === 0
+        ? new UpdateCommand({
+            TableName: table.name,
+            Key: entry.key,
+            UpdateExpression: `REMOVE webhook_events, ${OUTBOX_PK}, ${OUTBOX_SK}`,
+            ...condition,
+          })
+        : new UpdateCommand({
+            TableName: table.name,
+            Key: entry.key,
+            UpdateExpression: 'SET webhook_events = :rest',
+            ...condition,
+            ExpressionAttributeValues: { ...condition.ExpressionAttributeValues, ':rest': rest },
+          }),
+    );
+    if (written) return true;
+  }
+  return false;
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
+import { type AuditDetails, audited } from '../audit/trail.ts';
 import { ConflictError, InvalidRequestError, NotFoundError } from '../common/errors.ts';
 import { strictBody } from '../common/fields.ts';
 import { keys } from '../store/schema.ts';
@@ -162,6 +163,11 @@ export async function listWebhookItems(table: Table, tenantId: string): Promise<
   return items.map((item) => parseItem(WebhookItemSchema, item));
 }
 
+/** Who made an admin change, for its audit entries. */
+const actorOf = (caller: Principal) => ({ user_id: caller.userId, role: caller.role });
+/** An audit entry names the URL's host only: a path or query may carry the receiver's own token. */
+const hostOf = (url: string) => new URL(url).host;
+
 async function requireWebhook(table: Table, caller: Principal, webhookId: string): Promise<WebhookItem> {
   const item = await getWebhook(table, caller.tenantId, webhookId);
   if (!item) throw notFound(webhookId);
@@ -175,6 +181,24 @@ export async function createWebhook(
   body: v.InferOutput<typeof CreateWebhookSchema>,
 ) {
   requireAdmin(caller, 'Registering a webhook');
+  return audited(
+    deps.table,
+    caller.tenantId,
+    {
+      action: 'webhook.create',
+      actor: actorOf(caller),
+      details: { host: hostOf(body.url), events: body.events.join(',') },
+      done: (result) => ({ details: { webhook_id: result.webhook.webhook_id } }),
+    },
+    () => registerWebhook(deps, caller, body),
+  );
+}
+
+async function registerWebhook(
+  deps: Pick<WebhookDeps, 'table' | 'box' | 'policy' | 'resolve'>,
+  caller: Principal,
+  body: v.InferOutput<typeof CreateWebhookSchema>,
+) {
   const { table } = deps;
   await checkTarget(body.url, deps.policy, deps.resolve);
   const cap = WEBHOOK_ENDPOINT_CAPS[caller.plan.id];
@@ -250,6 +274,30 @@ export async function updateWebhook(
   body: v.InferOutput<typeof UpdateWebhookSchema>,
 ) {
   requireAdmin(caller, 'Changing a webhook');
+  return audited(
+    deps.table,
+    caller.tenantId,
+    {
+      action: 'webhook.update',
+      actor: actorOf(caller),
+      details: {
+        webhook_id: webhookId,
+        host: body.url === undefined ? undefined : hostOf(body.url),
+        events: body.events?.join(','),
+        enabled: body.enabled,
+      } as AuditDetails,
+      done: () => ({ details: { webhook_id: webhookId } }),
+    },
+    () => changeWebhook(deps, caller, webhookId, body),
+  );
+}
+
+async function changeWebhook(
+  deps: Pick<WebhookDeps, 'table' | 'policy' | 'resolve'>,
+  caller: Principal,
+  webhookId: string,
+  body: v.InferOutput<typeof UpdateWebhookSchema>,
+) {
   const { table } = deps;
   if (Object.values(body).every((value) => value === undefined))
     throw new InvalidRequestError('Send at least one of url, events, description, enabled');
@@ -290,6 +338,20 @@ export async function updateWebhook(
 /** DELETE /webhooks/{id}: queued deliveries to it end, unsent; its slot of the cap is freed. */
 export async function deleteWebhook(table: Table, caller: Principal, webhookId: string) {
   requireAdmin(caller, 'Deleting a webhook');
+  return audited(
+    table,
+    caller.tenantId,
+    {
+      action: 'webhook.delete',
+      actor: actorOf(caller),
+      details: { webhook_id: webhookId },
+      done: () => ({ details: { webhook_id: webhookId } }),
+    },
+    () => removeWebhook(table, caller, webhookId),
+  );
+}
+
+async function removeWebhook(table: Table, caller: Principal, webhookId: string) {
   const deleted = WEBHOOK_ID_PATTERN.test(webhookId)
     ? await writeIf(
         table,
@@ -324,6 +386,25 @@ export async function rotateWebhookSecret(
   body: v.InferOutput<typeof RotateSecretSchema>,
 ) {
   requireAdmin(caller, 'Rotating a webhook secret');
+  return audited(
+    deps.table,
+    caller.tenantId,
+    {
+      action: 'webhook.rotate-secret',
+      actor: actorOf(caller),
+      details: { webhook_id: webhookId, overlap_hours: body.overlap_hours ?? DEFAULT_OVERLAP_HOURS },
+      done: () => ({ details: { webhook_id: webhookId } }),
+    },
+    () => rotateSecret(deps, caller, webhookId, body),
+  );
+}
+
+async function rotateSecret(
+  deps: Pick<WebhookDeps, 'table' | 'box'>,
+  caller: Principal,
+  webhookId: string,
+  body: v.InferOutput<typeof RotateSecretSchema>,
+) {
   const { table } = deps;
   const current = await requireWebhook(table, caller, webhookId);
   const now = new Date();
