@@ -77,6 +77,8 @@ export function outboxUpdate(
 export interface OutboxEntry {
   key: { pk: string; sk: string };
   events: OutboxEvent[];
+  /** The item holds more events than this pass takes. */
+  more: boolean;
 }
 
 /** Events taken from one item per pass, so a burst on one item (test events on one endpoint) is drained in bounded steps. */
@@ -98,6 +100,7 @@ export async function pendingOutbox(table: Table, limit = 100): Promise<OutboxEn
     (item) => ({
       key: { pk: String(item.pk), sk: String(item.sk) },
       events: (item.webhook_events as OutboxEvent[]).slice(0, EVENTS_PER_PASS),
+      more: item.webhook_events.length > EVENTS_PER_PASS,
     }),
   );
 }
