@@ -9,8 +9,10 @@ import { localSettings, readConfig, setEnvironment } from '../../lib/common/conf
 import { logger } from '../../lib/common/log.ts';
 import { markReady, markStarting, reportLoading } from '../../lib/common/readiness.ts';
 import { getServices, resetServices } from '../../lib/runtime/services.ts';
+import { getWebhookDeps } from '../../lib/runtime/webhooks.ts';
 import { liveWatchlistsOf } from '../../lib/sync/live-watchlists.ts';
 import { defaultSnapshotPath } from '../../lib/watchlists/snapshot.ts';
+import { requeuePendingDeliveries } from '../../lib/webhooks/drain.ts';
 import { type DemoKey, seedDemoTenants } from './demo-tenants.ts';
 import { ensureTable, startDynalite } from './dynamo.ts';
 import { createHttpServer } from './http-server.ts';
@@ -143,6 +145,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   // The queue lives in memory: batches a previous run left unfinished are queued again.
   const resumed = await resumeOpenBatches(getServices(), logger);
   if (resumed.resumed + resumed.abandoned > 0) logger.info(resumed, 'unfinished batches resumed');
+  // So is the webhook delivery queue: deliveries a previous run queued but never made go again.
+  const requeued = await requeuePendingDeliveries(getWebhookDeps());
+  if (requeued > 0) logger.info({ requeued }, 'pending webhook deliveries queued again');
 
   const demoKeys = await seedDemoTenants(
     table,

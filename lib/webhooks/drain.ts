@@ -2,11 +2,11 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Logger } from '../common/log.ts';
 import { markDrained, type OutboxEntry, type OutboxEvent, pendingOutbox } from '../outbox/outbox.ts';
 import { keys } from '../store/schema.ts';
-import type { Table } from '../store/table.ts';
+import { queryAll, type Table } from '../store/table.ts';
 import { listTenants } from '../tenancy/tenants.ts';
 import { type DeliveryMessage, recordDelivery, sendDeliveries } from './deliveries.ts';
 import type { WebhookDeps } from './deps.ts';
-import { getWebhook, subscribedEndpoints } from './endpoints.ts';
+import { getWebhook, listWebhookItems, subscribedEndpoints } from './endpoints.ts';
 
 /**
  * The outbox drain (every minute on AWS, every second under `npm start`): for each item carrying
@@ -112,4 +112,38 @@ export async function drainOutbox(deps: WebhookDeps, log: Logger, budgetMs = 50_
   }
   if (report.items > 0) log.info(report, 'webhook outbox drained');
   return report;
+}
+
+/**
+ * Queues again every delivery still `pending`, for a runtime whose queue does not outlive its
+ * process: `npm start`'s delivery queue (fauxqs) is in memory, so a delivery queued but not yet
+ * made when the process died would otherwise wait for a replay by hand. Called once at start,
+ * before the queue's consumer runs, so no message for these deliveries is in flight; a delivery is
+ * made at most once per message and marked done, so a repeat is skipped. SQS keeps its messages,
+ * so the AWS stack never calls it.
+ */
+export async function requeuePendingDeliveries(deps: Pick<WebhookDeps, 'table' | 'queue'>): Promise<number> {
+  let queued = 0;
+  for (const tenant of await listTenants(deps.table))
+    for (const endpoint of await listWebhookItems(deps.table, tenant.tenant_id)) {
+      const pending = await queryAll(deps.table, {
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        FilterExpression: '#status = :pending',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':pk': keys.tenantPartition(tenant.tenant_id),
+          ':prefix': keys.webhookDeliveryPrefix(endpoint.webhook_id),
+          ':pending': 'pending',
+        },
+        ConsistentRead: true,
+      });
+      const messages: DeliveryMessage[] = pending.map((item) => ({
+        tenant_id: tenant.tenant_id,
+        webhook_id: endpoint.webhook_id,
+        delivery_id: String(item.delivery_id),
+      }));
+      await sendDeliveries(deps, messages);
+      queued += messages.length;
+    }
+  return queued;
 }

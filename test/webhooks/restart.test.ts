@@ -4,7 +4,10 @@
  * directory; the first run has its drain off (WEBHOOK_DRAIN_PERIOD_SECONDS=0), so the event raised
  * by a decision is in the outbox, written with the decision, when the process is SIGKILLed. The
  * second run, on the same directory with the drain on, delivers it to a receiver on 127.0.0.1
- * exactly once, verified with the standardwebhooks package.
+ * exactly once, verified with the standardwebhooks package. The second test kills it later: the
+ * delivery is queued and its first attempt answered 500, so its retry waits in the in-memory queue
+ * when the process dies; the restart queues the pending delivery again and it arrives, with the
+ * same webhook-id.
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -17,7 +20,7 @@ import { freePort, spawnService, waitFor } from '../../bench/service-process.ts'
 import { startReceiver } from '../support/webhook-receiver.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'webhook-restart-'));
-const receiver = await startReceiver();
+const receiver = await startReceiver({ '/queued': [500, 200] });
 let service: ChildProcess | undefined;
 afterAll(async () => {
   service?.kill('SIGKILL');
@@ -25,9 +28,9 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function start(drainSeconds: string) {
+async function start(drainSeconds: string, env: Record<string, string> = {}) {
   const port = await freePort();
-  service = spawnService({ port, dataDir, env: { WEBHOOK_DRAIN_PERIOD_SECONDS: drainSeconds } });
+  service = spawnService({ port, dataDir, env: { WEBHOOK_DRAIN_PERIOD_SECONDS: drainSeconds, ...env } });
   const base = `http://127.0.0.1:${port}`;
   await waitFor(
     'the service',
@@ -50,15 +53,17 @@ async function kill() {
   await exited;
 }
 
-it('delivers after a SIGKILL the event raised before it, once', { timeout: 90_000 }, async () => {
-  const call = await start('0');
+function key(role: string): string {
   const keys = JSON.parse(readFileSync(join(dataDir, 'demo-keys.json'), 'utf8')).keys as {
     role: string;
     plan: string;
     api_key: string;
   }[];
-  const key = (role: string) =>
-    keys.find((k) => k.role === role && k.plan === 'enterprise')?.api_key as string;
+  return keys.find((k) => k.role === role && k.plan === 'enterprise')?.api_key as string;
+}
+
+it('delivers after a SIGKILL the event raised before it, once', { timeout: 90_000 }, async () => {
+  const call = await start('0');
   const created = await call('/webhooks', key('admin'), {
     url: receiver.url('/restart'),
     events: ['screen.decision_awaiting_approval'],
@@ -91,4 +96,36 @@ it('delivers after a SIGKILL the event raised before it, once', { timeout: 90_00
   // Three more drain passes: sent once.
   await sleep(3_000);
   expect(receiver.received).toHaveLength(1);
+});
+
+it('delivers after a SIGKILL a delivery that was queued and waiting for its retry', {
+  timeout: 120_000,
+}, async () => {
+  await kill(); // the first test's service holds the data directory
+  // A retry an hour away: only the restart's re-queue can deliver it within the test.
+  const call = await start('1', { WEBHOOK_RETRY_DELAYS_SECONDS: '3600' });
+  const created = await call('/webhooks', key('admin'), {
+    url: receiver.url('/queued'),
+    events: ['screen.decision_awaiting_approval'],
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const screen = await call('/screen', key('analyst'), { name: 'Queued Person Marrowfield' });
+  await call(`/screens/${screen.body.screen_id}/dispose`, key('analyst'), {
+    disposition: 'needs_review',
+    approval_requested: true,
+  });
+  const queued = () => receiver.received.filter((got) => got.path === '/queued');
+  await waitFor('the first attempt', async () => (queued().length > 0 ? true : undefined), 30_000);
+  await kill();
+
+  await start('1');
+  await waitFor('the delivery after restart', async () => (queued().length > 1 ? true : undefined), 40_000);
+  const [first, second] = queued();
+  expect(second.headers['webhook-id']).toBe(first.headers['webhook-id']);
+  const event = new Webhook(created.body.secret).verify(second.body, second.headers) as {
+    data: { screen_id: string };
+  };
+  expect(event.data.screen_id).toBe(screen.body.screen_id);
+  await sleep(3_000);
+  expect(queued()).toHaveLength(2);
 });
