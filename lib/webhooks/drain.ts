@@ -117,10 +117,10 @@ export async function drainOutbox(deps: WebhookDeps, log: Logger, budgetMs = 50_
 /**
  * Queues again every delivery still `pending`, for a runtime whose queue does not outlive its
  * process: `npm start`'s delivery queue (fauxqs) is in memory, so a delivery queued but not yet
- * made when the process died would otherwise wait for a replay by hand. Called once at start,
- * before the queue's consumer runs, so no message for these deliveries is in flight; a delivery is
- * made at most once per message and marked done, so a repeat is skipped. SQS keeps its messages,
- * so the AWS stack never calls it.
+ * made when the process died would otherwise wait for a replay by hand. Called once at start, when
+ * the fresh in-memory queue holds no message for them; a delivery already marked done is skipped,
+ * and a repeated attempt carries the same webhook-id, which receivers deduplicate on (at least
+ * once). SQS keeps its messages, so the AWS stack never calls it.
  */
 export async function requeuePendingDeliveries(deps: Pick<WebhookDeps, 'table' | 'queue'>): Promise<number> {
   let queued = 0;
