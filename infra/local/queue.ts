@@ -123,7 +123,8 @@ export async function startLocalQueue(options: LocalQueueOptions = {}): Promise<
   };
 }
 
-async function createQueue(
+/** Creates a queue on the local SQS (fauxqs) and returns its URL; shared with the webhook queue. */
+export async function createQueue(
   sqs: SQSClient,
   name: string,
   attributes: Record<string, string>,
@@ -133,7 +134,7 @@ async function createQueue(
   return QueueUrl;
 }
 
-async function queueArnOf(sqs: SQSClient, queueUrl: string): Promise<string> {
+export async function queueArnOf(sqs: SQSClient, queueUrl: string): Promise<string> {
   const { Attributes } = await sqs.send(
     new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['QueueArn'] }),
   );

@@ -2,16 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import {
-  CreateQueueCommand,
-  GetQueueAttributesCommand,
-  ReceiveMessageCommand,
-  type SQSClient,
-} from '@aws-sdk/client-sqs';
+import { ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { defaultRegion, localSettings, setEnvironment } from '../../lib/common/config.ts';
 import { webhookDelivery } from '../../lib/contract/routes.ts';
 import { createSqsClient } from '../../lib/queue/batch-queue.ts';
 import { attemptsOf, retryDelays } from '../../lib/webhooks/retry.ts';
+import { createQueue, queueArnOf } from './queue.ts';
 import { type QueueWorker, startConsumers } from './queue-consumers.ts';
 
 const repoRoot = resolve(import.meta.dirname, '../..');
@@ -101,22 +97,4 @@ export async function startWebhookQueue(
       setEnvironment({ WEBHOOK_QUEUE_URL: undefined });
     },
   };
-}
-
-async function createQueue(
-  sqs: SQSClient,
-  name: string,
-  attributes: Record<string, string>,
-): Promise<string> {
-  const { QueueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: name, Attributes: attributes }));
-  if (!QueueUrl) throw new Error(`queue ${name} not created`);
-  return QueueUrl;
-}
-
-async function queueArnOf(sqs: SQSClient, queueUrl: string): Promise<string> {
-  const { Attributes } = await sqs.send(
-    new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['QueueArn'] }),
-  );
-  if (!Attributes?.QueueArn) throw new Error(`queue ${queueUrl} has no ARN`);
-  return Attributes.QueueArn;
 }
