@@ -118,6 +118,11 @@ export function measureVariants(matcher: Matcher, snapshot: WatchlistSnapshot): 
       const dob = fullDob(person);
       for (const [kind, name] of variantsOf(person)) {
         const rank = riskRank(levelOn(matcher, person, name, dob));
+        // Dev misses only: the held-out half is never looked at case by case.
+        if (half === 'dev' && rank < riskRank('MEDIUM') && process.env.EVAL_VERBOSE)
+          console.log(
+            `    dev variant miss (${kind}): ${name}${dob ? ` ${dob}` : ''} → ${person.primary_name} [${listId}]`,
+          );
         for (const c of [
           listCells[half],
           (figures.byKind.get(kind) as Record<Half, RecallCell>)[half],

@@ -228,14 +228,17 @@ export function scoreTokens(
       similarity: s,
     };
   }
-  const unmatchedQuery = new Array<string>(unalignedParts(query, usedQ));
-  const unmatchedListed = new Array<string>(unalignedParts(listed, usedL));
+  // A Vietnamese query's "Lê" or "Văn" facing a listed "Le" or "Van" read as a particle: there it
+  // is a name too, and one the query does not share is a conflict like any other.
+  const listedParticles = !query[0].readFromVietnamese;
+  const unmatchedQuery = new Array<string>(unalignedParts(query, usedQ, true));
+  const unmatchedListed = new Array<string>(unalignedParts(listed, usedL, listedParticles));
   let queryParts = 0;
   let listedParts = 0;
   let leftQueryCount = 0;
   let leftListedCount = 0;
   for (let j = 0; j < nl; j++) {
-    if (listed[j].particle) continue;
+    if (listed[j].particle && listedParticles) continue;
     listedParts++;
     if (usedL[j]) continue;
     unmatchedListed[leftListedCount] = listed[j].text;
@@ -321,10 +324,13 @@ function arabicSounds(text: string): string {
   return text.replace(/[vpeo]/g, (c) => ARABIC_SOUNDS[c]);
 }
 
-/** Tokens of one side, particles aside, that the alignment left without a counterpart. */
-function unalignedParts(tokens: readonly NameToken[], used: Uint8Array): number {
+/**
+ * Tokens of one side that the alignment left without a counterpart, particles aside unless
+ * `particles` is false.
+ */
+function unalignedParts(tokens: readonly NameToken[], used: Uint8Array, particles: boolean): number {
   let n = 0;
-  for (let k = 0; k < tokens.length; k++) if (!tokens[k].particle && !used[k]) n++;
+  for (let k = 0; k < tokens.length; k++) if (!(particles && tokens[k].particle) && !used[k]) n++;
   return n;
 }
 

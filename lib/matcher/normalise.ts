@@ -38,6 +38,12 @@ export interface NameToken {
   /** Read from an Indic script, which writes every vowel: a short name one letter apart is another. */
   readFromIndic?: boolean;
   /**
+   * Part of a name written in Vietnamese letters (`isVietnameseName`): each part is one syllable
+   * spelt exactly, so a syllable one letter apart is another name ("Anh" is not "Oanh"), and "Lê",
+   * "Đỗ" or "Văn" are names, not the particles "le", "do" and "van" of European names.
+   */
+  readFromVietnamese?: boolean;
+  /**
    * Read from Arabic script, which leaves short vowels unwritten: a Latin spelling two letters
    * apart ("khulud" / "Khaled") may be another name altogether.
    */
@@ -160,6 +166,44 @@ const NON_ASCII_RE = /[^\u0020-\u007e]/;
 const HAS_NON_LATIN_RE =
   /[^\p{Script=Latin}\p{Script=Han}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Gurmukhi}\p{Script=Gujarati}\p{Script=Oriya}\p{Script=Telugu}\p{Script=Kannada}\p{Script=Malayalam}\p{M}\p{P}\p{Z}\p{N}\p{S}]/u;
 const DIGITS_RE = /^[0-9]+$/;
+/**
+ * Letters only Vietnamese writes among the Latin alphabets of names: ĩ, ơ, ũ, ư and the vowels
+ * with a tone mark below or a hook above (the Latin Extended Additional block U+1EA0–U+1EF9 is
+ * Vietnamese's own). Not ă (Romanian writes it) nor đ (Croatian and Serbian do).
+ */
+const VIETNAMESE_LETTER_RE = /[ĩơũưĨƠŨƯ\u1ea0-\u1ef9]/u;
+/**
+ * Vietnamese family names, as Vietnamese writes them: together they are borne by most Vietnamese.
+ * Folded, some are words of other names too ("le", "do", "ho", "ly"); with their marks they are not.
+ */
+const VIETNAMESE_FAMILY_NAMES: ReadonlySet<string> = new Set(
+  'nguyễn trần lê phạm hoàng huỳnh vũ võ đặng bùi đỗ hồ ngô dương lý trương đinh đoàn trịnh lương lâm hà tô'.split(
+    ' ',
+  ),
+);
+/** A Vietnamese syllable is one short word. */
+const VIETNAMESE_SYLLABLE_MAX = 7;
+
+/**
+ * Whether a name is written as Vietnamese (see `NameToken.readFromVietnamese`): with a letter only
+ * Vietnamese writes, or of short words one of which is a Vietnamese family name with its marks
+ * ("Khánh Vân Lê"). A name written without marks is not read so: its spelling may be a list's or a
+ * customer's approximation, compared as any Latin name.
+ */
+export function isVietnameseName(name: string): boolean {
+  if (VIETNAMESE_LETTER_RE.test(name)) return true;
+  const words = name
+    .normalize('NFC')
+    .toLowerCase()
+    .split(/[\s,.'-]+/u)
+    .filter((w) => w.length > 0);
+  return (
+    words.length >= 2 &&
+    words.every((w) => w.length <= VIETNAMESE_SYLLABLE_MAX) &&
+    words.some((w) => VIETNAMESE_FAMILY_NAMES.has(w) && NON_ASCII_RE.test(w))
+  );
+}
+
 const ARABIC_SCRIPT_RE = /[\u0600-\u06ff]/;
 
 /** Folded word list of a name, before titles, particles and variant keys are applied. */
@@ -212,6 +256,12 @@ export function tokeniseName(name: string): NameToken[] {
     makeToken(p.text, p.particle, transliterated, readFromHan, readFromIndic),
   );
   if (transliterated && ARABIC_SCRIPT_RE.test(name)) for (const t of tokens) t.readFromArabic = true;
+  if (nonAscii && !transliterated && isVietnameseName(name)) {
+    for (const t of tokens) {
+      t.readFromVietnamese = true;
+      t.particle = false;
+    }
+  }
   const latin = nonAscii && !transliterated && !readFromHan && !readFromIndic;
   const digraphs = latin ? withDigraphs(name.normalize('NFC')) : undefined;
   if (digraphs !== undefined) {

@@ -74,6 +74,15 @@ function compareTokens(a: NameToken, b: NameToken, cut: boolean): number {
     return 0;
   }
   if (a.initial || b.initial) return a.text[0] === b.text[0] ? INITIAL_PAIR : 0;
+  // One letter or two apart, but another person: a woman's form of a Slavic name and the man's
+  // ("Ivanova" / "Ivanov", "Evgeniya" / "Evgeniy"), and a surname and the patronymic made from
+  // the same name ("Ivanov" / "Ivanovich", "Aleksandrova" / "Aleksandrovna").
+  if (slavicGenderPair(a.text, b.text) || surnameAndPatronymic(a, b))
+    return Math.min(spellingSimilarity(a, b, cut), BEYOND_BUDGET);
+  // A Vietnamese syllable written with its tone marks is exact: one letter apart is another name
+  // ("Thiên" is not "Tiến", "Hồng" not "Hùng"), whatever the Chinese syllable keys say.
+  if (a.readFromVietnamese || b.readFromVietnamese)
+    return Math.min(spellingSimilarity(a, b, cut), BEYOND_BUDGET);
   if (a.variantKeys.length > 0 && b.variantKeys.length > 0) {
     for (const k of a.variantKeys) if (b.variantKeys.includes(k)) return VARIANT_PAIR;
   }
@@ -157,6 +166,56 @@ function spellingSimilarity(a: NameToken, b: NameToken, cut: boolean): number {
   }
   if (a.text[0] !== b.text[0] && a.phonetic[0] !== b.phonetic[0]) s *= FIRST_LETTER_FACTOR;
   return s;
+}
+
+/** Slavic surnames' masculine endings, to which the feminine form adds "a" ("Putin" / "Putina"). */
+const SLAVIC_MASCULINE_SURNAME_RE = /(?:ov|ev|yov|in|yn)$/;
+/** Slavic adjectival surnames, masculine and feminine ("Tolstoy" / "Tolstaya", "Kowalski" / "Kowalska"). */
+const SLAVIC_ADJECTIVAL_RE = /(?:skiy|skii|sky|ski|skij|tskiy|tsky|oy|iy|yy)$/;
+const SLAVIC_ADJECTIVAL_FEMININE_RE = /(?:skaya|skaia|skaja|ska|tskaya|aya|aia|aja)$/;
+/** Russian given names' masculine ending and the feminine one on the same stem ("Evgeniy" / "Evgeniya"). */
+const MASCULINE_GIVEN_RE = /(?:iy|ii|ij|y)$/;
+const FEMININE_GIVEN_RE = /(?:iya|iia|ija|ia|ya)$/;
+/** Shortest stem on which the given-name endings are read as gender ("Ali" / "Alia" are not). */
+const GENDER_STEM_MIN = 4;
+
+/**
+ * Whether two names are the feminine and masculine forms of one Slavic name: a surname in -ov,
+ * -ev or -in and the same with "a", an adjectival surname in -skiy and -skaya, or a given name in
+ * -iy and -iya on the same stem.
+ */
+function slavicGenderPair(a: string, b: string): boolean {
+  if (a.length === b.length) return false;
+  const [short, long] = a.length < b.length ? [a, b] : [b, a];
+  if (long === `${short}a` && short.length >= GENDER_STEM_MIN && SLAVIC_MASCULINE_SURNAME_RE.test(short))
+    return true;
+  const masculine = SLAVIC_ADJECTIVAL_RE.exec(a) ?? SLAVIC_ADJECTIVAL_RE.exec(b);
+  const feminine = SLAVIC_ADJECTIVAL_FEMININE_RE.exec(a) ?? SLAVIC_ADJECTIVAL_FEMININE_RE.exec(b);
+  if (masculine && feminine) {
+    const m = masculine.input.slice(0, masculine.index);
+    const f = feminine.input.slice(0, feminine.index);
+    if (m === f && m.length >= GENDER_STEM_MIN - 1 && masculine.input !== feminine.input) return true;
+  }
+  const mg = MASCULINE_GIVEN_RE.exec(a) ?? MASCULINE_GIVEN_RE.exec(b);
+  const fg = FEMININE_GIVEN_RE.exec(a) ?? FEMININE_GIVEN_RE.exec(b);
+  if (mg && fg && mg.input !== fg.input) {
+    const m = mg.input.slice(0, mg.index);
+    const f = fg.input.slice(0, fg.index);
+    return m === f && m.length >= GENDER_STEM_MIN;
+  }
+  return false;
+}
+
+/**
+ * Whether one token is a patronymic and the other a surname on its stem ("Ivanovich" /
+ * "Ivanov", "Aleksandrovna" / "Aleksandrova"): a father's name and a family name.
+ */
+function surnameAndPatronymic(a: NameToken, b: NameToken): boolean {
+  const aP = isPatronymic(a);
+  if (aP === isPatronymic(b)) return false;
+  const [patronymic, other] = aP ? [a.text, b.text] : [b.text, a.text];
+  const stem = other.endsWith('a') ? other.slice(0, -1) : other;
+  return /[oe]v$/.test(stem) && stem.length >= GENDER_STEM_MIN && patronymic.startsWith(stem);
 }
 
 /** Patronymics and Turkic "son of" suffixes carry little identifying weight. */
