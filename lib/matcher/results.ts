@@ -222,15 +222,15 @@ function nameVerdict(
     band !== 'weak' &&
     dob !== 'matched' &&
     s.name.unmatchedListed.length > 0 &&
-    restsOnNearSpellings(index, s)
+    hasNearSpelling(s)
   ) {
-    // "Roberto Moraes" / "Roberto MORALES Ojeda", "Margarida Fernandes" / "Margarita ROBLES
-    // Fernandez": common name parts spelt alike, another part only spelt near, and listed parts
-    // the query lacks is how namesakes of other families and languages look. Without the date of
-    // birth it is a lead for the analyst, not an alert. A typo in a name given in full is still
-    // an alert, and a typo with parts left out is one with the date of birth.
+    // "Roberto Moraes" / "Roberto MORALES Ojeda", "Teresa Costa" / "Teresa MARTINEZ Acosta": a part
+    // only spelt near its listed counterpart, and listed parts the query lacks, is how namesakes of
+    // other families and languages look. Without the date of birth it is a lead for the analyst,
+    // not an alert. A typo in a name given in full is still an alert, and a typo with parts left
+    // out is one with the date of birth.
     band = 'weak';
-    notes.push('only near spellings besides common name parts');
+    notes.push('a part spelt only near, and listed parts missing');
   }
   if (band === 'strong' && dob !== 'matched' && isCommonName(index, s)) {
     band = 'partial';
@@ -254,29 +254,12 @@ function nameVerdict(
 /** Aligned below this similarity, two name parts are near spellings (a typo, a cognate), not one name. */
 const FIRM_PAIR = 0.95;
 
-/**
- * Whether the match rests on near spellings: some aligned part is only spelt near its listed
- * counterpart (initials aside), and no listed part that is aligned firmly (spelt alike, or a
- * known variant) is uncommon.
- */
-function restsOnNearSpellings(index: NameIndex, s: Scored): boolean {
-  let near = false;
+/** Whether some aligned name part (initials aside) is only spelt near its listed counterpart. */
+function hasNearSpelling(s: Scored): boolean {
   for (const p of s.name.pairs) {
-    if (p.similarity < FIRM_PAIR && p.query.length > 1 && p.listed.length > 1) near = true;
+    if (p.similarity < FIRM_PAIR && p.query.length > 1 && p.listed.length > 1) return true;
   }
-  if (!near) return false;
-  const start = index.nameTokenStart[s.nameId];
-  for (let k = 0; k < index.nameLengths[s.nameId]; k++) {
-    const id = index.nameTokenIds[start + k];
-    const t = index.vocab[id];
-    if (t.particle || t.initial) continue;
-    if (index.nameWeights[id] < COMMON_PART_WEIGHT) continue;
-    for (const p of s.name.pairs) {
-      if (p.similarity >= FIRM_PAIR && (p.listed === t.text || p.listed.split(' ').includes(t.text)))
-        return false;
-    }
-  }
-  return true;
+  return false;
 }
 
 /**

@@ -76,6 +76,12 @@ describe('near spellings of common names', () => {
     ).toBe(true);
   });
 
+  it('so is an uncommon given name beside a near surname: Teresa Costa / Teresa MARTINEZ Acosta', () => {
+    const teresa = 'Paraguay|Teresa MARTINEZ Acosta';
+    expect(below(levelOn('world_leaders_pep', teresa, 'Teresa Costa'), 'MEDIUM')).toBe(true);
+    expect(levelOn('world_leaders_pep', teresa, 'Teresa Martinez Acosta')).toBe('HIGH');
+  });
+
   it('is an alert with the listed date of birth, and a typo in the full name still is', () => {
     expect(atLeast(levelOn('ofac_sdn', trevino, 'Miguel Moraes', '1973-06-28'), 'MEDIUM')).toBe(true);
     expect(atLeast(levelOn('ofac_sdn', trevino, 'Miguel Trevino Moralez'), 'MEDIUM')).toBe(true);
