@@ -87,7 +87,8 @@ function plainParts(person: ListedPerson): NameToken[] | undefined {
   return tokens;
 }
 
-function fullDob(person: ListedPerson): string | undefined {
+/** The person's first full listed date of birth. */
+export function fullDob(person: ListedPerson): string | undefined {
   for (const d of person.dobs) if (d.kind === 'date') return d.date;
   return undefined;
 }
