@@ -54,16 +54,27 @@ export function halfOf(person: ListedPerson): Half {
 
 /** The level the matcher gives this listed person for `subject` (CLEAR when not matched). */
 export function levelOn(matcher: Matcher, person: ListedPerson, name: string, dob?: string): RiskLevel {
+  return matchOn(matcher, person, name, dob)?.risk_level ?? 'CLEAR';
+}
+
+/**
+ * The match on one listing for a screen of `name` through every check, whether the listing is
+ * the match's first or linked into it; undefined when the screen does not report it.
+ */
+export function matchOn(
+  matcher: Matcher,
+  listing: Pick<ListedPerson, 'list_id' | 'entity_id'>,
+  name: string,
+  dob?: string,
+): Match | undefined {
   const checks = matcher.screen({ name, dob }, CHECK_TYPES);
   const matches: Match[] = [];
   for (const r of [checks.sanctions_result, checks.pep_result]) if (r) matches.push(...r.matches);
   if (checks.criminal_result)
     matches.push(...checks.criminal_result.interpol_hits, ...checks.criminal_result.fbi_hits);
-  // The person's own listing, whether it is the match's first or linked into it.
-  const hit = matches.find((m) =>
-    m.listings.some((l) => l.list_id === person.list_id && l.entity_id === person.entity_id),
+  return matches.find((m) =>
+    m.listings.some((l) => l.list_id === listing.list_id && l.entity_id === listing.entity_id),
   );
-  return hit?.risk_level ?? 'CLEAR';
 }
 
 /** Number of listed people whose names contain each token. */
@@ -87,7 +98,8 @@ function plainParts(person: ListedPerson): NameToken[] | undefined {
   return tokens;
 }
 
-function fullDob(person: ListedPerson): string | undefined {
+/** The person's first full listed date of birth. */
+export function fullDob(person: ListedPerson): string | undefined {
   for (const d of person.dobs) if (d.kind === 'date') return d.date;
   return undefined;
 }

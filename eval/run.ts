@@ -7,7 +7,8 @@
  *      name-perturbed, DOB-perturbed), alert = a sanctions match on the right UN entity at ≥ MEDIUM;
  *  (c) false alerts per 1,000 innocent people (deterministic samples of the yente negatives, with
  *      their DOB and nationality) at ≥ MEDIUM and ≥ HIGH;
- *  plus recall on the watchman cross-script pairs and the 81 Putin name variants.
+ *  plus recall on the watchman cross-script pairs and the 81 Putin name variants; (d)–(h) and
+ *  (i), the token classes of eval/token-classes.ts, are described where they are printed.
  *
  * The yente, watchman and Putin fixtures are not shipped with the product: they are read from
  * EVAL_DIR (default `<repo>/../shared/eval`) and skipped with a message when absent.
@@ -31,6 +32,7 @@ import { issueClasses, levelOn, measureClass } from './classes.ts';
 import { measureInnocents, printInnocents } from './innocents.ts';
 import { personLinkingFigures } from './person-linking.ts';
 import { type PairFigures, writeScorecard } from './scorecard.ts';
+import { measureTokenClasses, printTokenClasses } from './token-classes.ts';
 import { measureVariants, printVariants } from './variants.ts';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -402,7 +404,9 @@ function main(): void {
   printInnocents(innocents);
   const variants = measureVariants(matcher, snapshot);
   printVariants(variants);
-  writeScorecard({ snapshot, pairs, variants, innocents });
+  const tokenClasses = measureTokenClasses(matcher, snapshot);
+  printTokenClasses(tokenClasses);
+  writeScorecard({ snapshot, pairs, variants, innocents, tokenClasses });
 }
 
 /**

@@ -15,6 +15,7 @@ import { MATCHER_VERSION } from '../lib/matcher/version.ts';
 import type { WatchlistSnapshot } from '../lib/watchlists/types.ts';
 import type { Half } from './classes.ts';
 import { type InnocentFigures, per1000 } from './innocents.ts';
+import type { TokenClassFigures } from './token-classes.ts';
 import type { RecallCell, VariantFigures } from './variants.ts';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -28,6 +29,7 @@ export interface ScorecardInput {
   pairs: PairFigures;
   variants: VariantFigures;
   innocents: InnocentFigures;
+  tokenClasses: TokenClassFigures;
 }
 
 function git(args: string[]): string {
@@ -75,7 +77,7 @@ function speedSection(): string[] {
 }
 
 export function writeScorecard(input: ScorecardInput): void {
-  const { snapshot, pairs, variants, innocents } = input;
+  const { snapshot, pairs, variants, innocents, tokenClasses } = input;
   const dirty = git(['status', '--porcelain', '--', 'lib/matcher', 'lib/watchlists']) !== '';
   const commit = `${git(['rev-parse', '--short', 'HEAD']) || 'unknown'}${dirty ? ' (with uncommitted matcher changes)' : ''}`;
   const lines: string[] = [
@@ -140,6 +142,24 @@ export function writeScorecard(input: ScorecardInput): void {
   for (const half of ['dev', 'held-out', 'all'] as const) {
     const f = pairs[half];
     lines.push(`| ${half} | ${f.p.toFixed(3)} | ${f.r.toFixed(3)} | ${f.f1.toFixed(3)} | ${f.n} |`);
+  }
+  lines.push(
+    '',
+    '## Token classes',
+    '',
+    'Cases made from the listed people of the snapshot (eval/token-classes.ts): a recall case must reach',
+    'the target on its listed person, a false-alert case must stay below it ("as listed": the level the',
+    "person's listed spelling gets). Share of cases passing:",
+    '',
+    '| class | kind | target | dev | held-out | n (dev / held-out) |',
+    '|---|---|---|---:|---:|---:|',
+  );
+  for (const { tokenClass: c, figures: f } of tokenClasses) {
+    const d = f.dev;
+    const h = f['held-out'];
+    lines.push(
+      `| ${c.title} | ${c.kind} | ${c.target} | ${pct(d.passed, d.n)} | ${pct(h.passed, h.n)} | ${d.n} / ${h.n} |`,
+    );
   }
   lines.push('', '## Speed', '', ...speedSection(), '');
   writeFileSync(SCORECARD, lines.join('\n'));

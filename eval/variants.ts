@@ -15,7 +15,7 @@ import type { Matcher } from '../lib/matcher/screen.ts';
 import { riskRank } from '../lib/matcher/types.ts';
 import { perListPeople } from '../lib/watchlists/linking.ts';
 import type { ListedPerson, WatchlistSnapshot } from '../lib/watchlists/types.ts';
-import { type Half, halfOf, levelOn } from './classes.ts';
+import { fullDob, type Half, halfOf, levelOn } from './classes.ts';
 
 const PER_LIST = 120;
 const LATIN_RE = /^[\p{Script=Latin}\p{P}\p{Z}\p{N}]+$/u;
@@ -43,13 +43,8 @@ function cells(): Record<Half, RecallCell> {
   return { dev: { n: 0, medium: 0, high: 0 }, 'held-out': { n: 0, medium: 0, high: 0 } };
 }
 
-function fullDob(person: ListedPerson): string | undefined {
-  for (const d of person.dobs) if (d.kind === 'date') return d.date;
-  return undefined;
-}
-
 /** Display words of a name in reading order ("SURNAME, Given" → "Given SURNAME"). */
-function words(name: string): string[] {
+export function readingOrderWords(name: string): string[] {
   const parts = name.split(',');
   const ordered = parts.length === 2 ? `${parts[1]} ${parts[0]}` : name;
   return ordered.split(/\s+/).filter((w) => w !== '');
@@ -69,7 +64,7 @@ function withTypo(ws: string[]): string {
 export function variantsOf(person: ListedPerson): [VariantKind, string][] {
   const name = person.primary_name;
   if (!LATIN_RE.test(name) || tokeniseName(name).length < 2) return [];
-  const ws = words(name);
+  const ws = readingOrderWords(name);
   const out: [VariantKind, string][] = [['as listed', name]];
   if (ws.length >= 2) out.push(['reversed', [...ws].reverse().join(' ')]);
   if (ws.some((w) => w.length >= 5)) out.push(['typo', withTypo(ws)]);

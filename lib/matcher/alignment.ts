@@ -83,8 +83,23 @@ function addCandidate(count: number, q: number, q2: number, l: number, l2: numbe
   return count + 1;
 }
 
+/** Which candidates one round of `assignCandidates` takes. */
+const enum Round {
+  /** Every candidate (the merged-token pass). */
+  All,
+  /** Pairs of two written-out parts. */
+  Words,
+  /** Pairs with an initial on one side, once the written-out parts are paired. */
+  Initials,
+}
+
 /** Greedy alignment: best candidates first, each token used once. */
-function assignCandidates(count: number): void {
+function assignCandidates(
+  count: number,
+  round: Round,
+  query: readonly NameToken[],
+  listed: readonly NameToken[],
+): void {
   const { q: chosenQ, q2: chosenQ2, l: chosenL, l2: chosenL2, s: chosenS, usedQ, usedL } = alignment;
   let chosenCount = alignment.count;
   for (let k = 0; k < count; k++) {
@@ -93,6 +108,11 @@ function assignCandidates(count: number): void {
     const l = candL[k];
     const l2 = candL2[k];
     if (usedQ[q] || (q2 >= 0 && usedQ[q2]) || usedL[l] || (l2 >= 0 && usedL[l2])) continue;
+    if (round !== Round.All) {
+      const initial = query[q].initial || listed[l].initial;
+      if (initial !== (round === Round.Initials)) continue;
+      if (initial && surnameForInitial(query, listed, q, l)) continue;
+    }
     usedQ[q] = 1;
     if (q2 >= 0) usedQ[q2] = 1;
     usedL[l] = 1;
@@ -105,6 +125,35 @@ function assignCandidates(count: number): void {
     chosenCount++;
   }
   alignment.count = chosenCount;
+}
+
+/** Index of the last written-out part of a name (not a particle or an initial), -1 when none. */
+function lastWordPart(tokens: readonly NameToken[]): number {
+  for (let k = tokens.length - 1; k >= 0; k--) if (!tokens[k].particle && !tokens[k].initial) return k;
+  return -1;
+}
+
+/**
+ * Whether pairing query token `q` with listed token `l`, one of them an initial, would take a
+ * whole surname for an initial: the written-out token is the last written-out part of its name
+ * (the surname in reading order) while the other name's surname is left unpaired. "Elise
+ * Marchand" is not "Elise M. Stefanik": Marchand faces Stefanik, a different surname, not the
+ * middle initial M.
+ */
+function surnameForInitial(
+  query: readonly NameToken[],
+  listed: readonly NameToken[],
+  q: number,
+  l: number,
+): boolean {
+  const { usedQ, usedL } = alignment;
+  if (query[q].initial && listed[l].initial) return false;
+  if (listed[l].initial) {
+    const other = lastWordPart(listed);
+    return q === lastWordPart(query) && other >= 0 && !usedL[other];
+  }
+  const other = lastWordPart(query);
+  return l === lastWordPart(listed) && other >= 0 && !usedQ[other];
 }
 
 /**
@@ -157,7 +206,11 @@ export function alignTokens(
   usedQ.fill(0, 0, nq);
   usedL.fill(0, 0, nl);
   alignment.count = 0;
-  assignCandidates(count);
+  // Written-out parts first: an initial stands for a part the other name may spell out, so it
+  // takes what the written-out parts leave ("Elise Stefanek" pairs Stefanek with Stefanik, not
+  // with the S. of "Elise S. Stefanik").
+  assignCandidates(count, Round.Words, query, listed);
+  assignCandidates(count, Round.Initials, query, listed);
   // Merged or split tokens ("Ramimakhlouf" / "Rami Makhlouf"), tried only on what is left over.
   if (alignment.count < Math.max(nq, nl)) {
     count = 0;
@@ -177,6 +230,6 @@ export function alignTokens(
         if (s >= MERGED_PAIR_MIN) count = addCandidate(count, i, i + 1, j, -1, s);
       }
     }
-    assignCandidates(count);
+    assignCandidates(count, Round.All, query, listed);
   }
 }

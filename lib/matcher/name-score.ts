@@ -53,6 +53,13 @@ const NO_PART_CAP = 0.5;
  * parts that agree loosely to count as a name match.
  */
 const LOOSE_ONLY_CAP = 0.78;
+/**
+ * At most this score (the partial band) when the two name parts of the query face the listed
+ * parts in reversed order and one of them is only near ("Lucas Franco" / "Frank Lucas"): a
+ * customer may write a name surname first, and may misspell it, but the two together are too
+ * weak for a strong match.
+ */
+const CROSSED_NEAR_CAP = 0.89;
 /** Matched weight below which the evidence is too thin for a confident score... */
 const EVIDENCE_MIN = 0.6;
 /** ...and the factor applied with no evidence at all (rising linearly to 1 at `EVIDENCE_MIN`). */
@@ -295,6 +302,7 @@ export function scoreTokens(
   }
   if (matchedParts === 0) score = Math.min(score, NO_PART_CAP);
   if (looseParts > 0 && looseParts >= firmParts) score = Math.min(score, LOOSE_ONLY_CAP);
+  if (queryParts === 2 && crossedWithNearPart(query, listed)) score = Math.min(score, CROSSED_NEAR_CAP);
   if (evidence < EVIDENCE_MIN)
     score *= NO_EVIDENCE_FACTOR + ((1 - NO_EVIDENCE_FACTOR) * evidence) / EVIDENCE_MIN;
   // Usually in order already (the alignment picks pairs best first), and a sort copies the array.
@@ -364,6 +372,28 @@ function lineageCrossed(query: readonly NameToken[], listed: readonly NameToken[
     if (i > qn && j < ln) lineageToOwn = true;
   }
   return ownToLineage && lineageToOwn;
+}
+
+/**
+ * Whether the alignment just made pairs exactly two name parts (not particles or initials), in
+ * reversed order on the two sides, one of them not spelt alike.
+ */
+function crossedWithNearPart(query: readonly NameToken[], listed: readonly NameToken[]): boolean {
+  let first = -1;
+  let second = -1;
+  for (let c = 0; c < alignment.count; c++) {
+    const i = alignment.q[c];
+    const j = alignment.l[c];
+    if (alignment.q2[c] >= 0 || alignment.l2[c] >= 0) return false;
+    if (query[i].particle || query[i].initial || listed[j].initial) continue;
+    if (first < 0) first = c;
+    else if (second < 0) second = c;
+    else return false;
+  }
+  if (second < 0) return false;
+  const { q, l, s } = alignment;
+  const crossed = q[first] < q[second] !== l[first] < l[second];
+  return crossed && (s[first] < 1 || s[second] < 1);
 }
 
 /**
