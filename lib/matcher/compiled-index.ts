@@ -24,6 +24,7 @@ import { namePostings, vocabularyKeys } from './name-postings.ts';
 import { commonNameWeights, personCategories, tokenWeights } from './name-rarity.ts';
 import { type NamesByDate, namesByDate } from './names-by-date.ts';
 import { makeToken, nameParts, tokeniseName } from './normalise.ts';
+import { type PeopleSource, peopleSource } from './snapshot-people.ts';
 
 /** Bumped whenever the layout of `CompiledIndexData` changes. */
 export const COMPILED_INDEX_VERSION = 2;
@@ -241,11 +242,13 @@ export function compileIndex(people: readonly ListedPerson[], lists: readonly Li
   };
 }
 
-function toBase64(array: Int32Array | Uint32Array | Float64Array): string {
+/** A typed array's bytes in base64 (little-endian, as every machine this runs on). */
+export function toBase64(array: Int32Array | Uint32Array | Uint16Array | Float64Array): string {
   return Buffer.from(array.buffer, array.byteOffset, array.byteLength).toString('base64');
 }
 
-function fromBase64(text: string): Uint8Array {
+/** Bytes of base64 text, in a buffer of their own (for typed arrays of any element size). */
+export function fromBase64(text: string): Uint8Array {
   // Decoded straight into a buffer of its own, so typed arrays of any element size can view it
   // from offset 0 (a pooled Buffer may start at any offset), with no intermediate copy.
   const bytes = new Uint8Array(Buffer.byteLength(text, 'base64'));
@@ -381,8 +384,8 @@ export function currentFingerprint(): IndexFingerprint {
  * sources on disk the source hash decides; without them, the probe and a re-tokenised sample of
  * the listed names must agree.
  */
-export function isCurrent(data: CompiledIndexData, people: readonly ListedPerson[]): boolean {
-  if (data.version !== COMPILED_INDEX_VERSION || data.people !== people.length) return false;
+export function isCurrent(data: CompiledIndexData, people: PeopleSource): boolean {
+  if (data.version !== COMPILED_INDEX_VERSION || data.people !== people.count) return false;
   const now = currentFingerprint();
   if (data.fingerprint.probe !== now.probe) return false;
   if (now.sources !== null) return data.fingerprint.sources === now.sources;
@@ -391,7 +394,7 @@ export function isCurrent(data: CompiledIndexData, people: readonly ListedPerson
   for (let at = 0; at < names.length; record++) {
     const count = names[at + 2];
     if (record % SAMPLE_STRIDE === 0) {
-      const listed = people[names[at]]?.names[names[at + 1]];
+      const listed = names[at] < people.count ? people.person(names[at]).names[names[at + 1]] : undefined;
       if (!listed) return false;
       const parts = nameParts(listed.name);
       if (parts.length !== count) return false;
@@ -427,7 +430,7 @@ export function attachedCompiledIndex(snapshot: WatchlistSnapshot): CompiledInde
  */
 export function compiledIndexOf(snapshot: WatchlistSnapshot): CompiledIndex {
   const stored = attached.get(snapshot);
-  if (stored && isCurrent(stored, snapshot.people)) return deserialiseCompiledIndex(stored);
+  if (stored && isCurrent(stored, peopleSource(snapshot))) return deserialiseCompiledIndex(stored);
   return compileIndex(snapshot.people, snapshot.lists);
 }
 
@@ -437,7 +440,7 @@ export function compiledIndexOf(snapshot: WatchlistSnapshot): CompiledIndex {
  */
 export function currentCompiledIndexData(snapshot: WatchlistSnapshot): CompiledIndexData {
   const stored = attached.get(snapshot);
-  if (stored && isCurrent(stored, snapshot.people)) return stored;
+  if (stored && isCurrent(stored, peopleSource(snapshot))) return stored;
   const data = serialiseCompiledIndex(compileIndex(snapshot.people, snapshot.lists), snapshot.people.length);
   attached.set(snapshot, data);
   return data;

@@ -23,6 +23,7 @@ import { namePostings, vocabularyKeys } from './name-postings.ts';
 import { personCategories, tokenWeights } from './name-rarity.ts';
 import { type NamesByDate, namesBornOnDate } from './names-by-date.ts';
 import { makeToken, type NameToken } from './normalise.ts';
+import { type PeopleSource, peopleSource } from './snapshot-people.ts';
 
 export interface IndexedPerson {
   person: ListedPerson;
@@ -32,6 +33,22 @@ export interface IndexedPerson {
   nationalities: string[];
   /** Canonical country names found in the listed locations and nationalities. */
   locationCountries: string[];
+}
+
+/** An indexed person whose listing is parsed when first read (snapshot-people.ts). */
+class IndexedListing implements IndexedPerson {
+  constructor(
+    private readonly source: PeopleSource,
+    private readonly position: number,
+    readonly category: CheckType,
+    readonly listName: string,
+    readonly nationalities: string[],
+    readonly locationCountries: string[],
+  ) {}
+
+  get person(): ListedPerson {
+    return this.source.person(this.position);
+  }
 }
 
 /** The listed spelling of a name id, as shown to analysts. */
@@ -117,17 +134,20 @@ export function buildIndex(snapshot: WatchlistSnapshot): NameIndex {
   const listNames = new Map<ListId, string>();
   for (const l of snapshot.lists) listNames.set(l.id, l.name);
   const compiled = compiledIndexOf(snapshot);
-  const categories = personCategories(snapshot.people, snapshot.lists);
-  const people: IndexedPerson[] = new Array(snapshot.people.length);
-  for (let p = 0; p < snapshot.people.length; p++) {
-    const person = snapshot.people[p];
-    people[p] = {
-      person,
-      category: categories[p],
-      listName: listNames.get(person.list_id) ?? person.list_id,
-      nationalities: compiled.nationalities[p],
-      locationCountries: compiled.locationCountries[p],
-    };
+  const source = peopleSource(snapshot);
+  const listIds = Array.from({ length: source.count }, (_, p) => ({ list_id: source.listId(p) }));
+  const categories = personCategories(listIds, snapshot.lists);
+  const people: IndexedPerson[] = new Array(source.count);
+  for (let p = 0; p < source.count; p++) {
+    const listId = listIds[p].list_id;
+    people[p] = new IndexedListing(
+      source,
+      p,
+      categories[p],
+      listNames.get(listId) ?? listId,
+      compiled.nationalities[p],
+      compiled.locationCountries[p],
+    );
   }
 
   const vocabSize = compiled.vocab.length;
