@@ -20,14 +20,15 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { normaliseCountries, normaliseCountry } from '../watchlists/countries.ts';
 import type { ListedPerson, ListSummary, WatchlistSnapshot } from '../watchlists/types.ts';
+import { otherAlphabetReadings } from './latin-orthographies.ts';
 import { namePostings, vocabularyKeys } from './name-postings.ts';
 import { commonNameWeights, personCategories, tokenWeights } from './name-rarity.ts';
 import { type NamesByDate, namesByDate } from './names-by-date.ts';
-import { makeToken, nameParts, tokeniseName } from './normalise.ts';
+import { makeToken, type NameToken, nameParts, tokeniseName, tokenWith } from './normalise.ts';
 import { type PeopleSource, peopleSource } from './snapshot-people.ts';
 
 /** Bumped whenever the layout of `CompiledIndexData` changes. */
-export const COMPILED_INDEX_VERSION = 2;
+export const COMPILED_INDEX_VERSION = 3;
 
 /** What the code that produced a compilation looked like. */
 export interface IndexFingerprint {
@@ -48,6 +49,10 @@ export interface CompiledIndexData {
   people: number;
   /** Vocabulary token texts; a particle carries a leading `~` (texts are a-z0-9 only). */
   vocab: string[];
+  /** Each vocabulary token's phonetic key, joined by spaces. */
+  phonetic: string;
+  /** Each vocabulary token's other-alphabet readings joined by commas, the tokens' by spaces. */
+  readings: string;
   /** Int32 per vocabulary id: how many people have a name containing the token. */
   df: string;
   /** Int32 records per name: person, index into the person's names, token count, token ids. */
@@ -70,15 +75,30 @@ export interface CompiledIndexData {
 export interface CompiledIndex {
   vocab: string[];
   particle: Uint8Array;
+  /** The vocabulary as `makeToken` makes it. */
+  tokens: NameToken[];
   df: Int32Array;
   names: Int32Array;
   deletionHashes: Uint32Array;
   deletionIds: Int32Array;
-  nationalities: string[][];
-  locationCountries: string[][];
+  nationalities: CountryLists;
+  locationCountries: CountryLists;
   nameWeights: Float64Array;
   bearerWeights: Float64Array;
   namesByDate: NamesByDate;
+}
+
+/** Canonical countries per person, by position. */
+export interface CountryLists {
+  of(person: number): string[];
+}
+
+const listsOf = (lists: string[][]): CountryLists => ({ of: (p) => lists[p] });
+
+/** Stored countries, split when a person's are first read (most people are never reported). */
+function storedCountries(joined: string[]): CountryLists {
+  const split: (string[] | undefined)[] = new Array(joined.length);
+  return { of: (p) => (split[p] ??= splitCountries(joined[p])) };
 }
 
 /** Names the normaliser must treat exactly as at compile time: scripts, titles, particles, Abd-. */
@@ -230,12 +250,13 @@ export function compileIndex(people: readonly ListedPerson[], lists: readonly Li
   return {
     vocab,
     particle: particles,
+    tokens,
     df: frequencies,
     names: records,
     deletionHashes,
     deletionIds,
-    nationalities,
-    locationCountries,
+    nationalities: listsOf(nationalities),
+    locationCountries: listsOf(locationCountries),
     nameWeights,
     bearerWeights,
     namesByDate: namesByDate(people, postings.namePerson),
@@ -281,11 +302,17 @@ export function serialiseCompiledIndex(compiled: CompiledIndex, people: number):
     fingerprint: currentFingerprint(),
     people,
     vocab: compiled.vocab.map((text, id) => (compiled.particle[id] ? `~${text}` : text)),
+    phonetic: compiled.tokens.map((t) => t.phonetic).join(' '),
+    readings: compiled.tokens.map((t) => t.readings.join(',')).join(' '),
     df: toBase64(compiled.df),
     names: toBase64(compiled.names),
     deletions: Buffer.from(deletions.buffer).toString('base64'),
-    nationalities: compiled.nationalities.map((c) => c.join(COUNTRY_SEPARATOR)),
-    locationCountries: compiled.locationCountries.map((c) => c.join(COUNTRY_SEPARATOR)),
+    nationalities: Array.from({ length: people }, (_, p) =>
+      compiled.nationalities.of(p).join(COUNTRY_SEPARATOR),
+    ),
+    locationCountries: Array.from({ length: people }, (_, p) =>
+      compiled.locationCountries.of(p).join(COUNTRY_SEPARATOR),
+    ),
     nameWeights: toBase64(compiled.nameWeights),
     bearerWeights: toBase64(compiled.bearerWeights),
     namesByDate: {
@@ -309,17 +336,26 @@ export function deserialiseCompiledIndex(data: CompiledIndexData): CompiledIndex
       particle[id] = 1;
     } else vocab[id] = stored;
   }
+  const phonetic = data.phonetic.split(' ');
+  const readings = data.readings.split(' ');
+  const tokens = new Array<NameToken>(vocab.length);
+  for (let id = 0; id < vocab.length; id++) {
+    // As `makeToken(text, particle)`: no readings is its one shared empty list.
+    const read = readings[id] === '' ? otherAlphabetReadings('') : readings[id].split(',');
+    tokens[id] = tokenWith(vocab[id], particle[id] === 1, false, false, false, phonetic[id], read);
+  }
   const deletions = fromBase64(data.deletions);
   const half = deletions.byteLength / 2;
   return {
     vocab,
     particle,
+    tokens,
     df: new Int32Array(fromBase64(data.df).buffer),
     names: new Int32Array(fromBase64(data.names).buffer),
     deletionHashes: new Uint32Array(deletions.buffer, 0, half / 4),
     deletionIds: new Int32Array(deletions.buffer, half, half / 4),
-    nationalities: data.nationalities.map(splitCountries),
-    locationCountries: data.locationCountries.map(splitCountries),
+    nationalities: storedCountries(data.nationalities),
+    locationCountries: storedCountries(data.locationCountries),
     nameWeights: new Float64Array(fromBase64(data.nameWeights).buffer),
     bearerWeights: new Float64Array(fromBase64(data.bearerWeights).buffer),
     namesByDate: {
