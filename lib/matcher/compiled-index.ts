@@ -20,13 +20,15 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { normaliseCountries, normaliseCountry } from '../watchlists/countries.ts';
 import type { ListedPerson, ListSummary, WatchlistSnapshot } from '../watchlists/types.ts';
+import { otherAlphabetReadings } from './latin-orthographies.ts';
 import { namePostings, vocabularyKeys } from './name-postings.ts';
 import { commonNameWeights, personCategories, tokenWeights } from './name-rarity.ts';
 import { type NamesByDate, namesByDate } from './names-by-date.ts';
-import { makeToken, nameParts, tokeniseName } from './normalise.ts';
+import { makeToken, type NameToken, nameParts, tokeniseName, tokenWith } from './normalise.ts';
+import { type PeopleSource, peopleSource } from './snapshot-people.ts';
 
 /** Bumped whenever the layout of `CompiledIndexData` changes. */
-export const COMPILED_INDEX_VERSION = 2;
+export const COMPILED_INDEX_VERSION = 3;
 
 /** What the code that produced a compilation looked like. */
 export interface IndexFingerprint {
@@ -47,6 +49,10 @@ export interface CompiledIndexData {
   people: number;
   /** Vocabulary token texts; a particle carries a leading `~` (texts are a-z0-9 only). */
   vocab: string[];
+  /** Each vocabulary token's phonetic key, joined by spaces. */
+  phonetic: string;
+  /** Each vocabulary token's other-alphabet readings joined by commas, the tokens' by spaces. */
+  readings: string;
   /** Int32 per vocabulary id: how many people have a name containing the token. */
   df: string;
   /** Int32 records per name: person, index into the person's names, token count, token ids. */
@@ -69,15 +75,30 @@ export interface CompiledIndexData {
 export interface CompiledIndex {
   vocab: string[];
   particle: Uint8Array;
+  /** The vocabulary as `makeToken` makes it. */
+  tokens: NameToken[];
   df: Int32Array;
   names: Int32Array;
   deletionHashes: Uint32Array;
   deletionIds: Int32Array;
-  nationalities: string[][];
-  locationCountries: string[][];
+  nationalities: CountryLists;
+  locationCountries: CountryLists;
   nameWeights: Float64Array;
   bearerWeights: Float64Array;
   namesByDate: NamesByDate;
+}
+
+/** Canonical countries per person, by position. */
+export interface CountryLists {
+  of(person: number): string[];
+}
+
+const listsOf = (lists: string[][]): CountryLists => ({ of: (p) => lists[p] });
+
+/** Stored countries, split when a person's are first read (most people are never reported). */
+function storedCountries(joined: string[]): CountryLists {
+  const split: (string[] | undefined)[] = new Array(joined.length);
+  return { of: (p) => (split[p] ??= splitCountries(joined[p])) };
 }
 
 /** Names the normaliser must treat exactly as at compile time: scripts, titles, particles, Abd-. */
@@ -229,23 +250,26 @@ export function compileIndex(people: readonly ListedPerson[], lists: readonly Li
   return {
     vocab,
     particle: particles,
+    tokens,
     df: frequencies,
     names: records,
     deletionHashes,
     deletionIds,
-    nationalities,
-    locationCountries,
+    nationalities: listsOf(nationalities),
+    locationCountries: listsOf(locationCountries),
     nameWeights,
     bearerWeights,
     namesByDate: namesByDate(people, postings.namePerson),
   };
 }
 
-function toBase64(array: Int32Array | Uint32Array | Float64Array): string {
+/** A typed array's bytes in base64 (little-endian, as every machine this runs on). */
+export function toBase64(array: Int32Array | Uint32Array | Uint16Array | Float64Array): string {
   return Buffer.from(array.buffer, array.byteOffset, array.byteLength).toString('base64');
 }
 
-function fromBase64(text: string): Uint8Array {
+/** Bytes of base64 text, in a buffer of their own (for typed arrays of any element size). */
+export function fromBase64(text: string): Uint8Array {
   // Decoded straight into a buffer of its own, so typed arrays of any element size can view it
   // from offset 0 (a pooled Buffer may start at any offset), with no intermediate copy.
   const bytes = new Uint8Array(Buffer.byteLength(text, 'base64'));
@@ -278,11 +302,17 @@ export function serialiseCompiledIndex(compiled: CompiledIndex, people: number):
     fingerprint: currentFingerprint(),
     people,
     vocab: compiled.vocab.map((text, id) => (compiled.particle[id] ? `~${text}` : text)),
+    phonetic: compiled.tokens.map((t) => t.phonetic).join(' '),
+    readings: compiled.tokens.map((t) => t.readings.join(',')).join(' '),
     df: toBase64(compiled.df),
     names: toBase64(compiled.names),
     deletions: Buffer.from(deletions.buffer).toString('base64'),
-    nationalities: compiled.nationalities.map((c) => c.join(COUNTRY_SEPARATOR)),
-    locationCountries: compiled.locationCountries.map((c) => c.join(COUNTRY_SEPARATOR)),
+    nationalities: Array.from({ length: people }, (_, p) =>
+      compiled.nationalities.of(p).join(COUNTRY_SEPARATOR),
+    ),
+    locationCountries: Array.from({ length: people }, (_, p) =>
+      compiled.locationCountries.of(p).join(COUNTRY_SEPARATOR),
+    ),
     nameWeights: toBase64(compiled.nameWeights),
     bearerWeights: toBase64(compiled.bearerWeights),
     namesByDate: {
@@ -306,17 +336,26 @@ export function deserialiseCompiledIndex(data: CompiledIndexData): CompiledIndex
       particle[id] = 1;
     } else vocab[id] = stored;
   }
+  const phonetic = data.phonetic.split(' ');
+  const readings = data.readings.split(' ');
+  const tokens = new Array<NameToken>(vocab.length);
+  for (let id = 0; id < vocab.length; id++) {
+    // As `makeToken(text, particle)`: no readings is its one shared empty list.
+    const read = readings[id] === '' ? otherAlphabetReadings('') : readings[id].split(',');
+    tokens[id] = tokenWith(vocab[id], particle[id] === 1, false, false, false, phonetic[id], read);
+  }
   const deletions = fromBase64(data.deletions);
   const half = deletions.byteLength / 2;
   return {
     vocab,
     particle,
+    tokens,
     df: new Int32Array(fromBase64(data.df).buffer),
     names: new Int32Array(fromBase64(data.names).buffer),
     deletionHashes: new Uint32Array(deletions.buffer, 0, half / 4),
     deletionIds: new Int32Array(deletions.buffer, half, half / 4),
-    nationalities: data.nationalities.map(splitCountries),
-    locationCountries: data.locationCountries.map(splitCountries),
+    nationalities: storedCountries(data.nationalities),
+    locationCountries: storedCountries(data.locationCountries),
     nameWeights: new Float64Array(fromBase64(data.nameWeights).buffer),
     bearerWeights: new Float64Array(fromBase64(data.bearerWeights).buffer),
     namesByDate: {
@@ -381,8 +420,8 @@ export function currentFingerprint(): IndexFingerprint {
  * sources on disk the source hash decides; without them, the probe and a re-tokenised sample of
  * the listed names must agree.
  */
-export function isCurrent(data: CompiledIndexData, people: readonly ListedPerson[]): boolean {
-  if (data.version !== COMPILED_INDEX_VERSION || data.people !== people.length) return false;
+export function isCurrent(data: CompiledIndexData, people: PeopleSource): boolean {
+  if (data.version !== COMPILED_INDEX_VERSION || data.people !== people.count) return false;
   const now = currentFingerprint();
   if (data.fingerprint.probe !== now.probe) return false;
   if (now.sources !== null) return data.fingerprint.sources === now.sources;
@@ -391,7 +430,7 @@ export function isCurrent(data: CompiledIndexData, people: readonly ListedPerson
   for (let at = 0; at < names.length; record++) {
     const count = names[at + 2];
     if (record % SAMPLE_STRIDE === 0) {
-      const listed = people[names[at]]?.names[names[at + 1]];
+      const listed = names[at] < people.count ? people.person(names[at]).names[names[at + 1]] : undefined;
       if (!listed) return false;
       const parts = nameParts(listed.name);
       if (parts.length !== count) return false;
@@ -427,7 +466,7 @@ export function attachedCompiledIndex(snapshot: WatchlistSnapshot): CompiledInde
  */
 export function compiledIndexOf(snapshot: WatchlistSnapshot): CompiledIndex {
   const stored = attached.get(snapshot);
-  if (stored && isCurrent(stored, snapshot.people)) return deserialiseCompiledIndex(stored);
+  if (stored && isCurrent(stored, peopleSource(snapshot))) return deserialiseCompiledIndex(stored);
   return compileIndex(snapshot.people, snapshot.lists);
 }
 
@@ -437,7 +476,7 @@ export function compiledIndexOf(snapshot: WatchlistSnapshot): CompiledIndex {
  */
 export function currentCompiledIndexData(snapshot: WatchlistSnapshot): CompiledIndexData {
   const stored = attached.get(snapshot);
-  if (stored && isCurrent(stored, snapshot.people)) return stored;
+  if (stored && isCurrent(stored, peopleSource(snapshot))) return stored;
   const data = serialiseCompiledIndex(compileIndex(snapshot.people, snapshot.lists), snapshot.people.length);
   attached.set(snapshot, data);
   return data;

@@ -18,11 +18,12 @@ import type {
   ListSummary,
   WatchlistSnapshot,
 } from '../watchlists/types.ts';
-import { compiledIndexOf, hashSkipping } from './compiled-index.ts';
-import { namePostings, vocabularyKeys } from './name-postings.ts';
+import { type CompiledIndex, compiledIndexOf, hashSkipping } from './compiled-index.ts';
+import { namePostings, variantKeys } from './name-postings.ts';
 import { personCategories, tokenWeights } from './name-rarity.ts';
 import { type NamesByDate, namesBornOnDate } from './names-by-date.ts';
-import { makeToken, type NameToken } from './normalise.ts';
+import type { NameToken } from './normalise.ts';
+import { type PeopleSource, peopleSource } from './snapshot-people.ts';
 
 export interface IndexedPerson {
   person: ListedPerson;
@@ -32,6 +33,29 @@ export interface IndexedPerson {
   nationalities: string[];
   /** Canonical country names found in the listed locations and nationalities. */
   locationCountries: string[];
+}
+
+/** An indexed person whose listing is parsed when first read (snapshot-people.ts). */
+class IndexedListing implements IndexedPerson {
+  constructor(
+    private readonly source: PeopleSource,
+    private readonly compiled: CompiledIndex,
+    private readonly position: number,
+    readonly category: CheckType,
+    readonly listName: string,
+  ) {}
+
+  get person(): ListedPerson {
+    return this.source.person(this.position);
+  }
+
+  get nationalities(): string[] {
+    return this.compiled.nationalities.of(this.position);
+  }
+
+  get locationCountries(): string[] {
+    return this.compiled.locationCountries.of(this.position);
+  }
 }
 
 /** The listed spelling of a name id, as shown to analysts. */
@@ -80,11 +104,11 @@ export interface NameIndex {
    */
   namesByDate: NamesByDate;
   /** Vocabulary ids by token text (a word may be both a particle and a given name: "ben"). */
-  byText: Map<string, number[]>;
+  byText: KeyLookup;
   /** Vocabulary ids by name-variant key. */
   byVariant: Map<string, number[]>;
   /** Vocabulary ids by phonetic key. */
-  byPhonetic: Map<string, number[]>;
+  byPhonetic: KeyLookup;
   /**
    * Single-character deletions of every vocabulary token, as 32-bit hashes sorted ascending, with
    * the vocabulary id at the same position. Typed arrays keep this, the largest key set, cheap to
@@ -109,6 +133,58 @@ export interface NameIndex {
   listNames: Map<ListId, string>;
 }
 
+/** Vocabulary ids by one key of each token, in id order; undefined where no token has the key. */
+export interface KeyLookup {
+  get(key: string): number[] | undefined;
+  has(key: string): boolean;
+}
+
+/**
+ * A `KeyLookup` in flat typed arrays (open addressing on the key's hash, filled in id order, so
+ * ids with one key are met in id order when probing): built at cold start without a map entry
+ * or array per key, as the maps it replaces were.
+ */
+class KeyTable implements KeyLookup {
+  /** Hash of each id's key, and the ids by it (-1: empty): see `NameIndex.textHashes`. */
+  readonly hashes: Uint32Array;
+  readonly slots: Int32Array;
+
+  /** `keys[id]`: the key of vocabulary id `id`; ids whose key is `skip(key)` are left out. */
+  constructor(
+    private readonly keys: readonly string[],
+    skip: (key: string) => boolean,
+  ) {
+    this.hashes = new Uint32Array(keys.length);
+    this.slots = new Int32Array(2 ** Math.ceil(Math.log2(keys.length * 2 + 2))).fill(-1);
+    const mask = this.slots.length - 1;
+    for (let id = 0; id < keys.length; id++) {
+      if (skip(keys[id])) continue;
+      const hash = hashRange(keys[id], 0, keys[id].length, -1);
+      this.hashes[id] = hash;
+      let slot = hash & mask;
+      while (this.slots[slot] !== -1) slot = (slot + 1) & mask;
+      this.slots[slot] = id;
+    }
+  }
+
+  get(key: string): number[] | undefined {
+    let ids: number[] | undefined;
+    const hash = hashRange(key, 0, key.length, -1);
+    const mask = this.slots.length - 1;
+    for (let slot = hash & mask; this.slots[slot] !== -1; slot = (slot + 1) & mask) {
+      const id = this.slots[slot];
+      if (this.hashes[id] !== hash || this.keys[id] !== key) continue;
+      if (ids === undefined) ids = [id];
+      else ids.push(id);
+    }
+    return ids;
+  }
+
+  has(key: string): boolean {
+    return this.get(key) !== undefined;
+  }
+}
+
 /**
  * Builds the index of the snapshot from its compilation (compiled-index.ts: stored with the
  * snapshot, or compiled now when absent or made by other code). Pure; call once per snapshot.
@@ -117,37 +193,30 @@ export function buildIndex(snapshot: WatchlistSnapshot): NameIndex {
   const listNames = new Map<ListId, string>();
   for (const l of snapshot.lists) listNames.set(l.id, l.name);
   const compiled = compiledIndexOf(snapshot);
-  const categories = personCategories(snapshot.people, snapshot.lists);
-  const people: IndexedPerson[] = new Array(snapshot.people.length);
-  for (let p = 0; p < snapshot.people.length; p++) {
-    const person = snapshot.people[p];
-    people[p] = {
-      person,
-      category: categories[p],
-      listName: listNames.get(person.list_id) ?? person.list_id,
-      nationalities: compiled.nationalities[p],
-      locationCountries: compiled.locationCountries[p],
-    };
+  const source = peopleSource(snapshot);
+  // Each list's category, worked out once per list rather than per person.
+  const categoryOfList = new Map<ListId, CheckType>();
+  const people: IndexedPerson[] = new Array(source.count);
+  for (let p = 0; p < source.count; p++) {
+    const list_id = source.listId(p);
+    let category = categoryOfList.get(list_id);
+    if (category === undefined) {
+      category = personCategories([{ list_id }], snapshot.lists)[0];
+      categoryOfList.set(list_id, category);
+    }
+    people[p] = new IndexedListing(source, compiled, p, category, listNames.get(list_id) ?? list_id);
   }
 
   const vocabSize = compiled.vocab.length;
-  const vocab: NameToken[] = new Array(vocabSize);
-  for (let id = 0; id < vocabSize; id++)
-    vocab[id] = makeToken(compiled.vocab[id], compiled.particle[id] === 1);
+  const vocab = compiled.tokens;
   const postings = namePostings(compiled.names, vocabSize);
-  const { byText, byVariant, byPhonetic } = vocabularyKeys(vocab);
+  const byVariant = variantKeys(vocab);
+  const byText = new KeyTable(compiled.vocab, () => false);
+  const byPhonetic = new KeyTable(
+    vocab.map((t) => t.phonetic),
+    (key) => key.length < 3,
+  );
   const weights = tokenWeights(vocab, compiled.df, people.length);
-  // Open addressing, filled in id order: ids with one hash are met in id order when probing.
-  const textSlots = new Int32Array(2 ** Math.ceil(Math.log2(vocabSize * 2 + 2))).fill(-1);
-  const textHashes = new Uint32Array(vocabSize);
-  const slotMask = textSlots.length - 1;
-  for (let id = 0; id < vocabSize; id++) {
-    const hash = hashRange(compiled.vocab[id], 0, compiled.vocab[id].length, -1);
-    textHashes[id] = hash;
-    let slot = hash & slotMask;
-    while (textSlots[slot] !== -1) slot = (slot + 1) & slotMask;
-    textSlots[slot] = id;
-  }
   return {
     people,
     namesByDate: compiled.namesByDate,
@@ -169,8 +238,8 @@ export function buildIndex(snapshot: WatchlistSnapshot): NameIndex {
     deletionHashes: compiled.deletionHashes,
     deletionIds: compiled.deletionIds,
     deletionBuckets: bucketStarts(compiled.deletionHashes),
-    textHashes,
-    textSlots,
+    textHashes: byText.hashes,
+    textSlots: byText.slots,
     lists: snapshot.lists,
     listNames,
   };

@@ -81,13 +81,18 @@ function addKey(keys: Map<string, number[]>, key: string, id: number): void {
 /** The lookup keys of the vocabulary, each key's ids in id order. */
 export function vocabularyKeys(vocab: readonly NameToken[]): VocabularyKeys {
   const byText = new Map<string, number[]>();
-  const byVariant = new Map<string, number[]>();
   const byPhonetic = new Map<string, number[]>();
   for (let id = 0; id < vocab.length; id++) {
     const t = vocab[id];
     addKey(byText, t.text, id);
-    for (const v of t.variantKeys) addKey(byVariant, v, id);
     if (t.phonetic.length >= 3) addKey(byPhonetic, t.phonetic, id);
   }
-  return { byText, byVariant, byPhonetic };
+  return { byText, byVariant: variantKeys(vocab), byPhonetic };
+}
+
+/** Vocabulary ids by name-variant key, each key's ids in id order. */
+export function variantKeys(vocab: readonly NameToken[]): Map<string, number[]> {
+  const byVariant = new Map<string, number[]>();
+  for (let id = 0; id < vocab.length; id++) for (const v of vocab[id].variantKeys) addKey(byVariant, v, id);
+  return byVariant;
 }

@@ -75,7 +75,7 @@ export function commonNameWeights(
 
 /** The category of each listed person, by their list. */
 export function personCategories(
-  people: readonly ListedPerson[],
+  people: readonly Pick<ListedPerson, 'list_id'>[],
   lists: readonly ListSummary[],
 ): CheckType[] {
   const listCategory = new Map<ListId, CheckType>();

@@ -226,17 +226,34 @@ export function makeToken(
   readFromHan = false,
   readFromIndic = false,
 ): NameToken {
+  const readings = otherAlphabetReadings(transliterated || readFromHan || readFromIndic ? '' : text);
+  return tokenWith(text, particle, transliterated, readFromHan, readFromIndic, phoneticKey(text), readings);
+}
+
+/**
+ * `makeToken`'s token with its phonetic key and other-alphabet readings given instead of worked
+ * out (the compiled index stores them for every listed token, so a cold start does not redo them).
+ */
+export function tokenWith(
+  text: string,
+  particle: boolean,
+  transliterated: boolean,
+  readFromHan: boolean,
+  readFromIndic: boolean,
+  phonetic: string,
+  readings: readonly string[],
+): NameToken {
   return {
     transliterated,
     readFromHan,
     readFromIndic,
     text,
     variantKeys: variantKeysOf(text),
-    phonetic: phoneticKey(text),
+    phonetic,
     particle,
     initial: text.length === 1,
     vowelPoor: text.length >= 3 && vowelShare(text) < 0.2,
-    readings: otherAlphabetReadings(transliterated || readFromHan || readFromIndic ? '' : text),
+    readings,
     sinitic: undefined,
   };
 }

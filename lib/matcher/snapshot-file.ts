@@ -1,8 +1,14 @@
 /**
- * The snapshot file: the watchlist snapshot (lib/watchlists/snapshot.ts) written as one JSON file
- * together with the matcher's compiled name index (compiled-index.ts), so a cold start neither
- * parses the lists nor tokenises their names. An index compiled by other matcher code is
- * recompiled on load, never served.
+ * The snapshot file: the watchlist snapshot (lib/watchlists/snapshot.ts) written together with the
+ * matcher's compiled name index (compiled-index.ts), so a cold start neither parses the lists nor
+ * tokenises their names. An index compiled by other matcher code is recompiled on load, never
+ * served.
+ *
+ * Layout: a first line of JSON holding everything but the people (lists, index, where each
+ * person's line is and which list each is on), then the people as one JSON array, one person a
+ * line. A cold start parses the first line only and keeps the people's bytes: the matcher parses
+ * a person when it reports them (snapshot-people.ts). Every byte is ASCII (other characters are
+ * JSON escapes). A file of the earlier layout (one JSON object, no line break) is still read.
  */
 
 import { isAscii } from 'node:buffer';
@@ -18,22 +24,39 @@ import {
   SNAPSHOT_FORMAT_VERSION,
 } from '../watchlists/snapshot.ts';
 import type { ListSource } from '../watchlists/sources.ts';
-import type { ListedPerson, WatchlistSnapshot } from '../watchlists/types.ts';
+import type { ListId, WatchlistSnapshot } from '../watchlists/types.ts';
 import {
   attachCompiledIndex,
   attachedCompiledIndex,
   type CompiledIndexData,
   currentCompiledIndexData,
+  fromBase64,
   isCurrent,
+  toBase64,
 } from './compiled-index.ts';
+import { attachPeopleLines, type PeopleLines, peopleSource } from './snapshot-people.ts';
 
 const NON_ASCII_RE = /[\u007f-\uffff]/g;
 const escapeChar = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
-/** The snapshot file's layout: the snapshot plus the compiled name index. */
+/** The earlier layout: the snapshot plus the compiled name index, as one JSON object. */
 interface SnapshotFile extends WatchlistSnapshot {
   index?: CompiledIndexData;
 }
+
+/** The first line: the snapshot without its people, the compiled name index, the people's lines. */
+interface SnapshotHeader extends Omit<WatchlistSnapshot, 'people'> {
+  index: CompiledIndexData;
+  people_lines: {
+    /** Int32 per person, and one more: where its line starts after the header line (see `PeopleLines`). */
+    starts: string;
+    list_ids: ListId[];
+    /** Uint16 per person: its list's position in `list_ids`. */
+    person_list: string;
+  };
+}
+
+const ascii = (json: string): string => json.replace(NON_ASCII_RE, escapeChar);
 
 /**
  * Writes the snapshot compactly (atomically, through a temporary file), with the matcher's name
@@ -48,14 +71,29 @@ export function writeSnapshot(snapshot: WatchlistSnapshot, path: string = defaul
 
 /** The snapshot file's text (what `writeSnapshot` writes and a sync uploads). */
 export function serialiseSnapshot(snapshot: WatchlistSnapshot): string {
-  const file: SnapshotFile = {
-    ...snapshot,
-    people: snapshot.people.map(compactPerson) as ListedPerson[],
-    index: currentCompiledIndexData(snapshot),
-  };
+  const { people, ...rest } = snapshot;
   // Non-ASCII characters are written as JSON escapes: an all-ASCII file is read as latin1, several
-  // times faster at cold start than decoding UTF-8, and parses into compact one-byte strings.
-  return JSON.stringify(file).replace(NON_ASCII_RE, escapeChar);
+  // times faster at cold start than decoding UTF-8, parses into compact one-byte strings, and its
+  // byte offsets are its character offsets.
+  const lines = people.map((person) => ascii(JSON.stringify(compactPerson(person))));
+  const starts = new Int32Array(lines.length + 1);
+  let at = 1; // after "["
+  for (let p = 0; p < lines.length; p++) {
+    starts[p] = at;
+    at += lines[p].length + 2; // ",\n", or "]" and the file's last line break
+  }
+  starts[lines.length] = lines.length === 0 ? 3 : at;
+  const listIds = [...new Set(people.map((person) => person.list_id))];
+  const header: SnapshotHeader = {
+    ...rest,
+    index: currentCompiledIndexData(snapshot),
+    people_lines: {
+      starts: toBase64(starts),
+      list_ids: listIds,
+      person_list: toBase64(Uint16Array.from(people, (person) => listIds.indexOf(person.list_id))),
+    },
+  };
+  return `${ascii(JSON.stringify(header))}\n[${lines.join(',\n')}]\n`;
 }
 
 /**
@@ -68,6 +106,30 @@ export function readSnapshot(path: string): WatchlistSnapshot {
 
 /** Parses a snapshot file's bytes (from disk or from the snapshot store). */
 export function parseSnapshot(bytes: Buffer): WatchlistSnapshot {
+  const headerEnd = bytes.indexOf(10);
+  return headerEnd < 0 ? parseSingleObject(bytes) : parseLines(bytes, headerEnd);
+}
+
+/** The current layout: the header line parsed, the people left as bytes until asked for. */
+function parseLines(bytes: Buffer, headerEnd: number): WatchlistSnapshot {
+  const { index, people_lines, ...rest } = JSON.parse(
+    bytes.toString('latin1', 0, headerEnd),
+  ) as SnapshotHeader;
+  const { format_version, built_at, lists, ...more } = rest;
+  const snapshot: WatchlistSnapshot = { format_version, built_at, lists, people: [], ...more };
+  const lines: PeopleLines = {
+    base: headerEnd + 1,
+    starts: new Int32Array(fromBase64(people_lines.starts).buffer),
+    listIds: people_lines.list_ids,
+    personList: new Uint16Array(fromBase64(people_lines.person_list).buffer),
+  };
+  attachPeopleLines(snapshot, bytes, lines);
+  attachCompiledIndex(snapshot, index);
+  return snapshot;
+}
+
+/** The earlier layout, one JSON object. */
+function parseSingleObject(bytes: Buffer): WatchlistSnapshot {
   const text = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
   const { index, ...snapshot } = JSON.parse(text) as SnapshotFile;
   for (const person of snapshot.people) {
@@ -90,7 +152,7 @@ export interface LoadOptions {
  */
 function refreshIndex(snapshot: WatchlistSnapshot, path: string): void {
   const stored = attachedCompiledIndex(snapshot);
-  if (stored && isCurrent(stored, snapshot.people)) return;
+  if (stored && isCurrent(stored, peopleSource(snapshot))) return;
   logger.info({ path, stored: stored !== undefined }, 'watchlist name index outdated; recompiling');
   try {
     writeSnapshot(snapshot, path);
@@ -119,7 +181,7 @@ export function loadSnapshot(
     if (snapshot.format_version === SNAPSHOT_FORMAT_VERSION) {
       refreshIndex(snapshot, path);
       logger.debug(
-        { path, people: snapshot.people.length, ms: Date.now() - started },
+        { path, people: peopleSource(snapshot).count, ms: Date.now() - started },
         'watchlist snapshot loaded',
       );
       return snapshot;
@@ -140,7 +202,7 @@ export function loadSnapshot(
     logger.warn({ path, err: error }, 'watchlist snapshot could not be written; using it in memory');
   }
   logger.info(
-    { path, lists: snapshot.lists.length, people: snapshot.people.length, ms: Date.now() - started },
+    { path, lists: snapshot.lists.length, people: peopleSource(snapshot).count, ms: Date.now() - started },
     'watchlist snapshot built',
   );
   return snapshot;

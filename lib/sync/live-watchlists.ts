@@ -13,6 +13,7 @@ import { logger } from '../common/log.ts';
 import type { Matcher } from '../matcher/screen.ts';
 import { createMatcher } from '../matcher/screen.ts';
 import { loadSnapshot } from '../matcher/snapshot-file.ts';
+import { peopleSource } from '../matcher/snapshot-people.ts';
 import type { WatchlistSnapshot } from '../watchlists/types.ts';
 import type { SnapshotStore } from './snapshot-store.ts';
 import { snapshotStoreOf } from './snapshot-store.ts';
@@ -67,7 +68,10 @@ export function createLiveWatchlists(options: LiveWatchlistsOptions): LiveWatchl
       const next = options.createMatcher(snapshot, stored?.version);
       current = next;
       loadedVersion = stored?.version ?? latest;
-      logger.info({ version: latest ?? 'bundled', people: snapshot.people.length }, 'watchlists loaded');
+      logger.info(
+        { version: latest ?? 'bundled', people: peopleSource(snapshot).count },
+        'watchlists loaded',
+      );
     } catch (error) {
       // An unreachable store must not stop screening: keep what is loaded (or the bundled lists).
       logger.error(
