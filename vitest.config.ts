@@ -54,6 +54,7 @@ export default defineConfig({
             'test/batch/progress-stream.test.ts',
           ],
           env: { ...shared.env, TEST_DYNAMODB: 'dynamodb-local' },
+          globalSetup: ['test/support/dynamodb-local-setup.ts'],
         },
       },
     ],

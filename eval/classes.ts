@@ -253,11 +253,19 @@ export interface ClassFigures {
   passed: number;
 }
 
-/** Figures per half for one class. */
-export function measureClass(matcher: Matcher, c: IssueClass): Record<Half, ClassFigures> {
+/**
+ * Figures per half for one class; only the `halves` given are screened (the tests measure the dev
+ * half alone), the other's figures stay at zero.
+ */
+export function measureClass(
+  matcher: Matcher,
+  c: IssueClass,
+  halves: readonly Half[] = ['dev', 'held-out'],
+): Record<Half, ClassFigures> {
   const out: Record<Half, ClassFigures> = { dev: { n: 0, passed: 0 }, 'held-out': { n: 0, passed: 0 } };
   const screening = c.matcher?.() ?? matcher;
   for (const k of c.cases) {
+    if (!halves.includes(k.half)) continue;
     const level = levelOn(screening, k.person, k.name, k.dob);
     const reached = riskRank(level) >= riskRank(c.level);
     out[k.half].n++;

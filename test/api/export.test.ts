@@ -1,7 +1,8 @@
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyExportFile } from '../../lib/export/verify.ts';
 import { demoKey, madeUpName, useLocalStack } from '../support/api-client.ts';
@@ -37,6 +38,23 @@ async function download(path: string, key: string, headers: Record<string, strin
     contentType: response.headers.get('content-type'),
     text: await response.text(),
   };
+}
+
+/**
+ * `npx tsx scripts/verify-export.ts FILE`, as an operator runs it, without blocking this process:
+ * the local stack serving the test runs here, and a server kept from running for the seconds the
+ * child takes closes its idle connections late, as the next request reuses one (ECONNRESET).
+ */
+async function verifyExport(file: string): Promise<{ status: number | null; stdout: string }> {
+  try {
+    const { stdout } = await promisify(execFile)('npx', ['tsx', 'scripts/verify-export.ts', file], {
+      encoding: 'utf8',
+    });
+    return { status: 0, stdout };
+  } catch (error) {
+    const failed = error as { code?: number | string; stdout?: string };
+    return { status: typeof failed.code === 'number' ? failed.code : null, stdout: failed.stdout ?? '' };
+  }
 }
 
 let files = 0;
@@ -198,20 +216,14 @@ describe('GET /audit/export', () => {
   it('the npm run verify-export CLI: OK with the count and head hash (exit 0), the broken line (exit 1)', async () => {
     const exported = await download('/audit/export', admin());
     const end = endOf(exported.text);
-    const ok = spawnSync('npx', ['tsx', 'scripts/verify-export.ts', saved(exported.text)], {
-      encoding: 'utf8',
-    });
+    const ok = await verifyExport(saved(exported.text));
     expect(ok.status).toBe(0);
     expect(ok.stdout).toContain(`OK: audit export of tenant ${TENANT}`);
     expect(ok.stdout).toContain(`${end.count} entries`);
     expect(ok.stdout).toContain(`head hash ${end.head_hash}`);
 
     const lines = linesOf(exported.text);
-    const broken = spawnSync(
-      'npx',
-      ['tsx', 'scripts/verify-export.ts', saved(`${[lines[1], lines[0], ...lines.slice(2)].join('\n')}\n`)],
-      { encoding: 'utf8' },
-    );
+    const broken = await verifyExport(saved(`${[lines[1], lines[0], ...lines.slice(2)].join('\n')}\n`));
     expect(broken.status).toBe(1);
     expect(broken.stdout).toContain('BROKEN at line 1: the first entry is 2');
   });

@@ -5,8 +5,7 @@
  * critical violation) at 1280×800 and at a phone's width, and no request may leave the origin.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
@@ -21,16 +20,9 @@ import { DESIGNEE, designationMirror, serviceClient } from '../support/alert-lag
 import { CHROMIUM_ARGS, chromiumExecutable, missingChromium } from '../support/chromium.ts';
 import { eventually } from '../support/eventually.ts';
 import { snapshotOfLists } from '../support/list-mirror.ts';
+import { type SyncEnvironment, setSyncEnvironment } from '../support/syncing-stack.ts';
 
 const repoRoot = resolve(import.meta.dirname, '../..');
-const work = mkdtempSync(join(tmpdir(), 'console-'));
-const ENV = {
-  WATCHLIST_SNAPSHOT: join(work, 'bundled.json'),
-  WATCHLIST_STORE_DIR: join(work, 'store'),
-  LIST_SYNC_INTERVAL_SECONDS: '2',
-  LIST_SYNC_LISTS: 'un_sc',
-  LIST_SYNC_FROM: join(work, 'mirror'),
-};
 /** A real UN designee with his listed date of birth: a confirmed (CRITICAL) sanctions match. */
 const CRITICAL_SUBJECT = { name: 'Germain Katanga', dob: '1978-04-28' };
 const NARROW = { width: 390, height: 844 };
@@ -48,6 +40,7 @@ describe('the console in a browser', { timeout: 240_000 }, () => {
   let stack: LocalStack;
   let browser: Browser;
   let mirror: ReturnType<typeof designationMirror>;
+  let environment: SyncEnvironment;
   let tenantId: string;
   let tenantName: string;
   let adminKey: string;
@@ -60,12 +53,12 @@ describe('the console in a browser', { timeout: 240_000 }, () => {
     if (!existsSync(join(repoRoot, 'dist/console/index.html')))
       execFileSync('bash', ['scripts/build-console.sh'], { cwd: repoRoot, stdio: 'ignore' });
     // The bundled lists were synced three days ago: the US Congress list (not synced here) is stale.
+    environment = setSyncEnvironment({ lists: ['un_sc'], intervalSeconds: 2 });
     writeSnapshot(
       snapshotOfLists(['un_sc', 'us_congress_pep'], { now: new Date(Date.now() - 3 * 86_400_000) }),
-      ENV.WATCHLIST_SNAPSHOT,
+      environment.bundledSnapshot,
     );
-    mirror = designationMirror(ENV.LIST_SYNC_FROM);
-    Object.assign(process.env, ENV);
+    mirror = designationMirror(environment.mirrorDir);
     stack = await startLocalStack({ dataDir: null });
     const { table } = getServices();
     const created = await createTenant(table, { name: 'Console Journeys Bank', plan: 'enterprise' });
@@ -84,8 +77,7 @@ describe('the console in a browser', { timeout: 240_000 }, () => {
   afterAll(async () => {
     await browser?.close();
     await stack?.close();
-    for (const name of Object.keys(ENV)) delete process.env[name];
-    rmSync(work, { recursive: true, force: true });
+    environment?.restore();
   });
 
   /** A fresh tab (its own sessionStorage) watched for requests off the origin and script errors. */

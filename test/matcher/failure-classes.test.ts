@@ -203,9 +203,11 @@ describe('every class, generated from the lists (dev half)', () => {
     9: 1,
     10: 0.98,
   };
-  it('passes each class at least at its floor', () => {
+  // Up to 400 cases per class, screened one by one, and class 4 builds a matcher of its own: about
+  // 5 s on a quiet machine, over a minute on a loaded one, hence its own timeout.
+  it('passes each class at least at its floor', { timeout: 240_000 }, () => {
     for (const c of issueClasses(snapshot)) {
-      const f = measureClass(matcher, c).dev;
+      const f = measureClass(matcher, c, ['dev']).dev;
       expect({ class: c.id, share: f.passed / f.n >= FLOOR[c.id] }).toEqual({ class: c.id, share: true });
     }
   });

@@ -1,7 +1,7 @@
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach } from 'vitest';
-import { type ContractCheck, contractOf } from './contract.ts';
+import type { ContractCheck, contractOf } from './contract.ts';
 
 /**
  * Contract tests of every HTTP test (a setup file of the embedded project, vitest.config.ts): every
@@ -11,7 +11,15 @@ import { type ContractCheck, contractOf } from './contract.ts';
  * Requests to anything but a local address (and paths no operation takes) pass unchecked.
  */
 
-const contract = contractOf();
+/**
+ * The checker is built on the first local response: building it (the document and its compiled
+ * schemas) costs a second or more per test file, and most test files never call the server.
+ */
+let contractBuilt: Promise<ReturnType<typeof contractOf>> | undefined;
+const contract = () => {
+  contractBuilt ??= import('./contract.ts').then(({ contractOf: build }) => build());
+  return contractBuilt;
+};
 const problems: string[] = [];
 const pending = new Set<Promise<void>>();
 const originalFetch = globalThis.fetch;
@@ -37,8 +45,13 @@ function urlOf(input: string | URL | Request): string {
 }
 
 /** The SSE body passed through as the test reads it, each event checked on the way. */
-function checkedEventStream(response: Response, method: string, url: string): Response {
-  const checker = contract.eventChecker(method, url, (problem) => problems.push(problem));
+function checkedEventStream(
+  checks: ReturnType<typeof contractOf>,
+  response: Response,
+  method: string,
+  url: string,
+): Response {
+  const checker = checks.eventChecker(method, url, (problem) => problems.push(problem));
   if (!checker || !response.body) return response;
   const decoder = new TextDecoder();
   const body = response.body.pipeThrough(
@@ -61,24 +74,30 @@ function checkedEventStream(response: Response, method: string, url: string): Re
  * problems fail the test like those of a fetched response.
  */
 export function checkReceived(method: string, url: string, status: number, headers: Headers, body: string) {
-  record(contract.check(method, url, status, headers, body), status);
+  const checked = contract()
+    .then((checks) => record(checks.check(method, url, status, headers, body), status))
+    .finally(() => pending.delete(checked));
+  pending.add(checked);
 }
 
 globalThis.fetch = async (input: string | URL | Request, init?: RequestInit) => {
-  const response = await originalFetch(input, init);
   const url = urlOf(input);
-  if (!isLocal(new URL(url))) return response;
+  // Started before the request, so that building the checker overlaps the server's work.
+  const checksReady = URL.canParse(url) && isLocal(new URL(url)) ? contract() : undefined;
+  const response = await originalFetch(input, init);
+  if (!checksReady) return response;
   const method = init?.method ?? (input instanceof Request ? input.method : 'GET');
+  const checks = await checksReady;
   const contentType = response.headers.get('content-type');
   if (response.status === 200 && contentType?.startsWith('text/event-stream')) {
-    record(contract.check(method, url, response.status, response.headers, ''), response.status);
-    return checkedEventStream(response, method, url);
+    record(checks.check(method, url, response.status, response.headers, ''), response.status);
+    return checkedEventStream(checks, response, method, url);
   }
   const checked = response
     .clone()
     .text()
     .then((body) => {
-      record(contract.check(method, url, response.status, response.headers, body), response.status);
+      record(checks.check(method, url, response.status, response.headers, body), response.status);
     })
     .catch(() => {
       // The test aborted the request: it saw no body, and there is none to check.

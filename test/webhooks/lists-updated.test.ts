@@ -4,63 +4,31 @@
  * subscribed endpoint on 127.0.0.1 as one signed `lists.updated` event naming the list, its
  * change and the snapshot version /dbstatus reports.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
-import { writeSnapshot } from '../../lib/matcher/snapshot-file.ts';
 import { apiClient, demoKey } from '../support/api-client.ts';
 import { eventually } from '../support/eventually.ts';
-import {
-  createListMirror,
-  EXECUTIVE_FILE,
-  type ListMirror,
-  type MirrorServer,
-  serveMirror,
-  snapshotOfLists,
-  UN_FILE,
-  unWithoutIndividuals,
-} from '../support/list-mirror.ts';
+import { UN_FILE, unWithoutIndividuals } from '../support/list-mirror.ts';
+import { type SyncingStack, startSyncingStack } from '../support/syncing-stack.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 
-const LISTS = ['un_sc', 'us_executive_pep'];
-const work = mkdtempSync(join(tmpdir(), 'lists-updated-'));
-const ENV = {
-  WATCHLIST_SNAPSHOT: join(work, 'bundled.json'),
-  WATCHLIST_STORE_DIR: join(work, 'store'),
-  WATCHLIST_CHECK_SECONDS: '0',
-  LIST_SYNC_INTERVAL_SECONDS: '1',
-  LIST_SYNC_LISTS: LISTS.join(','),
-  LIST_SYNC_TIMEOUT_SECONDS: '5',
-};
 const receiver = await startReceiver();
-let mirror: ListMirror;
-let server: MirrorServer;
-let stack: LocalStack;
+let syncing: SyncingStack;
 
 beforeAll(async () => {
-  writeSnapshot(snapshotOfLists(LISTS), ENV.WATCHLIST_SNAPSHOT);
-  mirror = createListMirror([UN_FILE, EXECUTIVE_FILE]);
-  server = await serveMirror(mirror);
-  Object.assign(process.env, ENV, { LIST_SYNC_FROM: server.url });
-  stack = await startLocalStack({ dataDir: null });
+  syncing = await startSyncingStack({ timeoutSeconds: 5 });
 }, 60_000);
 
 afterAll(async () => {
-  await stack?.close();
-  await server?.close();
+  await syncing?.close();
   await receiver.close();
-  mirror?.close();
-  for (const name of [...Object.keys(ENV), 'LIST_SYNC_FROM']) delete process.env[name];
-  rmSync(work, { recursive: true, force: true });
 });
 
 it('delivers one signed lists.updated naming the changed list and the version', {
   timeout: 90_000,
 }, async () => {
+  const { stack, mirror } = syncing;
   const api = apiClient(stack);
   const admin = demoKey(stack, 'tdemoenterprise', 'admin').api_key;
   const created = await api.post('/webhooks', admin, {
