@@ -8,6 +8,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
+import { scoreTokens } from '../lib/matcher/name-score.ts';
+import { tokeniseName } from '../lib/matcher/normalise.ts';
 import type { Matcher } from '../lib/matcher/screen.ts';
 import { type Match, riskRank } from '../lib/matcher/types.ts';
 import { CHECK_TYPES } from '../lib/watchlists/types.ts';
@@ -20,6 +22,11 @@ export interface InnocentCell {
   n: number;
   medium: number;
   high: number;
+  /**
+   * Alerts (≥ MEDIUM) on a listed name that has every part of the innocent's name, each spelt
+   * alike or as a known variant of it: a namesake no name-only screen can tell apart.
+   */
+  sameName: number;
 }
 
 /** group (or "overall") → half → DOB mode → counts. */
@@ -36,7 +43,16 @@ function read(half: Half): Innocent[] {
 }
 
 function emptyCell(): InnocentCell {
-  return { n: 0, medium: 0, high: 0 };
+  return { n: 0, medium: 0, high: 0, sameName: 0 };
+}
+
+/** Aligned at least this similar, two name parts are one name (spelt alike, or known variants). */
+const SAME_PART = 0.95;
+
+/** Whether every part of `name` is on `listed`, spelt alike or as a known variant. */
+function hasEveryPart(name: string, listed: string): boolean {
+  const score = scoreTokens(tokeniseName(name), tokeniseName(listed));
+  return score.unmatchedQuery.length === 0 && score.pairs.every((p) => p.similarity >= SAME_PART);
 }
 
 function topMatch(result: ReturnType<Matcher['screen']>): Match | undefined {
@@ -68,13 +84,15 @@ export function measureInnocents(matcher: Matcher): InnocentFigures {
           CHECK_TYPES,
         );
         const rank = riskRank(result.risk_level);
+        const top = rank >= riskRank('MEDIUM') ? topMatch(result) : undefined;
+        const sameName = top !== undefined && hasEveryPart(p.name, top.matched_name);
         for (const cell of [cellsOf(p.group)[half][mode], cellsOf('overall')[half][mode]]) {
           cell.n++;
           if (rank >= riskRank('MEDIUM')) cell.medium++;
           if (rank >= riskRank('HIGH')) cell.high++;
+          if (sameName) cell.sameName++;
         }
-        if (half === 'dev' && rank >= riskRank('MEDIUM') && process.env.EVAL_VERBOSE) {
-          const top = topMatch(result);
+        if (half === 'dev' && top !== undefined && process.env.EVAL_VERBOSE) {
           verbose.push(
             `    dev ${p.group} ${mode}: ${p.name} → ${top?.primary_name} [${top?.list_id}] ${top?.risk_level} ${top?.score}`,
           );
@@ -96,14 +114,14 @@ export function printInnocents(figures: InnocentFigures): void {
     '\n(f) Invented innocents by script and origin (faker; eval/fixtures/innocents), alerts per 1,000 screens',
   );
   console.log(
-    `  ${'group'.padEnd(22)} ${'half'.padEnd(9)} ${'name only ≥MED'.padStart(15)} ${'≥HIGH'.padStart(7)} ${'with DOB ≥MED'.padStart(15)} ${'≥HIGH'.padStart(7)}   n`,
+    `  ${'group'.padEnd(22)} ${'half'.padEnd(9)} ${'name only ≥MED'.padStart(15)} ${'same name'.padStart(10)} ${'≥HIGH'.padStart(7)} ${'with DOB ≥MED'.padStart(15)} ${'≥HIGH'.padStart(7)}   n`,
   );
   for (const [group, halves] of figures) {
     for (const half of ['dev', 'held-out'] as const) {
       const a = halves[half]['name only'];
       const b = halves[half]['with DOB'];
       console.log(
-        `  ${group.padEnd(22)} ${half.padEnd(9)} ${per1000(a.medium, a.n).padStart(15)} ${per1000(a.high, a.n).padStart(7)} ${per1000(b.medium, b.n).padStart(15)} ${per1000(b.high, b.n).padStart(7)}   ${a.n}`,
+        `  ${group.padEnd(22)} ${half.padEnd(9)} ${per1000(a.medium, a.n).padStart(15)} ${per1000(a.sameName, a.n).padStart(10)} ${per1000(a.high, a.n).padStart(7)} ${per1000(b.medium, b.n).padStart(15)} ${per1000(b.high, b.n).padStart(7)}   ${a.n}`,
       );
     }
   }

@@ -110,17 +110,19 @@ export function writeScorecard(input: ScorecardInput): void {
     '## Innocents per 1,000 screens, by script and origin',
     '',
     'Invented people (faker locales, eval/generate-innocents.ts), screened through all three checks;',
-    'an alert is a screen at the level shown.',
+    'an alert is a screen at the level shown. "Same name": of the name-only alerts, those on a listed',
+    "name that has every part of the innocent's name, spelt alike or as a known variant (Olga Volkova",
+    'and Olga VOLKOVA): a namesake that no screen by name alone can tell apart.',
     '',
-    '| group | half | name only ≥ MEDIUM | name only ≥ HIGH | with DOB ≥ MEDIUM | with DOB ≥ HIGH | n |',
-    '|---|---|---:|---:|---:|---:|---:|',
+    '| group | half | name only ≥ MEDIUM | of which same name | name only ≥ HIGH | with DOB ≥ MEDIUM | with DOB ≥ HIGH | n |',
+    '|---|---|---:|---:|---:|---:|---:|---:|',
   ];
   for (const [group, halves] of innocents) {
     for (const half of ['dev', 'held-out'] as const) {
       const a = halves[half]['name only'];
       const b = halves[half]['with DOB'];
       lines.push(
-        `| ${group} | ${half} | ${per1000(a.medium, a.n)} | ${per1000(a.high, a.n)} | ${per1000(b.medium, b.n)} | ${per1000(b.high, b.n)} | ${a.n} |`,
+        `| ${group} | ${half} | ${per1000(a.medium, a.n)} | ${per1000(a.sameName, a.n)} | ${per1000(a.high, a.n)} | ${per1000(b.medium, b.n)} | ${per1000(b.high, b.n)} | ${a.n} |`,
       );
     }
   }

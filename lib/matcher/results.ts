@@ -236,6 +236,19 @@ function nameVerdict(
     band = 'partial';
     notes.push('common name');
   }
+  if (
+    band === 'strong' &&
+    dob !== 'matched' &&
+    index.people[s.person].category !== 'pep' &&
+    twoPartsNotBothRare(index, s)
+  ) {
+    // "Roman Semenov" / "SEMENOV, Roman": a given name and a surname are shared by many people,
+    // however few of them the lists hold (a surname rare on the lists may be common in its
+    // country). Without the date of birth they make a likely sanctions or criminal match only
+    // when both are rare. (A PEP's level says which office, not how likely the person is listed.)
+    band = 'partial';
+    notes.push('two name parts, not both rare, without the date of birth');
+  }
   // Only the date of birth corroborates: a surname rare on the lists may still be common in its
   // country, so a matching nationality raised innocent people (eval: negatives per 1,000).
   if (rareSurname && dob !== 'mismatched') {
@@ -260,6 +273,24 @@ function hasNearSpelling(s: Scored): boolean {
     if (p.similarity < FIRM_PAIR && p.query.length > 1 && p.listed.length > 1) return true;
   }
   return false;
+}
+
+/**
+ * Whether the match rests on two name parts at most (particles and initials aside), not both of
+ * them rare on the lists (borne by a handful of listed people at most).
+ */
+function twoPartsNotBothRare(index: NameIndex, s: Scored): boolean {
+  const start = index.nameTokenStart[s.nameId];
+  let parts = 0;
+  let rare = 0;
+  for (let k = 0; k < index.nameLengths[s.nameId]; k++) {
+    const id = index.nameTokenIds[start + k];
+    const t = index.vocab[id];
+    if (t.particle || t.initial || !isAligned(s, t.text)) continue;
+    parts++;
+    if (index.bearerWeights[id] >= RARE_PART_WEIGHT) rare++;
+  }
+  return parts > 0 && parts <= 2 && rare < parts;
 }
 
 /**

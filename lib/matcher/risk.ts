@@ -15,6 +15,10 @@
  * | partial    | HIGH     | MEDIUM                   | MEDIUM  | LOW        |
  * | weak       | MEDIUM   | LOW                      | LOW     | LOW        |
  *
+ * The band is the name's after the rules of results.ts `nameVerdict` (docs/lists-and-matching.md):
+ * among them, without a matching date of birth two name parts not both rare are at most partial,
+ * so a bare "given name + surname" is MEDIUM, not HIGH.
+ *
  * Criminal (INTERPOL red notices, FBI wanted): the sanctions table capped at `HIGH` — a wanted
  * notice is an allegation requiring review, never a prohibition.
  *

@@ -87,3 +87,19 @@ describe('near spellings of common names', () => {
     expect(atLeast(levelOn('ofac_sdn', trevino, 'Miguel Trevino Moralez'), 'MEDIUM')).toBe(true);
   });
 });
+
+describe('two name parts without the date of birth', () => {
+  it('a common given name and a surname rare on the lists is MEDIUM, not HIGH: Roman Semenov', () => {
+    const r = matcher.screen({ name: 'Роман Семенов' }, ['sanctions']);
+    const m = r.sanctions_result?.matches.find((x) => x.primary_name === 'SEMENOV, Roman');
+    expect(m?.risk_level).toBe('MEDIUM');
+    expect(m?.explanation.name.detail).toContain('two name parts, not both rare, without the date of birth');
+    expect(r.sanctions_result?.is_sanctioned).toBe(false);
+  });
+
+  it('is CRITICAL with the listed date of birth, and a fuller name is HIGH without it', () => {
+    const r = matcher.screen({ name: 'Роман Семенов', dob: '1987-11-08' }, ['sanctions']);
+    expect(r.sanctions_result?.risk_level).toBe('CRITICAL');
+    expect(levelOn('eu_fsf', 'EU.7942.54', 'Irina Vasilievna Popova')).toBe('HIGH');
+  });
+});
