@@ -133,6 +133,12 @@ function lastWordPart(tokens: readonly NameToken[]): number {
   return -1;
 }
 
+/** Whether a written-out part (not a particle) before token `k` is left unpaired. */
+function wordBefore(tokens: readonly NameToken[], k: number, used: Uint8Array): boolean {
+  for (let j = 0; j < k; j++) if (!used[j] && !tokens[j].particle && !tokens[j].initial) return true;
+  return false;
+}
+
 /**
  * Whether pairing query token `q` with listed token `l`, one of them an initial, would take a
  * whole surname for an initial: the written-out token is the last written-out part of its name
@@ -148,6 +154,9 @@ function surnameForInitial(
 ): boolean {
   const { usedQ, usedL } = alignment;
   if (query[q].initial && listed[l].initial) return false;
+  // ... nor a given name for a middle initial while the given name before it is left unpaired:
+  // "Akshata Rana" faces the Akbar of "Akbar A. Rana", not its A.
+  if (listed[l].initial ? wordBefore(listed, l, usedL) : wordBefore(query, q, usedQ)) return true;
   if (listed[l].initial) {
     const other = lastWordPart(listed);
     return q === lastWordPart(query) && other >= 0 && !usedL[other];

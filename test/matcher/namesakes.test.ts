@@ -103,3 +103,12 @@ describe('two name parts without the date of birth', () => {
     expect(levelOn('eu_fsf', 'EU.7942.54', 'Irina Vasilievna Popova')).toBe('HIGH');
   });
 });
+
+describe('initials', () => {
+  it('a given name does not stand in for a middle initial while the given name is unpaired', () => {
+    const rana = '2011/62730';
+    expect(below(levelOn('interpol_red', rana, 'Akshata Rana'), 'MEDIUM')).toBe(true);
+    expect(atLeast(levelOn('interpol_red', rana, 'Akbar Rana'), 'MEDIUM')).toBe(true);
+    expect(atLeast(levelOn('interpol_red', rana, 'Akbar Ali Rana'), 'MEDIUM')).toBe(true);
+  });
+});
