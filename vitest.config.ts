@@ -31,6 +31,9 @@ const coverage = {
 export default defineConfig({
   test: {
     coverage,
+    // Two test files at a time: vitest's default on a 2-core machine is one (cores − 1), and most
+    // files spend their time waiting on a server, a child process or Chromium, not on a core.
+    maxWorkers: 2,
     projects: [
       {
         test: {

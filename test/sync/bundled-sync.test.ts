@@ -38,7 +38,11 @@ function npmRunSync() {
 }
 
 describe('npm run sync -- --from bundled', () => {
-  it('succeeds on a fresh store for every synced list, and finds them unchanged the next time', () => {
+  // Two runs of the whole sync, each parsing every list: about 50 s on a quiet 2-core machine, and
+  // each may take up to its 240 s spawn timeout on a loaded one (the 60 s default was too close).
+  it('succeeds on a fresh store for every synced list, and finds them unchanged the next time', {
+    timeout: 500_000,
+  }, () => {
     const first = npmRunSync();
     expect(first.status, first.stderr).toBe(0);
     expect(first.lists.map((l) => [l.list, l.status])).toEqual(LIST_FEEDS.map((f) => [f.listId, 'updated']));
