@@ -207,6 +207,17 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
   let qualifyingGeneration = 0;
   let opened = false;
 
+  /** Per candidate name, the vocabulary token that last credited it (-1: none this screen). */
+  const creditedBy = new Int32Array(index.nameCount).fill(-1);
+
+  /** Whether listed name `nameId` holds vocabulary token `v` more than once ("GOMEZ GOMEZ"). */
+  function holdsTwice(nameId: number, v: number): boolean {
+    const start = index.nameTokenStart[nameId];
+    let seen = 0;
+    for (let k = start; k < start + nameLengths[nameId]; k++) if (index.nameTokenIds[k] === v) seen++;
+    return seen >= 2;
+  }
+
   /**
    * Credits each candidate name containing a qualifying vocabulary token with the query part's
    * evidence (once per name and part; the first qualifying spelling in lookup order counts).
@@ -239,13 +250,18 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
         const start = index.nameTokenStart[nameId];
         const end = start + nameLengths[nameId];
         let best = 0;
+        let bestId = -1;
         for (let k = start; k < end; k++) {
           const v = index.nameTokenIds[k];
-          if (qualifyingMark[v] === generation && qualifyingWeight[v] > best) best = qualifyingWeight[v];
+          if (qualifyingMark[v] !== generation || qualifyingWeight[v] <= best) continue;
+          if (creditedBy[nameId] === v && !holdsTwice(nameId, v)) continue;
+          best = qualifyingWeight[v];
+          bestId = v;
         }
         if (best > 0) {
           credits[nameId]++;
           acc[nameId] += best;
+          creditedBy[nameId] = bestId;
         }
       }
       return;
@@ -264,8 +280,13 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
         } else if (credits[nameId] >= nameLengths[nameId]) {
           // Every listed part already credited: further query parts can only be extras.
           continue;
+        } else if (creditedBy[nameId] === v && !holdsTwice(nameId, v)) {
+          // The listed part already backs another query part ("Abdullah Abdulah" meets every
+          // "Abdullah X" through one Abdullah, "Abdullah Abdullah" through two).
+          continue;
         }
         stamp[nameId] = s;
+        creditedBy[nameId] = v;
         credits[nameId]++;
         acc[nameId] += w - (acc[nameId] === 0 ? LENGTH_TIE_BREAK * nameLengths[nameId] : 0);
       }
@@ -409,6 +430,7 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
     for (let t = 0; t < touchedCount; t++) {
       acc[touched[t]] = 0;
       credits[touched[t]] = 0;
+      creditedBy[touched[t]] = -1;
     }
     touchedCount = 0;
   }
