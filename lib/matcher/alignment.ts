@@ -43,8 +43,9 @@ let candS = new Float64Array(0);
 let candPlace = new Int32Array(0);
 
 function ensureScratch(nq: number, nl: number): void {
-  // Single-token candidates (nq·nl), merged ones (fewer than 2·nq·nl) and the chosen ones.
-  const needed = 2 * nq * nl + nq + nl;
+  // Single-token candidates with the run-in particles (at most 3·nq·nl), merged ones (fewer than
+  // 2·nq·nl) and the chosen ones.
+  const needed = 3 * nq * nl + nq + nl;
   if (needed <= scratchCapacity) return;
   const size = Math.max(64, needed * 2);
   candQ = new Int32Array(size);
@@ -99,7 +100,7 @@ function addCandidate(
 }
 
 /** Which candidates one round of `assignCandidates` takes. */
-const enum Round {
+enum Round {
   /** Every candidate (the merged-token pass). */
   All,
   /** Pairs of two written-out parts. */
@@ -215,6 +216,12 @@ export function alignTokens(
     for (let j = 0; j < nl; j++) {
       const s = similarity(i, j);
       if (s >= ALIGNABLE) count = addCandidate(count, i, -1, j, -1, s, Math.abs(i * nl - j * nq));
+      // A particle run into the name on one side ("ALRAYS" / "AL-RAYS", "BenAli" / "Ben Ali"):
+      // the same name, before the bare name ("rays") is taken for a misspelling of it.
+      if (j + 1 < nl && listed[j].particle && query[i].text === listed[j].text + listed[j + 1].text)
+        count = addCandidate(count, i, -1, j, j + 1, 1, 0);
+      if (i + 1 < nq && query[i].particle && listed[j].text === query[i].text + query[i + 1].text)
+        count = addCandidate(count, i, i + 1, j, -1, 1, 0);
     }
   }
   const { usedQ, usedL } = alignment;

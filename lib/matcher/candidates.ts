@@ -8,7 +8,7 @@
  */
 
 import type { CheckType } from '../watchlists/types.ts';
-import { lookupToken, type NameIndex, VocabIdSet } from './name-index.ts';
+import { ARTICLE_RUN_IN_RE, lookupToken, type NameIndex, VocabIdSet } from './name-index.ts';
 import { type NameScore, scoreTokens } from './name-score.ts';
 import { makeToken, type NameToken, nameWords, tokeniseName } from './normalise.ts';
 import { ALIGNABLE, alignableSimilarity } from './token-similarity.ts';
@@ -190,6 +190,15 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
     const ids = lookup.ids.slice(0, lookup.size);
     const sims = new Float64Array(ids.length);
     for (let k = 0; k < ids.length; k++) sims[k] = similarity(token, serial, ids[k]);
+    // "ALRAYS" is evidence for a listed "AL-RAYS" through its "rays", which is not a spelling of
+    // "alrays" on its own: scoring pairs the token with the listed article and name (alignment.ts).
+    const article = ARTICLE_RUN_IN_RE.exec(token.text);
+    if (article) {
+      const bare = token.text.slice(article[0].length);
+      for (let k = 0; k < ids.length; k++)
+        if (index.vocab[ids[k]].text === bare && sims[k] < CANDIDATE_MIN_SIMILARITY)
+          sims[k] = CANDIDATE_MIN_SIMILARITY;
+    }
     const evidence = { serial, ids, sims };
     if (evidenceCache.size >= EVIDENCE_CACHE_SIZE) {
       const oldest = evidenceCache.keys().next();
