@@ -40,10 +40,12 @@ let candQ2 = new Int32Array(0);
 let candL = new Int32Array(0);
 let candL2 = new Int32Array(0);
 let candS = new Float64Array(0);
+let candPlace = new Int32Array(0);
 
 function ensureScratch(nq: number, nl: number): void {
-  // Single-token candidates (nq·nl), merged ones (fewer than 2·nq·nl) and the chosen ones.
-  const needed = 2 * nq * nl + nq + nl;
+  // Single-token candidates with the run-in particles (at most 3·nq·nl), merged ones (fewer than
+  // 2·nq·nl) and the chosen ones.
+  const needed = 3 * nq * nl + nq + nl;
   if (needed <= scratchCapacity) return;
   const size = Math.max(64, needed * 2);
   candQ = new Int32Array(size);
@@ -51,6 +53,7 @@ function ensureScratch(nq: number, nl: number): void {
   candL = new Int32Array(size);
   candL2 = new Int32Array(size);
   candS = new Float64Array(size);
+  candPlace = new Int32Array(size);
   alignment.q = new Int32Array(size);
   alignment.q2 = new Int32Array(size);
   alignment.l = new Int32Array(size);
@@ -62,17 +65,29 @@ function ensureScratch(nq: number, nl: number): void {
 }
 
 /**
- * Adds a candidate to the `count` already held, keeping descending similarity with ties in the
- * order added (what a stable sort by similarity gives); returns the new count.
+ * Adds a candidate to the `count` already held, keeping descending similarity, and among equal
+ * similarities the pair whose places in their names agree best first, then the order added;
+ * returns the new count. `place` is how far apart the two tokens' places are (see `alignTokens`):
+ * a part a name repeats ("Mohamed Mourad Ben Mohamed") pairs with the same place on the other
+ * side, not across the "ben", which would read as another person's lineage.
  */
-function addCandidate(count: number, q: number, q2: number, l: number, l2: number, s: number): number {
+function addCandidate(
+  count: number,
+  q: number,
+  q2: number,
+  l: number,
+  l2: number,
+  s: number,
+  place: number,
+): number {
   let k = count;
-  while (k > 0 && candS[k - 1] < s) {
+  while (k > 0 && (candS[k - 1] < s || (candS[k - 1] === s && candPlace[k - 1] > place))) {
     candQ[k] = candQ[k - 1];
     candQ2[k] = candQ2[k - 1];
     candL[k] = candL[k - 1];
     candL2[k] = candL2[k - 1];
     candS[k] = candS[k - 1];
+    candPlace[k] = candPlace[k - 1];
     k--;
   }
   candQ[k] = q;
@@ -80,11 +95,12 @@ function addCandidate(count: number, q: number, q2: number, l: number, l2: numbe
   candL[k] = l;
   candL2[k] = l2;
   candS[k] = s;
+  candPlace[k] = place;
   return count + 1;
 }
 
 /** Which candidates one round of `assignCandidates` takes. */
-const enum Round {
+enum Round {
   /** Every candidate (the merged-token pass). */
   All,
   /** Pairs of two written-out parts. */
@@ -208,7 +224,13 @@ export function alignTokens(
   for (let i = 0; i < nq; i++) {
     for (let j = 0; j < nl; j++) {
       const s = similarity(i, j);
-      if (s >= ALIGNABLE) count = addCandidate(count, i, -1, j, -1, s);
+      if (s >= ALIGNABLE) count = addCandidate(count, i, -1, j, -1, s, Math.abs(i * nl - j * nq));
+      // A particle run into the name on one side ("ALRAYS" / "AL-RAYS", "BenAli" / "Ben Ali"):
+      // the same name, before the bare name ("rays") is taken for a misspelling of it.
+      if (j + 1 < nl && listed[j].particle && query[i].text === listed[j].text + listed[j + 1].text)
+        count = addCandidate(count, i, -1, j, j + 1, 1, 0);
+      if (i + 1 < nq && query[i].particle && listed[j].text === query[i].text + query[i + 1].text)
+        count = addCandidate(count, i, i + 1, j, -1, 1, 0);
     }
   }
   const { usedQ, usedL } = alignment;
@@ -228,7 +250,7 @@ export function alignTokens(
       for (let j = 0; j + 1 < nl; j++) {
         if (usedL[j] || usedL[j + 1]) continue;
         const s = alignableSimilarity(query[i], joinedToken(listed[j], listed[j + 1]));
-        if (s >= MERGED_PAIR_MIN) count = addCandidate(count, i, -1, j, j + 1, s);
+        if (s >= MERGED_PAIR_MIN) count = addCandidate(count, i, -1, j, j + 1, s, 0);
       }
     }
     for (let j = 0; j < nl; j++) {
@@ -236,7 +258,7 @@ export function alignTokens(
       for (let i = 0; i + 1 < nq; i++) {
         if (usedQ[i] || usedQ[i + 1]) continue;
         const s = alignableSimilarity(joinedToken(query[i], query[i + 1]), listed[j]);
-        if (s >= MERGED_PAIR_MIN) count = addCandidate(count, i, i + 1, j, -1, s);
+        if (s >= MERGED_PAIR_MIN) count = addCandidate(count, i, i + 1, j, -1, s, 0);
       }
     }
     assignCandidates(count, Round.All, query, listed);

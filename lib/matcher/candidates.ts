@@ -8,7 +8,7 @@
  */
 
 import type { CheckType } from '../watchlists/types.ts';
-import { lookupToken, type NameIndex, VocabIdSet } from './name-index.ts';
+import { ARTICLE_RUN_IN_RE, lookupToken, type NameIndex, VocabIdSet } from './name-index.ts';
 import { type NameScore, scoreTokens } from './name-score.ts';
 import { makeToken, type NameToken, nameWords, tokeniseName } from './normalise.ts';
 import { ALIGNABLE, alignableSimilarity } from './token-similarity.ts';
@@ -190,6 +190,15 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
     const ids = lookup.ids.slice(0, lookup.size);
     const sims = new Float64Array(ids.length);
     for (let k = 0; k < ids.length; k++) sims[k] = similarity(token, serial, ids[k]);
+    // "ALRAYS" is evidence for a listed "AL-RAYS" through its "rays", which is not a spelling of
+    // "alrays" on its own: scoring pairs the token with the listed article and name (alignment.ts).
+    const article = ARTICLE_RUN_IN_RE.exec(token.text);
+    if (article) {
+      const bare = token.text.slice(article[0].length);
+      for (let k = 0; k < ids.length; k++)
+        if (index.vocab[ids[k]].text === bare && sims[k] < CANDIDATE_MIN_SIMILARITY)
+          sims[k] = CANDIDATE_MIN_SIMILARITY;
+    }
     const evidence = { serial, ids, sims };
     if (evidenceCache.size >= EVIDENCE_CACHE_SIZE) {
       const oldest = evidenceCache.keys().next();
@@ -206,6 +215,17 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
   let qualifyingCount = 0;
   let qualifyingGeneration = 0;
   let opened = false;
+
+  /** Per candidate name, the vocabulary token that last credited it (-1: none this screen). */
+  const creditedBy = new Int32Array(index.nameCount).fill(-1);
+
+  /** Whether listed name `nameId` holds vocabulary token `v` more than once ("GOMEZ GOMEZ"). */
+  function holdsTwice(nameId: number, v: number): boolean {
+    const start = index.nameTokenStart[nameId];
+    let seen = 0;
+    for (let k = start; k < start + nameLengths[nameId]; k++) if (index.nameTokenIds[k] === v) seen++;
+    return seen >= 2;
+  }
 
   /**
    * Credits each candidate name containing a qualifying vocabulary token with the query part's
@@ -239,13 +259,18 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
         const start = index.nameTokenStart[nameId];
         const end = start + nameLengths[nameId];
         let best = 0;
+        let bestId = -1;
         for (let k = start; k < end; k++) {
           const v = index.nameTokenIds[k];
-          if (qualifyingMark[v] === generation && qualifyingWeight[v] > best) best = qualifyingWeight[v];
+          if (qualifyingMark[v] !== generation || qualifyingWeight[v] <= best) continue;
+          if (creditedBy[nameId] === v && !holdsTwice(nameId, v)) continue;
+          best = qualifyingWeight[v];
+          bestId = v;
         }
         if (best > 0) {
           credits[nameId]++;
           acc[nameId] += best;
+          creditedBy[nameId] = bestId;
         }
       }
       return;
@@ -264,8 +289,13 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
         } else if (credits[nameId] >= nameLengths[nameId]) {
           // Every listed part already credited: further query parts can only be extras.
           continue;
+        } else if (creditedBy[nameId] === v && !holdsTwice(nameId, v)) {
+          // The listed part already backs another query part ("Abdullah Abdulah" meets every
+          // "Abdullah X" through one Abdullah, "Abdullah Abdullah" through two).
+          continue;
         }
         stamp[nameId] = s;
+        creditedBy[nameId] = v;
         credits[nameId]++;
         acc[nameId] += w - (acc[nameId] === 0 ? LENGTH_TIE_BREAK * nameLengths[nameId] : 0);
       }
@@ -409,6 +439,7 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
     for (let t = 0; t < touchedCount; t++) {
       acc[touched[t]] = 0;
       credits[touched[t]] = 0;
+      creditedBy[touched[t]] = -1;
     }
     touchedCount = 0;
   }

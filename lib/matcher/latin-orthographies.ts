@@ -28,8 +28,15 @@ const TURKIC: readonly (readonly [RegExp, string])[] = [
   [/c(?!h)/g, 'j'],
 ];
 
+/**
+ * German umlauts written as e-digraphs ("Mueller", "Schroeder", "Jaeger"), read back as the
+ * folded umlaut the lists' "Müller" becomes ("muller"); not after q, where u is Spanish and silent
+ * ("Enrique"), nor the "-ael" of Michael and Rafael.
+ */
+const GERMAN_DIGRAPH_RE = /(?<!q)ue|oe|ae(?!l$)/g;
+
 /** Letters or pairs that one of the readings rewrites: most English-spelt tokens have none. */
-const REWRITTEN_RE = /[wjc]|sz|rz/;
+const REWRITTEN_RE = /[wjc]|sz|rz|ue|oe|ae/;
 
 /** Shared by every token without readings: most listed tokens, so none allocates its own. */
 const NO_READINGS: readonly string[] = Object.freeze([]);
@@ -42,7 +49,8 @@ function rewrite(token: string, rules: readonly (readonly [RegExp, string])[]): 
 
 /**
  * The English-style spellings of a folded token read as Polish, Czech, Slovak or Baltic, and as
- * Turkish ([] when the token has none of the letters these languages write differently).
+ * Turkish, and its German e-digraphs as umlauts ([] when the token has none of the letters these
+ * languages write differently).
  */
 export function otherAlphabetReadings(token: string): readonly string[] {
   if (token.length < 2 || !REWRITTEN_RE.test(token)) return NO_READINGS;
@@ -51,16 +59,32 @@ export function otherAlphabetReadings(token: string): readonly string[] {
   if (slavic !== token) readings.push(slavic);
   const turkic = rewrite(token, TURKIC);
   if (turkic !== token && turkic !== slavic) readings.push(turkic);
-  return readings;
+  const german = token.replace(GERMAN_DIGRAPH_RE, (d) => d[0]);
+  if (german !== token && german.length >= 3 && !readings.includes(german)) readings.push(german);
+  return readings.length > 0 ? readings : NO_READINGS;
 }
 
-/** Letters with a háček or cedilla that the English-style lists write as two letters. */
-const DIGRAPH_LETTERS: Record<string, string> = { š: 'sh', ž: 'zh', č: 'ch', ş: 'sh', ç: 'ch', ș: 'sh' };
-const DIGRAPH_LETTERS_RE = /[šžčşçș]/giu;
+/**
+ * Letters with a háček or cedilla that the English-style lists write as two letters, and the
+ * German umlauts as German writes them without the dots (and passports, ICAO 9303: Ö → OE).
+ */
+const DIGRAPH_LETTERS: Record<string, string> = {
+  š: 'sh',
+  ž: 'zh',
+  č: 'ch',
+  ş: 'sh',
+  ç: 'ch',
+  ș: 'sh',
+  ä: 'ae',
+  ö: 'oe',
+  ü: 'ue',
+};
+const DIGRAPH_LETTERS_RE = /[šžčşçșäöü]/giu;
 
 /**
  * The name with its háček and cedilla letters written as the English digraphs ("Ajaš" →
- * "Ajash"), or undefined when it has none: folding diacritics away alone would give "Ajas".
+ * "Ajash") and its umlauts as e-digraphs ("Müller" → "Mueller"), or undefined when it has none:
+ * folding diacritics away alone would give "Ajas", "Muller".
  */
 export function withDigraphs(name: string): string | undefined {
   DIGRAPH_LETTERS_RE.lastIndex = 0;

@@ -367,6 +367,12 @@ function addPiece(
  * Vocabulary ids plausibly matching one query token: same text, same variant key, same phonetic
  * key, or within one edit (via the deletion neighbourhood).
  */
+/**
+ * The Arabic article, also assimilated (ad-, ar-, as-, ash-, at-, az-), run into a name of three
+ * letters or more; alignment.ts pairs such a token with the listed article and name.
+ */
+export const ARTICLE_RUN_IN_RE = /^(?:al|el|ul|ad|ar|ash|as|at|az)(?=[a-z]{3})/;
+
 export function lookupToken(index: NameIndex, token: NameToken, out: VocabIdSet): void {
   const text = token.text;
   out.addAll(index.byText.get(text));
@@ -382,6 +388,9 @@ export function lookupToken(index: NameIndex, token: NameToken, out: VocabIdSet)
     for (let skip = 0; skip < text.length; skip++)
       addPiece(index, hashSkipping(text, skip), text, 0, text.length, skip, out);
   }
+  // An Arabic article run into the name ("ALRAYS" for "AL-RAYS"): the name without it.
+  const article = ARTICLE_RUN_IN_RE.exec(text);
+  if (article) out.addAll(index.byText.get(text.slice(article[0].length)));
   // A query token that is two listed tokens run together ("ramimakhlouf").
   if (text.length >= 7) {
     let leftHash = 0x811c9dc5;

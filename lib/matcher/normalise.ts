@@ -112,7 +112,14 @@ export function variantKeysOf(token: string): readonly string[] {
   return VARIANT_KEYS.get(token) ?? [];
 }
 
-const ABD_PREFIX_RE = /^ab(?:d|de|du|da|do|di|dou)$/;
+const ABD_PREFIX_RE = /^ab(?:d|de|da|do|di)$/;
+/**
+ * Abdu and Abdou are given names in their own right (West Africa, the Horn, Yemen), not "Abd al-":
+ * they join the next word only when the article follows ("Abdou el-Karim").
+ */
+const ABDU_RE = /^abd(?:u|ou)$/;
+/** Somali "Aw" (a particle of respect before a name, "Abdi Aw Mohamed") is never an "Abd al-" stem. */
+const NEVER_ABD_STEM = 'aw';
 const ABD_JOINED_RE = /^abd(?:e|a|o|ou|i)l(?=[a-z]{3})/;
 const ABD_ASSIMILATED_RE = /^abd[ue]([rsnzdt])\1?(?=[a-z]{3})/;
 
@@ -125,7 +132,13 @@ function joinAbdPrefix(tokens: string[]): string[] {
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
     const next = tokens[i + 1];
-    if (next !== undefined && (ABD_PREFIX_RE.test(t) || t === 'abdul' || t === 'abdel' || t === 'abdal')) {
+    const prefix =
+      ABD_PREFIX_RE.test(t) ||
+      t === 'abdul' ||
+      t === 'abdel' ||
+      t === 'abdal' ||
+      (ABDU_RE.test(t) && PARTICLES.has(next));
+    if (next !== undefined && next !== NEVER_ABD_STEM && prefix) {
       let j = i + 1;
       if (PARTICLES.has(tokens[j]) && tokens[j + 1] !== undefined) j++;
       let rest = tokens[j];
