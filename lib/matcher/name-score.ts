@@ -60,6 +60,18 @@ const LOOSE_ONLY_CAP = 0.78;
  * weak for a strong match.
  */
 const CROSSED_NEAR_CAP = 0.89;
+/**
+ * At least this score (the partial band) when a two-part query is the listed name's first and last
+ * parts spelt alike, its middle left out ("Talib ISMAIL" for "ISMAIL, Talib Husayn Ali Jarak"):
+ * the middle parts of a long name cost a fraction each, but together they must not sink a name
+ * whose first name and surname both agree.
+ */
+const FIRST_AND_LAST_FLOOR = 0.8;
+/**
+ * ...when one of the two parts is not common (rarity weight at least this): two common parts
+ * ("Mohamed Abbas") are many people's first and last names.
+ */
+const FIRST_AND_LAST_RARITY = 0.7;
 /** Matched weight below which the evidence is too thin for a confident score... */
 const EVIDENCE_MIN = 0.6;
 /** ...and the factor applied with no evidence at all (rising linearly to 1 at `EVIDENCE_MIN`). */
@@ -294,6 +306,13 @@ export function scoreTokens(
   for (let k = 0; k < leftListedCount; k++)
     den += leftListed[k] * (k < conflicts ? CONFLICT_COST : LIST_EXTRA_COST);
   let score = den > 0 ? num / den : 0;
+  if (
+    leftQueryCount === 0 &&
+    queryParts === 2 &&
+    rarestMatched >= FIRST_AND_LAST_RARITY &&
+    firstAndLast(query, listed, listedParts)
+  )
+    score = Math.max(score, FIRST_AND_LAST_FLOOR);
   if (conflicts > 0 || lineageCrossed(query, listed)) score = Math.min(score, CONFLICT_CAP);
   // One shared name part between fuller names is a lead, never a strong match on its own; with
   // agreeing initials ("V. V. Putin") it is a partial match at most.
@@ -372,6 +391,36 @@ function lineageCrossed(query: readonly NameToken[], listed: readonly NameToken[
     if (i > qn && j < ln) lineageToOwn = true;
   }
   return ownToLineage && lineageToOwn;
+}
+
+/**
+ * Whether the alignment just made pairs the query's two parts, spelt alike, with the first and the
+ * last written-out parts of a listed name of three or more, in that order.
+ */
+function firstAndLast(
+  query: readonly NameToken[],
+  listed: readonly NameToken[],
+  listedParts: number,
+): boolean {
+  if (listedParts < 3 || alignment.count < 2) return false;
+  let first = -1;
+  let last = -1;
+  for (let j = 0; j < listed.length; j++) {
+    if (listed[j].particle || listed[j].initial) continue;
+    if (first < 0) first = j;
+    last = j;
+  }
+  let pairedFirst = false;
+  let pairedLast = false;
+  for (let c = 0; c < alignment.count; c++) {
+    if (alignment.q2[c] >= 0 || alignment.l2[c] >= 0 || alignment.s[c] < CLEAN_PAIR) continue;
+    const i = alignment.q[c];
+    const j = alignment.l[c];
+    if (query[i].particle) continue;
+    if (j === first && i < query.length - 1) pairedFirst = true;
+    if (j === last && i > 0) pairedLast = true;
+  }
+  return pairedFirst && pairedLast;
 }
 
 /**
