@@ -280,17 +280,22 @@ function hasNearSpelling(s: Scored): boolean {
  * them rare on the lists (borne by a handful of listed people at most).
  */
 function twoPartsNotBothRare(index: NameIndex, s: Scored): boolean {
-  const start = index.nameTokenStart[s.nameId];
-  let parts = 0;
+  const ids = alignedListedParts(index, s);
   let rare = 0;
+  for (const id of ids) if (index.bearerWeights[id] >= RARE_PART_WEIGHT) rare++;
+  return ids.length > 0 && ids.length <= 2 && rare < ids.length;
+}
+
+/** Vocabulary ids of the listed name's parts (particles and initials aside) aligned with the query. */
+function alignedListedParts(index: NameIndex, s: Scored): number[] {
+  const start = index.nameTokenStart[s.nameId];
+  const ids: number[] = [];
   for (let k = 0; k < index.nameLengths[s.nameId]; k++) {
     const id = index.nameTokenIds[start + k];
     const t = index.vocab[id];
-    if (t.particle || t.initial || !isAligned(s, t.text)) continue;
-    parts++;
-    if (index.bearerWeights[id] >= RARE_PART_WEIGHT) rare++;
+    if (!t.particle && !t.initial && isAligned(s, t.text)) ids.push(id);
   }
-  return parts > 0 && parts <= 2 && rare < parts;
+  return ids;
 }
 
 /**
@@ -304,24 +309,19 @@ function twoPartsNotBothRare(index: NameIndex, s: Scored): boolean {
  * ("Abramovich"), which weighs little as evidence but is as rare as its bearers.
  */
 function isCommonName(index: NameIndex, s: Scored): boolean {
-  const start = index.nameTokenStart[s.nameId];
+  const ids = alignedListedParts(index, s);
+  if (ids.length === 0) return false;
   let sum = 0;
   let rarest = 0;
-  let parts = 0;
-  for (let k = 0; k < index.nameLengths[s.nameId]; k++) {
-    const id = index.nameTokenIds[start + k];
-    const t = index.vocab[id];
-    if (t.particle || t.initial || !isAligned(s, t.text)) continue;
+  for (const id of ids) {
     // A part on a handful of distinct people at most is what identifies the person, however many
     // lists repeat them (counted by distinct bearers, not listings).
     if (index.bearerWeights[id] >= RARE_PART_WEIGHT) return false;
     sum += index.nameWeights[id];
     if (index.nameWeights[id] > rarest) rarest = index.nameWeights[id];
-    parts++;
   }
-  if (parts === 0) return false;
   // Every part common, or together no more telling than two common parts.
-  return rarest < COMMON_PART_WEIGHT || sum < COMMON_PART_WEIGHT * Math.min(parts, 2);
+  return rarest < COMMON_PART_WEIGHT || sum < COMMON_PART_WEIGHT * Math.min(ids.length, 2);
 }
 
 /** Whether the listed part `text` is aligned with some query part (alone or run together). */
