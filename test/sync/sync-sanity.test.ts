@@ -127,7 +127,9 @@ function admin(...args: string[]): { status: number | null; stdout: string; stde
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
-describe('sync sanity across runs', () => {
+// Each test runs whole syncs of the real UN file (and the ops CLI as a child process): 40–60 s
+// on a loaded 2-core machine, so a limit of their own rather than the suite's 60 s.
+describe('sync sanity across runs', { timeout: 180_000 }, () => {
   it('refuses the second of two 9% cuts: the fall is measured from the baseline, not the last run', async () => {
     await sync();
     const full = mirror.read(UN_FILE);
