@@ -108,11 +108,7 @@ export async function startLocalQueue(options: LocalQueueOptions = {}): Promise<
     queueArn,
     deadLetterBodies: async () => {
       if (!deadLetterUrl) return [];
-      // Visibility 0: looking does not hide the messages from the next look.
-      const { Messages = [] } = await sqs.send(
-        new ReceiveMessageCommand({ QueueUrl: deadLetterUrl, MaxNumberOfMessages: 10, VisibilityTimeout: 0 }),
-      );
-      return Messages.map((message) => message.Body ?? '');
+      return peekBodies(sqs, deadLetterUrl);
     },
     close: async () => {
       // Subjects being screened finish before the stores go away; unstarted ones stay queued.
@@ -132,6 +128,17 @@ export async function createQueue(
   const { QueueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: name, Attributes: attributes }));
   if (!QueueUrl) throw new Error(`queue ${name} not created`);
   return QueueUrl;
+}
+
+/**
+ * Up to ten message bodies of a queue, with visibility 0: looking does not hide the messages from
+ * the next look. Shared with the webhook queue (its dead-letter queue).
+ */
+export async function peekBodies(sqs: SQSClient, queueUrl: string): Promise<string[]> {
+  const { Messages = [] } = await sqs.send(
+    new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, VisibilityTimeout: 0 }),
+  );
+  return Messages.map((message) => message.Body ?? '');
 }
 
 export async function queueArnOf(sqs: SQSClient, queueUrl: string): Promise<string> {

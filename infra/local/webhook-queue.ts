@@ -2,12 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { defaultRegion, localSettings, setEnvironment } from '../../lib/common/config.ts';
 import { webhookDelivery } from '../../lib/contract/routes.ts';
 import { createSqsClient } from '../../lib/queue/batch-queue.ts';
 import { attemptsOf, retryDelays } from '../../lib/webhooks/retry.ts';
-import { createQueue, queueArnOf } from './queue.ts';
+import { createQueue, peekBodies, queueArnOf } from './queue.ts';
 import { type QueueWorker, startConsumers } from './queue-consumers.ts';
 
 const repoRoot = resolve(import.meta.dirname, '../..');
@@ -85,12 +84,7 @@ export async function startWebhookQueue(
   );
   return {
     queueUrl,
-    deadLetterBodies: async () => {
-      const { Messages = [] } = await sqs.send(
-        new ReceiveMessageCommand({ QueueUrl: deadLetterUrl, MaxNumberOfMessages: 10, VisibilityTimeout: 0 }),
-      );
-      return Messages.map((message) => message.Body ?? '');
-    },
+    deadLetterBodies: () => peekBodies(sqs, deadLetterUrl),
     close: async () => {
       await consumers.stop();
       sqs.destroy();

@@ -232,7 +232,9 @@ function nameVerdict(
     band = 'weak';
     notes.push('a part spelt only near, and listed parts missing');
   }
-  if (band === 'strong' && dob !== 'matched' && isCommonName(index, s)) {
+  // The listed parts the query shares, read once for the two rules below that weigh them.
+  const shared = band === 'strong' && dob !== 'matched' ? alignedListedParts(index, s) : [];
+  if (band === 'strong' && dob !== 'matched' && isCommonName(index, shared)) {
     band = 'partial';
     notes.push('common name');
   }
@@ -240,7 +242,7 @@ function nameVerdict(
     band === 'strong' &&
     dob !== 'matched' &&
     index.people[s.person].category !== 'pep' &&
-    twoPartsNotBothRare(index, s)
+    twoPartsNotBothRare(index, shared)
   ) {
     // "Roman Semenov" / "SEMENOV, Roman": a given name and a surname are shared by many people,
     // however few of them the lists hold (a surname rare on the lists may be common in its
@@ -276,11 +278,11 @@ function hasNearSpelling(s: Scored): boolean {
 }
 
 /**
- * Whether the match rests on two name parts at most (particles and initials aside), not both of
- * them rare on the lists (borne by a handful of listed people at most).
+ * Whether the match rests on two name parts at most (`ids`: the listed parts the query shares,
+ * particles and initials aside), not both of them rare on the lists (borne by a handful of listed
+ * people at most).
  */
-function twoPartsNotBothRare(index: NameIndex, s: Scored): boolean {
-  const ids = alignedListedParts(index, s);
+function twoPartsNotBothRare(index: NameIndex, ids: readonly number[]): boolean {
   let rare = 0;
   for (const id of ids) if (index.bearerWeights[id] >= RARE_PART_WEIGHT) rare++;
   return ids.length > 0 && ids.length <= 2 && rare < ids.length;
@@ -308,8 +310,7 @@ function alignedListedParts(index: NameIndex, s: Scored): number[] {
  * handful of listed people) keeps the name uncommon, also when it is shaped like a patronymic
  * ("Abramovich"), which weighs little as evidence but is as rare as its bearers.
  */
-function isCommonName(index: NameIndex, s: Scored): boolean {
-  const ids = alignedListedParts(index, s);
+function isCommonName(index: NameIndex, ids: readonly number[]): boolean {
   if (ids.length === 0) return false;
   let sum = 0;
   let rarest = 0;
