@@ -6,7 +6,7 @@ import { keys } from '../store/schema.ts';
 import { parseItem, queryPage, type Table, writeIf } from '../store/table.ts';
 import { type Principal, requireRole } from '../tenancy/auth.ts';
 import type { WebhookDeps } from './deps.ts';
-import { getWebhook, type WebhookItem } from './endpoints.ts';
+import { requireWebhook, type WebhookItem } from './endpoints.ts';
 import { PAYLOAD_MAX_BYTES, payloadOf, WEBHOOK_EVENT_TYPES } from './events.ts';
 
 /**
@@ -206,9 +206,7 @@ export function deliveryView(item: DeliveryItem) {
 
 async function requireEndpoint(table: Table, caller: Principal, webhookId: string): Promise<WebhookItem> {
   requireRole(caller, 'admin', 'Reading webhook deliveries');
-  const endpoint = await getWebhook(table, caller.tenantId, webhookId);
-  if (!endpoint) throw new NotFoundError(`No webhook ${webhookId} in your tenant`);
-  return endpoint;
+  return requireWebhook(table, caller, webhookId);
 }
 
 /** GET /webhooks/{id}/deliveries: newest first, filtered by event type and outcome. */

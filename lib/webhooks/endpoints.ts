@@ -168,7 +168,12 @@ const actorOf = (caller: Principal) => ({ user_id: caller.userId, role: caller.r
 /** An audit entry names the URL's host only: a path or query may carry the receiver's own token. */
 const hostOf = (url: string) => new URL(url).host;
 
-async function requireWebhook(table: Table, caller: Principal, webhookId: string): Promise<WebhookItem> {
+/** The caller's tenant's endpoint `webhookId`, or 404. */
+export async function requireWebhook(
+  table: Table,
+  caller: Principal,
+  webhookId: string,
+): Promise<WebhookItem> {
   const item = await getWebhook(table, caller.tenantId, webhookId);
   if (!item) throw notFound(webhookId);
   return item;
