@@ -146,7 +146,7 @@ export function printVariants(f: VariantFigures): void {
   console.log("\n(g) Listed-person variants, recall of the person's own listing (dev / held-out)");
   const row = (label: string, c: Record<Half, RecallCell>) =>
     console.log(
-      `  ${label.padEnd(20)} ≥MEDIUM dev ${pct(c.dev.medium, c.dev.n).padStart(6)} held-out ${pct(c['held-out'].medium, c['held-out'].n).padStart(6)}   ≥HIGH dev ${pct(c.dev.high, c.dev.n).padStart(6)} held-out ${pct(c['held-out'].high, c['held-out'].n).padStart(6)}   n ${c.dev.n}/${c['held-out'].n}`,
+      `  ${label.padEnd(20)} ≥MEDIUM dev ${pct(c.dev.medium, c.dev.n).padStart(6)} held-out ${pct(c['held-out'].medium, c['held-out'].n).padStart(6)}   ≥HIGH dev ${pct(c.dev.high, c.dev.n).padStart(6)} held-out ${pct(c['held-out'].high, c['held-out'].n).padStart(6)}   n ${c.dev.n}/${c['held-out'].n}   misses ≥MEDIUM ${c.dev.n - c.dev.medium}/${c['held-out'].n - c['held-out'].medium}`,
     );
   for (const [list, c] of f.byList) row(list, c);
   for (const [kind, c] of f.byKind) row(kind, c);

@@ -251,6 +251,26 @@ function nameVerdict(
     band = 'partial';
     notes.push('two name parts, not both rare, without the date of birth');
   }
+  if (
+    band === 'partial' &&
+    dob !== 'matched' &&
+    listedEndMissing(index, s) &&
+    isCommonName(index, alignedListedParts(index, s))
+  ) {
+    // "João Silva" / "Anibal Joao Da Silva MELO", "Luís Garcia" / "LUIS FRANCISCO GARCIA REYES": two
+    // common parts found inside a longer listed name whose first or last part the query lacks. In
+    // Portuguese and Spanish naming many people carry both; without the date of birth it is a lead
+    // for the analyst, not an alert. (The listed name's two ends with its middle left out, the
+    // common way of shortening it, stay a match.)
+    band = 'weak';
+    notes.push('a common name inside a longer listed name, an end of it missing');
+  }
+  if (band !== undefined && band !== 'weak' && dob !== 'matched' && restsOnAnInitial(s)) {
+    // "Maia Haley" / "Haley M. Stevens", "Munsif al-Ashraf" / "ASHRAF, Haji M.": a whole name part
+    // taken for a listed initial, with one other part at most spelt alike, is one name and a letter.
+    band = 'weak';
+    notes.push('one name part and an initial');
+  }
   // Only the date of birth corroborates: a surname rare on the lists may still be common in its
   // country, so a matching nationality raised innocent people (eval: negatives per 1,000).
   if (rareSurname && dob !== 'mismatched') {
@@ -286,6 +306,39 @@ function twoPartsNotBothRare(index: NameIndex, ids: readonly number[]): boolean 
   let rare = 0;
   for (const id of ids) if (index.bearerWeights[id] >= RARE_PART_WEIGHT) rare++;
   return ids.length > 0 && ids.length <= 2 && rare < ids.length;
+}
+
+/**
+ * Whether the listed name has parts (particles and initials aside) the query lacks, its first or
+ * last one among them.
+ */
+function listedEndMissing(index: NameIndex, s: Scored): boolean {
+  const start = index.nameTokenStart[s.nameId];
+  let first = '';
+  let last = '';
+  let parts = 0;
+  for (let k = 0; k < index.nameLengths[s.nameId]; k++) {
+    const t = index.vocab[index.nameTokenIds[start + k]];
+    if (t.particle || t.initial) continue;
+    if (parts === 0) first = t.text;
+    last = t.text;
+    parts++;
+  }
+  return parts > 0 && (!isAligned(s, first) || !isAligned(s, last)) && s.name.unmatchedListed.length > 0;
+}
+
+/**
+ * Whether a whole query part is aligned with a listed initial while at most one other pair of
+ * whole parts is spelt alike (FIRM_PAIR).
+ */
+function restsOnAnInitial(s: Scored): boolean {
+  let firm = 0;
+  let initial = false;
+  for (const p of s.name.pairs) {
+    if (p.query.length > 1 && p.listed.length === 1) initial = true;
+    else if (p.query.length > 1 && p.listed.length > 1 && p.similarity >= FIRM_PAIR) firm++;
+  }
+  return initial && firm <= 1;
 }
 
 /** Vocabulary ids of the listed name's parts (particles and initials aside) aligned with the query. */
@@ -332,6 +385,13 @@ function isAligned(s: Scored, text: string): boolean {
     if (p.listed.length > text.length && p.listed.split(' ').includes(text)) return true;
   }
   return false;
+}
+
+/** Whether the listed dates of birth cover more than one year (several years, or a range). */
+function spansYears(dobs: readonly ListedDob[]): boolean {
+  let years = 0;
+  for (const d of dobs) years += d.kind === 'range' ? d.to - d.from + 1 : 1;
+  return years > 1;
 }
 
 /** Whether the subject's full date of birth is one of the listed full dates. */
@@ -399,7 +459,8 @@ function toMatch(
     indexed.nationalities,
     'nationality',
   );
-  const verdict = nameVerdict(index, s, weakAlias, dob.status, sameFullDate(subject.dob, person.dobs));
+  const fullDobMatched = sameFullDate(subject.dob, person.dobs);
+  const verdict = nameVerdict(index, s, weakAlias, dob.status, fullDobMatched);
   const band = verdict.band;
   if (!band) return undefined;
   const location = compareLocation(
@@ -408,10 +469,17 @@ function toMatch(
     person.locations,
     indexed.locationCountries,
   );
+  // A weak name is lifted to MEDIUM by a matching date of birth (risk.ts), but not by a date that
+  // matched only one of several listed years: "1975–1976", or eight possible years, hold more
+  // people than one name's namesakes can tell apart. It then counts as near: LOW.
+  const dobForRisk =
+    band === 'weak' && dob.status === 'matched' && !fullDobMatched && spansYears(person.dobs)
+      ? 'near'
+      : dob.status;
   const computed: RiskLevel = matchRisk({
     check: indexed.category,
     band,
-    dob: dob.status,
+    dob: dobForRisk,
     nationality: nationality.status,
     tier: person.pep?.tier,
     current: person.pep?.current,

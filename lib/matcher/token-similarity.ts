@@ -133,12 +133,13 @@ function patronymicSimilarity(a: NameToken, b: NameToken, cut: boolean): number 
 function abdSimilarity(a: NameToken, b: NameToken, aAbd: boolean, bAbd: boolean, cut: boolean): number {
   const stemA = aAbd ? makeToken(a.text.slice(ABD_PREFIX.length), false, a.transliterated) : a;
   const stemB = bAbd ? makeToken(b.text.slice(ABD_PREFIX.length), false, b.transliterated) : b;
-  const s = stemA.text === stemB.text ? 1 : spellingSimilarity(stemA, stemB, cut);
+  // The stem's first letter is inside the name, where a typo costs what it costs anywhere else.
+  const s = stemA.text === stemB.text ? 1 : spellingSimilarity(stemA, stemB, cut, !(aAbd && bAbd));
   // A misspelt prefix ("Abudl Salam" run together) is still compared letter by letter.
   return aAbd && bAbd ? s : Math.max(s * ABD_SHORT_FORM, spellingSimilarity(a, b, cut));
 }
 
-function spellingSimilarity(a: NameToken, b: NameToken, cut: boolean): number {
+function spellingSimilarity(a: NameToken, b: NameToken, cut: boolean, initialCounts = true): number {
   const maxLen = Math.max(a.text.length, b.text.length);
   // A typo is one or two keystrokes whatever the length of the name; three or more edits make
   // another name ("Castro" / "Castillo", "Marcos" / "Marquez"), not a misspelling of this one.
@@ -164,7 +165,7 @@ function spellingSimilarity(a: NameToken, b: NameToken, cut: boolean): number {
     const skDistance = editDistance(a.phonetic, b.phonetic, 2);
     if (skDistance <= 1 && sk >= SKELETON_PAIR) s = Math.max(s, SKELETON_PAIR);
   }
-  if (a.text[0] !== b.text[0] && a.phonetic[0] !== b.phonetic[0]) s *= FIRST_LETTER_FACTOR;
+  if (initialCounts && a.text[0] !== b.text[0] && a.phonetic[0] !== b.phonetic[0]) s *= FIRST_LETTER_FACTOR;
   return s;
 }
 

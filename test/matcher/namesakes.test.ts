@@ -112,3 +112,42 @@ describe('initials', () => {
     expect(atLeast(levelOn('interpol_red', rana, 'Akbar Ali Rana'), 'MEDIUM')).toBe(true);
   });
 });
+
+describe('common names inside longer listed names', () => {
+  const melo = 'Angola|Anibal Joao Da Silva MELO';
+
+  it('"João Silva" is not an alert on Anibal Joao Da Silva MELO without the date of birth', () => {
+    expect(below(levelOn('world_leaders_pep', melo, 'João Silva'), 'MEDIUM')).toBe(true);
+  });
+
+  it("the listed name's two ends, its middle left out, still alert", () => {
+    expect(atLeast(levelOn('world_leaders_pep', melo, 'Anibal Melo'), 'MEDIUM')).toBe(true);
+  });
+});
+
+describe('a whole name part taken for a listed initial', () => {
+  it('"Maia Haley" is not Haley M. Stevens; "Haley Stevens" is', () => {
+    expect(below(levelOn('us_congress_pep', 'S001215', 'Maia Haley'), 'MEDIUM')).toBe(true);
+    expect(levelOn('us_congress_pep', 'S001215', 'Haley Stevens')).toBe('HIGH');
+  });
+});
+
+describe('a weak name and a date of birth matched only within several listed years', () => {
+  it('stays LOW: Ibrahim bin Abd al-Salam born 1975 is not the listed 1975–1976 "Abdul Salam"', () => {
+    expect(levelOn('un_sc', '3000509', 'ابراهيم بن عبد السلام', '1975-07-18')).toBe('LOW');
+  });
+
+  it('one listed year still lifts a weak name to MEDIUM: AWLIJAN born 1968 / WALIJAN', () => {
+    expect(atLeast(levelOn('un_sc', '110959', 'AWLIJAN', '1968'), 'MEDIUM')).toBe(true);
+  });
+});
+
+describe('Abd names', () => {
+  it('a typo on the first letter after "Abdul" is a typo: Abduliafid ZLITNI / ZLITNI, Abdulhafid', () => {
+    expect(atLeast(levelOn('ofac_sdn', '12684', 'Abduliafid ZLITNI'), 'MEDIUM')).toBe(true);
+  });
+
+  it('"al" run into the name after "Abd" is still the name: Abd alRazzak FITWI / FITWI, Abd al-Razzak', () => {
+    expect(atLeast(levelOn('ofac_sdn', '24313', 'Abd alRazzak FITWI'), 'MEDIUM')).toBe(true);
+  });
+});
