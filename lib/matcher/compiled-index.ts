@@ -39,8 +39,9 @@ export interface IndexFingerprint {
 }
 
 /**
- * The serialisable compilation (JSON-safe: typed arrays travel as little-endian base64). Names
- * are the distinct token sequences of each person's names, in snapshot order.
+ * The stored compilation: JSON apart from its typed arrays (`StoredArray`), which the snapshot file
+ * writes as raw bytes after its header line. Names are the distinct token sequences of each
+ * person's names, in snapshot order.
  */
 export interface CompiledIndexData {
   version: number;
@@ -54,21 +55,21 @@ export interface CompiledIndexData {
   /** Each vocabulary token's other-alphabet readings joined by commas, the tokens' by spaces. */
   readings: string;
   /** Int32 per vocabulary id: how many people have a name containing the token. */
-  df: string;
+  df: StoredArray;
   /** Int32 records per name: person, index into the person's names, token count, token ids. */
-  names: string;
+  names: StoredArray;
   /** Uint32 deletion hashes ascending, then the Int32 vocabulary id at each position. */
-  deletions: string;
+  deletions: StoredArray;
   /** Per person: canonical nationality countries joined by `|` (empty: none). */
   nationalities: string[];
   /** Per person: canonical countries of nationalities and locations joined by `|`. */
   locationCountries: string[];
   /** Float64 per vocabulary id: `commonNameWeights`' name weight. */
-  nameWeights: string;
+  nameWeights: StoredArray;
   /** Float64 per vocabulary id: `commonNameWeights`' distinct-bearer weight. */
-  bearerWeights: string;
+  bearerWeights: StoredArray;
   /** Int32 arrays of `NamesByDate`. */
-  namesByDate: { dates: string; start: string; nameIds: string };
+  namesByDate: { dates: StoredArray; start: StoredArray; nameIds: StoredArray };
 }
 
 /** The compilation materialised for the index builder. */
@@ -263,18 +264,42 @@ export function compileIndex(people: readonly ListedPerson[], lists: readonly Li
   };
 }
 
-/** A typed array's bytes in base64 (little-endian, as every machine this runs on). */
-export function toBase64(array: Int32Array | Uint32Array | Uint16Array | Float64Array): string {
-  return Buffer.from(array.buffer, array.byteOffset, array.byteLength).toString('base64');
+/**
+ * A typed array as stored: its bytes (little-endian, as every machine this runs on), or, read from
+ * a file of the earlier layout, those bytes in base64 text.
+ */
+export type StoredArray = Uint8Array | string;
+
+/** A typed array's bytes, copied (the stored form `snapshot-file.ts` writes as raw bytes). */
+export function storedArray(array: Int32Array | Uint32Array | Uint16Array | Float64Array): Uint8Array {
+  return new Uint8Array(array.buffer.slice(array.byteOffset, array.byteOffset + array.byteLength));
 }
 
-/** Bytes of base64 text, in a buffer of their own (for typed arrays of any element size). */
-export function fromBase64(text: string): Uint8Array {
-  // Decoded straight into a buffer of its own, so typed arrays of any element size can view it
-  // from offset 0 (a pooled Buffer may start at any offset), with no intermediate copy.
-  const bytes = new Uint8Array(Buffer.byteLength(text, 'base64'));
-  Buffer.from(bytes.buffer).write(text, 'base64');
+/**
+ * The bytes of a stored array, where typed arrays of any element size can view them: the bytes
+ * themselves when they start on an 8-byte boundary (the file's layout puts them there), else a
+ * copy; base64 text is decoded into a buffer of its own.
+ */
+export function bytesOf(stored: StoredArray): Uint8Array {
+  if (typeof stored !== 'string') return stored.byteOffset % 8 === 0 ? stored : new Uint8Array(stored);
+  const bytes = new Uint8Array(Buffer.byteLength(stored, 'base64'));
+  Buffer.from(bytes.buffer).write(stored, 'base64');
   return bytes;
+}
+
+export function int32sOf(stored: StoredArray): Int32Array {
+  const b = bytesOf(stored);
+  return new Int32Array(b.buffer, b.byteOffset, b.byteLength >> 2);
+}
+
+export function uint16sOf(stored: StoredArray): Uint16Array {
+  const b = bytesOf(stored);
+  return new Uint16Array(b.buffer, b.byteOffset, b.byteLength >> 1);
+}
+
+function float64sOf(stored: StoredArray): Float64Array {
+  const b = bytesOf(stored);
+  return new Float64Array(b.buffer, b.byteOffset, b.byteLength >> 3);
 }
 
 const COUNTRY_SEPARATOR = '|';
@@ -304,21 +329,21 @@ export function serialiseCompiledIndex(compiled: CompiledIndex, people: number):
     vocab: compiled.vocab.map((text, id) => (compiled.particle[id] ? `~${text}` : text)),
     phonetic: compiled.tokens.map((t) => t.phonetic).join(' '),
     readings: compiled.tokens.map((t) => t.readings.join(',')).join(' '),
-    df: toBase64(compiled.df),
-    names: toBase64(compiled.names),
-    deletions: Buffer.from(deletions.buffer).toString('base64'),
+    df: storedArray(compiled.df),
+    names: storedArray(compiled.names),
+    deletions,
     nationalities: Array.from({ length: people }, (_, p) =>
       compiled.nationalities.of(p).join(COUNTRY_SEPARATOR),
     ),
     locationCountries: Array.from({ length: people }, (_, p) =>
       compiled.locationCountries.of(p).join(COUNTRY_SEPARATOR),
     ),
-    nameWeights: toBase64(compiled.nameWeights),
-    bearerWeights: toBase64(compiled.bearerWeights),
+    nameWeights: storedArray(compiled.nameWeights),
+    bearerWeights: storedArray(compiled.bearerWeights),
     namesByDate: {
-      dates: toBase64(compiled.namesByDate.dates),
-      start: toBase64(compiled.namesByDate.start),
-      nameIds: toBase64(compiled.namesByDate.nameIds),
+      dates: storedArray(compiled.namesByDate.dates),
+      start: storedArray(compiled.namesByDate.start),
+      nameIds: storedArray(compiled.namesByDate.nameIds),
     },
   };
 }
@@ -344,24 +369,24 @@ export function deserialiseCompiledIndex(data: CompiledIndexData): CompiledIndex
     const read = readings[id] === '' ? otherAlphabetReadings('') : readings[id].split(',');
     tokens[id] = tokenWith(vocab[id], particle[id] === 1, false, false, false, phonetic[id], read);
   }
-  const deletions = fromBase64(data.deletions);
+  const deletions = bytesOf(data.deletions);
   const half = deletions.byteLength / 2;
   return {
     vocab,
     particle,
     tokens,
-    df: new Int32Array(fromBase64(data.df).buffer),
-    names: new Int32Array(fromBase64(data.names).buffer),
-    deletionHashes: new Uint32Array(deletions.buffer, 0, half / 4),
-    deletionIds: new Int32Array(deletions.buffer, half, half / 4),
+    df: int32sOf(data.df),
+    names: int32sOf(data.names),
+    deletionHashes: new Uint32Array(deletions.buffer, deletions.byteOffset, half / 4),
+    deletionIds: new Int32Array(deletions.buffer, deletions.byteOffset + half, half / 4),
     nationalities: storedCountries(data.nationalities),
     locationCountries: storedCountries(data.locationCountries),
-    nameWeights: new Float64Array(fromBase64(data.nameWeights).buffer),
-    bearerWeights: new Float64Array(fromBase64(data.bearerWeights).buffer),
+    nameWeights: float64sOf(data.nameWeights),
+    bearerWeights: float64sOf(data.bearerWeights),
     namesByDate: {
-      dates: new Int32Array(fromBase64(data.namesByDate.dates).buffer),
-      start: new Int32Array(fromBase64(data.namesByDate.start).buffer),
-      nameIds: new Int32Array(fromBase64(data.namesByDate.nameIds).buffer),
+      dates: int32sOf(data.namesByDate.dates),
+      start: int32sOf(data.namesByDate.start),
+      nameIds: int32sOf(data.namesByDate.nameIds),
     },
   };
 }
@@ -425,7 +450,7 @@ export function isCurrent(data: CompiledIndexData, people: PeopleSource): boolea
   const now = currentFingerprint();
   if (data.fingerprint.probe !== now.probe) return false;
   if (now.sources !== null) return data.fingerprint.sources === now.sources;
-  const names = new Int32Array(fromBase64(data.names).buffer);
+  const names = int32sOf(data.names);
   let record = 0;
   for (let at = 0; at < names.length; record++) {
     const count = names[at + 2];

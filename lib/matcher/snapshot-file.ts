@@ -12,7 +12,7 @@
  */
 
 import { isAscii } from 'node:buffer';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { logger } from '../common/log.ts';
 import { restorePerson } from '../watchlists/listed-person.ts';
@@ -28,13 +28,16 @@ import type { ListId, WatchlistSnapshot } from '../watchlists/types.ts';
 import {
   attachCompiledIndex,
   attachedCompiledIndex,
+  bytesOf,
   type CompiledIndexData,
   currentCompiledIndexData,
-  fromBase64,
+  int32sOf,
   isCurrent,
-  toBase64,
+  type StoredArray,
+  storedArray,
+  uint16sOf,
 } from './compiled-index.ts';
-import { attachPeopleLines, type PeopleLines, peopleSource } from './snapshot-people.ts';
+import { attachPeopleLines, type FillBytes, type PeopleLines, peopleSource } from './snapshot-people.ts';
 
 const NON_ASCII_RE = /[\u007f-\uffff]/g;
 const escapeChar = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
@@ -48,13 +51,47 @@ interface SnapshotFile extends WatchlistSnapshot {
 interface SnapshotHeader extends Omit<WatchlistSnapshot, 'people'> {
   index: CompiledIndexData;
   people_lines: {
-    /** Int32 per person, and one more: where its line starts after the header line (see `PeopleLines`). */
-    starts: string;
+    /** Int32 per person, and one more: where its line starts after the arrays (see `PeopleLines`). */
+    starts: StoredArray;
     list_ids: ListId[];
     /** Uint16 per person: its list's position in `list_ids`. */
-    person_list: string;
+    person_list: StoredArray;
   };
+  /**
+   * The typed arrays written as raw bytes after the header line: per field (a dotted path), its
+   * byte offset and length from the end of the header line. Absent in files of the earlier
+   * layout, whose arrays are base64 text inside the header.
+   */
+  arrays?: Record<string, [number, number]>;
+  /** Bytes of the arrays section, padding included. */
+  array_bytes?: number;
 }
+
+/** The header's typed arrays, written as raw bytes after it rather than as JSON. */
+const ARRAY_FIELDS = [
+  'index.df',
+  'index.names',
+  'index.deletions',
+  'index.nameWeights',
+  'index.bearerWeights',
+  'index.namesByDate.dates',
+  'index.namesByDate.start',
+  'index.namesByDate.nameIds',
+  'people_lines.starts',
+  'people_lines.person_list',
+] as const;
+
+/** The object holding a dotted path's last field, and that field's name. */
+function fieldOf(header: object, path: string): [Record<string, unknown>, string] {
+  const keys = path.split('.');
+  let owner = header as Record<string, unknown>;
+  for (const key of keys.slice(0, -1)) owner = owner[key] as Record<string, unknown>;
+  return [owner, keys[keys.length - 1]];
+}
+
+/** Arrays start on 8-byte boundaries (of the file), where a Float64Array can view them in place. */
+const ALIGN = 8;
+const padding = (length: number): number => (ALIGN - (length % ALIGN)) % ALIGN;
 
 const ascii = (json: string): string => json.replace(NON_ASCII_RE, escapeChar);
 
@@ -69,12 +106,12 @@ export function writeSnapshot(snapshot: WatchlistSnapshot, path: string = defaul
   renameSync(temporary, path);
 }
 
-/** The snapshot file's text (what `writeSnapshot` writes and a sync uploads). */
-export function serialiseSnapshot(snapshot: WatchlistSnapshot): string {
+/** The snapshot file's bytes (what `writeSnapshot` writes and a sync uploads). */
+export function serialiseSnapshot(snapshot: WatchlistSnapshot): Buffer {
   const { people, ...rest } = snapshot;
-  // Non-ASCII characters are written as JSON escapes: an all-ASCII file is read as latin1, several
-  // times faster at cold start than decoding UTF-8, parses into compact one-byte strings, and its
-  // byte offsets are its character offsets.
+  // Non-ASCII characters are written as JSON escapes: the header and the people's lines are ASCII,
+  // read as latin1, several times faster at cold start than decoding UTF-8, they parse into compact
+  // one-byte strings, and the byte offsets of the people's lines are their character offsets.
   const lines = people.map((person) => ascii(JSON.stringify(compactPerson(person))));
   const starts = new Int32Array(lines.length + 1);
   let at = 1; // after "["
@@ -84,46 +121,152 @@ export function serialiseSnapshot(snapshot: WatchlistSnapshot): string {
   }
   starts[lines.length] = lines.length === 0 ? 3 : at;
   const listIds = [...new Set(people.map((person) => person.list_id))];
+  const index = currentCompiledIndexData(snapshot);
   const header: SnapshotHeader = {
     ...rest,
-    index: currentCompiledIndexData(snapshot),
+    // Copies: the arrays' fields are emptied below, and the compilation stays attached.
+    index: { ...index, namesByDate: { ...index.namesByDate } },
     people_lines: {
-      starts: toBase64(starts),
+      starts: storedArray(starts),
       list_ids: listIds,
-      person_list: toBase64(Uint16Array.from(people, (person) => listIds.indexOf(person.list_id))),
+      person_list: storedArray(Uint16Array.from(people, (person) => listIds.indexOf(person.list_id))),
     },
   };
-  return `${ascii(JSON.stringify(header))}\n[${lines.join(',\n')}]\n`;
+  const arrays: Uint8Array[] = [];
+  const placed: Record<string, [number, number]> = {};
+  let offset = 0;
+  for (const path of ARRAY_FIELDS) {
+    const [owner, key] = fieldOf(header, path);
+    const bytes = bytesOf(owner[key] as StoredArray);
+    const pad = padding(offset);
+    if (pad > 0) arrays.push(new Uint8Array(pad));
+    offset += pad;
+    placed[path] = [offset, bytes.byteLength];
+    arrays.push(bytes);
+    offset += bytes.byteLength;
+    owner[key] = '';
+  }
+  const tail = padding(offset);
+  if (tail > 0) arrays.push(new Uint8Array(tail));
+  header.arrays = placed;
+  header.array_bytes = offset + tail;
+  const json = ascii(JSON.stringify(header));
+  // Spaces after the JSON (which JSON.parse allows) put the arrays on an 8-byte boundary.
+  const headerLine = `${json}${' '.repeat(padding(json.length + 1))}\n`;
+  return Buffer.concat([
+    Buffer.from(headerLine, 'latin1'),
+    ...arrays,
+    Buffer.from(`[${lines.join(',\n')}]\n`, 'latin1'),
+  ]);
 }
+
+/** How much of the file a cold start reads at a time while looking for the header line's end. */
+const READ_CHUNK = 4 << 20;
+
+/** People's lines are read from the file in blocks of this many bytes (see `readSnapshot`). */
+const PEOPLE_BLOCK = 64 << 10;
+
+/** Open snapshot files whose people are read as asked for, closed when their snapshot is collected. */
+const openFiles = new FinalizationRegistry<number>((fd) => {
+  try {
+    closeSync(fd);
+  } catch {
+    // Already closed.
+  }
+});
 
 /**
- * Parses a snapshot file, restoring the arrays `writeSnapshot` left out. The stored name index is
- * kept beside the returned snapshot (see `createMatcher`), not on it.
+ * Reads a snapshot file, restoring the arrays `writeSnapshot` left out. The stored name index is
+ * kept beside the returned snapshot (see `createMatcher`), not on it. A cold start reads the header
+ * line and the arrays only (a third of the file); each person's line is read when the matcher
+ * first reports them, or all at once when `snapshot.people` is read. The file stays open for that
+ * (a snapshot rewritten meanwhile is renamed over it: the open file is still the one read).
  */
 export function readSnapshot(path: string): WatchlistSnapshot {
-  return parseSnapshot(readFileSync(path));
+  const fd = openSync(path, 'r');
+  let keepOpen = false;
+  try {
+    const size = fstatSync(fd).size;
+    // Not zeroed: the people's part stays untouched, and so not resident, until read.
+    const bytes = Buffer.allocUnsafeSlow(size);
+    let filled = 0;
+    const readTo = (end: number): void => {
+      while (filled < end) {
+        const n = readSync(fd, bytes, filled, Math.min(READ_CHUNK, end - filled), filled);
+        if (n === 0) throw new Error(`snapshot file ${path} ended at byte ${filled} of ${size}`);
+        filled += n;
+      }
+    };
+    let headerEnd = -1;
+    while (headerEnd < 0 && filled < size) {
+      const from = filled;
+      readTo(Math.min(size, filled + READ_CHUNK));
+      headerEnd = bytes.subarray(0, filled).indexOf(10, from);
+    }
+    if (headerEnd < 0) return parseSingleObject(bytes);
+    // The people's lines are read by blocks: a person's neighbours come with it, so the reads
+    // (a system call each) stop after a few hundred screens.
+    const blockRead = new Uint8Array(Math.ceil(size / PEOPLE_BLOCK));
+    const fill: FillBytes = (into, start, end) => {
+      if (end <= filled) return;
+      for (
+        let block = Math.floor(Math.max(start, filled) / PEOPLE_BLOCK);
+        block * PEOPLE_BLOCK < end;
+        block++
+      ) {
+        if (blockRead[block] === 1) continue;
+        const blockEnd = Math.min(size, (block + 1) * PEOPLE_BLOCK);
+        for (let at = Math.max(block * PEOPLE_BLOCK, filled); at < blockEnd; ) {
+          const n = readSync(fd, into, at, blockEnd - at, at);
+          if (n === 0) throw new Error(`snapshot file ${path} ended at byte ${at} of ${size}`);
+          at += n;
+        }
+        blockRead[block] = 1;
+      }
+    };
+    const snapshot = parseLines(bytes, headerEnd, readTo, fill);
+    openFiles.register(snapshot, fd);
+    keepOpen = true;
+    return snapshot;
+  } finally {
+    if (!keepOpen) closeSync(fd);
+  }
 }
 
-/** Parses a snapshot file's bytes (from disk or from the snapshot store). */
+/** Parses a snapshot file's bytes (from the snapshot store). */
 export function parseSnapshot(bytes: Buffer): WatchlistSnapshot {
   const headerEnd = bytes.indexOf(10);
   return headerEnd < 0 ? parseSingleObject(bytes) : parseLines(bytes, headerEnd);
 }
 
 /** The current layout: the header line parsed, the people left as bytes until asked for. */
-function parseLines(bytes: Buffer, headerEnd: number): WatchlistSnapshot {
-  const { index, people_lines, ...rest } = JSON.parse(
-    bytes.toString('latin1', 0, headerEnd),
-  ) as SnapshotHeader;
+function parseLines(
+  bytes: Buffer,
+  headerEnd: number,
+  readTo?: (end: number) => void,
+  fill?: FillBytes,
+): WatchlistSnapshot {
+  const header = JSON.parse(bytes.toString('latin1', 0, headerEnd)) as SnapshotHeader;
+  let base = headerEnd + 1;
+  readTo?.(base + (header.array_bytes ?? 0));
+  if (header.arrays !== undefined) {
+    // The arrays are views of the file's bytes, in place (bytesOf copies one only if unaligned).
+    for (const [path, [offset, length]] of Object.entries(header.arrays)) {
+      const [owner, key] = fieldOf(header, path);
+      owner[key] = bytes.subarray(base + offset, base + offset + length);
+    }
+    base += header.array_bytes ?? 0;
+  }
+  const { index, people_lines, arrays: _arrays, array_bytes: _arrayBytes, ...rest } = header;
   const { format_version, built_at, lists, ...more } = rest;
   const snapshot: WatchlistSnapshot = { format_version, built_at, lists, people: [], ...more };
   const lines: PeopleLines = {
-    base: headerEnd + 1,
-    starts: new Int32Array(fromBase64(people_lines.starts).buffer),
+    base,
+    starts: int32sOf(people_lines.starts),
     listIds: people_lines.list_ids,
-    personList: new Uint16Array(fromBase64(people_lines.person_list).buffer),
+    personList: uint16sOf(people_lines.person_list),
   };
-  attachPeopleLines(snapshot, bytes, lines);
+  attachPeopleLines(snapshot, bytes, lines, fill);
   attachCompiledIndex(snapshot, index);
   return snapshot;
 }

@@ -27,6 +27,12 @@ export interface PeopleLines {
   personList: Uint16Array;
 }
 
+/**
+ * Fills `bytes` from `start` to `end` with the file's bytes at those offsets: the people's lines of
+ * a file read only up to them (snapshot-file.ts `readSnapshot`).
+ */
+export type FillBytes = (bytes: Buffer, start: number, end: number) => void;
+
 /** People parsed from the file's bytes as they are asked for. */
 class LinesSource implements PeopleSource {
   readonly count: number;
@@ -36,6 +42,7 @@ class LinesSource implements PeopleSource {
   constructor(
     bytes: Buffer,
     private readonly lines: PeopleLines,
+    private fill?: FillBytes,
   ) {
     this.bytes = bytes;
     this.count = lines.personList.length;
@@ -50,8 +57,10 @@ class LinesSource implements PeopleSource {
     let person = this.parsed[p];
     if (person === undefined) {
       const { base, starts } = this.lines;
+      const bytes = this.bytes as Buffer;
+      this.fill?.(bytes, base + starts[p], base + starts[p + 1]);
       // Lines end in ",\n" (the last in "]"): the JSON is the line without them.
-      const text = (this.bytes as Buffer).toString('latin1', base + starts[p], base + starts[p + 1] - 2);
+      const text = bytes.toString('latin1', base + starts[p], base + starts[p + 1] - 2);
       person = restorePerson(JSON.parse(text) as ListedPerson);
       this.parsed[p] = person;
     }
@@ -63,6 +72,8 @@ class LinesSource implements PeopleSource {
     const bytes = this.bytes;
     if (bytes === undefined) return this.parsed as ListedPerson[];
     const { base, starts } = this.lines;
+    this.fill?.(bytes, base, base + starts[this.count]);
+    this.fill = undefined;
     const people = JSON.parse(
       bytes.toString('latin1', base, base + starts[this.count] - 1),
     ) as ListedPerson[];
@@ -76,10 +87,16 @@ const sources = new WeakMap<WatchlistSnapshot, PeopleSource>();
 
 /**
  * Gives `snapshot` the people of a file's bytes: `peopleSource` serves them one by one, and
- * `snapshot.people` parses them all on first read.
+ * `snapshot.people` parses them all on first read. With `fill`, the people's lines are not in
+ * `bytes` yet: each is read into it when first asked for.
  */
-export function attachPeopleLines(snapshot: WatchlistSnapshot, bytes: Buffer, lines: PeopleLines): void {
-  const source = new LinesSource(bytes, lines);
+export function attachPeopleLines(
+  snapshot: WatchlistSnapshot,
+  bytes: Buffer,
+  lines: PeopleLines,
+  fill?: FillBytes,
+): void {
+  const source = new LinesSource(bytes, lines, fill);
   sources.set(snapshot, source);
   Object.defineProperty(snapshot, 'people', {
     configurable: true,
