@@ -186,7 +186,7 @@ const GENDER_STEM_MIN = 4;
  * -iy and -iya on the same stem.
  */
 function slavicGenderPair(a: string, b: string): boolean {
-  if (a.length === b.length) return false;
+  if (a.length === b.length || !shareStem(a, b, GENDER_STEM_MIN - 1)) return false;
   const [short, long] = a.length < b.length ? [a, b] : [b, a];
   if (long === `${short}a` && short.length >= GENDER_STEM_MIN && SLAVIC_MASCULINE_SURNAME_RE.test(short))
     return true;
@@ -208,10 +208,21 @@ function slavicGenderPair(a: string, b: string): boolean {
 }
 
 /**
+ * Whether `a` and `b` start with the same `length` letters: each pair of forms above is one stem
+ * with two endings, so most pairs are ruled out here, before any pattern is tried.
+ */
+function shareStem(a: string, b: string, length: number): boolean {
+  if (a.length < length || b.length < length) return false;
+  for (let k = 0; k < length; k++) if (a.charCodeAt(k) !== b.charCodeAt(k)) return false;
+  return true;
+}
+
+/**
  * Whether one token is a patronymic and the other a surname on its stem ("Ivanovich" /
  * "Ivanov", "Aleksandrovna" / "Aleksandrova"): a father's name and a family name.
  */
 function surnameAndPatronymic(a: NameToken, b: NameToken): boolean {
+  if (!shareStem(a.text, b.text, GENDER_STEM_MIN)) return false;
   const aP = isPatronymic(a);
   if (aP === isPatronymic(b)) return false;
   const [patronymic, other] = aP ? [a.text, b.text] : [b.text, a.text];
