@@ -15,6 +15,9 @@
  * | partial    | HIGH     | MEDIUM                   | MEDIUM  | LOW        |
  * | weak       | MEDIUM   | LOW                      | LOW     | LOW        |
  *
+ * (results.ts passes "near" for a weak name whose date of birth matched only one of several
+ * listed years or a range of years: such a date does not lift a weak name to MEDIUM.)
+ *
  * The band is the name's after the rules of results.ts `nameVerdict` (docs/lists-and-matching.md):
  * among them, without a matching date of birth two name parts not both rare are at most partial,
  * so a bare "given name + surname" is MEDIUM, not HIGH.
