@@ -265,6 +265,20 @@ function nameVerdict(
     band = 'weak';
     notes.push('a common name inside a longer listed name, an end of it missing');
   }
+  if (
+    band !== undefined &&
+    band !== 'weak' &&
+    dob !== 'matched' &&
+    s.query.tokens[0]?.readFromVietnamese === true &&
+    s.name.unmatchedQuery.some((t) => !VIETNAMESE_FILLERS.has(t))
+  ) {
+    // "Tuấn Hoàng Hồ" / "Tuan Hoang" (an FBI alias): a Vietnamese name written with its marks is
+    // a few syllables, each of them the person's; one the listed name lacks makes another
+    // person's name until the date of birth says otherwise. (Văn and Thị, a man's and a woman's
+    // middle name that lists often leave out, do not count.)
+    band = 'weak';
+    notes.push('a syllable of the Vietnamese name not on the listed name');
+  }
   if (band !== undefined && band !== 'weak' && dob !== 'matched' && restsOnAnInitial(s)) {
     // "Maia Haley" / "Haley M. Stevens", "Munsif al-Ashraf" / "ASHRAF, Haji M.": a whole name part
     // taken for a listed initial, with one other part at most spelt alike, is one name and a letter.
@@ -285,6 +299,9 @@ function nameVerdict(
   }
   return { band, atLeastMedium, notes };
 }
+
+/** Vietnamese middle names that mark a man (Văn) or a woman (Thị), often left out by the lists. */
+const VIETNAMESE_FILLERS = new Set(['van', 'thi']);
 
 /** Aligned below this similarity, two name parts are near spellings (a typo, a cognate), not one name. */
 const FIRM_PAIR = 0.95;
