@@ -489,10 +489,11 @@ function toMatch(
   // A weak name is lifted to MEDIUM by a matching date of birth (risk.ts), but not by a date that
   // matched only one of several listed years: "1975–1976", or eight possible years, hold more
   // people than one name's namesakes can tell apart. It then counts as near: LOW.
-  const dobForRisk =
-    band === 'weak' && dob.status === 'matched' && !fullDobMatched && spansYears(person.dobs)
-      ? 'near'
-      : dob.status;
+  const yearsOnly = band === 'weak' && dob.status === 'matched' && !fullDobMatched && spansYears(person.dobs);
+  const dobForRisk = yearsOnly ? 'near' : dob.status;
+  const dobExplained: FieldExplanation = yearsOnly
+    ? { ...dob, detail: `${dob.detail}; a match on one of several listed years does not lift a weak name` }
+    : dob;
   const computed: RiskLevel = matchRisk({
     check: indexed.category,
     band,
@@ -522,7 +523,7 @@ function toMatch(
     programmes: person.programmes,
     explanation: {
       name: nameExplanation(s, listedName.name, weakAlias, band, verdict.notes),
-      dob,
+      dob: dobExplained,
       nationality,
       location,
     },

@@ -166,7 +166,7 @@ const READ_CHUNK = 4 << 20;
 /** People's lines are read from the file in blocks of this many bytes (see `readSnapshot`). */
 const PEOPLE_BLOCK = 64 << 10;
 
-/** Open snapshot files whose people are read as asked for, closed when their snapshot is collected. */
+/** Open snapshot files whose people are read as asked for, closed when their reader is collected. */
 const openFiles = new FinalizationRegistry<number>((fd) => {
   try {
     closeSync(fd);
@@ -181,8 +181,9 @@ const openFiles = new FinalizationRegistry<number>((fd) => {
  * line and the arrays only (a third of the file); each person's line is read when the matcher
  * first reports them, or all at once when `snapshot.people` is read. The file stays open for that
  * (a snapshot rewritten meanwhile is renamed over it: the open file is still the one read).
+ * `readChunk`: how much is read at a time while looking for the header line's end.
  */
-export function readSnapshot(path: string): WatchlistSnapshot {
+export function readSnapshot(path: string, readChunk: number = READ_CHUNK): WatchlistSnapshot {
   const fd = openSync(path, 'r');
   let keepOpen = false;
   try {
@@ -192,7 +193,7 @@ export function readSnapshot(path: string): WatchlistSnapshot {
     let filled = 0;
     const readTo = (end: number): void => {
       while (filled < end) {
-        const n = readSync(fd, bytes, filled, Math.min(READ_CHUNK, end - filled), filled);
+        const n = readSync(fd, bytes, filled, end - filled, filled);
         if (n === 0) throw new Error(`snapshot file ${path} ended at byte ${filled} of ${size}`);
         filled += n;
       }
@@ -200,7 +201,7 @@ export function readSnapshot(path: string): WatchlistSnapshot {
     let headerEnd = -1;
     while (headerEnd < 0 && filled < size) {
       const from = filled;
-      readTo(Math.min(size, filled + READ_CHUNK));
+      readTo(Math.min(size, filled + readChunk));
       headerEnd = bytes.subarray(0, filled).indexOf(10, from);
     }
     if (headerEnd < 0) return parseSingleObject(bytes);
@@ -225,7 +226,9 @@ export function readSnapshot(path: string): WatchlistSnapshot {
       }
     };
     const snapshot = parseLines(bytes, headerEnd, readTo, fill);
-    openFiles.register(snapshot, fd);
+    // Closed when `fill` is collected: the people's source holds it as long as a matcher built on
+    // the snapshot may ask for someone, which outlives the snapshot object itself.
+    openFiles.register(fill, fd);
     keepOpen = true;
     return snapshot;
   } finally {

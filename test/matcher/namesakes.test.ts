@@ -14,8 +14,8 @@ beforeAll(() => {
   matcher = createMatcher(loadSnapshot());
 }, 120_000);
 
-/** The level the screen gives one listed person (CLEAR when it is not reported). */
-function levelOn(listId: string, entityId: string, name: string, dob?: string): RiskLevel {
+/** The screen's match on one listed person, if it reports them. */
+function matchOn(listId: string, entityId: string, name: string, dob?: string): Match | undefined {
   const r = matcher.screen({ name, dob }, CHECK_TYPES);
   const all: Match[] = [
     ...(r.sanctions_result?.matches ?? []),
@@ -23,8 +23,12 @@ function levelOn(listId: string, entityId: string, name: string, dob?: string): 
     ...(r.criminal_result?.interpol_hits ?? []),
     ...(r.criminal_result?.fbi_hits ?? []),
   ];
-  const m = all.find((x) => x.listings.some((l) => l.list_id === listId && l.entity_id === entityId));
-  return m?.risk_level ?? 'CLEAR';
+  return all.find((x) => x.listings.some((l) => l.list_id === listId && l.entity_id === entityId));
+}
+
+/** The level the screen gives one listed person (CLEAR when it is not reported). */
+function levelOn(listId: string, entityId: string, name: string, dob?: string): RiskLevel {
+  return matchOn(listId, entityId, name, dob)?.risk_level ?? 'CLEAR';
 }
 
 const below = (level: RiskLevel, ceiling: RiskLevel) => riskRank(level) < riskRank(ceiling);
@@ -145,6 +149,12 @@ describe('a whole name part taken for a listed initial', () => {
 describe('a weak name and a date of birth matched only within several listed years', () => {
   it('stays LOW: Ibrahim bin Abd al-Salam born 1975 is not the listed 1975–1976 "Abdul Salam"', () => {
     expect(levelOn('un_sc', '3000509', 'ابراهيم بن عبد السلام', '1975-07-18')).toBe('LOW');
+    // The explanation says why the matching date did not count.
+    expect(matchOn('un_sc', '3000509', 'ابراهيم بن عبد السلام', '1975-07-18')?.explanation.dob).toEqual({
+      status: 'matched',
+      detail:
+        'date of birth matches the listed 1975–1976 (the list gives a range of years); a match on one of several listed years does not lift a weak name',
+    });
   });
 
   it('one listed year still lifts a weak name to MEDIUM: AWLIJAN born 1968 / WALIJAN', () => {

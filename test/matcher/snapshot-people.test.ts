@@ -1,5 +1,7 @@
 import { mkdtempSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createMatcher } from '../../lib/matcher/screen.ts';
@@ -69,7 +71,7 @@ describe('listed people read from the snapshot file', () => {
     const dir = mkdtempSync(join(tmpdir(), 'snapshot-people-'));
     const path = join(dir, 'watchlists.json');
     writeFileSync(path, bytes());
-    const loaded = readSnapshot(path);
+    const loaded = readSnapshot(path, 256);
     // Another snapshot renamed over the path, as writeSnapshot does, after the cold start.
     const other = join(dir, 'other.json');
     writeFileSync(other, serialiseSnapshot({ ...snapshot(), people: PEOPLE.slice(0, 1) }));
@@ -78,5 +80,21 @@ describe('listed people read from the snapshot file', () => {
     expect(source.person(PEOPLE.length - 1)).toEqual(PEOPLE[PEOPLE.length - 1]);
     expect(loaded.people).toEqual(PEOPLE);
     expect(readSnapshot(path).people).toEqual(PEOPLE.slice(0, 1));
+  });
+
+  it('keeps the file open while the people are still wanted, after the snapshot object is gone', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'snapshot-people-'));
+    const path = join(dir, 'watchlists.json');
+    writeFileSync(path, bytes());
+    // The matcher keeps the people's source, not the snapshot object it came with.
+    // Read 256 bytes at a time: the header and the arrays only, not the people's lines.
+    const source = ((): ReturnType<typeof peopleSource> => peopleSource(readSnapshot(path, 256)))();
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    for (let k = 0; k < 5; k++) {
+      gc();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(source.person(PEOPLE.length - 1)).toEqual(PEOPLE[PEOPLE.length - 1]);
   });
 });
