@@ -1,8 +1,8 @@
 import { mkdtempSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createMatcher } from '../../lib/matcher/screen.ts';
 import { parseSnapshot, readSnapshot, serialiseSnapshot } from '../../lib/matcher/snapshot-file.ts';
