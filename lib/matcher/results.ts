@@ -208,6 +208,15 @@ function nameVerdict(
     if (band === 'strong') band = 'partial';
     notes.push('surname missing');
   }
+  // Whether a rule may still hold the match to the weak band: it is above it, and the date of
+  // birth has not corroborated it.
+  const weakenable = (): boolean => band !== undefined && band !== 'weak' && dob !== 'matched';
+  // The listed parts the query shares, read once for the rules that weigh them.
+  let shared: number[] | undefined;
+  const sharedParts = (): number[] => {
+    shared ??= alignedListedParts(index, s);
+    return shared;
+  };
   const syllables = hanSyllables(s.query.tokens);
   if (syllables > 0 && syllables <= SHORT_CHINESE_NAME && band !== undefined && dob !== 'matched') {
     // Written in Han, a Chinese name is a surname and one or two syllables out of a few hundred:
@@ -217,13 +226,7 @@ function nameVerdict(
     band = 'weak';
     notes.push('short Chinese name');
   }
-  if (
-    band !== undefined &&
-    band !== 'weak' &&
-    dob !== 'matched' &&
-    s.name.unmatchedListed.length > 0 &&
-    hasNearSpelling(s)
-  ) {
+  if (weakenable() && s.name.unmatchedListed.length > 0 && hasNearSpelling(s)) {
     // "Roberto Moraes" / "Roberto MORALES Ojeda", "Teresa Costa" / "Teresa MARTINEZ Acosta": a part
     // only spelt near its listed counterpart, and listed parts the query lacks, is how namesakes of
     // other families and languages look. Without the date of birth it is a lead for the analyst,
@@ -232,9 +235,7 @@ function nameVerdict(
     band = 'weak';
     notes.push('a part spelt only near, and listed parts missing');
   }
-  // The listed parts the query shares, read once for the two rules below that weigh them.
-  const shared = band === 'strong' && dob !== 'matched' ? alignedListedParts(index, s) : [];
-  if (band === 'strong' && dob !== 'matched' && isCommonName(index, shared)) {
+  if (band === 'strong' && dob !== 'matched' && isCommonName(index, sharedParts())) {
     band = 'partial';
     notes.push('common name');
   }
@@ -242,7 +243,7 @@ function nameVerdict(
     band === 'strong' &&
     dob !== 'matched' &&
     index.people[s.person].category !== 'pep' &&
-    twoPartsNotBothRare(index, shared)
+    twoPartsNotBothRare(index, sharedParts())
   ) {
     // "Roman Semenov" / "SEMENOV, Roman": a given name and a surname are shared by many people,
     // however few of them the lists hold (a surname rare on the lists may be common in its
@@ -255,7 +256,7 @@ function nameVerdict(
     band === 'partial' &&
     dob !== 'matched' &&
     listedEndMissing(index, s) &&
-    isCommonName(index, alignedListedParts(index, s))
+    isCommonName(index, sharedParts())
   ) {
     // "João Silva" / "Anibal Joao Da Silva MELO", "Luís Garcia" / "LUIS FRANCISCO GARCIA REYES": two
     // common parts found inside a longer listed name whose first or last part the query lacks. In
@@ -266,9 +267,7 @@ function nameVerdict(
     notes.push('a common name inside a longer listed name, an end of it missing');
   }
   if (
-    band !== undefined &&
-    band !== 'weak' &&
-    dob !== 'matched' &&
+    weakenable() &&
     s.query.tokens[0]?.readFromVietnamese === true &&
     s.name.unmatchedQuery.some((t) => !VIETNAMESE_FILLERS.has(t))
   ) {
@@ -279,7 +278,7 @@ function nameVerdict(
     band = 'weak';
     notes.push('a syllable of the Vietnamese name not on the listed name');
   }
-  if (band !== undefined && band !== 'weak' && dob !== 'matched' && restsOnAnInitial(s)) {
+  if (weakenable() && restsOnAnInitial(s)) {
     // "Maia Haley" / "Haley M. Stevens", "Munsif al-Ashraf" / "ASHRAF, Haji M.": a whole name part
     // taken for a listed initial, with one other part at most spelt alike, is one name and a letter.
     band = 'weak';

@@ -190,13 +190,20 @@ export function readSnapshot(path: string, readChunk: number = READ_CHUNK): Watc
     const size = fstatSync(fd).size;
     // Not zeroed: the people's part stays untouched, and so not resident, until read.
     const bytes = Buffer.allocUnsafeSlow(size);
+    /** Reads the file's bytes from `from` to `to` into the same place of `bytes`. */
+    const readRange = (from: number, to: number): void => {
+      for (let at = from; at < to; ) {
+        const n = readSync(fd, bytes, at, to - at, at);
+        if (n === 0) throw new Error(`snapshot file ${path} ended at byte ${at} of ${size}`);
+        at += n;
+      }
+    };
+    // Bytes read from the start of the file.
     let filled = 0;
     const readTo = (end: number): void => {
-      while (filled < end) {
-        const n = readSync(fd, bytes, filled, end - filled, filled);
-        if (n === 0) throw new Error(`snapshot file ${path} ended at byte ${filled} of ${size}`);
-        filled += n;
-      }
+      if (end <= filled) return;
+      readRange(filled, end);
+      filled = end;
     };
     let headerEnd = -1;
     while (headerEnd < 0 && filled < size) {
@@ -208,7 +215,7 @@ export function readSnapshot(path: string, readChunk: number = READ_CHUNK): Watc
     // The people's lines are read by blocks: a person's neighbours come with it, so the reads
     // (a system call each) stop after a few hundred screens.
     const blockRead = new Uint8Array(Math.ceil(size / PEOPLE_BLOCK));
-    const fill: FillBytes = (into, start, end) => {
+    const fill: FillBytes = (start, end) => {
       if (end <= filled) return;
       for (
         let block = Math.floor(Math.max(start, filled) / PEOPLE_BLOCK);
@@ -216,12 +223,7 @@ export function readSnapshot(path: string, readChunk: number = READ_CHUNK): Watc
         block++
       ) {
         if (blockRead[block] === 1) continue;
-        const blockEnd = Math.min(size, (block + 1) * PEOPLE_BLOCK);
-        for (let at = Math.max(block * PEOPLE_BLOCK, filled); at < blockEnd; ) {
-          const n = readSync(fd, into, at, blockEnd - at, at);
-          if (n === 0) throw new Error(`snapshot file ${path} ended at byte ${at} of ${size}`);
-          at += n;
-        }
+        readRange(Math.max(block * PEOPLE_BLOCK, filled), Math.min(size, (block + 1) * PEOPLE_BLOCK));
         blockRead[block] = 1;
       }
     };

@@ -28,10 +28,10 @@ export interface PeopleLines {
 }
 
 /**
- * Fills `bytes` from `start` to `end` with the file's bytes at those offsets: the people's lines of
- * a file read only up to them (snapshot-file.ts `readSnapshot`).
+ * Fills the bytes the people's lines are read from, from `start` to `end`, with the file's bytes at
+ * those offsets: the lines of a file read only up to them (snapshot-file.ts `readSnapshot`).
  */
-export type FillBytes = (bytes: Buffer, start: number, end: number) => void;
+export type FillBytes = (start: number, end: number) => void;
 
 /** People parsed from the file's bytes as they are asked for. */
 class LinesSource implements PeopleSource {
@@ -58,7 +58,7 @@ class LinesSource implements PeopleSource {
     if (person === undefined) {
       const { base, starts } = this.lines;
       const bytes = this.bytes as Buffer;
-      this.fill?.(bytes, base + starts[p], base + starts[p + 1]);
+      this.fill?.(base + starts[p], base + starts[p + 1]);
       // Lines end in ",\n" (the last in "]"): the JSON is the line without them.
       const text = bytes.toString('latin1', base + starts[p], base + starts[p + 1] - 2);
       person = restorePerson(JSON.parse(text) as ListedPerson);
@@ -72,7 +72,7 @@ class LinesSource implements PeopleSource {
     const bytes = this.bytes;
     if (bytes === undefined) return this.parsed as ListedPerson[];
     const { base, starts } = this.lines;
-    this.fill?.(bytes, base, base + starts[this.count]);
+    this.fill?.(base, base + starts[this.count]);
     this.fill = undefined;
     const people = JSON.parse(
       bytes.toString('latin1', base, base + starts[this.count] - 1),
