@@ -373,7 +373,9 @@ function nasabIndex(tokens: readonly NameToken[]): number {
 
 /**
  * In "Ahmad bin Hasan" Ahmad is the person and Hasan his father; "Hasan bin Ahmad" is the father's
- * name order reversed, i.e. another person (plausibly the son), though every part is shared.
+ * name order reversed, i.e. another person (plausibly the son), though every part is shared. So is
+ * a query whose own name faces the listed father's while nothing of it faces the listed person's
+ * own: "Ahmad bin Uthman" is the father of "Othman bin Ahmed bin Othman", not him.
  */
 function lineageCrossed(query: readonly NameToken[], listed: readonly NameToken[]): boolean {
   const qn = nasabIndex(query);
@@ -382,6 +384,7 @@ function lineageCrossed(query: readonly NameToken[], listed: readonly NameToken[
   if (ln < 0) return false;
   let ownToLineage = false;
   let lineageToOwn = false;
+  let ownToOwn = false;
   // The alignment just made by `scoreTokens`.
   for (let c = 0; c < alignment.count; c++) {
     const i = alignment.q[c];
@@ -389,8 +392,9 @@ function lineageCrossed(query: readonly NameToken[], listed: readonly NameToken[
     if (query[i].particle) continue;
     if (i < qn && j > ln) ownToLineage = true;
     if (i > qn && j < ln) lineageToOwn = true;
+    if (i < qn && j < ln) ownToOwn = true;
   }
-  return ownToLineage && lineageToOwn;
+  return ownToLineage && (lineageToOwn || !ownToOwn);
 }
 
 /**

@@ -150,6 +150,14 @@ describe('compareNames: conflicting parts and name structure', () => {
     expect(alerts('Khalid bin Faris al-Harbi', 'Faris bin Khalid al-Harbi')).toBe(false);
     expect(alerts('Khalid bin Faris al-Harbi', 'Khalid ibn Faris al-Harbi')).toBe(true);
   });
+
+  it("distinguishes a person from the father whose own name is the listed father's", () => {
+    // "Ahmad bin Uthman" is the father of "Othman bin Ahmed bin Othman" (OFAC, AL-GHAMDI), not him:
+    // the query's own name faces the listed father's, and nothing faces the listed own name.
+    expect(alerts('Ahmad bin Uthman', 'Othman Bin Ahmed Bin Othman')).toBe(false);
+    expect(alerts('Ahmad bin Uthman', 'Ahmad bin Uthman al-Ghamdi')).toBe(true);
+    expect(alerts('Othman bin Ahmad', 'Othman Bin Ahmed Bin Othman')).toBe(true);
+  });
 });
 
 describe('compareDob', () => {
