@@ -11,7 +11,7 @@ import type { CheckType } from '../watchlists/types.ts';
 import { ARTICLE_RUN_IN_RE, lookupToken, type NameIndex, VocabIdSet } from './name-index.ts';
 import { type NameScore, scoreTokens } from './name-score.ts';
 import { makeToken, type NameToken, nameWords, tokeniseName } from './normalise.ts';
-import { ALIGNABLE, alignableSimilarity } from './token-similarity.ts';
+import { ALIGNABLE, alignableSimilarity, anotherKnownName } from './token-similarity.ts';
 import { INITIAL_WEIGHT, PARTICLE_WEIGHT, UNSEEN_TOKEN_WEIGHT } from './weights.ts';
 
 /** At most this many matches are returned per check, best first. */
@@ -155,7 +155,9 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
 
   // Similarity of a query token (by serial) to a vocabulary token, exact from `ALIGNABLE` up (all
   // that candidate selection and scoring read): a direct-mapped cache in flat typed arrays (a
-  // colliding entry is simply recomputed), so it creates no garbage to collect.
+  // colliding entry is simply recomputed), so it creates no garbage to collect. A query part that
+  // is itself a listed name part does not align with another listed part two letters or more away
+  // ("Martins" / "Marin"): the lists' own name parts serve as the dictionary of real names.
   const simSerial = new Int32Array(SIM_CACHE_SIZE).fill(-1);
   const simVocab = new Int32Array(SIM_CACHE_SIZE);
   const simValue = new Float64Array(SIM_CACHE_SIZE);
@@ -163,7 +165,15 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
   function similarity(token: NameToken, serial: number, id: number): number {
     const slot = (Math.imul(serial, 0x9e3779b1) ^ Math.imul(id + 1, 0x85ebca6b)) >>> (32 - SIM_CACHE_BITS);
     if (simSerial[slot] === serial && simVocab[slot] === id) return simValue[slot];
-    const s = alignableSimilarity(token, index.vocab[id]);
+    const listed = index.vocab[id];
+    let s = alignableSimilarity(token, listed);
+    if (
+      s >= ALIGNABLE &&
+      token.text !== listed.text &&
+      index.byText.has(token.text) &&
+      anotherKnownName(token, listed)
+    )
+      s = 0;
     simSerial[slot] = serial;
     simVocab[slot] = id;
     simValue[slot] = s;

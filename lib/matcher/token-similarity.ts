@@ -65,6 +65,26 @@ export function alignableSimilarity(a: NameToken, b: NameToken): number {
 /** Least similarity that `alignableSimilarity` reports exactly. */
 export const ALIGNABLE = ALIGN_MIN;
 
+/** Edits from which two name parts that are both names the lists carry are two names. */
+const KNOWN_NAMES_APART = 2;
+
+/**
+ * Whether a query part that is itself a name part the lists carry (the caller knows the lists) is
+ * another name than `listed`, not a misspelling of it: both written in the Latin alphabet as typed
+ * (not read from another script, with no reading in another Latin alphabet), two or more edits
+ * apart, and in no name-variant group together ("Martins" / "Marin", "Moraes" / "Morris"). A
+ * typo seldom lands on another name the lists carry; a namesake's name always does. Names with
+ * the "Abd" prefix are left to `abdSimilarity`, which compares them on what follows it.
+ */
+export function anotherKnownName(query: NameToken, listed: NameToken): boolean {
+  if (query.particle || query.initial || listed.particle || listed.initial) return false;
+  if (query.transliterated || listed.transliterated || query.vowelPoor || listed.vowelPoor) return false;
+  if (query.readings.length > 0 || listed.readings.length > 0) return false;
+  if (query.text.startsWith('abd') || listed.text.startsWith('abd')) return false;
+  for (const k of query.variantKeys) if (listed.variantKeys.includes(k)) return false;
+  return editDistance(query.text, listed.text, KNOWN_NAMES_APART) >= KNOWN_NAMES_APART;
+}
+
 /** `cut`: see `alignableSimilarity`. */
 function compareTokens(a: NameToken, b: NameToken, cut: boolean): number {
   if (a.text === b.text) return 1;

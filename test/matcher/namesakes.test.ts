@@ -162,6 +162,24 @@ describe('a weak name and a date of birth matched only within several listed yea
   });
 });
 
+describe('a name part the lists carry, two letters from a listed one', () => {
+  it('is another name, not a misspelling: "Pablo Martins" is not Pablo MARIN, "Simon Bykov" not Simeon BOIKOV', () => {
+    const marin = 'Belize|Pablo MARIN';
+    const boikov = 'EU.13456.67';
+    const madeira = 'Q3321239'; // Jamila Madeira
+    expect(below(levelOn('world_leaders_pep', marin, 'Pablo Martins'), 'MEDIUM')).toBe(true);
+    expect(below(levelOn('eu_fsf', boikov, 'Simon Bykov'), 'MEDIUM')).toBe(true);
+    expect(below(levelOn('intl_bodies_pep', madeira, 'Camila Moreira'), 'MEDIUM')).toBe(true);
+    expect(atLeast(levelOn('world_leaders_pep', marin, 'Pablo Marin'), 'MEDIUM')).toBe(true);
+    expect(atLeast(levelOn('eu_fsf', boikov, 'Simeon Boikov'), 'MEDIUM')).toBe(true);
+    expect(atLeast(levelOn('intl_bodies_pep', madeira, 'Camila Madeira'), 'MEDIUM')).toBe(true);
+  });
+
+  it('a misspelling two letters off that no list carries still alerts: "Pablo Maryns"', () => {
+    expect(atLeast(levelOn('world_leaders_pep', 'Belize|Pablo MARIN', 'Pablo Maryns'), 'MEDIUM')).toBe(true);
+  });
+});
+
 describe('Abd names', () => {
   it('a typo on the first letter after "Abdul" is a typo: Abduliafid ZLITNI / ZLITNI, Abdulhafid', () => {
     expect(atLeast(levelOn('ofac_sdn', '12684', 'Abduliafid ZLITNI'), 'MEDIUM')).toBe(true);
