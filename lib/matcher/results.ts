@@ -160,6 +160,43 @@ function hanSyllables(tokens: readonly NameToken[]): number {
   return n;
 }
 
+/** How many plain parts (no particle or initial) a listed name has, and its last one, the surname (-1: none). */
+function plainPartsOf(index: NameIndex, nameId: number): { surname: number; plainParts: number } {
+  const start = index.nameTokenStart[nameId];
+  let surname = -1;
+  let plainParts = 0;
+  for (let k = 0; k < index.nameLengths[nameId]; k++) {
+    const id = index.nameTokenIds[start + k];
+    const t = index.vocab[id];
+    if (t.particle || t.initial) continue;
+    plainParts++;
+    surname = id;
+  }
+  return { surname, plainParts };
+}
+
+/**
+ * Whether the listed surname (vocabulary id `surname`) is rare on the lists and the query spells
+ * it exactly: phonetic and skeleton similarities of other scripts' renderings are too loose for
+ * the rare-surname rule.
+ */
+function rareSurnameSpeltAlike(index: NameIndex, s: Scored, surname: number): boolean {
+  if (surname < 0 || index.weights[surname] < RARE_PART_WEIGHT) return false;
+  const text = index.vocab[surname].text;
+  return s.name.pairs.some((p) => p.similarity >= SURNAME_EXACT && p.listed === text);
+}
+
+/**
+ * Whether a name scored below the reporting floor can still be reported: only through an exactly
+ * spelt rare surname, given alone or with a full date of birth to corroborate it (`nameVerdict`).
+ * Decided from the index alone, before the person is read: most names scored are below the floor.
+ */
+function mayReportBelowFloor(index: NameIndex, s: Scored, subject: SubjectInput): boolean {
+  if (s.name.rarestMatched < RARE_PART_WEIGHT) return false;
+  if (s.query.words !== 1 && fullQueryDate(subject.dob) === undefined) return false;
+  return rareSurnameSpeltAlike(index, s, plainPartsOf(index, s.nameId).surname);
+}
+
 /** The name band after the rules that look past the similarity, with the reasons in words. */
 interface NameVerdict {
   band: NameBand | undefined;
@@ -178,26 +215,12 @@ function nameVerdict(
   let band = nameBand(s.name.score, weakAlias);
   const notes: string[] = [];
   let atLeastMedium = false;
-  // The listed name's plain parts (no particle or initial); the last one is the surname.
-  const start = index.nameTokenStart[s.nameId];
-  let surname = -1;
-  let plainParts = 0;
-  for (let k = 0; k < index.nameLengths[s.nameId]; k++) {
-    const id = index.nameTokenIds[start + k];
-    const t = index.vocab[id];
-    if (t.particle || t.initial) continue;
-    plainParts++;
-    surname = id;
-  }
+  const { surname, plainParts } = plainPartsOf(index, s.nameId);
   const surnameText = surname >= 0 ? index.vocab[surname].text : '';
   const surnamePresent = s.name.pairs.some(
     (p) => p.similarity >= SURNAME_PRESENT && p.listed.split(' ').includes(surnameText),
   );
-  // Phonetic and skeleton similarities of other scripts' renderings are too loose for this rule.
-  const rareSurname =
-    surname >= 0 &&
-    index.weights[surname] >= RARE_PART_WEIGHT &&
-    s.name.pairs.some((p) => p.similarity >= SURNAME_EXACT && p.listed === surnameText);
+  const rareSurname = rareSurnameSpeltAlike(index, s, surname);
   if (weakAlias) {
     // A weak alias of one name part (a nickname, a title and one name) cannot carry a match.
     if (plainParts <= 1 && band !== undefined) band = 'weak';
@@ -462,8 +485,7 @@ function toMatch(
   nationalityCountry: string | undefined,
   locationCountry: string | undefined,
 ): { match: Match } | undefined {
-  // Below the floor only an exactly matching rare surname can still make a match (see nameVerdict).
-  if (s.name.score < MATCH_FLOOR && s.name.rarestMatched < RARE_PART_WEIGHT) return undefined;
+  if (s.name.score < MATCH_FLOOR && !mayReportBelowFloor(index, s, subject)) return undefined;
   const indexed: IndexedPerson = index.people[s.person];
   const listedName = listedNameOf(index, s.nameId);
   const weakAlias = listedName.strength === 'weak';
