@@ -19,20 +19,10 @@ import { loadSnapshot } from '../lib/matcher/snapshot-file.ts';
 import type { SubjectInput } from '../lib/matcher/types.ts';
 import { MATCHER_VERSION } from '../lib/matcher/version.ts';
 import { CHECK_TYPES } from '../lib/watchlists/types.ts';
+import { random } from './random.ts';
 
 const QUERY_COUNT = 3000;
 const FUSE_QUERY_COUNT = 200;
-
-/** Deterministic pseudo-random numbers (mulberry32) so every run screens the same queries. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const GIVEN = [
   'James',
