@@ -72,7 +72,7 @@ const KNOWN_NAMES_APART = 2;
  * Whether a query part that is itself a name part the lists carry (the caller knows the lists) is
  * another name than `listed`, not a misspelling of it: both written in the Latin alphabet as typed
  * (not read from another script, with no reading in another Latin alphabet), two or more edits
- * apart, and in no name-variant group together ("Martins" / "Marin", "Moraes" / "Morris"). A
+ * apart, and in no name-variant group together ("Martins" / "Marin", "Bykov" / "Boikov"). A
  * typo seldom lands on another name the lists carry; a namesake's name always does. Names with
  * the "Abd" prefix are left to `abdSimilarity`, which compares them on what follows it.
  */
