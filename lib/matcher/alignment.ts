@@ -16,6 +16,11 @@ import { ALIGNABLE, alignableSimilarity } from './token-similarity.ts';
 export const MERGED_PAIR_MIN = 0.88;
 /** Shortest token compared with two adjacent tokens of the other side written as one. */
 const MERGED_MIN_LENGTH = 5;
+/**
+ * Shortest token that still pairs with two adjacent name parts (not particles or initials) of the
+ * other side spelt exactly as it: a two-syllable given name written as one ("Mopo" / "Mo-po").
+ */
+const EXACT_MERGED_MIN_LENGTH = 4;
 
 /**
  * The chosen pairs: pair `c` aligns query token `q[c]` (and `q2[c]`, -1 when the part is a single
@@ -208,6 +213,12 @@ function joinedToken(a: NameToken, b: NameToken): NameToken {
   return joined;
 }
 
+/** Whether `one` is `first` and `second`, two name parts (not particles or initials), written as one. */
+function spelledAsTwo(one: NameToken, first: NameToken, second: NameToken): boolean {
+  if (first.particle || first.initial || second.particle || second.initial) return false;
+  return one.text.length === first.text.length + second.text.length && one.text === first.text + second.text;
+}
+
 /**
  * Aligns `query` with `listed` into `alignment`. `similarity(i, j)` compares query token `i` with
  * listed token `j`; only its values from `ALIGNABLE` up are used.
@@ -246,17 +257,29 @@ export function alignTokens(
   if (alignment.count < Math.max(nq, nl)) {
     count = 0;
     for (let i = 0; i < nq; i++) {
-      if (usedQ[i] || query[i].text.length < MERGED_MIN_LENGTH) continue;
+      const length = query[i].text.length;
+      if (usedQ[i] || length < EXACT_MERGED_MIN_LENGTH) continue;
       for (let j = 0; j + 1 < nl; j++) {
         if (usedL[j] || usedL[j + 1]) continue;
+        if (length < MERGED_MIN_LENGTH) {
+          if (spelledAsTwo(query[i], listed[j], listed[j + 1]))
+            count = addCandidate(count, i, -1, j, j + 1, 1, 0);
+          continue;
+        }
         const s = alignableSimilarity(query[i], joinedToken(listed[j], listed[j + 1]));
         if (s >= MERGED_PAIR_MIN) count = addCandidate(count, i, -1, j, j + 1, s, 0);
       }
     }
     for (let j = 0; j < nl; j++) {
-      if (usedL[j] || listed[j].text.length < MERGED_MIN_LENGTH) continue;
+      const length = listed[j].text.length;
+      if (usedL[j] || length < EXACT_MERGED_MIN_LENGTH) continue;
       for (let i = 0; i + 1 < nq; i++) {
         if (usedQ[i] || usedQ[i + 1]) continue;
+        if (length < MERGED_MIN_LENGTH) {
+          if (spelledAsTwo(listed[j], query[i], query[i + 1]))
+            count = addCandidate(count, i, i + 1, j, -1, 1, 0);
+          continue;
+        }
         const s = alignableSimilarity(joinedToken(query[i], query[i + 1]), listed[j]);
         if (s >= MERGED_PAIR_MIN) count = addCandidate(count, i, i + 1, j, -1, s, 0);
       }
