@@ -148,6 +148,12 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
     serial: number;
     ids: Int32Array;
     sims: Float64Array;
+    /**
+     * Per id, 1 when it is one of two listed tokens the token writes as one ("pyong" and "chol" of
+     * "pyongchol"): evidence for a query's own token, not for two query tokens joined (whose
+     * parts are the query's own tokens, already credited). Undefined when there is none.
+     */
+    runTogether: Uint8Array | undefined;
   }
   const evidenceCache = new Map<string, TokenEvidence>();
   const lookup = new VocabIdSet(index.vocab.length);
@@ -209,7 +215,18 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
         if (index.vocab[ids[k]].text === bare && sims[k] < CANDIDATE_MIN_SIMILARITY)
           sims[k] = CANDIDATE_MIN_SIMILARITY;
     }
-    const evidence = { serial, ids, sims };
+    // Likewise "PYONGCHOL" for a listed "Pyong-Chol" through either part (the lookup adds both when
+    // the token is two listed parts run together): scoring pairs it with the two written as one.
+    let runTogether: Uint8Array | undefined;
+    if (token.text.length >= MIN_RUN_TOGETHER_LOOKUP && !index.byText.has(token.text)) {
+      for (let k = 0; k < ids.length; k++) {
+        if (sims[k] >= CANDIDATE_MIN_SIMILARITY) continue;
+        if (!runTogetherPart(index, token.text, index.vocab[ids[k]].text)) continue;
+        runTogether ??= new Uint8Array(ids.length);
+        runTogether[k] = 1;
+      }
+    }
+    const evidence = { serial, ids, sims, runTogether };
     if (evidenceCache.size >= EVIDENCE_CACHE_SIZE) {
       const oldest = evidenceCache.keys().next();
       if (!oldest.done) evidenceCache.delete(oldest.value);
@@ -241,14 +258,17 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
    * Credits each candidate name containing a qualifying vocabulary token with the query part's
    * evidence (once per name and part; the first qualifying spelling in lookup order counts).
    */
-  function credit(evidence: TokenEvidence, weight: number, opening: boolean): void {
+  function credit(evidence: TokenEvidence, weight: number, opening: boolean, own: boolean): void {
     const generation = ++qualifyingGeneration;
     qualifyingCount = 0;
     let postingsTotal = 0;
-    const { ids, sims } = evidence;
+    const { ids, sims, runTogether } = evidence;
     for (let k = 0; k < ids.length; k++) {
-      const sim = sims[k];
-      if (sim < CANDIDATE_MIN_SIMILARITY) continue;
+      let sim = sims[k];
+      if (sim < CANDIDATE_MIN_SIMILARITY) {
+        if (!own || runTogether?.[k] !== 1) continue;
+        sim = CANDIDATE_MIN_SIMILARITY;
+      }
       const v = ids[k];
       // Evidence is bounded by the query part's own rarity: a common query name meeting a rare
       // listed spelling ("Hamid" vs "Hamud") is still weak evidence.
@@ -329,11 +349,16 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
       if (seenTexts.has(token.text)) continue;
       seenTexts.add(token.text);
       const opening = !opened || q.weights[i] >= OPENING_WEIGHT;
-      credit(evidence, q.weights[i], opening);
+      credit(evidence, q.weights[i], opening, true);
       // The query may split what the list writes as one word ("Adbul Bari" / "Abdulbari").
       const next = q.tokens[i + 1];
       if (next && !token.particle && !next.particle && !token.initial && !next.initial) {
-        credit(evidenceOf(makeToken(token.text + next.text)), q.weights[i] + q.weights[i + 1], opening);
+        credit(
+          evidenceOf(makeToken(token.text + next.text)),
+          q.weights[i] + q.weights[i + 1],
+          opening,
+          false,
+        );
       }
     }
     return tokenSerials;
@@ -459,6 +484,17 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
 
 /** Shortest name part a run-together query token is split into. */
 const MIN_SPLIT_PART = 3;
+/** Shortest query token the index looks up as two listed tokens run together (name-index.ts). */
+const MIN_RUN_TOGETHER_LOOKUP = 2 * MIN_SPLIT_PART + 1;
+
+/** Whether `part` is the first or the last of two listed tokens that `text` writes as one. */
+function runTogetherPart(index: NameIndex, text: string, part: string): boolean {
+  if (part.length < MIN_SPLIT_PART || part.length > text.length - MIN_SPLIT_PART) return false;
+  return (
+    (text.startsWith(part) && index.byText.has(text.slice(part.length))) ||
+    (text.endsWith(part) && index.byText.has(text.slice(0, text.length - part.length)))
+  );
+}
 /**
  * Shortest query token that is tried as two or three name parts written as one: shorter unknown
  * tokens are more often a misspelt name than two names.

@@ -144,6 +144,14 @@ describe('a two-syllable given name written as one', () => {
   });
 });
 
+describe('a given name written as one where the list writes two parts', () => {
+  it('finds "Pyongchol RI" as Pyong-Chol RI (it had been CLEAR: "Pyongchol" is a letter from "Kyongchol")', () => {
+    // A query token near a listed one is not split into two parts, and its two parts had given
+    // the listed name no candidate evidence, so it never reached scoring.
+    expect(rank(matchOn('un_sc', '6908654', 'Pyongchol RI'))).toBeGreaterThanOrEqual(riskRank('MEDIUM'));
+  });
+});
+
 describe('every token class, generated from the lists (dev half)', () => {
   // The least share of each class's cases that must pass on dev; measured figures are in
   // docs/benchmarks-and-evaluation.md.
