@@ -8,7 +8,14 @@
  */
 
 import type { CheckType } from '../watchlists/types.ts';
-import { ARTICLE_RUN_IN_RE, lookupToken, type NameIndex, VocabIdSet } from './name-index.ts';
+import {
+  ARTICLE_RUN_IN_RE,
+  lookupToken,
+  type NameIndex,
+  RUN_TOGETHER_MIN_LENGTH,
+  RUN_TOGETHER_MIN_PART,
+  VocabIdSet,
+} from './name-index.ts';
 import { type NameScore, scoreTokens } from './name-score.ts';
 import { makeToken, type NameToken, nameWords, tokeniseName } from './normalise.ts';
 import { ALIGNABLE, alignableSimilarity, anotherKnownName } from './token-similarity.ts';
@@ -218,7 +225,7 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
     // Likewise "PYONGCHOL" for a listed "Pyong-Chol" through either part (the lookup adds both when
     // the token is two listed parts run together): scoring pairs it with the two written as one.
     let runTogether: Uint8Array | undefined;
-    if (token.text.length >= MIN_RUN_TOGETHER_LOOKUP && !index.byText.has(token.text)) {
+    if (token.text.length >= RUN_TOGETHER_MIN_LENGTH && !index.byText.has(token.text)) {
       for (let k = 0; k < ids.length; k++) {
         if (sims[k] >= CANDIDATE_MIN_SIMILARITY) continue;
         if (!runTogetherPart(index, token.text, index.vocab[ids[k]].text)) continue;
@@ -484,12 +491,13 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
 
 /** Shortest name part a run-together query token is split into. */
 const MIN_SPLIT_PART = 3;
-/** Shortest query token the index looks up as two listed tokens run together (name-index.ts). */
-const MIN_RUN_TOGETHER_LOOKUP = 2 * MIN_SPLIT_PART + 1;
 
-/** Whether `part` is the first or the last of two listed tokens that `text` writes as one. */
+/**
+ * Whether `part` is the first or the last of two listed tokens that `text` writes as one: a piece
+ * `lookupToken` adds for a run-together query token.
+ */
 function runTogetherPart(index: NameIndex, text: string, part: string): boolean {
-  if (part.length < MIN_SPLIT_PART || part.length > text.length - MIN_SPLIT_PART) return false;
+  if (part.length < RUN_TOGETHER_MIN_PART || part.length > text.length - RUN_TOGETHER_MIN_PART) return false;
   return (
     (text.startsWith(part) && index.byText.has(text.slice(part.length))) ||
     (text.endsWith(part) && index.byText.has(text.slice(0, text.length - part.length)))

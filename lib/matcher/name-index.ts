@@ -373,6 +373,11 @@ function addPiece(
  */
 export const ARTICLE_RUN_IN_RE = /^(?:al|el|ul|ad|ar|ash|as|at|az)(?=[a-z]{3})/;
 
+/** Shortest listed token `lookupToken` finds as one of two run together in a query token. */
+export const RUN_TOGETHER_MIN_PART = 3;
+/** Shortest query token `lookupToken` looks up as two listed tokens run together. */
+export const RUN_TOGETHER_MIN_LENGTH = 2 * RUN_TOGETHER_MIN_PART + 1;
+
 export function lookupToken(index: NameIndex, token: NameToken, out: VocabIdSet): void {
   const text = token.text;
   out.addAll(index.byText.get(text));
@@ -392,11 +397,12 @@ export function lookupToken(index: NameIndex, token: NameToken, out: VocabIdSet)
   const article = ARTICLE_RUN_IN_RE.exec(text);
   if (article) out.addAll(index.byText.get(text.slice(article[0].length)));
   // A query token that is two listed tokens run together ("ramimakhlouf").
-  if (text.length >= 7) {
+  if (text.length >= RUN_TOGETHER_MIN_LENGTH) {
     let leftHash = 0x811c9dc5;
-    for (let i = 0; i < 3; i++) leftHash = Math.imul(leftHash ^ text.charCodeAt(i), 0x01000193);
-    for (let cut = 3; cut <= text.length - 3; cut++) {
-      if (cut > 3) leftHash = Math.imul(leftHash ^ text.charCodeAt(cut - 1), 0x01000193);
+    for (let i = 0; i < RUN_TOGETHER_MIN_PART; i++)
+      leftHash = Math.imul(leftHash ^ text.charCodeAt(i), 0x01000193);
+    for (let cut = RUN_TOGETHER_MIN_PART; cut <= text.length - RUN_TOGETHER_MIN_PART; cut++) {
+      if (cut > RUN_TOGETHER_MIN_PART) leftHash = Math.imul(leftHash ^ text.charCodeAt(cut - 1), 0x01000193);
       const left = leftHash >>> 0;
       if (!addPiece(index, left, text, 0, cut, -1, null)) continue;
       const right = hashRange(text, cut, text.length, -1);
