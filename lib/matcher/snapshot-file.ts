@@ -37,7 +37,7 @@ import {
   storedArray,
   uint16sOf,
 } from './compiled-index.ts';
-import { attachPeopleLines, type FillBytes, type PeopleLines, peopleSource } from './snapshot-people.ts';
+import { attachPeopleLines, type PeopleFile, type PeopleLines, peopleSource } from './snapshot-people.ts';
 
 const NON_ASCII_RE = /[\u007f-\uffff]/g;
 const escapeChar = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
@@ -163,8 +163,8 @@ export function serialiseSnapshot(snapshot: WatchlistSnapshot): Buffer {
 /** How much of the file a cold start reads at a time while looking for the header line's end. */
 const READ_CHUNK = 4 << 20;
 
-/** People's lines are read from the file in blocks of this many bytes (see `readSnapshot`). */
-const PEOPLE_BLOCK = 64 << 10;
+/** The buffer a person's line is first read into; a longer line gets a larger one. */
+const LINE_BUFFER = 16 << 10;
 
 /** Open snapshot files whose people are read as asked for, closed when their reader is collected. */
 const openFiles = new FinalizationRegistry<number>((fd) => {
@@ -190,19 +190,19 @@ export function readSnapshot(path: string, readChunk: number = READ_CHUNK): Watc
     const size = fstatSync(fd).size;
     // Not zeroed: the people's part stays untouched, and so not resident, until read.
     const bytes = Buffer.allocUnsafeSlow(size);
-    /** Reads the file's bytes from `from` to `to` into the same place of `bytes`. */
-    const readRange = (from: number, to: number): void => {
-      for (let at = from; at < to; ) {
-        const n = readSync(fd, bytes, at, to - at, at);
-        if (n === 0) throw new Error(`snapshot file ${path} ended at byte ${at} of ${size}`);
-        at += n;
+    /** Reads the file's bytes from `from` to `to` into `target`, from its offset `at` on. */
+    const readInto = (target: Buffer, at: number, from: number, to: number): void => {
+      for (let done = 0; from + done < to; ) {
+        const n = readSync(fd, target, at + done, to - from - done, from + done);
+        if (n === 0) throw new Error(`snapshot file ${path} ended at byte ${from + done} of ${size}`);
+        done += n;
       }
     };
     // Bytes read from the start of the file.
     let filled = 0;
     const readTo = (end: number): void => {
       if (end <= filled) return;
-      readRange(filled, end);
+      readInto(bytes, filled, filled, end);
       filled = end;
     };
     let headerEnd = -1;
@@ -212,25 +212,20 @@ export function readSnapshot(path: string, readChunk: number = READ_CHUNK): Watc
       headerEnd = bytes.subarray(0, filled).indexOf(10, from);
     }
     if (headerEnd < 0) return parseSingleObject(bytes);
-    // The people's lines are read by blocks: a person's neighbours come with it, so the reads
-    // (a system call each) stop after a few hundred screens.
-    const blockRead = new Uint8Array(Math.ceil(size / PEOPLE_BLOCK));
-    const fill: FillBytes = (start, end) => {
-      if (end <= filled) return;
-      for (
-        let block = Math.floor(Math.max(start, filled) / PEOPLE_BLOCK);
-        block * PEOPLE_BLOCK < end;
-        block++
-      ) {
-        if (blockRead[block] === 1) continue;
-        readRange(Math.max(block * PEOPLE_BLOCK, filled), Math.min(size, (block + 1) * PEOPLE_BLOCK));
-        blockRead[block] = 1;
-      }
+    // Each person's line is read on its own, into one reused buffer, when first reported.
+    let lineBuffer = Buffer.allocUnsafe(LINE_BUFFER);
+    const file: PeopleFile = {
+      line(start, end) {
+        if (end - start > lineBuffer.length) lineBuffer = Buffer.allocUnsafe(2 * (end - start));
+        readInto(lineBuffer, 0, start, end);
+        return lineBuffer.subarray(0, end - start);
+      },
+      fill: (_start, end) => readTo(end),
     };
-    const snapshot = parseLines(bytes, headerEnd, readTo, fill);
-    // Closed when `fill` is collected: the people's source holds it as long as a matcher built on
+    const snapshot = parseLines(bytes, headerEnd, readTo, file);
+    // Closed when `file` is collected: the people's source holds it as long as a matcher built on
     // the snapshot may ask for someone, which outlives the snapshot object itself.
-    openFiles.register(fill, fd);
+    openFiles.register(file, fd);
     keepOpen = true;
     return snapshot;
   } finally {
@@ -249,7 +244,7 @@ function parseLines(
   bytes: Buffer,
   headerEnd: number,
   readTo?: (end: number) => void,
-  fill?: FillBytes,
+  file?: PeopleFile,
 ): WatchlistSnapshot {
   const header = JSON.parse(bytes.toString('latin1', 0, headerEnd)) as SnapshotHeader;
   let base = headerEnd + 1;
@@ -271,7 +266,7 @@ function parseLines(
     listIds: people_lines.list_ids,
     personList: uint16sOf(people_lines.person_list),
   };
-  attachPeopleLines(snapshot, bytes, lines, fill);
+  attachPeopleLines(snapshot, bytes, lines, file);
   attachCompiledIndex(snapshot, index);
   return snapshot;
 }
