@@ -8,17 +8,17 @@
  */
 
 import type { CheckType } from '../watchlists/types.ts';
-import {
-  ARTICLE_RUN_IN_RE,
-  lookupToken,
-  type NameIndex,
-  RUN_TOGETHER_MIN_LENGTH,
-  RUN_TOGETHER_MIN_PART,
-  VocabIdSet,
-} from './name-index.ts';
+import { type NameIndex, VocabIdSet } from './name-index.ts';
 import { type NameScore, scoreTokens } from './name-score.ts';
+import {
+  CANDIDATE_MIN_SIMILARITY,
+  type Evidence,
+  listedSimilarity,
+  type NearTokens,
+  nearTokensHold,
+  tokenEvidence,
+} from './near-tokens.ts';
 import { makeToken, type NameToken, nameWords, tokeniseName } from './normalise.ts';
-import { ALIGNABLE, alignableSimilarity, anotherKnownName } from './token-similarity.ts';
 import { INITIAL_WEIGHT, PARTICLE_WEIGHT, UNSEEN_TOKEN_WEIGHT } from './weights.ts';
 
 /** At most this many matches are returned per check, best first. */
@@ -32,12 +32,6 @@ export const SHORTLIST = 20;
 export const MIN_EVIDENCE_SHARE = 0.3;
 /** Query tokens rarer than this open new candidates; commoner ones only add evidence. */
 export const OPENING_WEIGHT = 0.5;
-/**
- * Vocabulary tokens less similar than this to a query token add no candidate evidence. It is the
- * scorer's own alignment floor, never lower: similarities come from `alignableSimilarity`, which
- * is exact only from `ALIGNABLE` up.
- */
-const CANDIDATE_MIN_SIMILARITY = ALIGNABLE;
 /**
  * Per listed token, subtracted once from a candidate's evidence: among names sharing the same
  * query tokens, those with fewer unexplained parts are scored first (family members listed
@@ -145,32 +139,28 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
   }
 
   /**
-   * The vocabulary tokens plausibly matching a query token, with their similarity to it, kept
-   * across screens: customers' names repeat ("Mohammed", "Smith") and the lookup plus the
-   * Jaro-Winkler and edit-distance work is much of a screen's cost. Keyed by every field of the
-   * token, so two tokens with one key compare identically; `serial` names the token in the
-   * similarity cache.
+   * The vocabulary tokens plausibly matching a query token, with their similarity to it
+   * (near-tokens.ts), kept across screens: customers' names repeat ("Mohammed", "Smith") and the
+   * lookup plus the Jaro-Winkler and edit-distance work is much of a screen's cost. Keyed by every
+   * field of the token, so two tokens with one key compare identically; `serial` names the token
+   * in the similarity cache. A query token that is a listed token reads its evidence from the
+   * snapshot's near tokens instead, when the sample of them agrees with this code.
    */
-  interface TokenEvidence {
+  interface TokenEvidence extends Evidence {
     serial: number;
-    ids: Int32Array;
-    sims: Float64Array;
-    /**
-     * Per id, 1 when it is one of two listed tokens the token writes as one ("pyong" and "chol" of
-     * "pyongchol"): evidence for a query's own token, not for two query tokens joined (whose
-     * parts are the query's own tokens, already credited). Undefined when there is none.
-     */
-    runTogether: Uint8Array | undefined;
   }
   const evidenceCache = new Map<string, TokenEvidence>();
   const lookup = new VocabIdSet(index.vocab.length);
   let serials = 0;
+  const near: NearTokens | undefined =
+    index.near !== undefined && nearTokensHold(index, index.near) ? index.near : undefined;
+  /** Per vocabulary id: its token's key (`tokenKey`), and its evidence read from `near`. */
+  const vocabKeys: (string | undefined)[] = new Array(index.vocab.length);
+  const vocabEvidence: (TokenEvidence | undefined)[] = new Array(index.vocab.length);
 
-  // Similarity of a query token (by serial) to a vocabulary token, exact from `ALIGNABLE` up (all
-  // that candidate selection and scoring read): a direct-mapped cache in flat typed arrays (a
-  // colliding entry is simply recomputed), so it creates no garbage to collect. A query part that
-  // is itself a listed name part does not align with another listed part two letters or more away
-  // ("Martins" / "Marin"): the lists' own name parts serve as the dictionary of real names.
+  // Similarity of a query token (by serial) to a vocabulary token (`listedSimilarity`): a
+  // direct-mapped cache in flat typed arrays (a colliding entry is simply recomputed), so it
+  // creates no garbage to collect.
   const simSerial = new Int32Array(SIM_CACHE_SIZE).fill(-1);
   const simVocab = new Int32Array(SIM_CACHE_SIZE);
   const simValue = new Float64Array(SIM_CACHE_SIZE);
@@ -178,19 +168,50 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
   function similarity(token: NameToken, serial: number, id: number): number {
     const slot = (Math.imul(serial, 0x9e3779b1) ^ Math.imul(id + 1, 0x85ebca6b)) >>> (32 - SIM_CACHE_BITS);
     if (simSerial[slot] === serial && simVocab[slot] === id) return simValue[slot];
-    const listed = index.vocab[id];
-    let s = alignableSimilarity(token, listed);
-    if (
-      s >= ALIGNABLE &&
-      token.text !== listed.text &&
-      index.byText.has(token.text) &&
-      anotherKnownName(token, listed)
-    )
-      s = 0;
+    const s = listedSimilarity(index, token, index.vocab[id]);
     simSerial[slot] = serial;
     simVocab[slot] = id;
     simValue[slot] = s;
     return s;
+  }
+
+  /** The stored evidence of `token` when it is a listed token (every field alike), else undefined. */
+  function listedEvidence(token: NameToken, key: string): TokenEvidence | undefined {
+    if (near === undefined) return undefined;
+    const ids = index.byText.get(token.text);
+    if (ids === undefined) return undefined;
+    for (const v of ids) {
+      let vocabKey = vocabKeys[v];
+      if (vocabKey === undefined) {
+        vocabKey = tokenKey(index.vocab[v]);
+        vocabKeys[v] = vocabKey;
+      }
+      if (vocabKey !== key) continue;
+      let evidence = vocabEvidence[v];
+      if (evidence === undefined) {
+        const from = near.start[v];
+        const to = near.start[v + 1];
+        evidence = {
+          serial: nextSerial(),
+          ids: near.ids.subarray(from, to),
+          sims: near.sims.subarray(from, to),
+          runTogether: undefined,
+        };
+        vocabEvidence[v] = evidence;
+      }
+      return evidence;
+    }
+    return undefined;
+  }
+
+  function nextSerial(): number {
+    if (serials === 0x7fffffff) {
+      serials = 0;
+      simSerial.fill(-1);
+      evidenceCache.clear();
+      vocabEvidence.fill(undefined);
+    }
+    return serials++;
   }
 
   function evidenceOf(token: NameToken): TokenEvidence {
@@ -202,38 +223,13 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
       evidenceCache.set(key, cached);
       return cached;
     }
-    if (serials === 0x7fffffff) {
-      serials = 0;
-      simSerial.fill(-1);
-      evidenceCache.clear();
-    }
-    const serial = serials++;
-    lookup.clear();
-    lookupToken(index, token, lookup);
-    const ids = lookup.ids.slice(0, lookup.size);
-    const sims = new Float64Array(ids.length);
-    for (let k = 0; k < ids.length; k++) sims[k] = similarity(token, serial, ids[k]);
-    // "ALRAYS" is evidence for a listed "AL-RAYS" through its "rays", which is not a spelling of
-    // "alrays" on its own: scoring pairs the token with the listed article and name (alignment.ts).
-    const article = ARTICLE_RUN_IN_RE.exec(token.text);
-    if (article) {
-      const bare = token.text.slice(article[0].length);
-      for (let k = 0; k < ids.length; k++)
-        if (index.vocab[ids[k]].text === bare && sims[k] < CANDIDATE_MIN_SIMILARITY)
-          sims[k] = CANDIDATE_MIN_SIMILARITY;
-    }
-    // Likewise "PYONGCHOL" for a listed "Pyong-Chol" through either part (the lookup adds both when
-    // the token is two listed parts run together): scoring pairs it with the two written as one.
-    let runTogether: Uint8Array | undefined;
-    if (token.text.length >= RUN_TOGETHER_MIN_LENGTH && !index.byText.has(token.text)) {
-      for (let k = 0; k < ids.length; k++) {
-        if (sims[k] >= CANDIDATE_MIN_SIMILARITY) continue;
-        if (!runTogetherPart(index, token.text, index.vocab[ids[k]].text)) continue;
-        runTogether ??= new Uint8Array(ids.length);
-        runTogether[k] = 1;
-      }
-    }
-    const evidence = { serial, ids, sims, runTogether };
+    const listed = listedEvidence(token, key);
+    if (listed !== undefined) return listed;
+    const serial = nextSerial();
+    const evidence: TokenEvidence = {
+      serial,
+      ...tokenEvidence(index, token, lookup, (id) => similarity(token, serial, id)),
+    };
     if (evidenceCache.size >= EVIDENCE_CACHE_SIZE) {
       const oldest = evidenceCache.keys().next();
       if (!oldest.done) evidenceCache.delete(oldest.value);
@@ -492,17 +488,6 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
 /** Shortest name part a run-together query token is split into. */
 const MIN_SPLIT_PART = 3;
 
-/**
- * Whether `part` is the first or the last of two listed tokens that `text` writes as one: a piece
- * `lookupToken` adds for a run-together query token.
- */
-function runTogetherPart(index: NameIndex, text: string, part: string): boolean {
-  if (part.length < RUN_TOGETHER_MIN_PART || part.length > text.length - RUN_TOGETHER_MIN_PART) return false;
-  return (
-    (text.startsWith(part) && index.byText.has(text.slice(part.length))) ||
-    (text.endsWith(part) && index.byText.has(text.slice(0, text.length - part.length)))
-  );
-}
 /**
  * Shortest query token that is tried as two or three name parts written as one: shorter unknown
  * tokens are more often a misspelt name than two names.

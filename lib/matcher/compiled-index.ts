@@ -24,6 +24,7 @@ import { otherAlphabetReadings } from './latin-orthographies.ts';
 import { namePostings, vocabularyKeys } from './name-postings.ts';
 import { commonNameWeights, personCategories, tokenWeights } from './name-rarity.ts';
 import { type NamesByDate, namesByDate } from './names-by-date.ts';
+import type { NearTokens } from './near-tokens.ts';
 import { makeToken, type NameToken, nameParts, tokeniseName, tokenWith } from './normalise.ts';
 import { type PeopleSource, peopleSource } from './snapshot-people.ts';
 
@@ -70,6 +71,12 @@ export interface CompiledIndexData {
   bearerWeights: StoredArray;
   /** Int32 arrays of `NamesByDate`. */
   namesByDate: { dates: StoredArray; start: StoredArray; nameIds: StoredArray };
+  /**
+   * Each vocabulary token's evidence as a query token (near-tokens.ts `NearTokens`: Int32 starts
+   * and ids, Float64 similarities), added when the snapshot is written; absent in files written
+   * before it, which then work it out per query as before.
+   */
+  near?: { start: StoredArray; ids: StoredArray; sims: StoredArray };
 }
 
 /** The compilation materialised for the index builder. */
@@ -87,6 +94,8 @@ export interface CompiledIndex {
   nameWeights: Float64Array;
   bearerWeights: Float64Array;
   namesByDate: NamesByDate;
+  /** Stored near tokens (near-tokens.ts), when the compilation was read with them. */
+  near?: NearTokens;
 }
 
 /** Canonical countries per person, by position. */
@@ -345,7 +354,13 @@ export function serialiseCompiledIndex(compiled: CompiledIndex, people: number):
       start: storedArray(compiled.namesByDate.start),
       nameIds: storedArray(compiled.namesByDate.nameIds),
     },
+    near: compiled.near && storedNearTokens(compiled.near),
   };
+}
+
+/** Near tokens in their stored form. */
+export function storedNearTokens(near: NearTokens): NonNullable<CompiledIndexData['near']> {
+  return { start: storedArray(near.start), ids: storedArray(near.ids), sims: storedArray(near.sims) };
 }
 
 const splitCountries = (joined: string): string[] => (joined === '' ? [] : joined.split(COUNTRY_SEPARATOR));
@@ -388,20 +403,28 @@ export function deserialiseCompiledIndex(data: CompiledIndexData): CompiledIndex
       start: int32sOf(data.namesByDate.start),
       nameIds: int32sOf(data.namesByDate.nameIds),
     },
+    near: data.near && {
+      start: int32sOf(data.near.start),
+      ids: int32sOf(data.near.ids),
+      sims: float64sOf(data.near.sims),
+    },
   };
 }
 
 const IMPORT_RE = /(?:from|import)\s+'(\.{1,2}\/[^']+\.ts)'/g;
 
 /**
- * SHA-256 over the source of this module and everything it imports, or null. (name-index.ts derives
- * token records, lookup keys and the score's rarity weights from the compilation at load, with the
- * code running then.)
+ * SHA-256 over the source of this module and of near-tokens.ts (whose output is stored with the
+ * compilation) and everything they import, or null. (name-index.ts derives token records, lookup
+ * keys and the score's rarity weights from the compilation at load, with the code running then.)
  */
 function sourceFingerprint(): string | null {
   const hash = createHash('sha256');
   const seen = new Set<string>();
-  const queue = [new URL('./compiled-index.ts', import.meta.url)];
+  const queue = [
+    new URL('./compiled-index.ts', import.meta.url),
+    new URL('./near-tokens.ts', import.meta.url),
+  ];
   try {
     while (queue.length > 0) {
       const url = queue.shift() as URL;

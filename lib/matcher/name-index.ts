@@ -22,6 +22,7 @@ import { type CompiledIndex, compiledIndexOf, hashSkipping } from './compiled-in
 import { namePostings, variantKeys } from './name-postings.ts';
 import { personCategories, tokenWeights } from './name-rarity.ts';
 import { type NamesByDate, namesBornOnDate } from './names-by-date.ts';
+import type { NearTokens } from './near-tokens.ts';
 import type { NameToken } from './normalise.ts';
 import { type PeopleSource, peopleSource } from './snapshot-people.ts';
 
@@ -129,6 +130,11 @@ export interface NameIndex {
    */
   textHashes: Uint32Array;
   textSlots: Int32Array;
+  /**
+   * Each vocabulary token's evidence as a query token, as stored with the compilation
+   * (near-tokens.ts; candidates.ts checks a sample before reading it); absent when compiled now.
+   */
+  near: NearTokens | undefined;
   lists: ListSummary[];
   listNames: Map<ListId, string>;
 }
@@ -240,6 +246,7 @@ export function buildIndex(snapshot: WatchlistSnapshot): NameIndex {
     deletionBuckets: bucketStarts(compiled.deletionHashes),
     textHashes: byText.hashes,
     textSlots: byText.slots,
+    near: compiled.near,
     lists: snapshot.lists,
     listNames,
   };

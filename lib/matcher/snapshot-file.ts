@@ -35,8 +35,11 @@ import {
   isCurrent,
   type StoredArray,
   storedArray,
+  storedNearTokens,
   uint16sOf,
 } from './compiled-index.ts';
+import { buildIndex } from './name-index.ts';
+import { compileNearTokens } from './near-tokens.ts';
 import { attachPeopleLines, type PeopleFile, type PeopleLines, peopleSource } from './snapshot-people.ts';
 
 const NON_ASCII_RE = /[\u007f-\uffff]/g;
@@ -77,6 +80,9 @@ const ARRAY_FIELDS = [
   'index.namesByDate.dates',
   'index.namesByDate.start',
   'index.namesByDate.nameIds',
+  'index.near.start',
+  'index.near.ids',
+  'index.near.sims',
   'people_lines.starts',
   'people_lines.person_list',
 ] as const;
@@ -122,10 +128,12 @@ export function serialiseSnapshot(snapshot: WatchlistSnapshot): Buffer {
   starts[lines.length] = lines.length === 0 ? 3 : at;
   const listIds = [...new Set(people.map((person) => person.list_id))];
   const index = currentCompiledIndexData(snapshot);
+  // Worked out on the index this compilation makes (attached to the snapshot, so not compiled again).
+  index.near ??= storedNearTokens(compileNearTokens(buildIndex(snapshot)));
   const header: SnapshotHeader = {
     ...rest,
     // Copies: the arrays' fields are emptied below, and the compilation stays attached.
-    index: { ...index, namesByDate: { ...index.namesByDate } },
+    index: { ...index, namesByDate: { ...index.namesByDate }, near: { ...index.near } },
     people_lines: {
       starts: storedArray(starts),
       list_ids: listIds,
