@@ -8,13 +8,13 @@
  */
 
 import type { CheckType } from '../watchlists/types.ts';
+import type { NearTokens } from './compiled-index.ts';
 import { type NameIndex, VocabIdSet } from './name-index.ts';
 import { type NameScore, scoreTokens } from './name-score.ts';
 import {
   CANDIDATE_MIN_SIMILARITY,
   type Evidence,
   listedSimilarity,
-  type NearTokens,
   nearTokensHold,
   tokenEvidence,
 } from './near-tokens.ts';

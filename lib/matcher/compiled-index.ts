@@ -24,7 +24,6 @@ import { otherAlphabetReadings } from './latin-orthographies.ts';
 import { namePostings, vocabularyKeys } from './name-postings.ts';
 import { commonNameWeights, personCategories, tokenWeights } from './name-rarity.ts';
 import { type NamesByDate, namesByDate } from './names-by-date.ts';
-import type { NearTokens } from './near-tokens.ts';
 import { makeToken, type NameToken, nameParts, tokeniseName, tokenWith } from './normalise.ts';
 import { type PeopleSource, peopleSource } from './snapshot-people.ts';
 
@@ -96,6 +95,17 @@ export interface CompiledIndex {
   namesByDate: NamesByDate;
   /** Stored near tokens (near-tokens.ts), when the compilation was read with them. */
   near?: NearTokens;
+}
+
+/**
+ * Each vocabulary token's evidence as a query token (near-tokens.ts): from `start[v]` to
+ * `start[v + 1]` of `ids` and `sims`, the ids it credits (similarity from the candidate floor up)
+ * in lookup order.
+ */
+export interface NearTokens {
+  start: Int32Array;
+  ids: Int32Array;
+  sims: Float64Array;
 }
 
 /** Canonical countries per person, by position. */

@@ -18,11 +18,10 @@ import type {
   ListSummary,
   WatchlistSnapshot,
 } from '../watchlists/types.ts';
-import { type CompiledIndex, compiledIndexOf, hashSkipping } from './compiled-index.ts';
+import { type CompiledIndex, compiledIndexOf, hashSkipping, type NearTokens } from './compiled-index.ts';
 import { namePostings, variantKeys } from './name-postings.ts';
 import { personCategories, tokenWeights } from './name-rarity.ts';
 import { type NamesByDate, namesBornOnDate } from './names-by-date.ts';
-import type { NearTokens } from './near-tokens.ts';
 import type { NameToken } from './normalise.ts';
 import { type PeopleSource, peopleSource } from './snapshot-people.ts';
 

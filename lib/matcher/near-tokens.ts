@@ -12,6 +12,7 @@
  * two are interchangeable; `nearTokensHold` checks a sample of it against the code running now.
  */
 
+import type { NearTokens } from './compiled-index.ts';
 import {
   ARTICLE_RUN_IN_RE,
   lookupToken,
@@ -40,16 +41,6 @@ export interface Evidence {
    * parts are the query's own tokens, already credited). Undefined when there is none.
    */
   runTogether: Uint8Array | undefined;
-}
-
-/**
- * Each vocabulary token's evidence as a query token: from `start[v]` to `start[v + 1]` of `ids`
- * and `sims`, the ids it credits (similarity from `CANDIDATE_MIN_SIMILARITY` up) in lookup order.
- */
-export interface NearTokens {
-  start: Int32Array;
-  ids: Int32Array;
-  sims: Float64Array;
 }
 
 /**
