@@ -408,12 +408,15 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
       index.nameTokenIds[scoringStart + j],
     );
 
+  /** Whether a list carries the token's text as a name part. */
+  const isListedText = (t: NameToken): boolean => index.byText.has(t.text);
+
   function scoreName(q: QueryName, nameId: number, tokenSerials: number[]): NameScore {
     scoringQuery = q;
     scoringListed = tokensOfName(nameId);
     scoringStart = index.nameTokenStart[nameId];
     scoringSerials = tokenSerials;
-    return scoreTokens(q.tokens, scoringListed, weightOf, similarityOf);
+    return scoreTokens(q.tokens, scoringListed, weightOf, similarityOf, isListedText);
   }
 
   /**

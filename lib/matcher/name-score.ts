@@ -24,6 +24,11 @@ import {
 
 /** Weight of the "Abd al-" part left unexplained when "Abdul X" aligns with a bare "X". */
 const ABD_PART_WEIGHT = 0.5;
+/**
+ * Similarity of a bare "Abd al-" (the query's "Abdul Shahlai") to a listed Abd-name ("Abdul Reza
+ * SHAHLAI"): the name cut short to its first element, as an initial is to a name.
+ */
+const ABD_CUT_SHORT_PAIR = 0.9;
 /** Particles introducing the father's name in an Arabic name chain. */
 const NASAB: ReadonlySet<string> = new Set(['bin', 'ibn', 'ben', 'bint', 'binti', 'bte']);
 /** Above this a token pair counts at face value; below, it is discounted steeply. */
@@ -169,7 +174,9 @@ function sortDescending(list: Float64Array, count: number): void {
 /**
  * Scores a tokenised query against a tokenised listed name. `similarity(i, j)` may be supplied to
  * memoise token comparisons across many listed names sharing tokens; only its values from
- * `ALIGNABLE` up are used, so it may return `alignableSimilarity`. The callbacks must not call
+ * `ALIGNABLE` up are used, so it may return `alignableSimilarity`. `listedName(token)`: whether
+ * some list carries the query token as a name part (an Abd-name no list carries may be one cut
+ * short; with no lists at hand every token counts as carried). The callbacks must not call
  * `scoreTokens`.
  */
 export function scoreTokens(
@@ -177,6 +184,7 @@ export function scoreTokens(
   listed: readonly NameToken[],
   weigh: TokenWeigher = defaultWeigher,
   similarity: (i: number, j: number) => number = (i, j) => alignableSimilarity(query[i], listed[j]),
+  listedName: (token: NameToken) => boolean = () => true,
 ): NameScore {
   const nq = query.length;
   const nl = listed.length;
@@ -201,6 +209,9 @@ export function scoreTokens(
   const pairs = new Array<AlignedPair>(chosenCount);
   let abdShortForms = 0;
   let abdOnQuery = 0;
+  // Whether a query Abd-name that no list carries as a name ("abdulshahlai": "Abdul" before a
+  // surname, not a given name such as "Abdulkarim") aligned with a bare listed part ("SHAHLAI").
+  let abdCutShort = false;
   let looseParts = 0;
   let firmParts = 0;
   for (let c = 0; c < chosenCount; c++) {
@@ -214,6 +225,7 @@ export function scoreTokens(
       if (qAbd !== listed[l].text.startsWith(ABD_PREFIX)) {
         abdShortForms++;
         if (qAbd) abdOnQuery++;
+        if (qAbd && !listedName(query[q])) abdCutShort = true;
       }
     }
     let wq = 0;
@@ -289,12 +301,24 @@ export function scoreTokens(
         break;
       }
     }
+    // ... or the query's "Abdul X", no name on any list, with X a listed part, is a listed
+    // Abd-name cut short: "Abdul Shahlai" for "Abdul Reza SHAHLAI" stands as "A. Shahlai" does.
+    const cutShort = onQuery && fragment < 0 && abdCutShort ? unusedAbdName(listed, usedL) : -1;
     if (fragment >= 0) {
       used[fragment] = 1;
       if (onQuery) leftListedCount = removeWeight(leftListed, leftListedCount, weigh(other[fragment]));
       else leftQueryCount = removeWeight(leftQuery, leftQueryCount, weigh(other[fragment]));
       const unmatched = onQuery ? unmatchedListed : unmatchedQuery;
       unmatched.splice(unmatched.indexOf(other[fragment].text), 1);
+    } else if (cutShort >= 0) {
+      usedL[cutShort] = 1;
+      leftListedCount = removeWeight(leftListed, leftListedCount, weigh(listed[cutShort]));
+      unmatchedListed.splice(unmatchedListed.indexOf(listed[cutShort].text), 1);
+      num += INITIAL_WEIGHT * contribution(ABD_CUT_SHORT_PAIR);
+      den += INITIAL_WEIGHT;
+      matchedInitials++;
+      pairs.push({ query: ABD_PREFIX, listed: listed[cutShort].text, similarity: ABD_CUT_SHORT_PAIR });
+      abdCutShort = false;
     } else if (onQuery) leftQuery[leftQueryCount++] = ABD_PART_WEIGHT;
     else leftListed[leftListedCount++] = ABD_PART_WEIGHT;
   }
@@ -359,6 +383,14 @@ function unalignedParts(tokens: readonly NameToken[], used: Uint8Array, particle
   let n = 0;
   for (let k = 0; k < tokens.length; k++) if (!(particles && tokens[k].particle) && !used[k]) n++;
   return n;
+}
+
+/** The first listed part left unaligned that is a whole Abd-name ("abdulreza"), or -1. */
+function unusedAbdName(listed: readonly NameToken[], used: Uint8Array): number {
+  for (let j = 0; j < listed.length; j++)
+    if (!used[j] && listed[j].text.startsWith(ABD_PREFIX) && listed[j].text.length >= ABD_PREFIX.length + 3)
+      return j;
+  return -1;
 }
 
 function isAbdFragment(text: string): boolean {
