@@ -122,6 +122,8 @@ const ABDU_RE = /^abd(?:u|ou)$/;
 const NEVER_ABD_STEM = 'aw';
 const ABD_JOINED_RE = /^abd(?:e|a|o|ou|i)l(?=[a-z]{3})/;
 const ABD_ASSIMILATED_RE = /^abd[ue]([rsnzdt])\1?(?=[a-z]{3})/;
+/** The article run into the name after the prefix ("Abd alKhaliq", "Abdelelkarim"): al-, el-, ul-. */
+const ABD_ARTICLE_RUN_IN_RE = /^abdul(?:al|el|ul)(?=[a-z]{3})/;
 
 /**
  * Arabic "Abd al-Rahman" appears as "Abdul Rahman", "Abdel Rahman", "Abdurrahman", "Abd al Rahman"
@@ -156,7 +158,7 @@ function canonicalAbd(token: string): string {
   if (!token.startsWith('abd')) return token;
   const assimilated = ABD_ASSIMILATED_RE.exec(token);
   if (assimilated) return `abdul${assimilated[1]}${token.slice(assimilated[0].length)}`;
-  return token.replace(ABD_JOINED_RE, 'abdul');
+  return token.replace(ABD_JOINED_RE, 'abdul').replace(ABD_ARTICLE_RUN_IN_RE, 'abdul');
 }
 
 /** Puts `SURNAME, Given names` in reading order; lists with several commas are left as they are. */

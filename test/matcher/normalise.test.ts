@@ -32,6 +32,15 @@ describe('normaliseName', () => {
     expect(normaliseName('ABDEL RAHMAN')).toBe('abdulrahman');
   });
 
+  it('reads the article run into the name after "Abd" as the article ("Abd alKhaliq" is Abd al-Khaliq)', () => {
+    expect(normaliseName('Abd alKhaliq')).toBe(normaliseName('Abd al-Khaliq'));
+    expect(normaliseName('Abd AlAziz')).toBe('abdulaziz');
+    expect(normaliseName('Abdulalaziz')).toBe('abdulaziz');
+    // A name that starts with those letters is not an article run in: al-Alim, al-Ali.
+    expect(normaliseName('Abd Alim')).toBe('abdulalim');
+    expect(normaliseName('Abd Ali')).toBe('abdulali');
+  });
+
   it('treats "Ben" opening a name as a given name', () => {
     expect(tokeniseName('Ben Smith')[0].particle).toBe(false);
     expect(tokeniseName('Moussa Ben Amor')[1].particle).toBe(true);
