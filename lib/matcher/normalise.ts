@@ -310,9 +310,23 @@ export function tokeniseName(name: string): NameToken[] {
   return tokens;
 }
 
+/**
+ * The Arabic article run into the pilgrim's title: "elHajj" is "el Hajj" (the title then dropped,
+ * the article kept as the list's "el-Hajj" keeps it). Only Hajj and its spellings: "Alsheikh" is
+ * also a family name (Al ash-Sheikh), which splitting would lose. The run-in forms the titles list
+ * itself ("alhajj") are dropped whole, as before.
+ */
+const ARTICLE_TITLE_RE = /^(al|el)(ha[a-z]{2,3})$/;
+
+/** A word that is the article and a title run together, as the two words; else the word. */
+function splitArticleTitle(word: string): string | string[] {
+  const m = ARTICLE_TITLE_RE.exec(word);
+  return m !== null && !TITLES.has(word) && TITLES.has(m[2]) ? [m[1], m[2]] : word;
+}
+
 /** The words of a name that take part in matching, with their particle flag (see `tokeniseName`). */
 export function nameParts(name: string): { text: string; particle: boolean }[] {
-  const words = joinAbdPrefix(nameWords(name));
+  const words = joinAbdPrefix(nameWords(name)).flatMap(splitArticleTitle);
   const withoutTitles = words.filter((w) => !TITLES.has(w));
   const kept = withoutTitles.length > 0 ? withoutTitles : words;
   const parts: { text: string; particle: boolean }[] = [];

@@ -41,6 +41,12 @@ describe('normaliseName', () => {
     expect(normaliseName('Abd Ali')).toBe('abdulali');
   });
 
+  it('reads the article run into Hajj as the list writes it apart ("elHajj" is "el-Hajj")', () => {
+    expect(normaliseName('Hassan elHajj HASSAN')).toBe(normaliseName('HASSAN, Hassan el-Hajj'));
+    // "Alsheikh" is also a family name (Al ash-Sheikh): not split.
+    expect(normaliseName('Elsheikh Ali')).toBe('elsheikh ali');
+  });
+
   it('treats "Ben" opening a name as a given name', () => {
     expect(tokeniseName('Ben Smith')[0].particle).toBe(false);
     expect(tokeniseName('Moussa Ben Amor')[1].particle).toBe(true);
