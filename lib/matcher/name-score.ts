@@ -453,8 +453,9 @@ function firstAndLast(
     const i = alignment.q[c];
     const j = alignment.l[c];
     if (query[i].particle) continue;
-    if (j === first && i < query.length - 1) pairedFirst = true;
-    if (j === last && i > 0) pairedLast = true;
+    // A part the listed name repeats ("WALI RAIS PADSHA DIN PADSHA") may be paired at either place.
+    if (listed[j].text === listed[first].text && i < query.length - 1) pairedFirst = true;
+    if (listed[j].text === listed[last].text && i > 0) pairedLast = true;
   }
   return pairedFirst && pairedLast;
 }

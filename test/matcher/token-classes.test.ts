@@ -136,6 +136,12 @@ describe('an OFAC name with its middle dropped', () => {
     // Mohamed and Abbas are each on many listed people: first and last name of many.
     expect(rank(matchOn('ofac_sdn', '46818', 'Mohamed ABBAS'))).toBeLessThan(riskRank('MEDIUM'));
   });
+
+  it('"Ahmed SIHAB" is an alert on SIHAB, Ahmed Abdulrahman Sihab Ahmed (it had been LOW)', () => {
+    // The listed name repeats its last part in the middle; the query's "Sihab" had been paired
+    // with that one, which is not the last part.
+    expect(rank(matchOn('ofac_sdn', '15208', 'Ahmed SIHAB'))).toBeGreaterThanOrEqual(riskRank('MEDIUM'));
+  });
 });
 
 describe('a two-syllable given name written as one', () => {
