@@ -101,7 +101,7 @@ function heapMb(): number {
  * the matcher's: the matcher's own stays as a cold start leaves it, its people parsed only as the
  * screens reach them (snapshot-people.ts), as in production.
  */
-function benchInput(): { count: number; queries: SubjectInput[]; allNames: string[] } {
+export function benchInput(): { count: number; queries: SubjectInput[]; allNames: string[] } {
   const { people } = loadSnapshot();
   const rnd = random(20240503);
   const queries: SubjectInput[] = [];
