@@ -19,6 +19,7 @@ import {
   tokenEvidence,
 } from './near-tokens.ts';
 import { makeToken, type NameToken, nameWords, tokeniseName } from './normalise.ts';
+import { MATCH_FLOOR } from './risk.ts';
 import { INITIAL_WEIGHT, PARTICLE_WEIGHT, UNSEEN_TOKEN_WEIGHT } from './weights.ts';
 
 /** At most this many matches are returned per check, best first. */
@@ -76,6 +77,12 @@ export interface Scored {
   nameId: number;
   query: QueryName;
   name: NameScore;
+  /**
+   * The person's other names scored at or above the reporting floor: the results step may find
+   * one of them the stronger match (a name spelt alike that scores a little lower than a near
+   * alias, which the results step holds to a lower band).
+   */
+  others?: Scored[];
 }
 
 export interface CandidateSelector {
@@ -434,13 +441,24 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
     return false;
   }
 
-  /** Scores one name and keeps it in `best` when it is its person's best so far. */
+  /**
+   * Scores one name and keeps it in `best` when it is its person's best so far; the person's other
+   * names at or above the reporting floor are kept in its `others`.
+   */
   function keepBest(q: QueryName, nameId: number, tokenSerials: number[], best: Map<number, Scored>): void {
     const scored = scoreName(q, nameId, tokenSerials);
     const person = index.namePerson[nameId];
     const previous = best.get(person);
-    if (!previous || scored.score > previous.name.score)
-      best.set(person, { person, nameId, query: q, name: scored });
+    const entry: Scored = { person, nameId, query: q, name: scored };
+    if (!previous) best.set(person, entry);
+    else if (scored.score > previous.name.score) {
+      entry.others = previous.others ?? [];
+      if (previous.name.score >= MATCH_FLOOR) entry.others.push({ ...previous, others: undefined });
+      best.set(person, entry);
+    } else if (scored.score >= MATCH_FLOOR) {
+      if (previous.others === undefined) previous.others = [entry];
+      else previous.others.push(entry);
+    }
   }
 
   // The call (generation) in which each person was first reached through `alsoScore`.

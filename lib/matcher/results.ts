@@ -52,7 +52,15 @@ export function buildChecks(
   const locationCountry = queryCountry(subject.location);
   const byCategory: Record<CheckType, Match[]> = { sanctions: [], pep: [], criminal: [] };
   for (const s of best) {
-    const m = toMatch(index, s, subject, nationalityCountry, locationCountry);
+    let m = toMatch(index, s, subject, nationalityCountry, locationCountry);
+    // Another of the person's names may be the stronger match: the best score with a part spelt
+    // only near can be held to a lower band than a name spelt alike. It may lift the match to
+    // MEDIUM, never higher: a strong match rests on the person's best-scoring name.
+    for (const other of s.others ?? []) {
+      const o = toMatch(index, other, subject, nationalityCountry, locationCountry);
+      if (!o || riskRank(o.match.risk_level) > riskRank('MEDIUM')) continue;
+      if (!m || riskRank(o.match.risk_level) > riskRank(m.match.risk_level)) m = o;
+    }
     if (m) byCategory[index.people[s.person].category].push(m.match);
   }
   // How many matched before the cut, so a result says when it shows only the best MAX_MATCHES.

@@ -142,6 +142,14 @@ describe('an OFAC name with its middle dropped', () => {
     // with that one, which is not the last part.
     expect(rank(matchOn('ofac_sdn', '15208', 'Ahmed SIHAB'))).toBeGreaterThanOrEqual(riskRank('MEDIUM'));
   });
+
+  it('"Muhammad AL-BAHTIYTI" is an alert on AL-BAHTIYTI, Muhammad Rab\'a al-Sayid (it had been LOW)', () => {
+    // The person's best-scoring name was a near alias ("AL-BAHTITI, Muhammad Mahmud"), which the
+    // results step holds to LOW; the primary name, spelt alike at both ends, is the stronger match.
+    const m = matchOn('ofac_sdn', '11379', 'Muhammad AL-BAHTIYTI');
+    expect(m?.risk_level).toBe('MEDIUM');
+    expect(m?.matched_name).toBe("AL-BAHTIYTI, Muhammad Rab'a al-Sayid");
+  });
 });
 
 describe('a two-syllable given name written as one', () => {
