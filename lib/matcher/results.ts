@@ -37,6 +37,9 @@ import { maxRisk, riskRank } from './types.ts';
 /** At most this many matches are returned per check, best first. */
 export const MAX_MATCHES = 10;
 
+/** The highest level a person's name other than its best-scoring one may give the match. */
+const OTHER_NAME_MAX_RANK = riskRank('MEDIUM');
+
 /**
  * Builds the screen's checks from the best-scoring name of each listed person: matches per check
  * type, best first, and a result (with narrative) for each requested check type.
@@ -55,10 +58,12 @@ export function buildChecks(
     let m = toMatch(index, s, subject, nationalityCountry, locationCountry);
     // Another of the person's names may be the stronger match: the best score with a part spelt
     // only near can be held to a lower band than a name spelt alike. It may lift the match to
-    // MEDIUM, never higher: a strong match rests on the person's best-scoring name.
+    // MEDIUM, never higher: a strong match rests on the person's best-scoring name (so a match
+    // at MEDIUM or above already is not looked past).
     for (const other of s.others ?? []) {
+      if (m && riskRank(m.match.risk_level) >= OTHER_NAME_MAX_RANK) break;
       const o = toMatch(index, other, subject, nationalityCountry, locationCountry);
-      if (!o || riskRank(o.match.risk_level) > riskRank('MEDIUM')) continue;
+      if (!o || riskRank(o.match.risk_level) > OTHER_NAME_MAX_RANK) continue;
       if (!m || riskRank(o.match.risk_level) > riskRank(m.match.risk_level)) m = o;
     }
     if (m) byCategory[index.people[s.person].category].push(m.match);
