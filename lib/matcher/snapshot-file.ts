@@ -228,7 +228,7 @@ export function readSnapshot(path: string, readChunk: number = READ_CHUNK): Watc
         readInto(lineBuffer, 0, start, end);
         return lineBuffer.subarray(0, end - start);
       },
-      fill: (_start, end) => readTo(end),
+      fillTo: readTo,
     };
     const snapshot = parseLines(bytes, headerEnd, readTo, file);
     // Closed when `file` is collected: the people's source holds it as long as a matcher built on

@@ -34,11 +34,12 @@ export interface PeopleLines {
 /**
  * The people's lines of a file read only up to them (snapshot-file.ts `readSnapshot`): `line`
  * reads the file's bytes from `start` to `end` on their own, into a view valid until the next
- * call; `fill` reads them into the same place of the bytes the source was given.
+ * call; `fillTo` reads every byte not yet read, up to `end`, into the same place of the bytes the
+ * source was given.
  */
 export interface PeopleFile {
   line(start: number, end: number): Buffer;
-  fill(start: number, end: number): void;
+  fillTo(end: number): void;
 }
 
 /** People parsed from the file's bytes as they are asked for. */
@@ -83,7 +84,7 @@ class LinesSource implements PeopleSource {
     const bytes = this.bytes;
     if (bytes === undefined) return this.parsed as ListedPerson[];
     const { base, starts } = this.lines;
-    this.file?.fill(base, base + starts[this.count]);
+    this.file?.fillTo(base + starts[this.count]);
     this.file = undefined;
     const people = JSON.parse(
       bytes.toString('latin1', base, base + starts[this.count] - 1),
