@@ -101,6 +101,8 @@ export interface DemoKey {
 export interface RunningService {
   url: string;
   pid: number;
+  /** The service's data directory (its store's endpoint is in `dynamodb-endpoint` there). */
+  dataDir: string;
   /** The demo keys the service wrote at start (`.data/demo-keys.json` under its data directory). */
   demoKeys: DemoKey[];
   /** CPU seconds the service process has used so far. */
@@ -143,7 +145,7 @@ export async function startService(
       existsSync(keysFile) ? (JSON.parse(readFileSync(keysFile, 'utf8')).keys as DemoKey[]) : undefined,
     );
     const pid = child.pid as number;
-    return { url, pid, demoKeys, cpuSeconds: () => cpuSeconds(pid), stop };
+    return { url, pid, dataDir, demoKeys, cpuSeconds: () => cpuSeconds(pid), stop };
   } catch (error) {
     await stop();
     throw error;
