@@ -49,7 +49,10 @@ export const TRANSACTION_LIMIT = 100;
 
 /** A refused write's error: its own refusal, or a 409 naming it. */
 function refusalOf(write: TableWrite, found: Record<string, unknown> | undefined): Error {
-  return write.refused?.(found) ?? new ConflictError(`The ${write.what} changed meanwhile; read it again and retry`);
+  return (
+    write.refused?.(found) ??
+    new ConflictError(`The ${write.what} changed meanwhile; read it again and retry`)
+  );
 }
 
 function foundOf(error: unknown): Record<string, unknown> | undefined {
@@ -81,7 +84,11 @@ export async function sendWrite(
     }
     if ('Update' in write) {
       const { Attributes } = await table.doc.send(
-        new UpdateCommand({ ...write.Update, ...common, ...(returnValues ? { ReturnValues: returnValues } : {}) }),
+        new UpdateCommand({
+          ...write.Update,
+          ...common,
+          ...(returnValues ? { ReturnValues: returnValues } : {}),
+        }),
       );
       return Attributes;
     }
@@ -140,7 +147,10 @@ export async function transact(table: Table, writes: readonly TableWrite[]): Pro
         []) as CancellationReason[];
       const refused = reasons.findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
       if (refused >= 0)
-        throw refusalOf(writes[refused], reasons[refused].Item ? unmarshall(reasons[refused].Item) : undefined);
+        throw refusalOf(
+          writes[refused],
+          reasons[refused].Item ? unmarshall(reasons[refused].Item) : undefined,
+        );
       const conflicted = reasons.some((reason) => reason.Code === 'TransactionConflict');
       if (!conflicted || attempt === CONFLICT_ATTEMPTS) throw error;
       await sleep(20 * 2 ** attempt * Math.random());
