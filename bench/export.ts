@@ -18,7 +18,7 @@ import { pipeline } from 'node:stream/promises';
 process.env.LOG_LEVEL ??= 'warn';
 const { freePort, spawnService, waitFor: waitForValue } = await import('./service-process.ts');
 const { sealEntry, GENESIS_HASH } = await import('../lib/audit/chain.ts');
-const { readChainHead } = await import('../lib/audit/trail.ts');
+const { readChainHead } = await import('../lib/audit/audit-table.ts');
 const { verifyExportFile } = await import('../lib/export/verify.ts');
 const { createTable, putRequests, writeAll } = await import('../lib/store/table.ts');
 const { keys } = await import('../lib/store/schema.ts');

@@ -1,6 +1,7 @@
 import { csvRow } from '../common/csv.ts';
 import type { ExportFormat, ExportPeriod } from '../common/export-query.ts';
 import type { Table } from '../store/table.ts';
+import { type AuditEntry, readChainHead } from './audit-table.ts';
 import { canonicalJson, GENESIS_HASH } from './chain.ts';
 import {
   AUDIT_CSV_HEADER,
@@ -9,7 +10,7 @@ import {
   type EntryAfter,
   type EntryBefore,
 } from './export-format.ts';
-import { type AuditEntry, readAuditEntries, readChainHead } from './trail.ts';
+import { readAuditEntries } from './trail.ts';
 
 /**
  * GET /audit/export's body: the run of the tenant's chain that falls in the period, read from the

@@ -1,11 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import * as v from 'valibot';
 import { DomainError, InvalidRequestError } from '../common/errors.ts';
 import { currentRequestId, logger } from '../common/log.ts';
-import { keys } from '../store/schema.ts';
-import { isConditionalCheckFailed, parseItem, type Table } from '../store/table.ts';
-import { type ChainedEntry, GENESIS_HASH, sealEntry } from './chain.ts';
+import type { Table } from '../store/table.ts';
+import {
+  type AuditAction,
+  type AuditActor,
+  type AuditDetails,
+  type AuditEntry,
+  type AuditOutcome,
+  AuditSeqTakenError,
+  type AuditTarget,
+  appendEntry,
+  chainEntriesAfter,
+  chainEntriesBefore,
+  readChainHead,
+} from './audit-table.ts';
+import { GENESIS_HASH, sealEntry } from './chain.ts';
+
+export type { AuditAction, AuditActor, AuditDetails, AuditEntry, AuditOutcome, AuditTarget };
 
 /**
  * The tenant's audit trail: every decision on a screen (disposition, override, approval request,
@@ -25,113 +37,12 @@ import { type ChainedEntry, GENESIS_HASH, sealEntry } from './chain.ts';
  * happens unrecorded: a process that dies between the two leaves a `started` entry with no outcome
  * (the action may or may not have happened; the item itself says which), never an action without one.
  */
-export const AUDIT_ACTIONS = [
-  'screen.dispose',
-  'screen.override',
-  'screen.approve',
-  'screen.delete',
-  'client.register',
-  'client.stop',
-  'clients.rescreen',
-  'lists.synced',
-  // An operator's decision on a list file the sync held for review (lib/sync/review.ts).
-  'lists.accept-held',
-  'lists.reject-held',
-  'tenant.set-plan',
-  // The retention settings (lib/tenancy/retention.ts) and the daily purge (lib/jobs/retention-purge.ts).
-  'tenant.set-retention',
-  'screens.purge',
-  'user.add',
-  'user.disable',
-  'user.revoke-key',
-  'user.rotate-key',
-  'audit.export',
-  'screens.export',
-  // An admin's change to a webhook endpoint (lib/webhooks/endpoints.ts); never the secret.
-  'webhook.create',
-  'webhook.update',
-  'webhook.delete',
-  'webhook.rotate-secret',
-] as const;
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
-
-export const AUDIT_ACTOR_ROLES = ['admin', 'analyst', 'ops', 'system'] as const;
-
-/** Who acted: a tenant's user, operations through the ops CLI, or the service itself. */
-export interface AuditActor {
-  user_id: string;
-  role: (typeof AUDIT_ACTOR_ROLES)[number];
-}
 
 /** The ops CLI's actor: operations staff act across tenants, outside any tenant's users. */
 export const OPS_ACTOR = { user_id: 'ops-cli', role: 'ops' } as const satisfies AuditActor;
 
 /** The service itself: list-change rescreen runs and the scheduler's jobs. */
 export const SYSTEM_ACTOR = { user_id: 'system', role: 'system' } as const satisfies AuditActor;
-
-export const AUDIT_OUTCOMES = ['started', 'done', 'refused', 'failed'] as const;
-export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
-
-/** What the entry is about: ids only. */
-export interface AuditTarget {
-  screen_id?: string;
-  client_id?: string;
-  user_id?: string;
-  run_id?: string;
-}
-
-/**
- * What was asked or changed: flat values, never a key, a secret, a name or a date of birth (a
- * note is recorded as its SHA-256, `note_sha256`, so the record proves which note went with the
- * decision without copying what it says).
- */
-export type AuditDetails = Record<string, string | number | boolean | null>;
-
-/** One entry of the chain, as stored (the item, less its keys and `entity`). */
-export interface AuditEntry extends ChainedEntry {
-  seq: number;
-  /** Unique id of the entry, kept across append retries. */
-  entry_id: string;
-  tenant_id: string;
-  action: AuditAction;
-  /** `started` before the action; `done`, `refused` or `failed` after it. */
-  outcome: AuditOutcome;
-  /** An outcome entry: the seq of the `started` entry it completes. */
-  started_seq?: number;
-  /** `refused`: the refusal's detail; `failed`: what failed (never internals). */
-  outcome_detail?: string;
-  actor: AuditActor;
-  /** ISO 8601 with milliseconds. */
-  at: string;
-  /** The HTTP request that acted (its X-Request-Id), null outside a request (CLI, scheduler). */
-  request_id: string | null;
-  target: AuditTarget;
-  details: AuditDetails;
-  prev_hash: string;
-  hash: string;
-}
-
-const AuditEntrySchema = v.object({
-  seq: v.number(),
-  entry_id: v.string(),
-  tenant_id: v.string(),
-  action: v.picklist(AUDIT_ACTIONS),
-  outcome: v.picklist(AUDIT_OUTCOMES),
-  started_seq: v.optional(v.number()),
-  outcome_detail: v.optional(v.string()),
-  actor: v.object({ user_id: v.string(), role: v.picklist(AUDIT_ACTOR_ROLES) }),
-  at: v.string(),
-  request_id: v.nullable(v.string()),
-  target: v.object({
-    screen_id: v.optional(v.string()),
-    client_id: v.optional(v.string()),
-    user_id: v.optional(v.string()),
-    run_id: v.optional(v.string()),
-  }),
-  details: v.record(v.string(), v.nullable(v.union([v.string(), v.number(), v.boolean()]))),
-  prev_hash: v.string(),
-  hash: v.string(),
-});
 
 /** What a caller appends: the chain's own fields (seq, hashes, id, time, request) are filled in. */
 export interface AuditDraft {
@@ -142,43 +53,6 @@ export interface AuditDraft {
   details?: AuditDetails;
   started_seq?: number;
   outcome_detail?: string;
-}
-
-/**
- * The sort keys of chained entries: `AUDIT#` and 12 digits. Seqs stay below 10^11, so every key
- * starts `AUDIT#0`; account-administration items written before the chain (`AUDIT#<ISO time>`,
- * starting `AUDIT#2`) sort after all of them and are never read as part of it.
- */
-const FIRST_KEY = 'AUDIT#000000000001';
-const LAST_KEY = 'AUDIT#099999999999';
-const inChain = {
-  KeyConditionExpression: 'pk = :pk AND sk BETWEEN :first AND :last',
-  ConsistentRead: true,
-};
-const chainValues = (tenantId: string) => ({
-  ':pk': keys.tenantPartition(tenantId),
-  ':first': FIRST_KEY,
-  ':last': LAST_KEY,
-});
-
-/** The item's entry: every attribute but the table's keys and the entity marker. */
-function entryOfItem(item: Record<string, unknown>): AuditEntry {
-  const { pk: _pk, sk: _sk, entity: _entity, ...entry } = item;
-  return entry as AuditEntry;
-}
-
-/** The last entry of the tenant's trail (consistent read), or undefined for an empty trail. */
-export async function readChainHead(table: Table, tenantId: string): Promise<AuditEntry | undefined> {
-  const { Items = [] } = await table.doc.send(
-    new QueryCommand({
-      TableName: table.name,
-      ...inChain,
-      ExpressionAttributeValues: chainValues(tenantId),
-      ScanIndexForward: false,
-      Limit: 1,
-    }),
-  );
-  return Items[0] ? entryOfItem(Items[0]) : undefined;
 }
 
 /**
@@ -220,16 +94,10 @@ export async function appendAuditEntry(
       head?.hash ?? GENESIS_HASH,
     ) as AuditEntry;
     try {
-      await table.doc.send(
-        new PutCommand({
-          TableName: table.name,
-          Item: { ...keys.auditEntry(tenantId, seq), entity: 'audit', ...entry },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      );
+      await appendEntry(table, entry);
       return entry;
     } catch (error) {
-      if (!isConditionalCheckFailed(error) || attempt >= APPEND_ATTEMPTS) throw error;
+      if (!(error instanceof AuditSeqTakenError) || attempt >= APPEND_ATTEMPTS) throw error;
       // A short random pause spreads the racing appends out.
       await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 * attempt)));
     }
@@ -324,23 +192,8 @@ export async function readAuditEntries(
   { afterSeq = 0, limit = AUDIT_READ_LIMIT_MAX }: { afterSeq?: number; limit?: number } = {},
 ): Promise<AuditEntriesPage> {
   const size = Math.max(1, Math.min(AUDIT_READ_LIMIT_MAX, Math.floor(limit)));
-  const { Items = [], LastEvaluatedKey } = await table.doc.send(
-    new QueryCommand({
-      TableName: table.name,
-      ...inChain,
-      ExpressionAttributeValues: chainValues(tenantId),
-      ScanIndexForward: true,
-      Limit: size,
-      ...(afterSeq > 0 ? { ExclusiveStartKey: keys.auditEntry(tenantId, afterSeq) } : {}),
-    }),
-  );
-  const entries = Items.map(entryOfItem);
-  const last = Items[Items.length - 1];
-  return {
-    entries,
-    // The key, not the entry's own seq: a tampered seq must not make a reader skip or loop.
-    next_after_seq: LastEvaluatedKey && last ? seqOfKey(String(last.sk)) : null,
-  };
+  const { entries, nextAfterSeq } = await chainEntriesAfter(table, tenantId, afterSeq, size);
+  return { entries, next_after_seq: nextAfterSeq };
 }
 
 /** Every entry of the tenant's trail, oldest first, a page at a time (for verification). */
@@ -352,8 +205,6 @@ export async function* allAuditEntries(table: Table, tenantId: string): AsyncGen
     afterSeq = page.next_after_seq;
   }
 }
-
-const seqOfKey = (sk: string): number => Number(sk.slice('AUDIT#'.length));
 
 export const AUDIT_LIMIT_DEFAULT = 50;
 export const AUDIT_LIMIT_MAX = 200;
@@ -372,23 +223,8 @@ export async function listAudit(
   cursor?: string,
 ): Promise<AuditPage> {
   const before = cursor ? decodeAuditCursor(cursor, tenantId) : undefined;
-  const { Items = [], LastEvaluatedKey } = await table.doc.send(
-    new QueryCommand({
-      TableName: table.name,
-      ...inChain,
-      ExpressionAttributeValues: chainValues(tenantId),
-      ScanIndexForward: false,
-      Limit: limit + 1,
-      ExclusiveStartKey: before ? keys.auditEntry(tenantId, before) : undefined,
-    }),
-  );
-  const page = Items.slice(0, limit);
-  const entries = page.map((item) => parseItem(AuditEntrySchema, item) as AuditEntry);
-  const more = Items.length > limit || (LastEvaluatedKey !== undefined && page.length > 0);
-  return {
-    entries,
-    next_cursor: more ? encodeAuditCursor(tenantId, seqOfKey(String(page[page.length - 1].sk))) : null,
-  };
+  const { entries, lastSeq } = await chainEntriesBefore(table, tenantId, before, limit);
+  return { entries, next_cursor: lastSeq === null ? null : encodeAuditCursor(tenantId, lastSeq) };
 }
 
 function encodeAuditCursor(tenantId: string, seq: number): string {

@@ -1,53 +1,26 @@
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { NotFoundError } from '../common/errors.ts';
-import type { OutboxEvent } from '../outbox/outbox.ts';
-import { keys } from '../store/schema.ts';
-import { parseItem, queryPage, type Table, writeIf } from '../store/table.ts';
+import type { OutboxEvent } from '../outbox/outbox-table.ts';
+import type { Table } from '../store/table.ts';
 import { type Principal, requireRole } from '../tenancy/auth.ts';
+import {
+  DELIVERY_OUTCOMES,
+  type DeliveryItem,
+  findDeliveries,
+  readDeliveryItem,
+  recordDeliveryOnce,
+  replayDeliveryItem,
+} from './delivery-table.ts';
 import type { WebhookDeps } from './deps.ts';
-import { requireWebhook, type WebhookItem } from './endpoints.ts';
+import { requireWebhook } from './endpoints.ts';
 import { PAYLOAD_MAX_BYTES, payloadOf, WEBHOOK_EVENT_TYPES } from './events.ts';
+import type { WebhookItem } from './webhook-table.ts';
 
 /**
  * The delivery log: one item per event per endpoint, holding the signed payload (so a retry or a
  * replay sends exactly the same bytes under the same `webhook-id`), its outcome and every attempt
  * with its time, latency, status code and the start of the answer.
  */
-
-export const DELIVERY_OUTCOMES = ['pending', 'succeeded', 'failed'] as const;
-export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
-
-/** Attempts kept on a delivery (the first and the latest ones past it): replays add attempts. */
-const ATTEMPTS_KEPT = 30;
-
-const AttemptSchema = v.object({
-  at: v.string(),
-  status_code: v.nullable(v.number()),
-  latency_ms: v.number(),
-  outcome: v.picklist(['succeeded', 'failed', 'refused']),
-  response_body: v.string(),
-  error: v.nullable(v.string()),
-});
-export type Attempt = v.InferOutput<typeof AttemptSchema>;
-
-export const DeliveryItemSchema = v.object({
-  entity: v.literal('webhook-delivery'),
-  tenant_id: v.string(),
-  webhook_id: v.string(),
-  delivery_id: v.string(),
-  event_id: v.string(),
-  event_type: v.picklist(WEBHOOK_EVENT_TYPES),
-  sequence: v.number(),
-  payload: v.string(),
-  created_at: v.string(),
-  status: v.picklist(DELIVERY_OUTCOMES),
-  attempts: v.array(AttemptSchema),
-  attempt_count: v.number(),
-  replays: v.optional(v.number(), 0),
-  detail: v.optional(v.nullable(v.string()), null),
-});
-export type DeliveryItem = v.InferOutput<typeof DeliveryItemSchema>;
 
 /** The `webhook-id` of one event to one endpoint: the same on every retry and replay. */
 export function deliveryIdOf(event: Pick<OutboxEvent, 'event_id'>, webhookId: string): string {
@@ -77,7 +50,6 @@ export async function recordDelivery(
   now = new Date(),
 ): Promise<{ item: DeliveryItem; created: boolean }> {
   const deliveryId = deliveryIdOf(event, endpoint.webhook_id);
-  const key = keys.webhookDelivery(endpoint.tenant_id, endpoint.webhook_id, deliveryId);
   const payload = payloadOf(event, endpoint.tenant_id, sequence);
   const tooLarge = Buffer.byteLength(payload) > PAYLOAD_MAX_BYTES;
   const item: DeliveryItem = {
@@ -96,17 +68,7 @@ export async function recordDelivery(
     replays: 0,
     detail: tooLarge ? `The payload is over ${PAYLOAD_MAX_BYTES} bytes; not sent` : null,
   };
-  const created = await writeIf(
-    table,
-    new PutCommand({
-      TableName: table.name,
-      Item: { ...key, ...item },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
-  if (created) return { item, created };
-  const stored = await getDelivery(table, endpoint.tenant_id, endpoint.webhook_id, deliveryId);
-  return { item: stored ?? item, created: false };
+  return recordDeliveryOnce(table, item);
 }
 
 export async function getDelivery(
@@ -116,49 +78,7 @@ export async function getDelivery(
   deliveryId: string,
 ): Promise<DeliveryItem | undefined> {
   if (!DELIVERY_ID_PATTERN.test(deliveryId)) return undefined;
-  const { Item } = await table.doc.send(
-    new GetCommand({
-      TableName: table.name,
-      Key: keys.webhookDelivery(tenantId, webhookId, deliveryId),
-      ConsistentRead: true,
-    }),
-  );
-  return Item ? parseItem(DeliveryItemSchema, Item) : undefined;
-}
-
-/** Appends an attempt and sets the outcome; attempts past ATTEMPTS_KEPT drop the oldest but the first. */
-export async function recordAttempt(
-  table: Table,
-  delivery: DeliveryItem,
-  attempt: Attempt,
-  status: DeliveryOutcome,
-  detail: string | null,
-): Promise<void> {
-  const kept = [...delivery.attempts, attempt];
-  const attempts = kept.length > ATTEMPTS_KEPT ? [kept[0], ...kept.slice(-(ATTEMPTS_KEPT - 1))] : kept;
-  await table.doc.send(
-    new UpdateCommand({
-      TableName: table.name,
-      Key: keys.webhookDelivery(delivery.tenant_id, delivery.webhook_id, delivery.delivery_id),
-      UpdateExpression:
-        'SET attempts = :attempts, #status = :status, detail = :detail ADD attempt_count :one',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':attempts': attempts, ':status': status, ':detail': detail, ':one': 1 },
-    }),
-  );
-}
-
-/** Ends a delivery without an attempt (its endpoint was deleted or disabled). */
-export async function endDelivery(table: Table, delivery: DeliveryItem, detail: string): Promise<void> {
-  await table.doc.send(
-    new UpdateCommand({
-      TableName: table.name,
-      Key: keys.webhookDelivery(delivery.tenant_id, delivery.webhook_id, delivery.delivery_id),
-      UpdateExpression: 'SET #status = :failed, detail = :detail',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':failed': 'failed', ':detail': detail },
-    }),
-  );
+  return readDeliveryItem(table, tenantId, webhookId, deliveryId);
 }
 
 export const DeliveriesQuerySchema = v.object({
@@ -217,42 +137,8 @@ export async function listDeliveries(
   query: v.InferOutput<typeof DeliveriesQuerySchema>,
 ) {
   await requireEndpoint(table, caller, webhookId);
-  const filters: string[] = [];
-  const values: Record<string, unknown> = {
-    ':pk': keys.tenantPartition(caller.tenantId),
-    ':prefix': keys.webhookDeliveryPrefix(webhookId),
-  };
-  if (query.event) {
-    filters.push('event_type = :event');
-    values[':event'] = query.event;
-  }
-  if (query.outcome) {
-    filters.push('#status = :outcome');
-    values[':outcome'] = query.outcome;
-  }
-  const limit = query.limit ?? 50;
-  // A filter is applied after each page is read: read pages until enough match (bounded).
-  const found: DeliveryItem[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  for (let page = 0; page < 20 && found.length < limit; page++) {
-    const { items, more } = await queryPage(
-      table,
-      {
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        FilterExpression: filters.length > 0 ? filters.join(' AND ') : undefined,
-        ExpressionAttributeNames: query.outcome ? { '#status': 'status' } : undefined,
-        ExpressionAttributeValues: values,
-        ExclusiveStartKey,
-        ConsistentRead: true,
-      },
-      200,
-    );
-    found.push(...items.map((item) => parseItem(DeliveryItemSchema, item)));
-    if (!more || items.length === 0) break;
-    const last = items.at(-1) as Record<string, unknown>;
-    ExclusiveStartKey = { pk: last.pk, sk: last.sk };
-  }
-  return { deliveries: found.slice(0, limit).map(deliveryView) };
+  const found = await findDeliveries(table, caller.tenantId, webhookId, query, query.limit ?? 50);
+  return { deliveries: found.map(deliveryView) };
 }
 
 /** POST /webhooks/{id}/deliveries/{delivery_id}/replay: the same payload and webhook-id, queued again. */
@@ -266,17 +152,7 @@ export async function replayDelivery(
   const endpoint = await requireEndpoint(table, caller, webhookId);
   const delivery = await getDelivery(table, caller.tenantId, webhookId, deliveryId);
   if (!delivery) throw new NotFoundError(`No delivery ${deliveryId} of webhook ${webhookId}`);
-  const { Attributes } = await table.doc.send(
-    new UpdateCommand({
-      TableName: table.name,
-      Key: keys.webhookDelivery(caller.tenantId, webhookId, deliveryId),
-      UpdateExpression: 'SET #status = :pending, detail = :null ADD replays :one',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':pending': 'pending', ':null': null, ':one': 1 },
-      ReturnValues: 'ALL_NEW',
-    }),
-  );
-  const replayed = parseItem(DeliveryItemSchema, Attributes ?? {});
+  const replayed = await replayDeliveryItem(table, caller.tenantId, webhookId, deliveryId);
   await sendDeliveries(deps, [
     {
       tenant_id: caller.tenantId,

@@ -1,15 +1,16 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSRecord } from 'aws-lambda';
 import { Webhook } from 'standardwebhooks';
 import type { Logger } from '../common/log.ts';
 import { DONE, type JobOutcome, sqsPartialBatch } from '../queue/partial-batch.ts';
-import { keys } from '../store/schema.ts';
 import type { Table } from '../store/table.ts';
+import { sendWrite } from '../store/write.ts';
 import { checkTarget, RefusedUrlError } from './address-guard.ts';
-import { type Attempt, type DeliveryMessage, endDelivery, getDelivery, recordAttempt } from './deliveries.ts';
+import { type DeliveryMessage, getDelivery } from './deliveries.ts';
+import { type Attempt, endDelivery, recordAttempt } from './delivery-table.ts';
 import type { WebhookDeps } from './deps.ts';
-import { endpointOf, signingSecrets, type WebhookItem } from './endpoints.ts';
+import { endpointOf, signingSecrets } from './endpoints.ts';
 import { attemptsOf, DISABLE_AFTER_FAILING_MS } from './retry.ts';
+import { recordDeadLettered, type WebhookItem, webhookWrites } from './webhook-table.ts';
 
 /**
  * The delivery function: one SQS message is one attempt to POST one stored payload to one
@@ -55,63 +56,27 @@ function failingMetric(log: Logger, endpoint: WebhookItem, disabled: boolean) {
 }
 
 async function markSucceeded(table: Table, endpoint: WebhookItem, at: string) {
-  await table.doc
-    .send(
-      new UpdateCommand({
-        TableName: table.name,
-        Key: keys.webhook(endpoint.tenant_id, endpoint.webhook_id),
-        UpdateExpression: 'SET last_success_at = :at, failing_since = :null',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':at': at, ':null': null },
-      }),
-    )
-    .catch(() => undefined);
+  await sendWrite(table, webhookWrites.succeeded(endpoint, at)).catch(() => undefined);
 }
 
 /** A dead-lettered delivery: the endpoint is failing since its first one; 72 hours of it disable the endpoint. */
 async function markFailing(table: Table, endpoint: WebhookItem, now: Date, log: Logger) {
   const at = now.toISOString();
-  const { Attributes } = await table.doc.send(
-    new UpdateCommand({
-      TableName: table.name,
-      Key: keys.webhook(endpoint.tenant_id, endpoint.webhook_id),
-      UpdateExpression:
-        'SET last_failure_at = :at, failing_since = if_not_exists(failing_since, :at), dead_lettered = if_not_exists(dead_lettered, :zero) + :one',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':at': at, ':zero': 0, ':one': 1 },
-      ReturnValues: 'ALL_NEW',
-    }),
-  );
   // failing_since may be stored as null (cleared by a success): set it now in that case.
-  let since = Attributes?.failing_since as string | null | undefined;
+  let since = await recordDeadLettered(table, endpoint, at);
   if (!since) {
-    await table.doc.send(
-      new UpdateCommand({
-        TableName: table.name,
-        Key: keys.webhook(endpoint.tenant_id, endpoint.webhook_id),
-        UpdateExpression: 'SET failing_since = :at',
-        ExpressionAttributeValues: { ':at': at },
-      }),
-    );
+    await sendWrite(table, webhookWrites.failingSince(endpoint, at));
     since = at;
   }
   const disable = now.getTime() - new Date(since).getTime() >= DISABLE_AFTER_FAILING_MS;
   if (disable) {
-    await table.doc
-      .send(
-        new UpdateCommand({
-          TableName: table.name,
-          Key: keys.webhook(endpoint.tenant_id, endpoint.webhook_id),
-          UpdateExpression: 'SET enabled = :false, disabled_reason = :why',
-          ConditionExpression: 'enabled = :true',
-          ExpressionAttributeValues: {
-            ':false': false,
-            ':true': true,
-            ':why': `Disabled ${at}: every delivery failed since ${since} (72 hours); the last ones are in GET /webhooks/${endpoint.webhook_id}/deliveries?outcome=failed. PATCH enabled: true to resume.`,
-          },
-        }),
-      )
-      .catch(() => undefined);
+    await sendWrite(
+      table,
+      webhookWrites.disable(
+        endpoint,
+        `Disabled ${at}: every delivery failed since ${since} (72 hours); the last ones are in GET /webhooks/${endpoint.webhook_id}/deliveries?outcome=failed. PATCH enabled: true to resume.`,
+      ),
+    ).catch(() => undefined);
   }
   failingMetric(log, endpoint, disable);
 }

@@ -1,12 +1,12 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Logger } from '../common/log.ts';
-import { markDrained, type OutboxEntry, type OutboxEvent, pendingOutbox } from '../outbox/outbox.ts';
-import { keys } from '../store/schema.ts';
-import { queryAll, type Table } from '../store/table.ts';
+import { markDrained, type OutboxEntry, type OutboxEvent, pendingOutbox } from '../outbox/outbox-table.ts';
+import type { Table } from '../store/table.ts';
 import { listTenants } from '../tenancy/tenants.ts';
 import { type DeliveryMessage, recordDelivery, sendDeliveries } from './deliveries.ts';
+import { pendingDeliveryIds } from './delivery-table.ts';
 import type { WebhookDeps } from './deps.ts';
-import { getWebhook, listWebhookItems, subscribedEndpoints } from './endpoints.ts';
+import { getWebhook, subscribedEndpoints } from './endpoints.ts';
+import { listWebhookItems, nextWebhookSequence } from './webhook-table.ts';
 
 /**
  * The outbox drain (every minute on AWS, every second under `npm start`): for each item carrying
@@ -24,20 +24,6 @@ export interface DrainReport {
   items: number;
   events: number;
   deliveries: number;
-}
-
-async function nextSequence(table: Table, tenantId: string): Promise<number> {
-  const { Attributes } = await table.doc.send(
-    new UpdateCommand({
-      TableName: table.name,
-      Key: keys.webhookSequence(tenantId),
-      UpdateExpression: 'SET entity = :entity ADD #seq :one',
-      ExpressionAttributeNames: { '#seq': 'sequence' },
-      ExpressionAttributeValues: { ':one': 1, ':entity': 'webhook-seq' },
-      ReturnValues: 'UPDATED_NEW',
-    }),
-  );
-  return Number(Attributes?.sequence);
 }
 
 /** A `webhook.test` goes to the endpoint it was sent from, whatever it subscribes to. */
@@ -62,7 +48,7 @@ async function fanOut(deps: WebhookDeps, event: OutboxEvent): Promise<number> {
     if (endpoints.length === 0) continue;
     let sequence: number | undefined;
     for (const endpoint of endpoints) {
-      sequence ??= await nextSequence(deps.table, tenantId);
+      sequence ??= await nextWebhookSequence(deps.table, tenantId);
       const { item } = await recordDelivery(deps.table, endpoint, event, sequence);
       if (item.status === 'pending')
         messages.push({
@@ -126,21 +112,11 @@ export async function requeuePendingDeliveries(deps: Pick<WebhookDeps, 'table' |
   let queued = 0;
   for (const tenant of await listTenants(deps.table))
     for (const endpoint of await listWebhookItems(deps.table, tenant.tenant_id)) {
-      const pending = await queryAll(deps.table, {
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        FilterExpression: '#status = :pending',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':pk': keys.tenantPartition(tenant.tenant_id),
-          ':prefix': keys.webhookDeliveryPrefix(endpoint.webhook_id),
-          ':pending': 'pending',
-        },
-        ConsistentRead: true,
-      });
-      const messages: DeliveryMessage[] = pending.map((item) => ({
+      const pending = await pendingDeliveryIds(deps.table, tenant.tenant_id, endpoint.webhook_id);
+      const messages: DeliveryMessage[] = pending.map((deliveryId) => ({
         tenant_id: tenant.tenant_id,
         webhook_id: endpoint.webhook_id,
-        delivery_id: String(item.delivery_id),
+        delivery_id: deliveryId,
       }));
       await sendDeliveries(deps, messages);
       queued += messages.length;

@@ -1,17 +1,24 @@
 import { randomBytes } from 'node:crypto';
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { type AuditDetails, audited } from '../audit/trail.ts';
-import { ConflictError, InvalidRequestError, NotFoundError } from '../common/errors.ts';
+import { InvalidRequestError } from '../common/errors.ts';
 import { strictBody } from '../common/fields.ts';
-import { keys } from '../store/schema.ts';
-import { parseItem, queryAll, type Table, writeIf } from '../store/table.ts';
+import type { Table } from '../store/table.ts';
+import { sendWrite } from '../store/write.ts';
 import { type Principal, requireRole } from '../tenancy/auth.ts';
 import type { PlanId } from '../tenancy/plans.ts';
 import { checkTarget } from './address-guard.ts';
 import type { WebhookDeps } from './deps.ts';
 import { SUBSCRIBABLE_EVENTS } from './events.ts';
 import { newSigningSecret } from './secrets.ts';
+import {
+  changeWebhookItem,
+  listWebhookItems,
+  readWebhookItem,
+  type WebhookItem,
+  webhookNotFound,
+  webhookWrites,
+} from './webhook-table.ts';
 
 /**
  * A tenant's webhook endpoints (admins only): a URL, the events it hears, a description, enabled
@@ -33,31 +40,6 @@ export const DEFAULT_OVERLAP_HOURS = 24;
 export const MAX_OVERLAP_HOURS = 7 * 24;
 
 export const WEBHOOK_ID_PATTERN = /^whk_[0-9a-f]{16}$/;
-
-const SecretSchema = v.object({
-  sealed: v.string(),
-  created_at: v.string(),
-  expires_at: v.nullable(v.string()),
-});
-
-export const WebhookItemSchema = v.object({
-  entity: v.literal('webhook'),
-  tenant_id: v.string(),
-  webhook_id: v.string(),
-  url: v.string(),
-  events: v.array(v.string()),
-  description: v.string(),
-  enabled: v.boolean(),
-  secrets: v.array(SecretSchema),
-  created_at: v.string(),
-  created_by: v.string(),
-  updated_at: v.string(),
-  failing_since: v.optional(v.nullable(v.string()), null),
-  disabled_reason: v.optional(v.nullable(v.string()), null),
-  last_success_at: v.optional(v.nullable(v.string()), null),
-  last_failure_at: v.optional(v.nullable(v.string()), null),
-});
-export type WebhookItem = v.InferOutput<typeof WebhookItemSchema>;
 
 const eventsField = v.pipe(
   v.array(
@@ -140,27 +122,13 @@ function requireAdmin(caller: Principal, action: string) {
   requireRole(caller, 'admin', action);
 }
 
-const notFound = (id: string) => new NotFoundError(`No webhook ${id} in your tenant`);
-
 export async function getWebhook(
   table: Table,
   tenantId: string,
   webhookId: string,
 ): Promise<WebhookItem | undefined> {
   if (!WEBHOOK_ID_PATTERN.test(webhookId)) return undefined;
-  const { Item } = await table.doc.send(
-    new GetCommand({ TableName: table.name, Key: keys.webhook(tenantId, webhookId), ConsistentRead: true }),
-  );
-  return Item ? parseItem(WebhookItemSchema, Item) : undefined;
-}
-
-export async function listWebhookItems(table: Table, tenantId: string): Promise<WebhookItem[]> {
-  const items = await queryAll(table, {
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': keys.tenantPartition(tenantId), ':prefix': 'WEBHOOK#' },
-    ConsistentRead: true,
-  });
-  return items.map((item) => parseItem(WebhookItemSchema, item));
+  return readWebhookItem(table, tenantId, webhookId);
 }
 
 /** Who made an admin change, for its audit entries. */
@@ -175,7 +143,7 @@ export async function requireWebhook(
   webhookId: string,
 ): Promise<WebhookItem> {
   const item = await getWebhook(table, caller.tenantId, webhookId);
-  if (!item) throw notFound(webhookId);
+  if (!item) throw webhookNotFound(webhookId);
   return item;
 }
 
@@ -208,21 +176,7 @@ async function registerWebhook(
   await checkTarget(body.url, deps.policy, deps.resolve);
   const cap = WEBHOOK_ENDPOINT_CAPS[caller.plan.id];
   // The plan's cap is one conditional ADD on the tenant item: two concurrent registrations cannot both take the last slot.
-  const slot = await writeIf(
-    table,
-    new UpdateCommand({
-      TableName: table.name,
-      Key: keys.tenant(caller.tenantId),
-      UpdateExpression: 'ADD webhook_count :one',
-      ConditionExpression:
-        'attribute_exists(pk) AND (attribute_not_exists(webhook_count) OR webhook_count < :cap)',
-      ExpressionAttributeValues: { ':one': 1, ':cap': cap },
-    }),
-  );
-  if (!slot)
-    throw new ConflictError(
-      `Your plan (${caller.plan.name}) allows ${cap} webhook endpoint${cap === 1 ? '' : 's'}; delete one or change plan`,
-    );
+  await sendWrite(table, webhookWrites.takeSlot(caller.tenantId, cap, caller.plan.name));
   const now = new Date().toISOString();
   const secret = newSigningSecret();
   const item: WebhookItem = {
@@ -242,13 +196,7 @@ async function registerWebhook(
     last_success_at: null,
     last_failure_at: null,
   };
-  await table.doc.send(
-    new PutCommand({
-      TableName: table.name,
-      Item: { ...keys.webhook(caller.tenantId, item.webhook_id), ...item },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+  await sendWrite(table, webhookWrites.create(item));
   return {
     webhook: webhookView(item),
     secret,
@@ -308,36 +256,15 @@ async function changeWebhook(
     throw new InvalidRequestError('Send at least one of url, events, description, enabled');
   const current = await requireWebhook(table, caller, webhookId);
   if (body.url !== undefined) await checkTarget(body.url, deps.policy, deps.resolve);
-  const now = new Date().toISOString();
-  const sets: string[] = ['updated_at = :now'];
-  const values: Record<string, unknown> = { ':now': now, ':seen': current.updated_at };
-  const set = (expression: string, name: string, value: unknown) => {
-    sets.push(expression);
-    values[name] = value;
-  };
-  if (body.url !== undefined) set('#url = :url', ':url', body.url);
-  if (body.events !== undefined) set('events = :events', ':events', [...body.events]);
-  if (body.description !== undefined) set('description = :description', ':description', body.description);
-  if (body.enabled !== undefined) set('enabled = :enabled', ':enabled', body.enabled);
-  if (body.enabled) set('failing_since = :null, disabled_reason = :null', ':null', null);
-  try {
-    const { Attributes } = await table.doc.send(
-      new UpdateCommand({
-        TableName: table.name,
-        Key: keys.webhook(caller.tenantId, webhookId),
-        UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: 'updated_at = :seen',
-        ExpressionAttributeNames: body.url !== undefined ? { '#url': 'url' } : undefined,
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return { webhook: webhookView(parseItem(WebhookItemSchema, Attributes ?? {})) };
-  } catch (error) {
-    if (error instanceof Error && error.name === 'ConditionalCheckFailedException')
-      throw new ConflictError(`Webhook ${webhookId} changed meanwhile; read it again`);
-    throw error;
-  }
+  const item = await changeWebhookItem(
+    table,
+    caller.tenantId,
+    webhookId,
+    current.updated_at,
+    body,
+    new Date().toISOString(),
+  );
+  return { webhook: webhookView(item) };
 }
 
 /** DELETE /webhooks/{id}: queued deliveries to it end, unsent; its slot of the cap is freed. */
@@ -357,25 +284,9 @@ export async function deleteWebhook(table: Table, caller: Principal, webhookId: 
 }
 
 async function removeWebhook(table: Table, caller: Principal, webhookId: string) {
-  const deleted = WEBHOOK_ID_PATTERN.test(webhookId)
-    ? await writeIf(
-        table,
-        new DeleteCommand({
-          TableName: table.name,
-          Key: keys.webhook(caller.tenantId, webhookId),
-          ConditionExpression: 'attribute_exists(pk)',
-        }),
-      )
-    : false;
-  if (!deleted) throw notFound(webhookId);
-  await table.doc.send(
-    new UpdateCommand({
-      TableName: table.name,
-      Key: keys.tenant(caller.tenantId),
-      UpdateExpression: 'ADD webhook_count :minus',
-      ExpressionAttributeValues: { ':minus': -1 },
-    }),
-  );
+  if (!WEBHOOK_ID_PATTERN.test(webhookId)) throw webhookNotFound(webhookId);
+  await sendWrite(table, webhookWrites.remove(caller.tenantId, webhookId));
+  await sendWrite(table, webhookWrites.freeSlot(caller.tenantId));
   return { webhook_id: webhookId, deleted: true as const };
 }
 
@@ -424,21 +335,10 @@ async function rotateSecret(
     { sealed: await deps.box.seal(secret), created_at: now.toISOString(), expires_at: null },
     ...kept,
   ];
-  const rotated = await writeIf(
+  await sendWrite(
     table,
-    new UpdateCommand({
-      TableName: table.name,
-      Key: keys.webhook(caller.tenantId, webhookId),
-      UpdateExpression: 'SET secrets = :secrets, updated_at = :now',
-      ConditionExpression: 'updated_at = :seen',
-      ExpressionAttributeValues: {
-        ':secrets': secrets,
-        ':now': now.toISOString(),
-        ':seen': current.updated_at,
-      },
-    }),
+    webhookWrites.rotateSecrets(caller.tenantId, webhookId, current.updated_at, secrets, now.toISOString()),
   );
-  if (!rotated) throw new ConflictError(`Webhook ${webhookId} changed meanwhile; rotate again`);
   return {
     webhook: webhookView({ ...current, secrets, updated_at: now.toISOString() }, now),
     secret,

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../outbox/event-types.ts';
-import type { OutboxEvent } from '../outbox/outbox.ts';
+import type { OutboxEvent } from '../outbox/outbox-table.ts';
 
 /**
  * The payload of every webhook (Standard Webhooks form: `type`, `timestamp`, `data`), with the

@@ -1,10 +1,9 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { NotFoundError } from '../common/errors.ts';
-import { outboxEvent, outboxUpdate } from '../outbox/outbox.ts';
-import { keys } from '../store/schema.ts';
-import { type Table, writeIf } from '../store/table.ts';
+import { outboxEvent } from '../outbox/outbox.ts';
+import type { Table } from '../store/table.ts';
+import { sendWrite } from '../store/write.ts';
 import { type Principal, requireRole } from '../tenancy/auth.ts';
 import { WEBHOOK_ID_PATTERN } from './endpoints.ts';
+import { webhookNotFound, webhookWrites } from './webhook-table.ts';
 
 /**
  * POST /webhooks/{id}/test: a `webhook.test` event through the same outbox, queue and signing as
@@ -13,25 +12,12 @@ import { WEBHOOK_ID_PATTERN } from './endpoints.ts';
  */
 export async function sendTestEvent(table: Table, caller: Principal, webhookId: string) {
   requireRole(caller, 'admin', 'Testing a webhook');
-  const key = keys.webhook(caller.tenantId, webhookId);
   const event = outboxEvent('webhook.test', caller.tenantId, {
     webhook_id: webhookId,
     detail: `A test event sent by ${caller.userId}`,
   });
-  const update = outboxUpdate(key, [event]);
-  const written =
-    WEBHOOK_ID_PATTERN.test(webhookId) &&
-    (await writeIf(
-      table,
-      new UpdateCommand({
-        TableName: table.name,
-        Key: key,
-        UpdateExpression: `SET ${update.set}`,
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: update.values,
-      }),
-    ));
-  if (!written) throw new NotFoundError(`No webhook ${webhookId} in your tenant`);
+  if (!WEBHOOK_ID_PATTERN.test(webhookId)) throw webhookNotFound(webhookId);
+  await sendWrite(table, webhookWrites.appendEvents(caller.tenantId, webhookId, [event]));
   return {
     event_id: event.event_id,
     detail: 'Queued: see GET /webhooks/{webhook_id}/deliveries for the attempt',

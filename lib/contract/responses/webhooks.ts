@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { DELIVERY_OUTCOMES } from '../../webhooks/deliveries.ts';
+import { DELIVERY_OUTCOMES } from '../../webhooks/delivery-table.ts';
 import { WEBHOOK_EVENT_TYPES } from '../../webhooks/events.ts';
 
 /** Responses of the webhook routes: /webhooks and its deliveries. */
