@@ -1,7 +1,7 @@
 /**
  * The sync's sanity checks across runs (lib/sync/sanity.ts), each walk-past of issue 21 built from
  * the REAL UN file (cut, repeated or garbled, never an invented designee), through the real stores
- * (dynalite, the directory snapshot store); and the held file's review through the ops CLI as an
+ * (DynamoDB Local, the directory snapshot store); and the held file's review through the ops CLI as an
  * operator runs it (child processes), audited in the operations trail.
  */
 import { spawnSync } from 'node:child_process';
