@@ -2,8 +2,7 @@ import * as v from 'valibot';
 import type { TooManyRequestsError } from '../common/errors.ts';
 import { keys } from '../store/schema.ts';
 import type { Table } from '../store/table.ts';
-import { sendWrite } from '../store/write.ts';
-import { trySendWrite, type UpdateWrite } from './refused-write.ts';
+import { sendWrite, trySendWrite, type UpdateWrite } from '../store/write.ts';
 
 /**
  * The fair-use counters (lib/tenancy/limits.ts holds the rules): a tenant's request windows and

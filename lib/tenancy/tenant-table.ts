@@ -4,9 +4,8 @@ import { AUDIT_ACTOR_ROLES, type AuditActor } from '../audit/trail.ts';
 import { ConflictError, NotFoundError } from '../common/errors.ts';
 import { INDEXES, indexKeys, keys } from '../store/schema.ts';
 import { parseItem, queryAll, type Table } from '../store/table.ts';
-import { sendWrite, type TableWrite } from '../store/write.ts';
+import { sendWrite, type TableWrite, type UpdateWrite } from '../store/write.ts';
 import { PLAN_IDS, PLANS, type PlanId } from './plans.ts';
-import { sendWriteFindingRefusal, type UpdateWrite } from './refused-write.ts';
 
 /**
  * The tenant item (pk TENANT#<tid>, sk TENANT), in the tenants index (TENANTS / <tid>) for the
@@ -206,9 +205,7 @@ export async function releaseAnalystSeat(table: Table, tenantId: string): Promis
 
 /** Moves a tenant to another plan; refused when it has more analysts than the new plan seats. */
 export async function changePlan(table: Table, tenantId: string, plan: PlanId): Promise<Tenant> {
-  return parseTenant(
-    (await sendWriteFindingRefusal(table, tenantWrites.changePlan(tenantId, plan), 'ALL_NEW'))!,
-  );
+  return parseTenant((await sendWrite(table, tenantWrites.changePlan(tenantId, plan), 'ALL_NEW'))!);
 }
 
 /**

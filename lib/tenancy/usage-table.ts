@@ -4,8 +4,7 @@ import { QuotaExceededError } from '../common/errors.ts';
 import { isoDay } from '../common/time.ts';
 import { keys } from '../store/schema.ts';
 import { parseItem, type Table } from '../store/table.ts';
-import { sendWrite } from '../store/write.ts';
-import { sendWriteFindingRefusal, trySendWrite, type UpdateWrite } from './refused-write.ts';
+import { sendWrite, trySendWrite, type UpdateWrite } from '../store/write.ts';
 
 /**
  * A tenant's usage item, one per calendar month (pk TENANT#<tid>, sk USAGE#<YYYY-MM>): `used`, the
@@ -140,7 +139,7 @@ export async function charge(
   at: Date,
 ): Promise<number> {
   const write = usageWrites.charge(tenantId, count, limit, at);
-  const attributes = await sendWriteFindingRefusal(table, write, 'UPDATED_NEW');
+  const attributes = await sendWrite(table, write, 'UPDATED_NEW');
   return attributes?.used as number;
 }
 
@@ -168,7 +167,7 @@ export async function numberScreen(
   charged?: { limit: number | null },
 ): Promise<{ sequence: number; used?: number }> {
   const write = usageWrites.numberScreen(tenantId, at, day, charged);
-  const attributes = await sendWriteFindingRefusal(table, write, 'UPDATED_NEW');
+  const attributes = await sendWrite(table, write, 'UPDATED_NEW');
   return { sequence: attributes?.[daySequence(day)] as number, used: attributes?.used as number | undefined };
 }
 

@@ -3,8 +3,8 @@ import * as v from 'valibot';
 import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '../common/errors.ts';
 import { keys } from '../store/schema.ts';
 import { getAll, parseItem, queryAll, type Table } from '../store/table.ts';
-import { sendWrite, type TableWrite } from '../store/write.ts';
-import { sendWriteFindingRefusal, type UpdateWrite } from './refused-write.ts';
+import { sendWrite, type TableWrite, type UpdateWrite } from '../store/write.ts';
+
 import { ROLES } from './roles.ts';
 import { parseTenant, type Tenant } from './tenant-table.ts';
 
@@ -217,9 +217,7 @@ export async function disableUserItem(
   by: string,
   at: string,
 ): Promise<User> {
-  return parseUser(
-    (await sendWriteFindingRefusal(table, userWrites.disable(tenantId, userId, by, at), 'ALL_NEW'))!,
-  );
+  return parseUser((await sendWrite(table, userWrites.disable(tenantId, userId, by, at), 'ALL_NEW'))!);
 }
 
 /** Replaces an active user's key ({@link userWrites.replaceKey}): the user as the write left them. */
@@ -231,11 +229,7 @@ export async function replaceUserKey(
   analystsOnly?: string,
 ): Promise<User> {
   return parseUser(
-    (await sendWriteFindingRefusal(
-      table,
-      userWrites.replaceKey(tenantId, userId, key, analystsOnly),
-      'ALL_NEW',
-    ))!,
+    (await sendWrite(table, userWrites.replaceKey(tenantId, userId, key, analystsOnly), 'ALL_NEW'))!,
   );
 }
 
