@@ -213,11 +213,12 @@ const quietly = (what: string) => ({
 /**
  * The attributes that place a finished subject (screened or failed) in the batch's progress
  * index, in finish order: the stream reads them back by their batch-progress sort key, so both
- * outcomes must write them the same way.
+ * outcomes must write them the same way. With the item's key, which the completion event names.
  */
-function finishedInOrder(ref: BatchRef & Partial<BatchTotal>, seq: number, at: Date, itemKey: ItemKey) {
-  const completion = completionEvent(ref, seq, at, itemKey);
-  return {
+function finishedInOrder(ref: BatchRef & Partial<BatchTotal>, index: number, seq: number, at: Date) {
+  const key = keys.batchItem(ref.tenantId, ref.batchId, index);
+  const completion = completionEvent(ref, seq, at, key);
+  const ordered = {
     set: `seq = :seq, finished_at = :at, ${INDEXES.batchProgress.partitionKey} = :progressPk, ${INDEXES.batchProgress.sortKey} = :progressSk${completion ? `, ${completion.set}` : ''}`,
     values: {
       ':seq': seq,
@@ -227,6 +228,7 @@ function finishedInOrder(ref: BatchRef & Partial<BatchTotal>, seq: number, at: D
       ...completion?.values,
     },
   };
+  return { key, ordered };
 }
 
 const sequenceKey = (seq: number) => String(seq).padStart(6, '0');
@@ -370,8 +372,7 @@ export const batchItemWrites = {
     screen: ScreenedSubject,
     at: Date,
   ): TableWrite {
-    const key = keys.batchItem(ref.tenantId, ref.batchId, index);
-    const ordered = finishedInOrder(ref, seq, at, key);
+    const { key, ordered } = finishedInOrder(ref, index, seq, at);
     return {
       Update: {
         Key: key,
@@ -404,8 +405,7 @@ export const batchItemWrites = {
     at: Date,
     failure: SubjectFailure,
   ): TableWrite {
-    const key = keys.batchItem(ref.tenantId, ref.batchId, index);
-    const ordered = finishedInOrder(ref, seq, at, key);
+    const { key, ordered } = finishedInOrder(ref, index, seq, at);
     return {
       Update: {
         Key: key,
