@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { BatchRecord } from '../batch/batch-record.ts';
+import type { BatchRecord } from '../batch/batch-table.ts';
 import { outcomeOf, type SubjectScreener } from '../batch/worker.ts';
 import { ConflictError } from '../common/errors.ts';
 import { isClientId } from '../common/ids.ts';

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import * as v from 'valibot';
 import { audited } from '../audit/trail.ts';
-import { failedItems } from '../batch/batch-items.ts';
-import { type BatchRecord, getBatch, type RunCounts } from '../batch/batch-record.ts';
+import { type BatchRecord, failedItems, getBatch, type RunCounts } from '../batch/batch-table.ts';
 import { queueBatch } from '../batch/start-batch.ts';
 import { NotFoundError, QuotaExceededError } from '../common/errors.ts';
 import { isRunId } from '../common/ids.ts';

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { getBatch } from '../batch/batch-record.ts';
+import { getBatch } from '../batch/batch-table.ts';
 import { keys } from '../store/schema.ts';
 import { isConditionalCheckFailed, itemOfConditionFailure, type Table } from '../store/table.ts';
 

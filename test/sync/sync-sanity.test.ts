@@ -16,7 +16,7 @@ import { describeDatabaseWithSync } from '../../lib/sync/database-status.ts';
 import { LIST_FEEDS } from '../../lib/sync/feeds.ts';
 import { createGetFile, parseOrigin } from '../../lib/sync/fetch.ts';
 import { readHeld } from '../../lib/sync/held.ts';
-import { readSyncStatus } from '../../lib/sync/list-status.ts';
+import { readSyncStatus } from '../../lib/sync/list-status-table.ts';
 import { OPERATIONS_TRAIL } from '../../lib/sync/review.ts';
 import { createFileSnapshotStore, type SnapshotStore } from '../../lib/sync/snapshot-store.ts';
 import { readStoredSnapshot, type SyncListsInput, syncLists } from '../../lib/sync/sync-lists.ts';
