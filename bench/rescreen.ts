@@ -28,7 +28,7 @@ const { startDynamoDbLocal } = await import('../infra/local/dynamo.ts');
 const { createTable } = await import('../lib/store/table.ts');
 const { newClientId } = await import('../lib/monitoring/client-record.ts');
 const { monitoredClientItem, putItems } = await import('../test/support/monitored-client.ts');
-const { findDueClients } = await import('../lib/monitoring/rescreen-run.ts');
+const { findDueClients } = await import('../lib/monitoring/client-table.ts');
 const { createTenant } = await import('../lib/tenancy/tenants.ts');
 const { isoSeconds } = await import('../lib/common/time.ts');
 
