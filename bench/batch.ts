@@ -1,5 +1,5 @@
 /**
- * `npm run bench:batch`: the service in its own process, as `npm start` runs it (dynalite,
+ * `npm run bench:batch`: the service in its own process, as `npm start` runs it (DynamoDB Local,
  * fauxqs, sqs-consumer, the streaming server: bench/service-process.ts), driven over HTTP from
  * this process, so the client never shares the service's event loop. 500 fresh subjects through
  * POST /batch/stream, timed from the request to the `complete` event, beside 500 fresh subjects

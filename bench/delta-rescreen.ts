@@ -9,12 +9,12 @@
  * time. Then the clients are doubled and the same change is looked up again: the cost follows the
  * clients who share names with the change, not the clients registered.
  *
- * dynalite in memory; the clients are made due, no run is queued (`npm run bench:rescreen` times
+ * DynamoDB Local in memory; the clients are made due, no run is queued (`npm run bench:rescreen` times
  * runs).
  */
 
 process.env.LOG_LEVEL ??= 'warn';
-const { ensureTable, startDynalite } = await import('../infra/local/dynamo.ts');
+const { ensureTable, startDynamoDbLocal } = await import('../infra/local/dynamo.ts');
 const { logger } = await import('../lib/common/log.ts');
 const { loadSnapshot } = await import('../lib/matcher/snapshot-file.ts');
 const { bundledSnapshotVersion } = await import('../lib/matcher/screen.ts');
@@ -35,7 +35,7 @@ const people = perListPeople(snapshot);
 const changed = people.filter((p) => p.list_id === 'un_sc').slice(0, changedWanted);
 const names = people.filter((p) => p.list_id !== 'un_sc').map((p) => p.names[0].name);
 
-const dynamo = await startDynalite();
+const dynamo = await startDynamoDbLocal();
 await ensureTable(dynamo.endpoint, 'bench-delta');
 const table = createTable({ tableName: 'bench-delta', endpoint: dynamo.endpoint });
 const tenants = [

@@ -6,7 +6,7 @@
  * GET /audit/export as NDJSON and as CSV, streaming each to a file, verifies each file with the
  * verifier alone (lib/export/verify.ts), and prints the time, bytes, entries per second and the
  * service process's resident memory (VmRSS sampled every 20 ms from /proc) before and during
- * each export. The store (dynalite) runs in the bench's process and the service reaches it through
+ * each export. The store (DynamoDB Local) is started by the bench and the service reaches it through
  * DYNAMODB_ENDPOINT, as a Lambda reaches DynamoDB: the service's memory is the handlers' alone.
  */
 import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -22,7 +22,7 @@ const { readChainHead } = await import('../lib/audit/audit-table.ts');
 const { verifyExportFile } = await import('../lib/export/verify.ts');
 const { createTable, putRequests, writeAll } = await import('../lib/store/table.ts');
 const { keys } = await import('../lib/store/schema.ts');
-const { startDynalite } = await import('../infra/local/dynamo.ts');
+const { startDynamoDbLocal } = await import('../infra/local/dynamo.ts');
 
 const entriesWanted = Number(process.env.BENCH_ENTRIES ?? 100_000);
 const work = mkdtempSync(join(tmpdir(), 'bench-export-'));
@@ -132,7 +132,7 @@ async function exportOnce(url: string, key: string, format: 'ndjson' | 'csv', pi
   };
 }
 
-const store = await startDynalite({ path: join(work, 'dynamodb') });
+const store = await startDynamoDbLocal({ path: join(work, 'dynamodb') });
 const port = await freePort();
 const url = `http://127.0.0.1:${port}`;
 const service = startService(port, store.endpoint);

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:rescreen`, two measurements. The service runs in its own process, as `npm
  * start` runs it (fauxqs, sqs-consumer: bench/service-process.ts), driven over HTTP from this
- * process; its table is a dynalite this process serves (DYNAMODB_ENDPOINT), so the bench can seed
+ * process; its table is a DynamoDB Local this process starts (DYNAMODB_ENDPOINT), so the bench can seed
  * clients straight into it. The service's CPU seconds per client are printed for both paths.
  *
  * 1. Fan-out: BENCH_DUE (default 10,000) registered clients past their due date, re-screened end
@@ -24,11 +24,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 process.env.LOG_LEVEL ??= 'warn';
 const { startService } = await import('./service-process.ts');
-const { startDynalite } = await import('../infra/local/dynamo.ts');
+const { startDynamoDbLocal } = await import('../infra/local/dynamo.ts');
 const { createTable } = await import('../lib/store/table.ts');
 const { newClientId } = await import('../lib/monitoring/client-record.ts');
 const { monitoredClientItem, putItems } = await import('../test/support/monitored-client.ts');
-const { findDueClients } = await import('../lib/monitoring/rescreen-run.ts');
+const { findDueClients } = await import('../lib/monitoring/client-table.ts');
 const { createTenant } = await import('../lib/tenancy/tenants.ts');
 const { isoSeconds } = await import('../lib/common/time.ts');
 
@@ -104,7 +104,7 @@ async function runRescreen(
 }
 
 const work = mkdtempSync(join(tmpdir(), 'bench-rescreen-'));
-const store = await startDynalite({ path: join(work, 'dynamodb') });
+const store = await startDynamoDbLocal({ path: join(work, 'dynamodb') });
 const table = createTable({ tableName: 'screening', endpoint: store.endpoint });
 const service = await startService({ env: { DYNAMODB_ENDPOINT: store.endpoint } });
 try {
@@ -146,7 +146,7 @@ try {
 
   const perClientMs = (seconds: number) => ((seconds / due) * 1000).toFixed(1);
   const lines = [
-    `Fan-out: ${due} due clients, the service in its own process (npm start's entry; its table a dynalite in the bench process)`,
+    `Fan-out: ${due} due clients, the service in its own process (npm start's entry; its table a DynamoDB Local the bench started)`,
     `  direct POST /screen, ${DIRECT_CONCURRENCY} at a time: ${direct.toFixed(2)} s (${(due / direct).toFixed(0)} screens/s; half before the run ${directBefore.toFixed(2)} s, half after ${directAfter.toFixed(2)} s), service CPU ${perClientMs(directCpu)} ms/screen`,
     `  rescreen run (trigger to finished):  ${rescreen.seconds.toFixed(2)} s (${(due / rescreen.seconds).toFixed(0)} screens/s), service CPU ${perClientMs(runCpu)} ms/client`,
     `  ratio run / direct:                  ${(rescreen.seconds / direct).toFixed(2)} (time), ${(runCpu / directCpu).toFixed(2)} (service CPU)`,

@@ -1,6 +1,6 @@
 /**
  * `npm run bench:queue`: the analysts' alert queue over BENCH_PENDING (default 10,000) pending
- * screens. The service runs as its own process (bench/service-process.ts) on a store (dynalite)
+ * screens. The service runs as its own process (bench/service-process.ts) on a store (DynamoDB Local)
  * in the bench's process, which the bench seeds straight with pending screens (varied risk
  * levels, lists and origins: test/support/pending-screens.ts). It then times GET /screens/pending
  * pages, each BENCH_REPEAT (default 20) times: the first page and a deep page (a cursor past
@@ -14,7 +14,7 @@ import { join } from 'node:path';
 process.env.LOG_LEVEL ??= 'warn';
 const { freePort, spawnService, waitFor } = await import('./service-process.ts');
 const { createTable } = await import('../lib/store/table.ts');
-const { startDynalite } = await import('../infra/local/dynamo.ts');
+const { startDynamoDbLocal } = await import('../infra/local/dynamo.ts');
 const { putItems } = await import('../test/support/monitored-client.ts');
 const { pendingScreenItem } = await import('../test/support/pending-screens.ts');
 
@@ -73,7 +73,7 @@ async function time(label: string, url: string, key: string): Promise<Timing> {
   };
 }
 
-const store = await startDynalite({ path: join(work, 'dynamodb') });
+const store = await startDynamoDbLocal({ path: join(work, 'dynamodb') });
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
 const dataDir = join(work, 'data');

@@ -63,7 +63,7 @@ Store (default: the local runtime's store under DATA_DIR, default .data)
   --store DIR        the snapshot store (default WATCHLIST_STORE_DIR, else DATA_DIR/watchlists);
                      with WATCHLIST_BUCKET set, that S3 bucket instead
   --table NAME       DynamoDB table (or TABLE_NAME); with no --endpoint this is the deployed table in AWS_REGION
-  --endpoint URL     a DynamoDB endpoint (or DYNAMODB_ENDPOINT), e.g. a running dynalite / DynamoDB Local
+  --endpoint URL     a DynamoDB endpoint (or DYNAMODB_ENDPOINT), e.g. a running DynamoDB Local
   --region REGION    (or AWS_REGION)
 `;
 

@@ -5,7 +5,7 @@
  * 200-subject batch stream started at the beginning. Prints p50 and p99 per route, errors (any
  * 5xx or unexpected status), and memory at start, after warm-up and at the end: the service's
  * heap after a full collection (the main thread runs the handlers, the matcher and the worker;
- * run with --expose-gc), and the process's resident memory, which also holds dynalite's worker
+ * run with --expose-gc), and the process's resident memory, (DynamoDB Local runs as its own Java process, not counted)
  * thread (the table itself is on disk, as with `npm start`).
  */
 process.env.LOG_LEVEL ??= 'fatal';
@@ -24,7 +24,7 @@ const mb = () => {
   return { rss: Math.round(rss / 1024 / 1024), heap: Math.round(heapUsed / 1024 / 1024) };
 };
 const rssAtStart = mb();
-// The table on disk (dynalite's LevelDB files, as `npm start` keeps it), so the memory measured is
+// The table on disk (DynamoDB Local's SQLite file, as `npm start` keeps it), so the memory measured is
 // the service's, not the data written during the run.
 const dataDir = mkdtempSync(join(tmpdir(), 'screening-load-'));
 const stack = await startLocalStack({ dataDir });
@@ -145,7 +145,7 @@ process.stdout.write(
     '|---|---|---|---|---|',
     ...rows,
     `service heap after GC (main thread: handlers, matcher index, worker): ${rssAtStart.heap} MB at start, ${rssWarm?.heap} MB after warm-up, ${rssAtEnd.heap} MB at the end`,
-    `process resident memory (also dynalite's worker thread and its caches): ${rssAtStart.rss} MB, ${rssWarm?.rss} MB, ${rssAtEnd.rss} MB`,
+    `process resident memory (the service; DynamoDB Local is a process of its own): ${rssAtStart.rss} MB, ${rssWarm?.rss} MB, ${rssAtEnd.rss} MB`,
     '',
   ].join('\n'),
 );

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { localSettings } from '../../lib/common/config.ts';
 import { createTable, type Table } from '../../lib/store/table.ts';
-import { ensureTable, startDynalite } from './dynamo.ts';
+import { DYNAMODB_LOCAL_DIR, ensureTable, startDynamoDbLocal } from './dynamo.ts';
 
 export interface TableLocation {
   table?: string;
@@ -12,8 +12,8 @@ export interface TableLocation {
 
 /**
  * Where the ops CLIs find the table: an explicit endpoint or table (AWS), else the local
- * runtime's store. While `npm start` runs it owns the LevelDB files, so a CLI talks to its
- * dynalite endpoint instead.
+ * runtime's store. While `npm start` runs, its DynamoDB Local owns the files, so a CLI talks to
+ * that endpoint instead; otherwise the CLI starts DynamoDB Local on the same files for itself.
  */
 export async function openTable(location: TableLocation): Promise<{ table: Table; close(): Promise<void> }> {
   const settings = localSettings();
@@ -38,7 +38,7 @@ export async function openTable(location: TableLocation): Promise<{ table: Table
     if (reachable)
       return { table: createTable({ tableName: 'screening', endpoint }), close: async () => undefined };
   }
-  const dynamo = await startDynalite({ path: join(dataDir, 'dynamodb') });
+  const dynamo = await startDynamoDbLocal({ path: join(dataDir, DYNAMODB_LOCAL_DIR) });
   await ensureTable(dynamo.endpoint, 'screening');
   return { table: createTable({ tableName: 'screening', endpoint: dynamo.endpoint }), close: dynamo.close };
 }

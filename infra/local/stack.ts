@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,7 +15,7 @@ import { liveWatchlistsOf } from '../../lib/sync/live-watchlists.ts';
 import { defaultSnapshotPath } from '../../lib/watchlists/snapshot.ts';
 import { requeuePendingDeliveries } from '../../lib/webhooks/drain.ts';
 import { type DemoKey, seedDemoTenants } from './demo-tenants.ts';
-import { ensureTable, startDynalite } from './dynamo.ts';
+import { DYNAMODB_LOCAL_DIR, deleteTable, ensureTable, startDynamoDbLocal } from './dynamo.ts';
 import { createHttpServer } from './http-server.ts';
 import { startListSyncSchedule } from './list-sync-schedule.ts';
 import { type LocalQueue, startLocalQueue } from './queue.ts';
@@ -25,7 +26,7 @@ import { type LocalWebhookQueue, localWebhookSettings, startWebhookQueue } from 
 const repoRoot = resolve(import.meta.dirname, '../..');
 
 /**
- * Every local stand-in (this server, fauxqs, dynalite) listens on loopback only: the queue and
+ * Every local stand-in (this server, fauxqs, DynamoDB Local) listens on loopback only: the queue and
  * the table hold names and dates of birth, and none of them authenticates its callers.
  */
 const LOOPBACK = '127.0.0.1';
@@ -64,9 +65,14 @@ async function compileSnapshotIfMissing(progress: (line: string) => void): Promi
 }
 
 export interface LocalStackOptions {
-  /** Where dynalite persists and demo keys are written; null keeps everything in memory (tests). */
+  /**
+   * Where DynamoDB Local persists and demo keys are written; null keeps nothing (tests): the
+   * stack then takes a fresh table of its own on the run's DynamoDB Local (DYNAMODB_ENDPOINT), or
+   * on one it starts in memory.
+   */
   dataDir: string | null;
   port?: number;
+  /** Default `screening`, as on AWS; a fresh `local-<random>` when dataDir is null. */
   tableName?: string;
   /**
    * Module exporting the batch queue's worker `handler`, relative to the repository root; default
@@ -101,21 +107,33 @@ export interface LocalStack {
 }
 
 /**
- * The whole service on one machine: the embedded stores stand in for DynamoDB (dynalite) and the
+ * The whole service on one machine: AWS's DynamoDB Local is the table, fauxqs the queues, and the
  * route manifest's handlers are served by a node:http stand-in for API Gateway. Configuration
  * reaches the handlers through the same environment variables Lambda gives them.
  */
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const progress = options.onProgress ?? ((line: string) => logger.info(line));
   // Until the lists are loaded, /health says `starting` and screens wait (lib/common/readiness.ts).
-  markStarting('starting the local stores');
-  const tableName = options.tableName ?? 'screening';
+  markStarting('starting the table (DynamoDB Local)');
+  const tableName =
+    options.tableName ?? (options.dataDir ? 'screening' : `local-${randomUUID().slice(0, 8)}`);
   const externalDynamo = localSettings().dynamodbEndpoint;
+  // A stack that keeps nothing takes a fresh table on the run's DynamoDB Local when there is one.
+  const sharedDynamo = options.dataDir ? undefined : localSettings().sharedDynamodbLocal;
   const dynamo = externalDynamo
     ? { endpoint: externalDynamo, close: async () => undefined }
-    : await startDynalite({ path: options.dataDir ? join(options.dataDir, 'dynamodb') : undefined });
+    : sharedDynamo
+      ? { endpoint: sharedDynamo, close: () => deleteTable(sharedDynamo, tableName) }
+      : await startDynamoDbLocal({
+          path: options.dataDir ? join(options.dataDir, DYNAMODB_LOCAL_DIR) : undefined,
+          onWaiting: (what) => {
+            reportLoading(what);
+            progress(what);
+          },
+        });
+  reportLoading('creating the table');
   await ensureTable(dynamo.endpoint, tableName);
-  // The ops CLI finds the running store here (dynalite holds the LevelDB lock while we run).
+  // The ops CLI finds the running store here (DynamoDB Local holds its SQLite file while we run).
   const endpointFile = options.dataDir ? join(options.dataDir, 'dynamodb-endpoint') : undefined;
   if (endpointFile) writeFileSync(endpointFile, `${dynamo.endpoint}\n`);
 

@@ -3,7 +3,7 @@ import { isBatchId } from '../common/ids.ts';
 import type { Logger } from '../common/log.ts';
 import type { Services } from '../ports.ts';
 import type { Principal } from '../tenancy/auth.ts';
-import { type BatchItemSubject, type BatchPurpose, getBatch } from './batch-record.ts';
+import { type BatchItemSubject, type BatchPurpose, getBatch } from './batch-table.ts';
 import { type BatchStreamMessage, batchEvents, type ProgressStreamOptions } from './progress-stream.ts';
 import type { BatchRequest } from './request.ts';
 import { type StartedBatch, startBatch } from './start-batch.ts';

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { RISK_ORDER, type RiskLevel } from '../matcher/types.ts';
 import type { Table } from '../store/table.ts';
 
-import { type FinishedItem, readFinishedItems } from './batch-items.ts';
+import { type FinishedItem, readFinishedItems } from './batch-table.ts';
 import type { StartedBatch } from './start-batch.ts';
 
 /**

@@ -1,8 +1,15 @@
 import type { Logger } from '../common/log.ts';
 import type { Services } from '../ports.ts';
 import { refundScreens } from '../tenancy/quota.ts';
-import { expireClaim, recordFailedSubject, unfinishedItems } from './batch-items.ts';
-import { closeBatch, getBatch, listOpenBatches, type OpenBatch } from './batch-record.ts';
+import { recordFailedSubject } from './batch-items.ts';
+import {
+  closeBatch,
+  expireClaim,
+  getBatch,
+  listOpenBatches,
+  type OpenBatch,
+  unfinishedItems,
+} from './batch-table.ts';
 import { sendSubjects } from './start-batch.ts';
 
 export const NOT_RESUMED_DETAIL =

@@ -8,15 +8,17 @@ import type { ScreenItem } from '../screening/screen-record.ts';
 import { subjectHash } from '../screening/subject.ts';
 import type { Principal } from '../tenancy/auth.ts';
 import { chargeScreens, refundScreens } from '../tenancy/quota.ts';
-import { claimBatchItem, finishBatchItem, recordFailedSubject } from './batch-items.ts';
+import { recordFailedSubject } from './batch-items.ts';
+import { createBatch } from './batch-record.ts';
 import {
   type BatchItemSubject,
   type BatchPurpose,
   type BatchRef,
+  claimBatchItem,
   closeBatch,
-  createBatch,
+  finishBatchItem,
   nextFinishSequence,
-} from './batch-record.ts';
+} from './batch-table.ts';
 import { SUBJECTS_PER_MESSAGE_MAX, subjectMessages } from './message.ts';
 import type { BatchRequest } from './request.ts';
 

@@ -15,21 +15,17 @@ import type { ScreeningPrincipal, screenSubject } from '../screening/screen-subj
 import type { Table } from '../store/table.ts';
 import { PLANS } from '../tenancy/plans.ts';
 import { getUser } from '../tenancy/tenants.ts';
-import {
-  type BatchAccount,
-  claimBatchItem,
-  recordFailedSubject,
-  recordScreenedSubject,
-  releaseBatchItem,
-  type SubjectFailure,
-} from './batch-items.ts';
+import { type BatchAccount, recordFailedSubject, recordScreenedSubject } from './batch-items.ts';
 import {
   type BatchItemSubject,
   type BatchPurpose,
   type BatchRecord,
   type BatchRef,
+  claimBatchItem,
   getBatch,
-} from './batch-record.ts';
+  releaseBatchItem,
+  type SubjectFailure,
+} from './batch-table.ts';
 import { type BatchSubjectJob, type BatchSubjectsJob, batchPositionOf, batchPositionsOf } from './message.ts';
 
 /**

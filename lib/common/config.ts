@@ -168,6 +168,11 @@ export interface LocalSettings {
   listSyncIntervalSeconds: number;
   /** External stores instead of the embedded ones, and the table's name. */
   dynamodbEndpoint: string | undefined;
+  /**
+   * DYNAMODB_LOCAL_ENDPOINT: a DynamoDB Local already running (the test run's one) on which a
+   * stack without a data directory takes a fresh table, instead of starting a JVM of its own.
+   */
+  sharedDynamodbLocal: string | undefined;
   tableName: string | undefined;
   sqsEndpoint: string | undefined;
   batchQueueUrl: string | undefined;
@@ -191,6 +196,7 @@ export function localSettings(env: NodeJS.ProcessEnv = process.env): LocalSettin
     batchConsumers: Number(env.LOCAL_BATCH_CONSUMERS ?? 4),
     listSyncIntervalSeconds: Number(env.LIST_SYNC_INTERVAL_SECONDS ?? 0),
     dynamodbEndpoint: env.DYNAMODB_ENDPOINT,
+    sharedDynamodbLocal: env.DYNAMODB_LOCAL_ENDPOINT,
     tableName: env.TABLE_NAME,
     sqsEndpoint: env.SQS_ENDPOINT,
     batchQueueUrl: env.BATCH_QUEUE_URL,

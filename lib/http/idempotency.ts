@@ -1,8 +1,12 @@
 import { createHash } from 'node:crypto';
-import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, GoneError, InvalidRequestError, UnprocessableError } from '../common/errors.ts';
-import { keys } from '../store/schema.ts';
-import { isConditionalCheckFailed, itemOfConditionFailure, type Table, writeIf } from '../store/table.ts';
+import type { Table } from '../store/table.ts';
+import {
+  claimIdempotencyKey,
+  forgetIdempotencyKey,
+  markIdempotentResultGone,
+  storeIdempotentResult,
+} from './idempotency-table.ts';
 
 /**
  * `Idempotency-Key` (the IETF httpapi idempotency-key header, as Stripe and others use it): a
@@ -21,12 +25,9 @@ import { isConditionalCheckFailed, itemOfConditionFailure, type Table, writeIf }
  *   safely: `Idempotency-Key`".
  *
  * Usable by any route: wrap the use case in `idempotent` with the route id, the tenant and the
- * validated body; what the use case returns must be JSON (it is stored and replayed as is).
+ * validated body; what the use case returns must be JSON (it is stored and replayed as is). The
+ * key's record and its writes: ./idempotency-table.ts.
  */
-export const IDEMPOTENCY_RETENTION_SECONDS = 24 * 3600;
-
-/** A first request running longer than this is presumed dead (its function timed out). */
-const IN_PROGRESS_LEASE_MS = 15 * 60_000;
 
 /** Printable ASCII, 1 to 255 characters: what a UUID, a ULID or a client's own id looks like. */
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
@@ -96,39 +97,13 @@ export async function idempotent<T>(
 ): Promise<{ result: T; replayed: boolean }> {
   const now = options.now ?? (() => new Date());
   if (scope.key === undefined) return { result: await useCase(), replayed: false };
-  const key = keys.idempotencyKey(scope.tenantId, scope.route, scope.key);
+  const ref = { tenantId: scope.tenantId, route: scope.route, key: scope.key };
   const fingerprint = bodyFingerprint(scope.body);
   const at = now();
   const token = `${at.getTime()}.${Math.random().toString(36).slice(2)}`;
-  try {
-    await table.doc.send(
-      new PutCommand({
-        TableName: table.name,
-        Item: {
-          ...key,
-          entity: 'idempotency-key',
-          fingerprint,
-          state: 'in-progress',
-          token,
-          lease_until: at.getTime() + IN_PROGRESS_LEASE_MS,
-          created_at: at.toISOString(),
-          expires_at: Math.floor(at.getTime() / 1000) + IDEMPOTENCY_RETENTION_SECONDS,
-        },
-        // Free, forgotten after 24 h (TTL deletes lazily), or a first request that died.
-        ConditionExpression:
-          'attribute_not_exists(pk) OR expires_at < :nowSeconds OR (#state = :inProgress AND lease_until < :nowMs)',
-        ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: {
-          ':nowSeconds': Math.floor(at.getTime() / 1000),
-          ':nowMs': at.getTime(),
-          ':inProgress': 'in-progress',
-        },
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-  } catch (error) {
-    if (!isConditionalCheckFailed(error)) throw error;
-    const first = await itemOfConditionFailure(table, error, key);
+  const claim = await claimIdempotencyKey(table, ref, fingerprint, token, at);
+  if (!claim.claimed) {
+    const first = claim.first;
     if (!first) return idempotent(table, scope, useCase, options); // forgotten meanwhile: claim again
     if (first.fingerprint !== fingerprint) {
       throw new UnprocessableError(
@@ -145,7 +120,8 @@ export async function idempotent<T>(
     }
     const gone = await options.stillHeld?.(first.result as T);
     if (gone !== undefined) {
-      await forgetResult(table, key, gone);
+      // The stored copy goes: deleted personal data does not wait for the record's expiry in it.
+      await markIdempotentResultGone(table, ref, gone);
       throw new GoneError(gone);
     }
     return { result: first.result as T, replayed: true };
@@ -156,45 +132,9 @@ export async function idempotent<T>(
     result = await useCase();
   } catch (error) {
     // A failed first request is not remembered: the client may fix the cause and retry the key.
-    await writeIf(
-      table,
-      new DeleteCommand({
-        TableName: table.name,
-        Key: key,
-        ConditionExpression: '#token = :token',
-        ExpressionAttributeNames: { '#token': 'token' },
-        ExpressionAttributeValues: { ':token': token },
-      }),
-    ).catch(() => undefined);
+    await forgetIdempotencyKey(table, ref, token).catch(() => undefined);
     throw error;
   }
-  await table.doc.send(
-    new UpdateCommand({
-      TableName: table.name,
-      Key: key,
-      UpdateExpression: 'SET #state = :done, #result = :result REMOVE lease_until',
-      ExpressionAttributeNames: { '#state': 'state', '#result': 'result' },
-      ExpressionAttributeValues: { ':done': 'done', ':result': result },
-    }),
-  );
+  await storeIdempotentResult(table, ref, result);
   return { result, replayed: false };
-}
-
-/**
- * Drops a stored result whose content was deleted: the key's record keeps its fingerprint (the
- * same body is still this request, answered 410; another body is still 422) but no longer the
- * copy, so deleted personal data does not wait for the record's expiry in it.
- */
-async function forgetResult(table: Table, key: Record<string, string>, detail: string): Promise<void> {
-  await writeIf(
-    table,
-    new UpdateCommand({
-      TableName: table.name,
-      Key: key,
-      UpdateExpression: 'SET #state = :gone, gone_detail = :detail REMOVE #result',
-      ConditionExpression: '#state = :done',
-      ExpressionAttributeNames: { '#state': 'state', '#result': 'result' },
-      ExpressionAttributeValues: { ':gone': 'gone', ':done': 'done', ':detail': detail },
-    }),
-  );
 }

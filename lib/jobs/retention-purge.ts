@@ -2,7 +2,7 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { type AuditActor, audited } from '../audit/trail.ts';
 import { type Logger, logger } from '../common/log.ts';
 import { DAY_MS, isoSeconds } from '../common/time.ts';
-import { findClient } from '../monitoring/client-record.ts';
+import { findClient } from '../monitoring/client-table.ts';
 import { lastDecisionAt, removeScreen } from '../screening/delete.ts';
 import type { ScreenItem } from '../screening/screen-record.ts';
 import { keys } from '../store/schema.ts';

@@ -1,10 +1,10 @@
 import { type NameToken, tokeniseName } from '../matcher/normalise.ts';
 import { phoneticKey } from '../matcher/string-similarity.ts';
-import { keys } from '../store/schema.ts';
-import { type Table, writeAll } from '../store/table.ts';
+import type { Table } from '../store/table.ts';
 import { listTenants } from '../tenancy/tenants.ts';
 import type { ListedPerson } from '../watchlists/types.ts';
-import { activeClientsOf } from './client-record.ts';
+import { writeClientNameKeys } from './client-name-key-table.ts';
+import { activeClientsOf } from './client-table.ts';
 
 /**
  * Client name keys: how a list sync finds the registered clients an added or amended listing
@@ -85,16 +85,6 @@ export function listedNameKeys(people: readonly Pick<ListedPerson, 'names'>[]): 
   return [...out].sort();
 }
 
-/** The client's name-key items: no personal data, only which client of which tenant. */
-function nameKeyItems(tenantId: string, clientId: string, subject: { name: string; alias?: string }) {
-  return clientNameKeys(subject).map((nameKey) => ({
-    ...keys.clientNameKey(nameKey, tenantId, clientId),
-    entity: 'client-name-key' as const,
-    tenant_id: tenantId,
-    client_id: clientId,
-  }));
-}
-
 /**
  * Files a client under its name keys (`file`: at registration, before the client item, since a
  * key whose client never appeared costs the sync one read while a client without keys would be
@@ -105,14 +95,7 @@ export async function updateClientNameKeys(
   client: { tenantId: string; clientId: string; subject: { name: string; alias?: string } },
   action: 'file' | 'remove',
 ): Promise<void> {
-  const items = nameKeyItems(client.tenantId, client.clientId, client.subject);
-  await writeAll(
-    table,
-    items.map((Item) =>
-      action === 'file' ? { PutRequest: { Item } } : { DeleteRequest: { Key: { pk: Item.pk, sk: Item.sk } } },
-    ),
-    { what: 'client name keys' },
-  );
+  await writeClientNameKeys(table, client, clientNameKeys(client.subject), action);
 }
 
 /**

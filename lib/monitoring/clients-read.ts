@@ -1,4 +1,3 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { audited } from '../audit/trail.ts';
 import { ForbiddenError, NotFoundError } from '../common/errors.ts';
@@ -14,18 +13,14 @@ import {
 } from '../screening/screen-record.ts';
 import { getScreenItem } from '../screening/screens-read.ts';
 import { decodeCursor, encodeCursor } from '../store/cursor.ts';
-import { indexAttributes, keys } from '../store/schema.ts';
-import {
-  isConditionalCheckFailed,
-  parseItem,
-  queryIndexPage,
-  queryPage,
-  type Table,
-} from '../store/table.ts';
+import { keys } from '../store/schema.ts';
+import { parseItem, queryIndexPage, type Table } from '../store/table.ts';
 import type { Principal } from '../tenancy/auth.ts';
+import { referenceHolder } from './client-claim-table.ts';
 import { releaseReferenceAndPerson } from './client-claims.ts';
 import { updateClientNameKeys } from './client-name-keys.ts';
-import { type ClientProfile, findClient, parseClientItem, toClientProfile } from './client-record.ts';
+import { type ClientProfile, toClientProfile } from './client-record.ts';
+import { clientsPage, findClient, getClientItem, stopClientItem } from './client-table.ts';
 import { settledDecision } from './rescreen-review.ts';
 
 /** Query of GET /clients: the list paging plus the two filters. */
@@ -68,37 +63,15 @@ export async function listClients(
   query: ClientListQuery,
 ): Promise<ClientPage> {
   if (query.reference !== undefined) {
-    const { Item: ref } = await table.doc.send(
-      new GetCommand({ TableName: table.name, Key: keys.clientRef(tenantId, query.reference) }),
-    );
-    const clientId = ref?.client_id as string | undefined;
-    const { Item } = clientId
-      ? await table.doc.send(new GetCommand({ TableName: table.name, Key: keys.client(tenantId, clientId) }))
-      : { Item: undefined };
-    const client = Item ? parseClientItem(Item) : undefined;
+    const clientId = await referenceHolder(table, tenantId, query.reference);
+    const client = clientId ? await getClientItem(table, tenantId, clientId) : undefined;
     const matches = client && (!query.risk_level || client.risk_level === query.risk_level);
     return { clients: matches ? [toClientProfile(client)] : [], next_cursor: null };
   }
   const scope = query.risk_level ?? 'all';
   const after = query.cursor ? decodeCursor(query.cursor, 'clients', tenantId, scope) : undefined;
-  const page = query.risk_level
-    ? await queryIndexPage(
-        table,
-        'clientsByRisk',
-        keys.clientsByRiskIndex(tenantId, query.risk_level),
-        after ? { sortKey: after, itemKey: keys.client(tenantId, after) } : undefined,
-        query.limit,
-      )
-    : await queryPage(
-        table,
-        {
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':pk': keys.tenantPartition(tenantId), ':prefix': 'CLIENT#' },
-          ExclusiveStartKey: after ? keys.client(tenantId, after) : undefined,
-        },
-        query.limit,
-      );
-  const clients = page.items.map((item) => toClientProfile(parseClientItem(item)));
+  const page = await clientsPage(table, tenantId, query.risk_level, after, query.limit);
+  const clients = page.clients.map(toClientProfile);
   return {
     clients,
     next_cursor: page.more
@@ -206,39 +179,25 @@ async function stopMonitoring(
       `Analysts may stop monitoring only clients they registered; client ${clientId} was registered by ${client.created_by.user_id}`,
     );
   }
-  const [duePk, dueSk] = indexAttributes('clientsDue');
-  try {
-    const { Attributes } = await table.doc.send(
-      new UpdateCommand({
-        TableName: table.name,
-        Key: keys.client(caller.tenantId, clientId),
-        UpdateExpression: `SET #status = :stopped, stopped_at = :at, stopped_by = :by REMOVE ${duePk}, ${dueSk}`,
-        ConditionExpression: 'attribute_exists(pk) AND #status = :active',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':stopped': 'stopped',
-          ':active': 'active',
-          ':at': isoSeconds(at),
-          ':by': { user_id: caller.userId, role: caller.role },
-        },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    await releaseReferenceAndPerson(table, {
-      tenantId: caller.tenantId,
-      clientId,
-      reference: client.reference,
-      subject: client.subject,
-    });
-    await updateClientNameKeys(
-      table,
-      { tenantId: caller.tenantId, clientId, subject: client.subject },
-      'remove',
-    );
-    return toClientProfile(parseClientItem(Attributes ?? {}));
-  } catch (error) {
-    if (!isConditionalCheckFailed(error)) throw error;
-    // Stopped already: stopping again changes nothing and says so.
-    return toClientProfile(await readClient(table, caller.tenantId, clientId));
-  }
+  const stopped = await stopClientItem(
+    table,
+    caller.tenantId,
+    clientId,
+    { user_id: caller.userId, role: caller.role },
+    isoSeconds(at),
+  );
+  // Stopped already: stopping again changes nothing and says so.
+  if (!stopped) return toClientProfile(await readClient(table, caller.tenantId, clientId));
+  await releaseReferenceAndPerson(table, {
+    tenantId: caller.tenantId,
+    clientId,
+    reference: client.reference,
+    subject: client.subject,
+  });
+  await updateClientNameKeys(
+    table,
+    { tenantId: caller.tenantId, clientId, subject: client.subject },
+    'remove',
+  );
+  return toClientProfile(stopped);
 }

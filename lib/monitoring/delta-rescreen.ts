@@ -1,18 +1,18 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { audited } from '../audit/trail.ts';
 import type { Logger } from '../common/log.ts';
 import { isoSeconds } from '../common/time.ts';
 import { createMatcher, type Matcher } from '../matcher/screen.ts';
 import type { Services } from '../ports.ts';
 import { matchesOf } from '../screening/change-detection.ts';
-import { indexAttributes, keys } from '../store/schema.ts';
-import { getAll, queryAll, type Table, writeIf } from '../store/table.ts';
+import type { Table } from '../store/table.ts';
 import { PLANS } from '../tenancy/plans.ts';
 import { getTenant } from '../tenancy/tenants.ts';
 import { SNAPSHOT_FORMAT_VERSION } from '../watchlists/snapshot.ts';
 import type { ListedPerson, ListSummary } from '../watchlists/types.ts';
+import { clientsFiledUnder } from './client-name-key-table.ts';
 import { listedNameKeys } from './client-name-keys.ts';
-import { type ClientItem, dueIndexKeys, parseClientItem, SYSTEM_ACTOR } from './client-record.ts';
+import { SYSTEM_ACTOR } from './client-record.ts';
+import { type ClientItem, clientItemsOf, makeClientDue } from './client-table.ts';
 import { type RunStarted, startRescreenRun } from './rescreen-run.ts';
 
 /**
@@ -76,32 +76,19 @@ async function inBatches<T, R>(items: readonly T[], work: (item: T) => Promise<R
 
 /** The clients filed under any of `nameKeys`: (tenant, client) pairs, and the items read. */
 async function clientsUnder(table: Table, nameKeys: readonly string[]) {
-  const pages = await inBatches(nameKeys, (nameKey) =>
-    queryAll(table, {
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': keys.nameKeyPartition(nameKey) },
-      ProjectionExpression: 'tenant_id, client_id',
-    }),
-  );
+  const pages = await inBatches(nameKeys, (nameKey) => clientsFiledUnder(table, nameKey));
   const hits = new Map<string, { tenantId: string; clientId: string }>();
-  for (const item of pages.flat()) {
-    const tenantId = String(item.tenant_id);
-    const clientId = String(item.client_id);
+  for (const { tenant_id: tenantId, client_id: clientId } of pages.flat())
     hits.set(`${tenantId}#${clientId}`, { tenantId, clientId });
-  }
   return { hits: [...hits.values()], itemsRead: pages.reduce((sum, page) => sum + page.length, 0) };
 }
 
 /** The active client items of `refs`, 100 keys per BatchGetItem (consistent: just registered counts). */
 async function readClients(table: Table, refs: readonly { tenantId: string; clientId: string }[]) {
-  const chunks: Record<string, string>[][] = [];
-  for (let offset = 0; offset < refs.length; offset += 100)
-    chunks.push(refs.slice(offset, offset + 100).map((ref) => keys.client(ref.tenantId, ref.clientId)));
-  const found = await inBatches(chunks, (chunk) => getAll(table, chunk));
-  return found
-    .flat()
-    .map(parseClientItem)
-    .filter((client) => client.status === 'active');
+  const chunks: (typeof refs)[] = [];
+  for (let offset = 0; offset < refs.length; offset += 100) chunks.push(refs.slice(offset, offset + 100));
+  const found = await inBatches(chunks, (chunk) => clientItemsOf(table, chunk));
+  return found.flat().filter((client) => client.status === 'active');
 }
 
 /**
@@ -111,24 +98,7 @@ async function readClients(table: Table, refs: readonly { tenantId: string; clie
 async function makeDue(table: Table, client: ClientItem, now: Date): Promise<ClientItem | undefined> {
   const at = isoSeconds(now);
   if (client.next_due_at <= at && !client.claim_until) return client;
-  const [, skName] = indexAttributes('clientsDue');
-  const made = await writeIf(
-    table,
-    new UpdateCommand({
-      TableName: table.name,
-      Key: keys.client(client.tenant_id, client.client_id),
-      UpdateExpression: 'SET next_due_at = :at, #dueSk = :dueSk',
-      ConditionExpression:
-        '#status = :active AND next_due_at = :seen AND (attribute_not_exists(claim_until) OR claim_until < :at)',
-      ExpressionAttributeNames: { '#status': 'status', '#dueSk': skName },
-      ExpressionAttributeValues: {
-        ':at': at,
-        ':dueSk': dueIndexKeys(client.tenant_id, client.client_id, at)[skName],
-        ':active': 'active',
-        ':seen': client.next_due_at,
-      },
-    }),
-  );
+  const made = await makeClientDue(table, client, at);
   return made ? { ...client, next_due_at: at } : undefined;
 }
 

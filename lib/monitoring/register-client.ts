@@ -1,8 +1,9 @@
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { audited } from '../audit/trail.ts';
 import { subjectList } from '../batch/request.ts';
 import { outcomeOf, type QueuedScreen, type SubjectScreener } from '../batch/worker.ts';
+import { ConflictError } from '../common/errors.ts';
 import { objectMessage, optionalWholeNumber, strictBody } from '../common/fields.ts';
 import { isoSeconds } from '../common/time.ts';
 import type { Services } from '../ports.ts';
@@ -11,21 +12,19 @@ import type { Actor } from '../screening/screen-record.ts';
 import { type ScreeningPrincipal, type ScreenResult, screenSubject } from '../screening/screen-subject.ts';
 import type { Subject } from '../screening/subject.ts';
 import { INDEXES, keys } from '../store/schema.ts';
-import { isConditionalCheckFailed, type Table, writeIf } from '../store/table.ts';
+import { type Table, writeIf } from '../store/table.ts';
 import type { CheckType } from '../watchlists/types.ts';
 import { claimReferenceAndPerson, releaseReferenceAndPerson } from './client-claims.ts';
 import { updateClientNameKeys } from './client-name-keys.ts';
 import {
-  type ClientItem,
   type ClientProfile,
-  clientIndexKeys,
   effectiveIntervalDays,
-  findClient,
   newClientId,
   nextDueAt,
   queuedClientId,
   toClientProfile,
 } from './client-record.ts';
+import { findClient, newClientItem, registerClientItem } from './client-table.ts';
 
 export const REFERENCE_MAX_LENGTH = 128;
 
@@ -220,9 +219,7 @@ async function registerMonitoredClient(
     screen.screened_at,
     effectiveIntervalDays({ rescreen_interval_days: interval, risk_level: screen.risk_level }),
   );
-  const client: ClientItem = {
-    ...keys.client(principal.tenantId, clientId),
-    entity: 'client',
+  const client = newClientItem({
     tenant_id: principal.tenantId,
     client_id: clientId,
     reference: reference ?? null,
@@ -236,25 +233,19 @@ async function registerMonitoredClient(
     risk_level: screen.risk_level,
     rescreen_interval_days: interval,
     next_due_at: dueAt,
-  };
+  });
   await updateClientNameKeys(
     table,
     { tenantId: principal.tenantId, clientId, subject: screen.subject },
     'file',
   );
   try {
-    await table.doc.send(
-      new PutCommand({
-        TableName: table.name,
-        Item: { ...client, ...clientIndexKeys(principal.tenantId, clientId, screen.risk_level, dueAt) },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
+    await registerClientItem(table, client);
   } catch (error) {
     // An earlier attempt of the same queued job wrote this client: it stands.
     const earlier =
       options.clientId &&
-      isConditionalCheckFailed(error) &&
+      error instanceof ConflictError &&
       (await findClient(table, principal.tenantId, clientId));
     if (!earlier) throw error;
     return { client: toClientProfile(earlier), screen };

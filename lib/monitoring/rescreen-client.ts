@@ -1,5 +1,5 @@
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { BatchRecord } from '../batch/batch-record.ts';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { BatchRecord } from '../batch/batch-table.ts';
 import { outcomeOf, type SubjectScreener } from '../batch/worker.ts';
 import { ConflictError } from '../common/errors.ts';
 import { isClientId } from '../common/ids.ts';
@@ -8,19 +8,18 @@ import { outboxEvent, withOutbox } from '../outbox/outbox.ts';
 import { parseScreenItem, type ScreenItem } from '../screening/screen-record.ts';
 import { screenSubject } from '../screening/screen-subject.ts';
 import { indexAttributes, keys } from '../store/schema.ts';
-import { isConditionalCheckFailed, itemOfConditionFailure, type Table, writeIf } from '../store/table.ts';
+import { type Table, writeIf } from '../store/table.ts';
+import { effectiveIntervalDays, nextDueAt, RUN_CLAIM_LEASE_MS, SYSTEM_ACTOR } from './client-record.ts';
 import {
+  type ClientClaim,
   type ClientItem,
-  clientIndexKeys,
-  dueIndexKeys,
-  effectiveIntervalDays,
-  nextDueAt,
-  parseClientItem,
-  RUN_CLAIM_LEASE_MS,
-  SYSTEM_ACTOR,
-} from './client-record.ts';
+  claimDueClient,
+  recordRescreenOnClient,
+  type SeenClient,
+} from './client-table.ts';
 import { baselineScreenId, reviewRescreen } from './rescreen-review.ts';
 import { matcherForRun } from './run-lists.ts';
+import { recordRunChange } from './run-table.ts';
 
 /**
  * One client of a rescreen run (batch purpose `rescreen`; the run id is the batch id). The run
@@ -83,7 +82,7 @@ export const rescreenQueuedClient: SubjectScreener = async (services, principal,
   if (previous && screen.disposition === null) await supersede(table, previous, screen.screen_id);
   await recordOnClient(table, client, runId, screen);
   // From the stored screen, so a retry that finds its own screen stored still lists the change.
-  if (screen.alert) await recordRunChange(table, batch, client, previous, screen);
+  if (screen.alert) await listRunChange(table, batch, client, previous, screen);
   return { ...outcomeOf(screen), client_id: clientId };
 };
 
@@ -112,24 +111,10 @@ function withAlertEvent(screen: ScreenItem, clientId: string, runId: string): Sc
   ]);
 }
 
-type ClientClaim = { claimed: true; client: ClientItem } | { claimed: false; client: ClientItem | undefined };
-
-/** The client as the run found it due: its due date and the screen it had then. */
-interface SeenClient {
-  dueAt: string | undefined;
-  lastScreenId: string | undefined;
-}
-
 /**
- * Claims the client for this run with one conditional write that also returns it: still
- * monitored, still the due date and last screen the run saw, and not held by another run's live
- * claim (this run's own claim is taken again by a retry). The last screen is what tells one due
- * window from the next: every re-screen changes it, whereas the due date, kept to the second, can
- * come back the same (a run whose cut-off is ahead of the clock, as a test's scheduled event is,
- * re-screens a client in the second it was registered), and a run that saw the client before
- * another run re-screened it would then screen and charge it again. The
- * claim moves the client's due-index key to the end of the lease, so no other run finds it due
- * meanwhile, and a run that dies leaves it due again.
+ * Claims the client for this run (client-table.ts, claimDueClient: one conditional write that also
+ * returns it) until the claim lease ends: still monitored, still the due date and last screen the
+ * run saw, and not held by another run's live claim.
  */
 async function claimClient(
   table: Table,
@@ -141,37 +126,7 @@ async function claimClient(
   if (!isClientId(clientId)) return { claimed: false, client: undefined };
   const now = new Date();
   const leaseUntil = isoSeconds(new Date(now.getTime() + RUN_CLAIM_LEASE_MS));
-  const [, skName] = indexAttributes('clientsDue');
-  const key = keys.client(tenantId, clientId);
-  try {
-    const { Attributes } = await table.doc.send(
-      new UpdateCommand({
-        TableName: table.name,
-        Key: key,
-        UpdateExpression: 'SET claim_run_id = :run, claim_until = :lease, #dueSk = :dueSk',
-        ConditionExpression:
-          '#status = :active AND next_due_at = :seen AND last_screen_id = :seenScreen AND ' +
-          '(attribute_not_exists(claim_until) OR claim_until < :now OR claim_run_id = :run)',
-        ExpressionAttributeNames: { '#status': 'status', '#dueSk': skName },
-        ExpressionAttributeValues: {
-          ':run': runId,
-          ':lease': leaseUntil,
-          ':dueSk': dueIndexKeys(tenantId, clientId, leaseUntil)[skName],
-          ':active': 'active',
-          ':seen': seen.dueAt ?? '',
-          ':seenScreen': seen.lastScreenId ?? '',
-          ':now': isoSeconds(now),
-        },
-        ReturnValues: 'ALL_NEW',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-    return { claimed: true, client: parseClientItem(Attributes ?? {}) };
-  } catch (error) {
-    if (!isConditionalCheckFailed(error)) throw error;
-    const found = await itemOfConditionFailure(table, error, key);
-    return { claimed: false, client: found ? parseClientItem(found) : undefined };
-  }
+  return claimDueClient(table, tenantId, clientId, runId, seen, { now: isoSeconds(now), leaseUntil });
 }
 
 async function readScreen(table: Table, tenantId: string, screenId: string) {
@@ -210,65 +165,37 @@ async function recordOnClient(
       risk_level: screen.risk_level,
     }),
   );
-  const indexed = clientIndexKeys(client.tenant_id, client.client_id, screen.risk_level, dueAt);
-  const names = Object.keys(indexed);
-  await writeIf(
-    table,
-    new UpdateCommand({
-      TableName: table.name,
-      Key: keys.client(client.tenant_id, client.client_id),
-      UpdateExpression:
-        'SET last_screen_id = :screen, last_screened_at = :at, risk_level = :risk, next_due_at = :due, ' +
-        `last_run_id = :run, ${names.map((_name, i) => `#k${i} = :k${i}`).join(', ')} ` +
-        'REMOVE claim_run_id, claim_until',
-      ConditionExpression: 'claim_run_id = :run AND #status = :active',
-      ExpressionAttributeNames: {
-        '#status': 'status',
-        ...Object.fromEntries(names.map((name, i) => [`#k${i}`, name])),
-      },
-      ExpressionAttributeValues: {
-        ':screen': screen.screen_id,
-        ':at': screen.screened_at,
-        ':risk': screen.risk_level,
-        ':due': dueAt,
-        ':run': runId,
-        ':active': 'active',
-        ...Object.fromEntries(names.map((name, i) => [`:k${i}`, indexed[name as keyof typeof indexed]])),
-      },
-    }),
-  );
+  await recordRescreenOnClient(table, client, runId, screen, dueAt);
 }
 
 /**
  * A client whose new screen carries an open alert: listed by GET /clients/rescreen/runs/{run_id},
  * as `raised` by this run or `still_open` (raised earlier, nobody has settled it).
  */
-async function recordRunChange(
+async function listRunChange(
   table: Table,
   batch: BatchRecord,
   client: ClientItem,
   previous: ScreenItem | undefined,
   screen: { screen_id: string; risk_level: ClientItem['risk_level']; alert: ScreenItem['alert'] | null },
 ): Promise<void> {
-  await table.doc.send(
-    new PutCommand({
-      TableName: table.name,
-      Item: {
-        ...keys.rescreenRunChange(batch.tenant_id, batch.batch_id, client.client_id),
-        entity: 'rescreen-change',
-        client_id: client.client_id,
-        reference: client.reference,
-        screen_id: screen.screen_id,
-        previous_screen_id: previous?.screen_id ?? null,
-        risk_before: previous?.risk_level ?? null,
-        risk_after: screen.risk_level,
-        matches_added: screen.alert?.matches_added.length ?? 0,
-        matches_changed: screen.alert?.matches_changed.length ?? 0,
-        alert: screen.alert?.raised_by_screen_id === screen.screen_id ? 'raised' : 'still_open',
-        alert_since: screen.alert?.since ?? null,
-        at: isoSeconds(new Date()),
-        expires_at: batch.expires_at,
-      },
-    }),
+  await recordRunChange(
+    table,
+    batch.tenant_id,
+    batch.batch_id,
+    {
+      client_id: client.client_id,
+      reference: client.reference,
+      screen_id: screen.screen_id,
+      previous_screen_id: previous?.screen_id ?? null,
+      risk_before: previous?.risk_level ?? null,
+      risk_after: screen.risk_level,
+      matches_added: screen.alert?.matches_added.length ?? 0,
+      matches_changed: screen.alert?.matches_changed.length ?? 0,
+      alert: screen.alert?.raised_by_screen_id === screen.screen_id ? 'raised' : 'still_open',
+      alert_since: screen.alert?.since ?? null,
+    },
+    isoSeconds(new Date()),
+    batch.expires_at,
   );
 }

@@ -1,27 +1,23 @@
 import { randomBytes } from 'node:crypto';
-import * as v from 'valibot';
 import { audited } from '../audit/trail.ts';
-import { failedItems } from '../batch/batch-items.ts';
-import { type BatchRecord, getBatch, type RunCounts } from '../batch/batch-record.ts';
+import { type BatchRecord, failedItems, getBatch, type RunCounts } from '../batch/batch-table.ts';
 import { queueBatch } from '../batch/start-batch.ts';
 import { NotFoundError, QuotaExceededError } from '../common/errors.ts';
 import { isRunId } from '../common/ids.ts';
 import type { Logger } from '../common/log.ts';
-import { isoSeconds } from '../common/time.ts';
-import { RISK_ORDER } from '../matcher/types.ts';
 import type { Services } from '../ports.ts';
 import { screenDay } from '../screening/screen-id.ts';
 import type { Actor } from '../screening/screen-record.ts';
-import { INDEXES, indexAttributes, keys } from '../store/schema.ts';
-import { parseItem, queryAll, type Table } from '../store/table.ts';
+import type { Table } from '../store/table.ts';
 import { PLANS, type Plan } from '../tenancy/plans.ts';
 import { chargeScreens, getMonthlyUsage } from '../tenancy/quota.ts';
 import type { Role } from '../tenancy/roles.ts';
 import { listTenants } from '../tenancy/tenants.ts';
 import { CHECK_TYPES } from '../watchlists/types.ts';
-import { type ClientItem, DUE_SHARDS, findClient, parseClientItem } from './client-record.ts';
+import { type ClientItem, findClient, findDueClients } from './client-table.ts';
 import { publishedSnapshotVersion } from './run-lists.ts';
-import { claimRunningRun, claimWithCounts, noteRunCounts, type RunningRunClaim } from './running-run.ts';
+import { noteRunCounts, type RunChange, type RunningRunClaim, runChanges } from './run-table.ts';
+import { claimRunningRun, claimWithCounts } from './running-run.ts';
 
 /**
  * Rescreen runs: the clients past their due date, re-screened through the batch pipeline (a run
@@ -60,22 +56,6 @@ export interface RunTriggered extends RunStarted {
 
 export function newRunId(at: Date): string {
   return `RUN-${screenDay(at)}-${randomBytes(5).toString('hex')}`;
-}
-
-/** The tenant's clients whose next due date has passed, read shard by shard in parallel. */
-export async function findDueClients(table: Table, tenantId: string, now: Date): Promise<ClientItem[]> {
-  const [pkName, skName] = indexAttributes('clientsDue');
-  const shards = await Promise.all(
-    Array.from({ length: DUE_SHARDS }, (_, shard) =>
-      queryAll(table, {
-        IndexName: INDEXES.clientsDue.name,
-        KeyConditionExpression: `${pkName} = :pk AND ${skName} <= :now`,
-        // '~' sorts after every client id, so clients due at exactly `now` are included.
-        ExpressionAttributeValues: { ':pk': keys.dueShard(tenantId, shard), ':now': `${isoSeconds(now)}#~` },
-      }),
-    ),
-  );
-  return shards.flat().map(parseClientItem);
 }
 
 /** Charges as many of `wanted` screens as the month has left, in one conditional write. */
@@ -266,22 +246,6 @@ export async function runScheduledRescreens(
   return started;
 }
 
-/** A client whose outcome changed in a run, as stored by the rescreen (rescreen-client.ts). */
-const RunChangeSchema = v.object({
-  entity: v.literal('rescreen-change'),
-  client_id: v.string(),
-  reference: v.nullable(v.string()),
-  screen_id: v.string(),
-  previous_screen_id: v.nullable(v.string()),
-  risk_before: v.nullable(v.picklist(RISK_ORDER)),
-  risk_after: v.picklist(RISK_ORDER),
-  matches_added: v.number(),
-  matches_changed: v.number(),
-  // Every change listed before alerts were carried forward was raised by its run.
-  alert: v.optional(v.picklist(['raised', 'still_open']), 'raised'),
-  alert_since: v.optional(v.nullable(v.string()), null),
-});
-
 export interface RunReport extends RunStarted {
   /** Queued clients another run was already re-screening (not screened by this one, refunded). */
   already_running: number;
@@ -297,7 +261,7 @@ export interface RunReport extends RunStarted {
    * Once the run has finished (and as they come): the clients whose new screen carries an open
    * alert, raised by this run or still open from an earlier one.
    */
-  changed: Omit<v.InferOutput<typeof RunChangeSchema>, 'entity'>[];
+  changed: RunChange[];
 }
 
 /**
@@ -335,15 +299,7 @@ export async function getRescreenRun(table: Table, tenantId: string, runId: stri
   if (!isRunId(runId)) throw notFound;
   const record: BatchRecord | undefined = await getBatch(table, { tenantId, batchId: runId });
   if (record?.purpose !== 'rescreen' || !record.run) throw notFound;
-  const changes = (
-    await queryAll(table, {
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: {
-        ':pk': keys.tenantPartition(tenantId),
-        ':prefix': `BATCH#${runId}#CHANGE#`,
-      },
-    })
-  ).map((item) => parseItem(RunChangeSchema, item));
+  const changes = await runChanges(table, tenantId, runId);
   return {
     run_id: runId,
     status: record.finished >= record.total ? 'finished' : 'running',
@@ -357,7 +313,7 @@ export async function getRescreenRun(table: Table, tenantId: string, runId: stri
     finished: Math.min(record.finished, record.total),
     failed: record.failed ?? 0,
     failed_clients: await failedClients(table, tenantId, record),
-    changed: changes.map(({ entity: _entity, ...change }) => change),
+    changed: changes,
   };
 }
 

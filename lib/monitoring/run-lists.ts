@@ -11,7 +11,7 @@
  * file is whole). So a matcher built from the version the store calls latest now, after the run
  * started, holds the run's version or one published after it.
  */
-import type { BatchRecord } from '../batch/batch-record.ts';
+import type { BatchRecord } from '../batch/batch-table.ts';
 import type { Config } from '../common/config.ts';
 import type { Matcher } from '../matcher/screen.ts';
 import type { Services } from '../ports.ts';

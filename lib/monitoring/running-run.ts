@@ -1,8 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { getBatch } from '../batch/batch-record.ts';
-import { keys } from '../store/schema.ts';
-import { isConditionalCheckFailed, itemOfConditionFailure, type Table } from '../store/table.ts';
+import { getBatch } from '../batch/batch-table.ts';
+import type { Table } from '../store/table.ts';
+import { claimRunningRunItem, getRunningRun, type RunningRunClaim } from './run-table.ts';
 
 /**
  * The tenant's running rescreen run: one item per tenant, claimed with ONE conditional put before
@@ -19,23 +18,14 @@ import { isConditionalCheckFailed, itemOfConditionFailure, type Table } from '..
  *   cannot hold the tenant's re-screens back for longer than that. Clients are still claimed one
  *   by one (rescreen-client.ts), so an overlap after the lease never screens a client twice.
  * Taking over a free claim is the same put with the condition `run_id = <the run seen>`, so of
- * two triggers that both see the old run finished, one wins.
+ * two triggers that both see the old run finished, one wins. The item and its writes are in
+ * run-table.ts.
  */
 
 /** How long a claim holds at most. */
 export const RUN_LEASE_MS = 6 * 60 * 60 * 1000;
 /** How long a run may take to record itself (find, charge, write its subjects) before its claim is deemed dead. */
 export const STARTING_GRACE_MS = 5 * 60 * 1000;
-
-export interface RunningRunClaim {
-  run_id: string;
-  claimed_at: number;
-  lease_until: number;
-  /** Written once the run is charged, so a trigger that finds the claim can answer with them. */
-  due?: number;
-  queued?: number;
-  skipped_quota?: number;
-}
 
 export type ClaimResult = { claimed: true } | { claimed: false; running: RunningRunClaim };
 
@@ -46,37 +36,22 @@ export async function claimRunningRun(
   runId: string,
   now: number = Date.now(),
 ): Promise<ClaimResult> {
-  const key = keys.runningRun(tenantId);
   let stale: string | undefined;
   for (let attempt = 0; attempt < 3; attempt += 1) {
-    try {
-      await table.doc.send(
-        new PutCommand({
-          TableName: table.name,
-          Item: {
-            ...key,
-            entity: 'running-run',
-            run_id: runId,
-            claimed_at: now,
-            lease_until: now + RUN_LEASE_MS,
-          },
-          ConditionExpression: `attribute_not_exists(pk) OR lease_until < :now${stale ? ' OR run_id = :stale' : ''}`,
-          ExpressionAttributeValues: { ':now': now, ...(stale ? { ':stale': stale } : {}) },
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        }),
-      );
-      return { claimed: true };
-    } catch (error) {
-      if (!isConditionalCheckFailed(error)) throw error;
-      const found = (await itemOfConditionFailure(table, error, key)) as RunningRunClaim | undefined;
-      // Gone or expired between the put and the read: simply try again.
-      if (!found || found.lease_until < now) continue;
-      if (!(await holds(table, tenantId, found, now))) {
-        stale = found.run_id;
-        continue;
-      }
-      return { claimed: false, running: found };
+    const claim = await claimRunningRunItem(table, tenantId, runId, {
+      now,
+      leaseUntil: now + RUN_LEASE_MS,
+      stale,
+    });
+    if (claim.claimed) return { claimed: true };
+    const { found } = claim;
+    // Gone or expired between the put and the read: simply try again.
+    if (!found || found.lease_until < now) continue;
+    if (!(await holds(table, tenantId, found, now))) {
+      stale = found.run_id;
+      continue;
     }
+    return { claimed: false, running: found };
   }
   throw new Error(`the running rescreen run of tenant ${tenantId} kept changing; not started`);
 }
@@ -86,34 +61,6 @@ async function holds(table: Table, tenantId: string, claim: RunningRunClaim, now
   const record = await getBatch(table, { tenantId, batchId: claim.run_id });
   if (record) return record.finished < record.total;
   return now - claim.claimed_at < STARTING_GRACE_MS;
-}
-
-/** Records the run's counts on its claim, for the triggers that find it running. */
-export async function noteRunCounts(
-  table: Table,
-  tenantId: string,
-  runId: string,
-  counts: { due: number; queued: number; skipped_quota: number },
-): Promise<void> {
-  try {
-    await table.doc.send(
-      new UpdateCommand({
-        TableName: table.name,
-        Key: keys.runningRun(tenantId),
-        UpdateExpression: 'SET due = :due, queued = :queued, skipped_quota = :skipped',
-        ConditionExpression: 'run_id = :run',
-        ExpressionAttributeValues: {
-          ':due': counts.due,
-          ':queued': counts.queued,
-          ':skipped': counts.skipped_quota,
-          ':run': runId,
-        },
-      }),
-    );
-  } catch (error) {
-    // The claim moved on (this run finished at once and another took it): nothing to note.
-    if (!isConditionalCheckFailed(error)) throw error;
-  }
 }
 
 /**
@@ -129,12 +76,10 @@ export async function claimWithCounts(
   let current = claim;
   for (const started = Date.now(); current.queued === undefined && Date.now() - started < waitMs; ) {
     await sleep(50);
-    const { Item } = await table.doc.send(
-      new GetCommand({ TableName: table.name, Key: keys.runningRun(tenantId), ConsistentRead: true }),
-    );
+    const found = await getRunningRun(table, tenantId);
     // Taken over by another run meanwhile: the one this trigger found is over.
-    if (Item?.run_id !== claim.run_id) break;
-    current = Item as RunningRunClaim;
+    if (found?.run_id !== claim.run_id) break;
+    current = found;
   }
   return current;
 }

@@ -4,8 +4,9 @@ import { isoSeconds } from '../common/time.ts';
 import { historyEntryBytes, parseScreenItem, type ScreenItem } from '../screening/screen-record.ts';
 import { noteScreenDecision } from '../screening/screened-subjects.ts';
 import { indexAttributes, keys } from '../store/schema.ts';
-import { isConditionalCheckFailed, itemOfConditionFailure, type Table } from '../store/table.ts';
-import { parseClientItem, SYSTEM_ACTOR } from './client-record.ts';
+import { isConditionalCheckFailed, type Table } from '../store/table.ts';
+import { SYSTEM_ACTOR } from './client-record.ts';
+import { settleClientScreen } from './client-table.ts';
 import { carriedEntry, judgeAgainstBaseline, settledDecision } from './rescreen-review.ts';
 
 /**
@@ -49,27 +50,15 @@ export async function applySettledDecision(table: Table, decided: ScreenItem, at
 
 /** Moves the client's settled screen forward; answers the client's current screen id. */
 async function moveSettledPointer(table: Table, decided: ScreenItem): Promise<string | undefined> {
-  const key = keys.client(decided.tenant_id, decided.client_id ?? '');
-  try {
-    const { Attributes } = await table.doc.send(
-      new UpdateCommand({
-        TableName: table.name,
-        Key: key,
-        UpdateExpression: 'SET settled_screen_id = :decided',
-        ConditionExpression:
-          'attribute_exists(pk) AND (attribute_not_exists(settled_screen_id) OR settled_screen_id <= :decided)',
-        ExpressionAttributeValues: { ':decided': decided.screen_id },
-        ReturnValues: 'ALL_NEW',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-    return parseClientItem(Attributes ?? {}).last_screen_id;
-  } catch (error) {
-    if (!isConditionalCheckFailed(error)) throw error;
-    // A newer screen is settled already: the current screen may still hold a decision carried from this one.
-    const found = await itemOfConditionFailure(table, error, key);
-    return found ? parseClientItem(found).last_screen_id : undefined;
-  }
+  // When refused, a newer screen is settled already: the current screen may still hold a
+  // decision carried from this one.
+  const client = await settleClientScreen(
+    table,
+    decided.tenant_id,
+    decided.client_id ?? '',
+    decided.screen_id,
+  );
+  return client?.last_screen_id;
 }
 
 async function carryToCurrent(table: Table, decided: ScreenItem, current: ScreenItem, at: Date) {

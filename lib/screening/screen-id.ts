@@ -1,9 +1,10 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { QuotaExceededError } from '../common/errors.ts';
 import { isoDay } from '../common/time.ts';
-import { keys } from '../store/schema.ts';
-import { isConditionalCheckFailed, itemOfConditionFailure, type Table } from '../store/table.ts';
-import { noteUsage, usageMonth } from '../tenancy/quota.ts';
+import type { Table } from '../store/table.ts';
+import { noteRefusedCharge, noteUsage } from '../tenancy/quota.ts';
+import {
+  numberScreen as numberOnUsage,
+  reserveScreenNumbers as reserveOnUsage,
+} from '../tenancy/usage-table.ts';
 
 /** The UTC day of a screen id: `20250314` for 2025-03-14. */
 export function screenDay(at: Date): string {
@@ -31,35 +32,11 @@ export async function numberScreen(
   charge?: { limit: number | null },
 ): Promise<string> {
   const day = screenDay(at);
-  const key = keys.usage(tenantId, usageMonth(at));
-  const limited = charge !== undefined && charge.limit !== null;
-  try {
-    const { Attributes } = await table.doc.send(
-      new UpdateCommand({
-        TableName: table.name,
-        Key: key,
-        UpdateExpression: `SET entity = :entity ADD #seq :one${charge ? ', used :one' : ''}`,
-        ExpressionAttributeNames: { '#seq': `seq_${day}` },
-        ExpressionAttributeValues: {
-          ':one': 1,
-          ':entity': 'usage',
-          ...(limited ? { ':ceiling': charge.limit! - 1 } : {}),
-        },
-        ...(limited ? { ConditionExpression: 'attribute_not_exists(used) OR used <= :ceiling' } : {}),
-        ReturnValues: 'UPDATED_NEW',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-    if (charge) noteUsage(tenantId, at, Attributes?.used as number);
-    return formatScreenId(day, Attributes?.[`seq_${day}`] as number);
-  } catch (error) {
-    if (limited && isConditionalCheckFailed(error)) {
-      const used = ((await itemOfConditionFailure(table, error, key))?.used as number | undefined) ?? 0;
-      noteUsage(tenantId, at, used);
-      throw new QuotaExceededError(used, charge.limit!);
-    }
-    throw error;
-  }
+  const numbered = await numberOnUsage(table, tenantId, at, day, charge).catch((error: unknown) =>
+    noteRefusedCharge(tenantId, at, error),
+  );
+  if (charge) noteUsage(tenantId, at, numbered.used as number);
+  return formatScreenId(day, numbered.sequence);
 }
 
 /** A run of screen numbers drawn at once for a batch: subject `i` is numbered `first + i`. */
@@ -82,17 +59,7 @@ export async function reserveScreenNumbers(
   count: number,
 ): Promise<ScreenNumberBlock> {
   const day = screenDay(at);
-  const { Attributes } = await table.doc.send(
-    new UpdateCommand({
-      TableName: table.name,
-      Key: keys.usage(tenantId, usageMonth(at)),
-      UpdateExpression: 'SET entity = :entity ADD #seq :count',
-      ExpressionAttributeNames: { '#seq': `seq_${day}` },
-      ExpressionAttributeValues: { ':entity': 'usage', ':count': count },
-      ReturnValues: 'UPDATED_NEW',
-    }),
-  );
-  return { day, first: (Attributes?.[`seq_${day}`] as number) - count + 1 };
+  return { day, first: await reserveOnUsage(table, tenantId, at, day, count) };
 }
 
 /** The screen id a block gives the subject at `index`. */

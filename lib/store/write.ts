@@ -112,6 +112,44 @@ export async function sendWrite(
   }
 }
 
+/** An update of one item, as a value. */
+export type UpdateWrite = Extract<TableWrite, { Update: unknown }>;
+
+/** What {@link trySendWrite} tells: written (with the attributes asked for), or refused (with the item found). */
+export type WriteOutcome =
+  | { written: true; attributes: Record<string, unknown> | undefined }
+  | { written: false; found: Record<string, unknown> | undefined };
+
+/**
+ * Sends one write alone, where a refused condition is an outcome rather than an error (a refund
+ * with nothing left to give back, a stream slot another stream holds).
+ */
+export async function trySendWrite(
+  table: Table,
+  write: TableWrite,
+  returnValues?: 'ALL_NEW' | 'UPDATED_NEW' | 'ALL_OLD',
+): Promise<WriteOutcome> {
+  let found: Record<string, unknown> | undefined;
+  const refusedMarker = new Error('refused');
+  try {
+    const attributes = await sendWrite(
+      table,
+      {
+        ...write,
+        refused: (item) => {
+          found = item;
+          return refusedMarker;
+        },
+      },
+      returnValues,
+    );
+    return { written: true, attributes };
+  } catch (error) {
+    if (error === refusedMarker) return { written: false, found };
+    throw error;
+  }
+}
+
 /** Attempts of a transaction that DynamoDB cancelled for a conflict with another one in flight. */
 const CONFLICT_ATTEMPTS = 6;
 

@@ -6,7 +6,7 @@ import type { Table } from '../store/table.ts';
 import { describeDatabase, type ListSyncState } from '../watchlists/status.ts';
 import type { ListSummary } from '../watchlists/types.ts';
 import { feedFor } from './feeds.ts';
-import { readSyncStatus } from './list-status.ts';
+import { readSyncStatus } from './list-status-table.ts';
 
 export async function describeDatabaseWithSync(
   table: Table,

@@ -14,7 +14,7 @@ import { LIST_SOURCES } from '../watchlists/sources.ts';
 import type { WatchlistSnapshot } from '../watchlists/types.ts';
 import { diffList, type ListDiff } from './diff.ts';
 import { type HeldCandidate, readHeld } from './held.ts';
-import { clearHeld, recordSyncSuccess } from './list-status.ts';
+import { clearHeld, recordSyncSuccess } from './list-status-table.ts';
 import type { SnapshotStore } from './snapshot-store.ts';
 import {
   composeSnapshot,

@@ -1,4 +1,3 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { isoSeconds } from '../common/time.ts';
 /**
  * The list sync: download every list from its publisher (or a mirror), parse it with the same
@@ -13,8 +12,7 @@ import { isoSeconds } from '../common/time.ts';
 
 import { logger } from '../common/log.ts';
 import { parseSnapshot, serialiseSnapshot } from '../matcher/snapshot-file.ts';
-import { outboxEvent, withOutbox } from '../outbox/outbox.ts';
-import { keys } from '../store/schema.ts';
+import { outboxEvent } from '../outbox/outbox.ts';
 import type { Table } from '../store/table.ts';
 import { linkSnapshot, perListPeople } from '../watchlists/linking.ts';
 import { SNAPSHOT_FORMAT_VERSION } from '../watchlists/snapshot.ts';
@@ -29,7 +27,8 @@ import type {
 import { diffList, type ListDiff } from './diff.ts';
 import { contentHash, type GetFile, LIST_FEEDS, type ListFeed } from './feeds.ts';
 import { type HeldCandidate, holdCandidate } from './held.ts';
-import { readSyncStatus, recordSyncFailure, recordSyncSuccess } from './list-status.ts';
+import { readSyncStatus, recordSyncFailure, recordSyncSuccess } from './list-status-table.ts';
+import { recordListsEvent } from './lists-event-table.ts';
 import { checkSanity, MAX_DROP_FROM_BASELINE } from './sanity.ts';
 import type { SnapshotStore } from './snapshot-store.ts';
 
@@ -355,7 +354,6 @@ async function recordListsUpdated(
   lists: readonly { id: string; source_date?: string | null; individual_count: number }[],
   at: string,
 ): Promise<void> {
-  const key = keys.listsEvent(at, version);
   const event = outboxEvent('lists.updated', null, {
     snapshot_version: version,
     lists: diffs.map((diff) => {
@@ -371,11 +369,5 @@ async function recordListsUpdated(
     }),
     published_at: at,
   });
-  await table.doc.send(
-    new PutCommand({
-      TableName: table.name,
-      Item: withOutbox({ ...key, entity: 'lists-event', version, published_at: at }, [event]),
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+  await recordListsEvent(table, version, at, event);
 }

@@ -1,6 +1,7 @@
 import type { Table } from '../store/table.ts';
 import type { Principal } from './auth.ts';
-import { getMonthlyUsage, usageMonth } from './quota.ts';
+import { getMonthlyUsage } from './quota.ts';
+import { usageMonth } from './usage-table.ts';
 
 /** GET /me: the caller, their tenant, the plan with its limits and this month's usage. */
 export async function describeAccount(table: Table, principal: Principal, at: Date = new Date()) {

@@ -1,13 +1,11 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { audited } from '../audit/trail.ts';
 import { ForbiddenError, UnauthorizedError } from '../common/errors.ts';
-import { keys } from '../store/schema.ts';
-import { isConditionalCheckFailed, type Table } from '../store/table.ts';
+import type { Table } from '../store/table.ts';
 import { hashApiKey, issueApiKey, keyMatchesHash, parseApiKey } from './api-keys.ts';
 import type { PlanFeature } from './plans.ts';
 import { CHEAPEST_BATCH_PLAN, PLANS, type Plan } from './plans.ts';
 import type { Role } from './roles.ts';
-import { getUserAndTenant } from './tenants.ts';
+import { getUserAndTenant, rotateUserKey } from './user-table.ts';
 
 /** Who is calling: resolved from the X-API-Key on every authenticated request. */
 export interface Principal {
@@ -95,26 +93,12 @@ async function replaceKey(
 ): Promise<{ api_key: string; key_hint: string; issued_at: string }> {
   const issued = issueApiKey(principal.tenantId, principal.userId);
   const issuedAt = new Date().toISOString();
-  try {
-    await table.doc.send(
-      new UpdateCommand({
-        TableName: table.name,
-        Key: keys.user(principal.tenantId, principal.userId),
-        UpdateExpression: 'SET key_hash = :new, key_hint = :hint, key_issued_at = :at, key_issued_by = :me',
-        ConditionExpression: 'key_hash = :old',
-        ExpressionAttributeValues: {
-          ':me': principal.userId,
-          ':new': issued.hash,
-          ':hint': issued.hint,
-          ':at': issuedAt,
-          ':old': hashApiKey(presentedKey.trim()),
-        },
-      }),
-    );
-  } catch (error) {
-    if (isConditionalCheckFailed(error)) throw new UnauthorizedError();
-    throw error;
-  }
+  await rotateUserKey(table, principal.tenantId, principal.userId, hashApiKey(presentedKey.trim()), {
+    hash: issued.hash,
+    hint: issued.hint,
+    issuedAt,
+    issuedBy: principal.userId,
+  });
   return { api_key: issued.key, key_hint: issued.hint, issued_at: issuedAt };
 }
 

@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { TooManyRequestsError } from '../common/errors.ts';
-import { keys } from '../store/schema.ts';
-import { isConditionalCheckFailed, type Table } from '../store/table.ts';
+import type { Table } from '../store/table.ts';
+import { countInRequestWindow, releaseStreamSlotItem, takeStreamSlotItem } from './fair-use-table.ts';
 import type { Plan } from './plans.ts';
 
 /**
- * Fair use between tenants, enforced by the request pipeline (lib/http/handler.ts) with the table,
- * per tenant and per plan (lib/tenancy/plans.ts). The stage throttle and the stream functions'
+ * Fair use between tenants, enforced by the request pipeline (lib/http/handler.ts) with the table
+ * (the counters: lib/tenancy/fair-use-table.ts), per tenant and per plan (lib/tenancy/plans.ts). The stage throttle and the stream functions'
  * reserved concurrency are shared by every tenant; these limits are what keeps one tenant from
  * taking all of them. Each answers 429 with `Retry-After` and a detail that names the limit, never
  * the monthly quota's screens.
@@ -44,30 +43,19 @@ export async function countRequest(
 ): Promise<void> {
   const windowSeconds = Math.floor(now / 1000 / RATE_WINDOW_SECONDS) * RATE_WINDOW_SECONDS;
   const limit = plan.requests_per_second * RATE_WINDOW_SECONDS;
-  try {
-    await table.doc.send(
-      new UpdateCommand({
-        TableName: table.name,
-        Key: keys.requestWindow(tenantId, windowSeconds),
-        UpdateExpression: 'SET entity = :entity, expires_at = :expires ADD requests :one',
-        ConditionExpression: 'attribute_not_exists(requests) OR requests < :limit',
-        ExpressionAttributeValues: {
-          ':entity': 'request-window',
-          // Kept a minute past its window, for whoever looks; DynamoDB's TTL deletes it later.
-          ':expires': windowSeconds + RATE_WINDOW_SECONDS + 60,
-          ':one': 1,
-          ':limit': limit,
-        },
-      }),
-    );
-  } catch (error) {
-    if (!isConditionalCheckFailed(error)) throw error;
-    const retryAfter = Math.max(1, windowSeconds + RATE_WINDOW_SECONDS - Math.floor(now / 1000));
-    throw new TooManyRequestsError(
-      `Request rate limit reached: the ${plan.name} plan allows ${limit} requests per ${RATE_WINDOW_SECONDS} seconds (${plan.requests_per_second} per second) for your tenant; retry after ${retryAfter} s.`,
-      retryAfter,
-    );
-  }
+  await countInRequestWindow(
+    table,
+    tenantId,
+    { start: windowSeconds, end: windowSeconds + RATE_WINDOW_SECONDS },
+    limit,
+    () => {
+      const retryAfter = Math.max(1, windowSeconds + RATE_WINDOW_SECONDS - Math.floor(now / 1000));
+      return new TooManyRequestsError(
+        `Request rate limit reached: the ${plan.name} plan allows ${limit} requests per ${RATE_WINDOW_SECONDS} seconds (${plan.requests_per_second} per second) for your tenant; retry after ${retryAfter} s.`,
+        retryAfter,
+      );
+    },
+  );
 }
 
 /** A taken stream slot: give it back with `releaseStreamSlot` when the stream ends. */
@@ -93,27 +81,14 @@ export async function takeStreamSlot(
   const first = Math.floor(Math.random() * plan.open_streams);
   for (let i = 0; i < plan.open_streams; i += 1) {
     const slot = (first + i) % plan.open_streams;
-    try {
-      await table.doc.send(
-        new UpdateCommand({
-          TableName: table.name,
-          Key: keys.streamSlot(tenantId, slot),
-          UpdateExpression:
-            'SET entity = :entity, stream_id = :stream, stream_route = :route, lease_until = :until',
-          ConditionExpression: 'attribute_not_exists(stream_id) OR lease_until < :now',
-          ExpressionAttributeValues: {
-            ':entity': 'stream-slot',
-            ':stream': streamId,
-            ':route': route,
-            ':until': now + STREAM_LEASE_MS,
-            ':now': now,
-          },
-        }),
-      );
-      return { tenantId, slot, streamId };
-    } catch (error) {
-      if (!isConditionalCheckFailed(error)) throw error;
-    }
+    const taken = await takeStreamSlotItem(
+      table,
+      tenantId,
+      slot,
+      { streamId, route, leaseUntil: now + STREAM_LEASE_MS },
+      now,
+    );
+    if (taken) return { tenantId, slot, streamId };
   }
   throw new TooManyRequestsError(
     `Open stream limit reached: the ${plan.name} plan allows ${plan.open_streams} streamed responses (batch streams, exports) open at once for your tenant; retry when one of them has ended.`,
@@ -124,17 +99,5 @@ export async function takeStreamSlot(
 
 /** Gives a slot back, only while it is still this stream's (after its lease another may hold it). */
 export async function releaseStreamSlot(table: Table, slot: StreamSlot): Promise<void> {
-  try {
-    await table.doc.send(
-      new UpdateCommand({
-        TableName: table.name,
-        Key: keys.streamSlot(slot.tenantId, slot.slot),
-        UpdateExpression: 'REMOVE stream_id, stream_route, lease_until',
-        ConditionExpression: 'stream_id = :stream',
-        ExpressionAttributeValues: { ':stream': slot.streamId },
-      }),
-    );
-  } catch (error) {
-    if (!isConditionalCheckFailed(error)) throw error;
-  }
+  await releaseStreamSlotItem(table, slot.tenantId, slot.slot, slot.streamId);
 }

@@ -1,14 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { QuotaExceededError } from '../common/errors.ts';
-import { isoDay } from '../common/time.ts';
-import { keys } from '../store/schema.ts';
-import { isConditionalCheckFailed, itemOfConditionFailure, type Table } from '../store/table.ts';
-
-/** Quota months are calendar months in UTC (docs/api-decisions.md#quota-months). */
-export function usageMonth(at: Date = new Date()): string {
-  return isoDay(at).slice(0, 7);
-}
+import type { Table } from '../store/table.ts';
+import { charge, readUsage, refund, usageMonth } from './usage-table.ts';
 
 /**
  * The usage counts a request has already read or written, by tenant and month, so that its
@@ -39,16 +32,18 @@ export async function getMonthlyUsage(
   tenantId: string,
   at: Date = new Date(),
 ): Promise<number> {
-  const { Item } = await table.doc.send(
-    new GetCommand({
-      TableName: table.name,
-      Key: keys.usage(tenantId, usageMonth(at)),
-      ConsistentRead: true,
-    }),
-  );
-  const used = (Item?.used as number | undefined) ?? 0;
+  const used = await readUsage(table, tenantId, at);
   noteUsage(tenantId, at, used);
   return used;
+}
+
+/**
+ * Notes the usage count of a charge the quota refused (QuotaExceededError carries it) before the
+ * refusal goes on; any other error goes on as it is.
+ */
+export function noteRefusedCharge(tenantId: string, at: Date, error: unknown): never {
+  if (error instanceof QuotaExceededError) noteUsage(tenantId, at, error.used);
+  throw error;
 }
 
 /**
@@ -64,34 +59,11 @@ export async function chargeScreens(
   limit: number | null,
   at: Date = new Date(),
 ): Promise<number> {
-  const key = keys.usage(tenantId, usageMonth(at));
-  try {
-    const { Attributes } = await table.doc.send(
-      new UpdateCommand({
-        TableName: table.name,
-        Key: key,
-        UpdateExpression: 'SET entity = :entity ADD used :n',
-        ...(limit === null
-          ? { ExpressionAttributeValues: { ':n': count, ':entity': 'usage' } }
-          : {
-              ConditionExpression: 'attribute_not_exists(used) OR used <= :ceiling',
-              ExpressionAttributeValues: { ':n': count, ':ceiling': limit - count, ':entity': 'usage' },
-            }),
-        ReturnValues: 'UPDATED_NEW',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-    noteUsage(tenantId, at, Attributes?.used as number);
-    return Attributes?.used as number;
-  } catch (error) {
-    if (isConditionalCheckFailed(error)) {
-      // limit - count < 0 (a batch larger than the whole plan) also fails the condition on a fresh month.
-      const used = ((await itemOfConditionFailure(table, error, key))?.used as number | undefined) ?? 0;
-      noteUsage(tenantId, at, used);
-      throw new QuotaExceededError(used, limit!);
-    }
-    throw error;
-  }
+  const used = await charge(table, tenantId, count, limit, at).catch((error: unknown) =>
+    noteRefusedCharge(tenantId, at, error),
+  );
+  noteUsage(tenantId, at, used);
+  return used;
 }
 
 /**
@@ -100,19 +72,6 @@ export async function chargeScreens(
  */
 export async function refundScreens(table: Table, tenantId: string, count: number, at: Date = new Date()) {
   if (count <= 0) return;
-  try {
-    const { Attributes } = await table.doc.send(
-      new UpdateCommand({
-        TableName: table.name,
-        Key: keys.usage(tenantId, usageMonth(at)),
-        UpdateExpression: 'ADD used :minus',
-        ConditionExpression: 'used >= :n',
-        ExpressionAttributeValues: { ':minus': -count, ':n': count },
-        ReturnValues: 'UPDATED_NEW',
-      }),
-    );
-    noteUsage(tenantId, at, Attributes?.used as number);
-  } catch (error) {
-    if (!isConditionalCheckFailed(error)) throw error;
-  }
+  const used = await refund(table, tenantId, count, at);
+  if (used !== undefined) noteUsage(tenantId, at, used);
 }

@@ -1,11 +1,10 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { type AuditActor, audited } from '../audit/trail.ts';
-import { ConflictError, ForbiddenError, InvalidRequestError } from '../common/errors.ts';
+import { ForbiddenError, InvalidRequestError } from '../common/errors.ts';
 import { strictBody } from '../common/fields.ts';
-import { keys } from '../store/schema.ts';
-import { isConditionalCheckFailed, type Table } from '../store/table.ts';
+import type { Table } from '../store/table.ts';
 import { type Principal, requireRole } from './auth.ts';
+import { getStoredRetention, type StoredRetention, setStoredRetention } from './tenant-table.ts';
 
 /**
  * A tenant's retention settings (README "Retention"), stored on the tenant item:
@@ -70,12 +69,12 @@ const DEFAULTS: RetentionSettings = {
   changed_by: null,
 };
 
-function retentionOf(item: Record<string, unknown>): RetentionSettings {
+function retentionOf(stored: StoredRetention): RetentionSettings {
   return {
-    retention_days: typeof item.retention_days === 'number' ? item.retention_days : null,
-    retention_lock: item.retention_lock === true,
-    changed_at: typeof item.retention_changed_at === 'string' ? item.retention_changed_at : null,
-    changed_by: (item.retention_changed_by as AuditActor | undefined) ?? null,
+    retention_days: stored.retention_days ?? null,
+    retention_lock: stored.retention_lock === true,
+    changed_at: stored.retention_changed_at ?? null,
+    changed_by: stored.retention_changed_by ?? null,
   };
 }
 
@@ -84,15 +83,8 @@ function retentionOf(item: Record<string, unknown>): RetentionSettings {
  * (callers are authenticated, or the ops CLI has checked the tenant exists).
  */
 export async function getRetention(table: Table, tenantId: string): Promise<RetentionSettings> {
-  const { Item } = await table.doc.send(
-    new GetCommand({
-      TableName: table.name,
-      Key: keys.tenant(tenantId),
-      ProjectionExpression: 'pk, retention_days, retention_lock, retention_changed_at, retention_changed_by',
-      ConsistentRead: true,
-    }),
-  );
-  return Item ? retentionOf(Item) : DEFAULTS;
+  const stored = await getStoredRetention(table, tenantId);
+  return stored ? retentionOf(stored) : DEFAULTS;
 }
 
 const daysText = (days: number | null) => (days === null ? 'none' : String(days));
@@ -154,35 +146,7 @@ export async function setRetention(
         );
       }
       const changedAt = new Date().toISOString();
-      try {
-        await table.doc.send(
-          new UpdateCommand({
-            TableName: table.name,
-            Key: keys.tenant(tenantId),
-            UpdateExpression:
-              'SET retention_lock = :lock, retention_changed_at = :at, retention_changed_by = :by' +
-              (after.retention_days === null ? ' REMOVE retention_days' : ', retention_days = :days'),
-            ConditionExpression: `attribute_exists(pk) AND ${
-              before.retention_days === null
-                ? 'attribute_not_exists(retention_days)'
-                : 'retention_days = :oldDays'
-            } AND ${before.retention_lock ? 'retention_lock = :true' : '(attribute_not_exists(retention_lock) OR retention_lock = :false)'}`,
-            ExpressionAttributeValues: {
-              ':lock': after.retention_lock,
-              ':at': changedAt,
-              ':by': actor,
-              ...(after.retention_days === null ? {} : { ':days': after.retention_days }),
-              ...(before.retention_days === null ? {} : { ':oldDays': before.retention_days }),
-              ...(before.retention_lock ? { ':true': true } : { ':false': false }),
-            },
-          }),
-        );
-      } catch (error) {
-        if (isConditionalCheckFailed(error)) {
-          throw new ConflictError('The retention settings changed meanwhile; read them again and resend');
-        }
-        throw error;
-      }
+      await setStoredRetention(table, tenantId, before, after, actor, changedAt);
       return { ...after, changed_at: changedAt, changed_by: actor };
     },
   );

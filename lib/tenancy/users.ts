@@ -1,15 +1,22 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { type AuditPage, audited, listAudit } from '../audit/trail.ts';
-import { ConflictError, ForbiddenError, NotFoundError } from '../common/errors.ts';
+import { ForbiddenError } from '../common/errors.ts';
 import { strictBody, trimmed } from '../common/fields.ts';
-import { keys } from '../store/schema.ts';
-import { isConditionalCheckFailed, itemOfConditionFailure, queryAll, type Table } from '../store/table.ts';
+import type { Table } from '../store/table.ts';
 import { isAccountId, issueApiKey, newId } from './api-keys.ts';
 import { type Principal, requireRole } from './auth.ts';
 import { type KeyIssuer, lineageOfNewKey } from './key-lineage.ts';
 import { ROLES, type Role } from './roles.ts';
-import { addUser, parseUser, releaseAnalystSeat, type User, type UserStatus } from './tenants.ts';
+import { releaseAnalystSeat } from './tenant-table.ts';
+import { addUser } from './tenants.ts';
+import {
+  disableUserItem,
+  listTenantUsers,
+  replaceUserKey,
+  type User,
+  type UserStatus,
+  userNotFound,
+} from './user-table.ts';
 
 /**
  * Account administration: a tenant's admins (through the API) and operations (through the ops
@@ -56,12 +63,7 @@ export function userView(user: User): UserView {
 
 /** GET /users: every user of the tenant, disabled ones included, oldest first. */
 export async function listUsers(table: Table, tenantId: string): Promise<{ users: UserView[] }> {
-  const items = await queryAll(table, {
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': keys.tenantPartition(tenantId), ':prefix': 'USER#' },
-    ConsistentRead: true,
-  });
-  const users = items.map((item) => userView(parseUser(item)));
+  const users = (await listTenantUsers(table, tenantId)).map(userView);
   users.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.user_id.localeCompare(b.user_id));
   return { users };
 }
@@ -98,54 +100,6 @@ export async function addTenantUser(
   );
 }
 
-const notFound = (userId: string) => new NotFoundError(`User ${userId} not found`);
-
-/**
- * One conditional write on an ACTIVE user of the tenant: 404 when there is no such user (the key
- * names the tenant, so another tenant's user id is simply absent), 409 when they are disabled.
- * With `analystsOnly`, the same write also requires the user to be an analyst, and an admin is
- * refused with 403 and that detail.
- */
-async function updateActiveUser(
-  table: Table,
-  tenantId: string,
-  userId: string,
-  update: { expression: string; values: Record<string, unknown>; analystsOnly?: string },
-): Promise<User> {
-  const key = keys.user(tenantId, userId);
-  const roleCondition = update.analystsOnly ? ' AND #role = :analyst' : '';
-  try {
-    const { Attributes } = await table.doc.send(
-      new UpdateCommand({
-        TableName: table.name,
-        Key: key,
-        UpdateExpression: update.expression,
-        ConditionExpression: `attribute_exists(pk) AND (attribute_not_exists(#status) OR #status = :active)${roleCondition}`,
-        ExpressionAttributeNames: { '#status': 'status', ...(roleCondition ? { '#role': 'role' } : {}) },
-        ExpressionAttributeValues: {
-          ...update.values,
-          ':active': 'active',
-          ...(roleCondition ? { ':analyst': 'analyst' } : {}),
-        },
-        ReturnValues: 'ALL_NEW',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-    return parseUser(Attributes!);
-  } catch (error) {
-    if (!isConditionalCheckFailed(error)) throw error;
-    const found = await itemOfConditionFailure(table, error, key);
-    if (!found) throw notFound(userId);
-    const user = parseUser(found);
-    if (update.analystsOnly && user.role !== 'analyst' && user.status !== 'disabled') {
-      throw new ForbiddenError(update.analystsOnly);
-    }
-    throw new ConflictError(
-      `User ${userId} is disabled (since ${user.disabled_at ?? 'an earlier change'}, by ${user.disabled_by ?? 'unknown'}); a disabled user cannot be changed`,
-    );
-  }
-}
-
 /**
  * Disables a user: their key stops working at once (the hash is removed in the same write that
  * marks them disabled, and every request reads the user record), an analyst's seat is given back,
@@ -160,7 +114,7 @@ export async function disableUser(
   tenantId: string,
   userId: string,
 ): Promise<{ user: UserView }> {
-  if (!isAccountId(userId)) throw notFound(userId);
+  if (!isAccountId(userId)) throw userNotFound(userId);
   if (actor.user_id === userId) {
     throw new ForbiddenError('You cannot disable yourself; another admin or operations must');
   }
@@ -169,11 +123,7 @@ export async function disableUser(
     tenantId,
     { action: 'user.disable', actor, target: { user_id: userId } },
     async () => {
-      const user = await updateActiveUser(table, tenantId, userId, {
-        expression:
-          'SET #status = :disabled, disabled_at = :at, disabled_by = :by REMOVE key_hash, key_hint, key_issued_at, key_issued_by, key_lineage',
-        values: { ':disabled': 'disabled', ':at': new Date().toISOString(), ':by': actor.user_id },
-      });
+      const user = await disableUserItem(table, tenantId, userId, actor.user_id, new Date().toISOString());
       if (user.role === 'analyst') await releaseAnalystSeat(table, tenantId);
       return { user: userView(user) };
     },
@@ -195,7 +145,7 @@ export async function revokeUserKey(
   tenantId: string,
   userId: string,
 ): Promise<{ user: UserView; api_key: string; detail: string }> {
-  if (!isAccountId(userId)) throw notFound(userId);
+  if (!isAccountId(userId)) throw userNotFound(userId);
   return audited(
     table,
     tenantId,
@@ -208,25 +158,24 @@ export async function revokeUserKey(
     async () => {
       const issued = issueApiKey(tenantId, userId);
       const self = actor.user_id === userId;
-      const user = await updateActiveUser(table, tenantId, userId, {
-        expression:
-          'SET key_hash = :hash, key_hint = :hint, key_issued_at = :at, key_issued_by = :by, key_lineage = :lineage',
-        values: {
-          ':hash': issued.hash,
-          ':hint': issued.hint,
-          ':at': new Date().toISOString(),
-          ':by': actor.user_id,
+      const user = await replaceUserKey(
+        table,
+        tenantId,
+        userId,
+        {
+          hash: issued.hash,
+          hint: issued.hint,
+          issuedAt: new Date().toISOString(),
+          issuedBy: actor.user_id,
           // Revoked, the old key is dead: whoever held it holds nothing now.
-          ':lineage': lineageOfNewKey(actor, userId),
+          lineage: lineageOfNewKey(actor, userId),
         },
-        ...(actor.role === 'ops'
-          ? {}
-          : {
-              analystsOnly: self
-                ? `You are an admin: replace your own key with POST /me/rotate-key; operations resets an admin's key (npm run admin -- revoke-key --tenant ${tenantId} --user ${userId})`
-                : `User ${userId} is an admin: an admin's key is reset by operations (npm run admin -- revoke-key --tenant ${tenantId} --user ${userId}), never by another admin, who would then hold two admin identities and could approve their own decisions (four eyes)`,
-            }),
-      });
+        actor.role === 'ops'
+          ? undefined
+          : self
+            ? `You are an admin: replace your own key with POST /me/rotate-key; operations resets an admin's key (npm run admin -- revoke-key --tenant ${tenantId} --user ${userId})`
+            : `User ${userId} is an admin: an admin's key is reset by operations (npm run admin -- revoke-key --tenant ${tenantId} --user ${userId}), never by another admin, who would then hold two admin identities and could approve their own decisions (four eyes)`,
+      );
       return {
         user: userView(user),
         api_key: issued.key,

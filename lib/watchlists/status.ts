@@ -27,7 +27,7 @@ function wholeDaysBetween(from: string, to: Date): number {
 }
 
 /**
- * How the list sync last went for one list (lib/sync/list-status.ts rows); `official_urls` is
+ * How the list sync last went for one list (lib/sync/list-status-table.ts rows); `official_urls` is
  * empty for a list the service does not sync (a retired list, a third party's transcription).
  */
 export interface ListSyncState {

@@ -1,6 +1,6 @@
 import { createParser } from 'eventsource-parser';
 import { describe, expect, it } from 'vitest';
-import type { BatchItemSubject } from '../../lib/batch/batch-record.ts';
+import type { BatchItemSubject } from '../../lib/batch/batch-table.ts';
 import { startBatch } from '../../lib/batch/start-batch.ts';
 import { logger } from '../../lib/common/log.ts';
 import { encodeJob } from '../../lib/jobs/kinds.ts';

@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { logger } from '../../lib/common/log.ts';
-import { findDueClients, startRescreenRun } from '../../lib/monitoring/rescreen-run.ts';
+import { findDueClients } from '../../lib/monitoring/client-table.ts';
+import { startRescreenRun } from '../../lib/monitoring/rescreen-run.ts';
 import { publishedSnapshotVersion } from '../../lib/monitoring/run-lists.ts';
 import { getServices } from '../../lib/runtime/services.ts';
 import { FILTERED_READ_LIMIT } from '../../lib/screening/screen-filters.ts';

@@ -1,8 +1,13 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { createParser } from 'eventsource-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimBatchItem, failBatchItem, finishBatchItem } from '../../lib/batch/batch-items.ts';
-import { createBatch, nextFinishSequence } from '../../lib/batch/batch-record.ts';
+import { createBatch } from '../../lib/batch/batch-record.ts';
+import {
+  claimBatchItem,
+  failBatchItem,
+  finishBatchItem,
+  nextFinishSequence,
+} from '../../lib/batch/batch-table.ts';
 import { batchEvents } from '../../lib/batch/progress-stream.ts';
 import { frameSse } from '../../lib/http/sse.ts';
 import { startTestStore, type TestStore } from '../support/dynamo.ts';

@@ -1,6 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getBatch, listOpenBatches } from '../../lib/batch/batch-record.ts';
+import { getBatch, listOpenBatches } from '../../lib/batch/batch-table.ts';
 import { NOT_QUEUED_DETAIL, startBatch } from '../../lib/batch/start-batch.ts';
 import { readConfig } from '../../lib/common/config.ts';
 import { logger } from '../../lib/common/log.ts';

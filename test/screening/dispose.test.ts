@@ -10,7 +10,7 @@ import { indexKeys, keys } from '../../lib/store/schema.ts';
 import { startTestStore, type TestStore } from '../support/dynamo.ts';
 
 /**
- * The disposition rules as single conditional writes, on dynalite and on DynamoDB Local: the
+ * The disposition rules as single conditional writes, on DynamoDB Local (AWS's engine): the
  * version counters computed inside the write, the approval bound to a version, the history cap.
  */
 let store: TestStore;

@@ -1,10 +1,13 @@
 import type { TestProject } from 'vitest/node';
-import { startDynamoDbLocal } from './dynamo.ts';
+import { startDynamoDbLocal } from '../../infra/local/dynamo.ts';
 
 /**
- * Global setup of the dynamodb-local project (vitest.config.ts): one DynamoDB Local for the whole
- * run instead of one Java process per test file (a start takes seconds of both cores); every test
- * store is still a fresh table of its own (test/support/dynamo.ts startTestStore).
+ * Global setup of the run (vitest.config.ts): one DynamoDB Local, in memory, for every test file
+ * instead of one JVM per file (a start takes seconds of both cores). Every test store and every
+ * in-process local stack takes a fresh table of its own on it (test/support/dynamo.ts, and
+ * DYNAMODB_LOCAL_ENDPOINT, set for each file by test/support/dynamodb-local-env.ts). A service a
+ * test starts as its own process, with a data directory, starts its own DynamoDB Local as
+ * `npm start` does.
  */
 export default async function setup(project: TestProject) {
   const server = await startDynamoDbLocal();

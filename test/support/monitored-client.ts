@@ -1,4 +1,4 @@
-import { type ClientItem, clientIndexKeys } from '../../lib/monitoring/client-record.ts';
+import { type ClientItem, clientIndexKeys } from '../../lib/monitoring/client-table.ts';
 import { keys } from '../../lib/store/schema.ts';
 import { putRequests, type Table, writeAll } from '../../lib/store/table.ts';
 

@@ -6,7 +6,7 @@ import { ensureTable } from '../../infra/local/dynamo.ts';
 import { createTable, type Table } from '../../lib/store/table.ts';
 import { LIST_FEEDS } from '../../lib/sync/feeds.ts';
 import { createGetFile, parseOrigin } from '../../lib/sync/fetch.ts';
-import { readSyncStatus } from '../../lib/sync/list-status.ts';
+import { readSyncStatus } from '../../lib/sync/list-status-table.ts';
 import { createFileSnapshotStore, type SnapshotStore } from '../../lib/sync/snapshot-store.ts';
 import { readStoredSnapshot, type SyncListsInput, syncLists } from '../../lib/sync/sync-lists.ts';
 import { perListPeople } from '../../lib/watchlists/linking.ts';

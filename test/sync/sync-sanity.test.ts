@@ -1,7 +1,7 @@
 /**
  * The sync's sanity checks across runs (lib/sync/sanity.ts), each walk-past of issue 21 built from
  * the REAL UN file (cut, repeated or garbled, never an invented designee), through the real stores
- * (dynalite, the directory snapshot store); and the held file's review through the ops CLI as an
+ * (DynamoDB Local, the directory snapshot store); and the held file's review through the ops CLI as an
  * operator runs it (child processes), audited in the operations trail.
  */
 import { spawnSync } from 'node:child_process';
@@ -16,7 +16,7 @@ import { describeDatabaseWithSync } from '../../lib/sync/database-status.ts';
 import { LIST_FEEDS } from '../../lib/sync/feeds.ts';
 import { createGetFile, parseOrigin } from '../../lib/sync/fetch.ts';
 import { readHeld } from '../../lib/sync/held.ts';
-import { readSyncStatus } from '../../lib/sync/list-status.ts';
+import { readSyncStatus } from '../../lib/sync/list-status-table.ts';
 import { OPERATIONS_TRAIL } from '../../lib/sync/review.ts';
 import { createFileSnapshotStore, type SnapshotStore } from '../../lib/sync/snapshot-store.ts';
 import { readStoredSnapshot, type SyncListsInput, syncLists } from '../../lib/sync/sync-lists.ts';

@@ -228,7 +228,7 @@ describe('webhooks on the local stack', { timeout: 180_000 }, () => {
   it('delivers a burst of 150 test events on one endpoint once each, and empties the outbox', async () => {
     // All on one item. The drain's removal once named every drained id (over DynamoDB's 4 KB
     // expression limit for a burst), then removed list elements by index (wrong elements on
-    // dynalite, the local store: 60 of these 150 were dropped from the outbox unsent).
+    // dynalite, the local store of the time: 60 of these 150 were dropped from the outbox unsent).
     const burst = await register(bankA.admin, '/burst', ['batch.completed']);
     const sent: string[] = [];
     for (let i = 0; i < 150; i += 10) {

@@ -9,7 +9,7 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { DEFAULT_SNAPSHOT_RETENTION_DAYS } from '../../../lib/common/config.ts';
 import { keys } from '../../../lib/store/schema.ts';
-import { listSyncKeys } from '../../../lib/sync/list-status.ts';
+import { listSyncKeys } from '../../../lib/sync/list-status-table.ts';
 import { HELD_PREFIX, SNAPSHOT_OBJECT_KEY } from '../../../lib/sync/snapshot-store.ts';
 import { ServiceFunction, type ServiceFunctionSettings } from './service-function.ts';
 

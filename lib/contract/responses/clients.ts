@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { RunCountsSchema } from '../../batch/batch-record.ts';
+import { RunCountsSchema } from '../../batch/batch-table.ts';
 import { DISPOSITIONS } from '../../screening/request.ts';
 import {
   ActorSchema,

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { PLAN_IDS } from '../../tenancy/plans.ts';
 import { ROLES } from '../../tenancy/roles.ts';
-import { USER_STATUSES } from '../../tenancy/tenants.ts';
+import { USER_STATUSES } from '../../tenancy/user-table.ts';
 import { timestamp } from './fields.ts';
 
 /** Responses of the account and user routes: /me, /me/rotate-key, /users. */

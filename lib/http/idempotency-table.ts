@@ -1,0 +1,200 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
+import { keys } from '../store/schema.ts';
+import { parseItem, type Table } from '../store/table.ts';
+import { sendWrite, type TableWrite } from '../store/write.ts';
+
+/**
+ * The idempotency-key item (lib/store/schema.ts): the first request sent with an Idempotency-Key,
+ * per tenant and route, and once it succeeded its response (the pipeline: ./idempotency.ts).
+ */
+
+/** How long a key is remembered. */
+export const IDEMPOTENCY_RETENTION_SECONDS = 24 * 3600;
+
+/** A first request running longer than this is presumed dead (its function timed out). */
+const IN_PROGRESS_LEASE_MS = 15 * 60_000;
+
+/** A key as the client sent it, scoped to its tenant and route. */
+export interface IdempotencyKeyRef {
+  tenantId: string;
+  route: string;
+  key: string;
+}
+
+export const IdempotencyRecordSchema = v.object({
+  entity: v.literal('idempotency-key'),
+  /** The first request's body (lib/http/idempotency.ts `bodyFingerprint`). */
+  fingerprint: v.string(),
+  /** `gone`: what the response held was deleted since; only its fingerprint and the 410's detail remain. */
+  state: v.picklist(['in-progress', 'done', 'gone']),
+  /** The first request's own claim: only it may forget the key when it fails. */
+  token: v.string(),
+  /** While in progress: when the first request is presumed dead (epoch ms). */
+  lease_until: v.optional(v.number()),
+  created_at: v.string(),
+  expires_at: v.number(),
+  /** The first response, stored as the use case returned it (JSON). */
+  result: v.optional(v.unknown()),
+  gone_detail: v.optional(v.string()),
+});
+export type IdempotencyRecord = v.InferOutput<typeof IdempotencyRecordSchema>;
+
+const keyOf = (ref: IdempotencyKeyRef) => keys.idempotencyKey(ref.tenantId, ref.route, ref.key);
+
+/** A refused write of this module, carrying the record it found. */
+class KeyRefused extends Error {
+  constructor(
+    what: string,
+    readonly found: Record<string, unknown> | undefined,
+  ) {
+    super(`The ${what} was refused`);
+  }
+}
+
+const refusedAs = (what: string) => ({
+  what,
+  refused: (found: Record<string, unknown> | undefined) => new KeyRefused(what, found),
+});
+
+/** The idempotency-key writes, as values (lib/store/write.ts). */
+export const idempotencyWrites = {
+  /** The first request takes the key: free, forgotten after 24 h (TTL deletes lazily), or held by a first request that died. */
+  claim(ref: IdempotencyKeyRef, fingerprint: string, token: string, at: Date): TableWrite {
+    return {
+      Put: {
+        Item: {
+          ...keyOf(ref),
+          entity: 'idempotency-key',
+          fingerprint,
+          state: 'in-progress',
+          token,
+          lease_until: at.getTime() + IN_PROGRESS_LEASE_MS,
+          created_at: at.toISOString(),
+          expires_at: Math.floor(at.getTime() / 1000) + IDEMPOTENCY_RETENTION_SECONDS,
+        },
+        ConditionExpression:
+          'attribute_not_exists(pk) OR expires_at < :nowSeconds OR (#state = :inProgress AND lease_until < :nowMs)',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: {
+          ':nowSeconds': Math.floor(at.getTime() / 1000),
+          ':nowMs': at.getTime(),
+          ':inProgress': 'in-progress',
+        },
+      },
+      ...refusedAs('idempotency key'),
+    };
+  },
+
+  /** The first request's response, replayed to every repeat. */
+  storeResult(ref: IdempotencyKeyRef, result: unknown): TableWrite {
+    return {
+      Update: {
+        Key: keyOf(ref),
+        UpdateExpression: 'SET #state = :done, #result = :result REMOVE lease_until',
+        ExpressionAttributeNames: { '#state': 'state', '#result': 'result' },
+        ExpressionAttributeValues: { ':done': 'done', ':result': result },
+      },
+      what: 'idempotency key',
+    };
+  },
+
+  /** A failed first request forgets the key, if it still holds it (its own token). */
+  forget(ref: IdempotencyKeyRef, token: string): TableWrite {
+    return {
+      Delete: {
+        Key: keyOf(ref),
+        ConditionExpression: '#token = :token',
+        ExpressionAttributeNames: { '#token': 'token' },
+        ExpressionAttributeValues: { ':token': token },
+      },
+      ...refusedAs('idempotency key'),
+    };
+  },
+
+  /** Drops a stored response whose content was deleted: the record keeps its fingerprint, answered 410 with `detail`. */
+  markGone(ref: IdempotencyKeyRef, detail: string): TableWrite {
+    return {
+      Update: {
+        Key: keyOf(ref),
+        UpdateExpression: 'SET #state = :gone, gone_detail = :detail REMOVE #result',
+        ConditionExpression: '#state = :done',
+        ExpressionAttributeNames: { '#state': 'state', '#result': 'result' },
+        ExpressionAttributeValues: { ':gone': 'gone', ':done': 'done', ':detail': detail },
+      },
+      ...refusedAs('idempotency key'),
+    };
+  },
+};
+
+/** Sends a write whose refusal leaves nothing to do: false then. */
+async function sendWriteIf(table: Table, write: TableWrite): Promise<boolean> {
+  try {
+    await sendWrite(table, write);
+    return true;
+  } catch (error) {
+    if (error instanceof KeyRefused) return false;
+    throw error;
+  }
+}
+
+/**
+ * Takes the key for a first request with one conditional write, so concurrent repeats cannot
+ * both run it. Refused: the record of the request that holds it (undefined when it was forgotten
+ * meanwhile).
+ */
+export async function claimIdempotencyKey(
+  table: Table,
+  ref: IdempotencyKeyRef,
+  fingerprint: string,
+  token: string,
+  at: Date,
+): Promise<{ claimed: true } | { claimed: false; first: IdempotencyRecord | undefined }> {
+  try {
+    await sendWrite(table, idempotencyWrites.claim(ref, fingerprint, token, at));
+    return { claimed: true };
+  } catch (error) {
+    if (!(error instanceof KeyRefused)) throw error;
+    // DynamoDB returns the record that refused the claim; a local store may not: read it then.
+    const found = error.found ?? (await getConsistent(table, keyOf(ref)));
+    return { claimed: false, first: found ? parseItem(IdempotencyRecordSchema, found) : undefined };
+  }
+}
+
+async function getConsistent(
+  table: Table,
+  key: Record<string, string>,
+): Promise<Record<string, unknown> | undefined> {
+  const { Item } = await table.doc.send(
+    new GetCommand({ TableName: table.name, Key: key, ConsistentRead: true }),
+  );
+  return Item;
+}
+
+/** Stores the first request's response (JSON), replayed to every repeat. */
+export async function storeIdempotentResult(
+  table: Table,
+  ref: IdempotencyKeyRef,
+  result: unknown,
+): Promise<void> {
+  await sendWrite(table, idempotencyWrites.storeResult(ref, result));
+}
+
+/** Forgets the key of a failed first request, unless another request holds it now (false then). */
+export function forgetIdempotencyKey(table: Table, ref: IdempotencyKeyRef, token: string): Promise<boolean> {
+  return sendWriteIf(table, idempotencyWrites.forget(ref, token));
+}
+
+/**
+ * Drops a stored result whose content was deleted: the key's record keeps its fingerprint (the
+ * same body is still this request, answered 410; another body is still 422) but no longer the
+ * copy, so deleted personal data does not wait for the record's expiry in it. False when the
+ * record no longer holds a result.
+ */
+export function markIdempotentResultGone(
+  table: Table,
+  ref: IdempotencyKeyRef,
+  detail: string,
+): Promise<boolean> {
+  return sendWriteIf(table, idempotencyWrites.markGone(ref, detail));
+}
