@@ -1,9 +1,8 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import { ConflictError } from '../common/errors.ts';
 import { INDEXES, indexAttributes, keys } from '../store/schema.ts';
 import { parseItem, type Table } from '../store/table.ts';
-import { sendWrite, type TableWrite } from '../store/write.ts';
+import { type TableWrite, trySendWrite } from '../store/write.ts';
 
 /**
  * The outbox's side of the table: the events an item carries (`webhook_events`), the sparse
@@ -68,8 +67,8 @@ export async function pendingOutbox(table: Table, limit = 100): Promise<OutboxEn
 /**
  * The write that removes the first `drained` events of an item's `current` list: it sets the list
  * to what followed them (or removes it and the index entry when nothing did), under the condition
- * that the list still has the size and first id it was read with. Refused (a ConflictError) when
- * events joined or another drain removed them meanwhile.
+ * that the list still has the size and first id it was read with: refused when events joined or
+ * another drain removed them meanwhile.
  */
 export function removeDrainedEventsWrite(
   key: { pk: string; sk: string },
@@ -118,12 +117,8 @@ export async function markDrained(table: Table, entry: OutboxEntry): Promise<boo
     );
     const current = (Item?.webhook_events ?? []) as OutboxEvent[];
     if (!ids.every((id, i) => current[i]?.event_id === id)) return false;
-    try {
-      await sendWrite(table, removeDrainedEventsWrite(entry.key, current, ids.length));
+    if ((await trySendWrite(table, removeDrainedEventsWrite(entry.key, current, ids.length))).written)
       return true;
-    } catch (error) {
-      if (!(error instanceof ConflictError)) throw error;
-    }
   }
   return false;
 }

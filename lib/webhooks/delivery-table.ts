@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { ConflictError } from '../common/errors.ts';
 import { keys } from '../store/schema.ts';
 import { parseItem, queryAll, queryPage, type Table } from '../store/table.ts';
-import { sendWrite, type TableWrite } from '../store/write.ts';
+import { sendWrite, type TableWrite, trySendWrite } from '../store/write.ts';
 import { WEBHOOK_EVENT_TYPES } from './events.ts';
 
 /**
@@ -133,12 +133,7 @@ export async function recordDeliveryOnce(
   table: Table,
   item: DeliveryItem,
 ): Promise<{ item: DeliveryItem; created: boolean }> {
-  try {
-    await sendWrite(table, deliveryWrites.record(item));
-    return { item, created: true };
-  } catch (error) {
-    if (!(error instanceof ConflictError)) throw error;
-  }
+  if ((await trySendWrite(table, deliveryWrites.record(item))).written) return { item, created: true };
   const stored = await readDeliveryItem(table, item.tenant_id, item.webhook_id, item.delivery_id);
   return { item: stored ?? item, created: false };
 }
