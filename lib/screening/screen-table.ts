@@ -13,6 +13,7 @@ import type { ListName } from '../store/cursor.ts';
 import { INDEXES, indexAttributes, indexKeys, keys } from '../store/schema.ts';
 import { parseItem, queryAll, queryIndexPage, type Table } from '../store/table.ts';
 import type { Refusal, TableWrite } from '../store/write.ts';
+import { sendWrite, sendWriteIf, trySendWrite } from '../store/write.ts';
 import { ROLES } from '../tenancy/roles.ts';
 import { CHECK_TYPES } from '../watchlists/types.ts';
 import { ScreenReceiptSchema } from './receipt.ts';
@@ -26,7 +27,6 @@ import {
 } from './screen-filters.ts';
 import { RESCREEN_TRIGGERS, SCREEN_ORIGINS } from './screen-origin.ts';
 import { SubjectSchema } from './subject.ts';
-import { writeIfHolds, writeOrRefuse, writeOutcome } from './write-outcome.ts';
 
 /**
  * The screen item (keys.screen): its stored shape, declared once as a schema, its keys and sparse
@@ -498,14 +498,14 @@ export type PutOutcome = { stored: true } | { stored: false; found: ScreenItem |
 
 /** Stores a fresh screen (screenWrites.put); refused, the screen already stored under its id. */
 export async function putScreen(table: Table, item: ScreenItem): Promise<PutOutcome> {
-  const outcome = await writeOutcome(table, screenWrites.put(item));
+  const outcome = await trySendWrite(table, screenWrites.put(item));
   if (outcome.written) return { stored: true };
   return { stored: false, found: outcome.found ? parseScreenItem(outcome.found) : undefined };
 }
 
 /** Sends a decision or a sign-off (screenWrites.recordDecision / approve): the screen as written, or the write's refusal. */
 export async function decideScreen(table: Table, write: TableWrite): Promise<ScreenItem> {
-  return parseScreenItem((await writeOrRefuse(table, write, 'ALL_NEW')) ?? {});
+  return parseScreenItem((await sendWrite(table, write, 'ALL_NEW')) ?? {});
 }
 
 /** Sends screenWrites.carryDecision: the screen as written, or undefined when it changed meanwhile. */
@@ -513,10 +513,7 @@ export async function carryDecision(
   table: Table,
   ...args: Parameters<typeof screenWrites.carryDecision>
 ): Promise<ScreenItem | undefined> {
-  const outcome = await writeOutcome(table, screenWrites.carryDecision(...args), {
-    returnValues: 'ALL_NEW',
-    readFound: false,
-  });
+  const outcome = await trySendWrite(table, screenWrites.carryDecision(...args), 'ALL_NEW');
   return outcome.written ? parseScreenItem(outcome.attributes ?? {}) : undefined;
 }
 
@@ -526,7 +523,7 @@ export async function supersede(
   previous: Pick<ScreenItem, 'tenant_id' | 'screen_id'>,
   newerId: string,
 ): Promise<void> {
-  await writeIfHolds(table, screenWrites.supersede(previous, newerId));
+  await sendWriteIf(table, screenWrites.supersede(previous, newerId));
 }
 
 /** Sends screenWrites.adoptForClient; refused (gone, or another client's), nothing changes. */
@@ -536,7 +533,7 @@ export async function adoptScreenForClient(
   screenId: string,
   clientId: string,
 ): Promise<void> {
-  await writeIfHolds(table, screenWrites.adoptForClient(tenantId, screenId, clientId));
+  await sendWriteIf(table, screenWrites.adoptForClient(tenantId, screenId, clientId));
 }
 
 /**
@@ -553,9 +550,7 @@ export async function removeScreenItem(
   screenId: string,
   rule: DeletionRule,
 ): Promise<Removal> {
-  const outcome = await writeOutcome(table, screenWrites.remove(tenantId, screenId, rule), {
-    returnValues: 'ALL_OLD',
-  });
+  const outcome = await trySendWrite(table, screenWrites.remove(tenantId, screenId, rule), 'ALL_OLD');
   if (!outcome.written) return { refused: outcome.found ? parseScreenItem(outcome.found) : undefined };
   return { removed: outcome.attributes as ScreenItem };
 }

@@ -3,12 +3,11 @@ import * as v from 'valibot';
 import { RISK_ORDER } from '../matcher/types.ts';
 import { INDEXES, indexKeys, keys } from '../store/schema.ts';
 import { parseItem, queryIndexPage, type Table } from '../store/table.ts';
-import { sendWrite, type TableWrite } from '../store/write.ts';
+import { sendWrite, sendWriteIf, type TableWrite } from '../store/write.ts';
 import { CHECK_TYPES } from '../watchlists/types.ts';
 import { DISPOSITIONS } from './request.ts';
 import { ActorSchema } from './screen-table.ts';
 import { SubjectSchema } from './subject.ts';
-import { writeIfHolds } from './write-outcome.ts';
 
 /**
  * The subject item (keys.subject, `SUBJECT#<subject hash>`): one row per unique subject a tenant
@@ -214,7 +213,7 @@ export async function recordSubjectScreen(
   screen: SubjectScreen,
   activityAt: Date,
 ): Promise<void> {
-  const newest = await writeIfHolds(table, subjectWrites.recordLatestScreen(screen, activityAt));
+  const newest = await sendWriteIf(table, subjectWrites.recordLatestScreen(screen, activityAt));
   if (!newest) await sendWrite(table, subjectWrites.countScreen(screen.tenant_id, screen.subject_hash));
 }
 
@@ -223,7 +222,7 @@ export function recordLatestDecision(
   table: Table,
   ...args: Parameters<typeof subjectWrites.recordDecision>
 ): Promise<boolean> {
-  return writeIfHolds(table, subjectWrites.recordDecision(...args));
+  return sendWriteIf(table, subjectWrites.recordDecision(...args));
 }
 
 /** Sends subjectWrites.replace; false when the row changed since it was read. */
@@ -231,7 +230,7 @@ export function replaceSubjectRow(
   table: Table,
   ...args: Parameters<typeof subjectWrites.replace>
 ): Promise<boolean> {
-  return writeIfHolds(table, subjectWrites.replace(...args));
+  return sendWriteIf(table, subjectWrites.replace(...args));
 }
 
 /** Sends subjectWrites.remove; false when the row changed since it was read. */
@@ -239,7 +238,7 @@ export function removeSubjectRow(
   table: Table,
   ...args: Parameters<typeof subjectWrites.remove>
 ): Promise<boolean> {
-  return writeIfHolds(table, subjectWrites.remove(...args));
+  return sendWriteIf(table, subjectWrites.remove(...args));
 }
 
 /** The subject's row (a consistent read), if any. */

@@ -4,7 +4,7 @@ import { isoSeconds } from '../common/time.ts';
 import { keys } from '../store/schema.ts';
 import { parseItem, type Table } from '../store/table.ts';
 import type { TableWrite } from '../store/write.ts';
-import { writeIfHolds, writeOutcome } from './write-outcome.ts';
+import { sendWriteIf, trySendWrite } from '../store/write.ts';
 
 /**
  * The rescreen-window item (keys.rescreenWindow, `WINDOW#<subject hash>`): the screen that holds a
@@ -109,7 +109,7 @@ export async function claimWindow(
   table: Table,
   ...args: Parameters<typeof windowWrites.take>
 ): Promise<{ taken: true } | { taken: false; holder: WindowItem | undefined }> {
-  const outcome = await writeOutcome(table, windowWrites.take(...args));
+  const outcome = await trySendWrite(table, windowWrites.take(...args));
   if (outcome.written) return { taken: true };
   return { taken: false, holder: outcome.found ? parseItem(WindowItemSchema, outcome.found) : undefined };
 }
@@ -119,7 +119,7 @@ export function takeOverWindow(
   table: Table,
   ...args: Parameters<typeof windowWrites.takeOver>
 ): Promise<boolean> {
-  return writeIfHolds(table, windowWrites.takeOver(...args));
+  return sendWriteIf(table, windowWrites.takeOver(...args));
 }
 
 /**
@@ -133,7 +133,7 @@ export async function pointWindowAt(
   screen: WindowScreen,
 ): Promise<void> {
   // Refused when the window already holds a later screen, which stays.
-  await writeIfHolds(table, windowWrites.moveForward(tenantId, hash, screen));
+  await sendWriteIf(table, windowWrites.moveForward(tenantId, hash, screen));
 }
 
 /**
@@ -146,7 +146,7 @@ export async function releaseWindow(
   hash: string,
   screenId: string,
 ): Promise<void> {
-  await writeIfHolds(table, windowWrites.release(tenantId, hash, screenId));
+  await sendWriteIf(table, windowWrites.release(tenantId, hash, screenId));
 }
 
 /** The window item of the subject (a consistent read), if any. */
