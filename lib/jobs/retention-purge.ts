@@ -1,11 +1,9 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { type AuditActor, audited } from '../audit/trail.ts';
 import { type Logger, logger } from '../common/log.ts';
 import { DAY_MS, isoSeconds } from '../common/time.ts';
 import { findClient } from '../monitoring/client-table.ts';
 import { lastDecisionAt, removeScreen } from '../screening/delete.ts';
-import type { ScreenItem } from '../screening/screen-record.ts';
-import { keys } from '../store/schema.ts';
+import { baselineScreenIdOf, type ScreenPagePosition, screensNumberedBy } from '../screening/screen-table.ts';
 import type { Table } from '../store/table.ts';
 import { getRetention } from '../tenancy/retention.ts';
 import { listTenants } from '../tenancy/tenants.ts';
@@ -50,24 +48,11 @@ export interface PurgeCounts {
   complete: boolean;
 }
 
-type ScreenRow = Pick<
-  ScreenItem,
-  'screen_id' | 'screened_at' | 'risk_level' | 'client_id' | 'disposition' | 'approval'
->;
-
 /** The screens a client's monitoring still reads: its current, last settled and baseline screens. */
 async function clientScreens(table: Table, tenantId: string, clientId: string): Promise<Set<string>> {
   const client = await findClient(table, tenantId, clientId);
   if (!client) return new Set();
-  const { Item } = await table.doc.send(
-    new GetCommand({
-      TableName: table.name,
-      Key: keys.screen(tenantId, client.last_screen_id),
-      ProjectionExpression: 'baseline_screen_id',
-      ConsistentRead: true,
-    }),
-  );
-  const baseline = typeof Item?.baseline_screen_id === 'string' ? Item.baseline_screen_id : undefined;
+  const baseline = await baselineScreenIdOf(table, tenantId, client.last_screen_id);
   return new Set(
     [client.last_screen_id, client.settled_screen_id, baseline].filter(
       (id): id is string => id !== undefined,
@@ -101,31 +86,16 @@ export async function purgeTenantScreens(
   };
   const cutoffDay = cutoff.slice(0, 10).replaceAll('-', '');
   const protectedOf = new Map<string, Promise<Set<string>>>();
-  let startKey: Record<string, unknown> | undefined;
+  let startKey: ScreenPagePosition | undefined;
   do {
     if (Date.now() > deadline) {
       counts.complete = false;
       break;
     }
-    const page = await table.doc.send(
-      new QueryCommand({
-        TableName: table.name,
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :first AND :last',
-        ExpressionAttributeValues: {
-          ':pk': keys.tenantPartition(tenantId),
-          ':first': 'SCREEN#',
-          // '~' sorts after the digits and '-': every screen numbered on the cutoff's day or before.
-          ':last': `SCREEN#SCR-${cutoffDay}~`,
-        },
-        // Only what the rule needs: never the subject or the results.
-        ProjectionExpression: 'screen_id, screened_at, risk_level, client_id, disposition.#at, approval.#at',
-        ExpressionAttributeNames: { '#at': 'at' },
-        Limit: PURGE_PAGE_SIZE,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    startKey = page.LastEvaluatedKey;
-    for (const row of (page.Items ?? []) as ScreenRow[]) {
+    // Only what the rule needs: never the subject or the results.
+    const page = await screensNumberedBy(table, tenantId, cutoffDay, PURGE_PAGE_SIZE, startKey);
+    startKey = page.next;
+    for (const row of page.rows) {
       counts.examined += 1;
       const lastActivity = lastDecisionAt(row) ?? row.screened_at;
       if (row.screened_at > cutoff || lastActivity > cutoff) continue;

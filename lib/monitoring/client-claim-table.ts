@@ -4,9 +4,8 @@ import * as v from 'valibot';
 import { normaliseText, type Subject } from '../screening/subject.ts';
 import { keys } from '../store/schema.ts';
 import { parseItem, type Table } from '../store/table.ts';
-import type { TableWrite } from '../store/write.ts';
+import { type TableWrite, trySendWrite } from '../store/write.ts';
 import { getClientItem } from './client-table.ts';
-import { sendUnlessRefused } from './refused-write.ts';
 
 /**
  * The claim items (entities `client-ref` and `client-person`) that make a registered client
@@ -136,7 +135,7 @@ async function claim(
   at: Date,
 ): Promise<string | undefined> {
   const { key } = wanted;
-  if ((await sendUnlessRefused(table, take(wanted, clientId, at))).written) return undefined;
+  if ((await trySendWrite(table, take(wanted, clientId, at))).written) return undefined;
   const held = await getClaim(table, key, true);
   const holder = held?.client_id;
   if (holder === clientId) return undefined;
@@ -145,7 +144,7 @@ async function claim(
   const claimedAt = Date.parse(String(held?.claimed_at ?? ''));
   const released = client?.status === 'stopped' || (!client && at.getTime() - claimedAt > STALE_CLAIM_MS);
   if (released) {
-    const tookOver = await sendUnlessRefused(table, clientClaimWrites.takeOver(key, clientId, at, holder));
+    const tookOver = await trySendWrite(table, clientClaimWrites.takeOver(key, clientId, at, holder));
     if (tookOver.written) return undefined;
   }
   return holder;
@@ -180,10 +179,7 @@ export async function releaseReference(
   reference: string,
   clientId: string,
 ): Promise<void> {
-  await sendUnlessRefused(
-    table,
-    clientClaimWrites.release(referenceClaim(tenantId, reference).key, clientId),
-  );
+  await trySendWrite(table, clientClaimWrites.release(referenceClaim(tenantId, reference).key, clientId));
 }
 
 /** Gives back the person if this client holds it. */
@@ -193,7 +189,7 @@ export async function releasePerson(
   subject: ClaimedPerson,
   clientId: string,
 ): Promise<void> {
-  await sendUnlessRefused(table, clientClaimWrites.release(personClaim(tenantId, subject).key, clientId));
+  await trySendWrite(table, clientClaimWrites.release(personClaim(tenantId, subject).key, clientId));
 }
 
 /** The client holding the reference (GET /clients?reference=), or undefined. */

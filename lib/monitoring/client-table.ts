@@ -9,9 +9,8 @@ import { type Actor, ActorSchema } from '../screening/screen-record.ts';
 import { SubjectSchema } from '../screening/subject.ts';
 import { INDEXES, indexAttributes, indexKeys, keys } from '../store/schema.ts';
 import { getAll, parseItem, queryAll, queryIndexPage, queryPage, type Table } from '../store/table.ts';
-import { sendWrite, type TableWrite } from '../store/write.ts';
+import { sendWrite, type TableWrite, trySendWrite } from '../store/write.ts';
 import { CHECK_TYPES } from '../watchlists/types.ts';
-import { sendUnlessRefused } from './refused-write.ts';
 
 /**
  * The client item (entity `client`, sk CLIENT#<client_id>): a registered client's profile, its
@@ -265,9 +264,7 @@ export async function stopClientItem(
   by: Actor,
   at: string,
 ): Promise<ClientItem | undefined> {
-  const outcome = await sendUnlessRefused(table, clientWrites.stop(tenantId, clientId, by, at), {
-    returnValues: 'ALL_NEW',
-  });
+  const outcome = await trySendWrite(table, clientWrites.stop(tenantId, clientId, by, at), 'ALL_NEW');
   return outcome.written ? parseClientItem(outcome.attributes ?? {}) : undefined;
 }
 
@@ -287,13 +284,10 @@ export async function claimDueClient(
   seen: SeenClient,
   lease: { now: string; leaseUntil: string },
 ): Promise<ClientClaim> {
-  const outcome = await sendUnlessRefused(
+  const outcome = await trySendWrite(
     table,
     clientWrites.claimForRun(tenantId, clientId, runId, seen, lease),
-    {
-      returnValues: 'ALL_NEW',
-      readFound: () => getClientItem(table, tenantId, clientId, true),
-    },
+    'ALL_NEW',
   );
   if (outcome.written) return { claimed: true, client: parseClientItem(outcome.attributes ?? {}) };
   return { claimed: false, client: outcome.found ? parseClientItem(outcome.found) : undefined };
@@ -307,12 +301,12 @@ export async function recordRescreenOnClient(
   screen: RescreenOutcome,
   dueAt: string,
 ): Promise<void> {
-  await sendUnlessRefused(table, clientWrites.recordRescreen(client, runId, screen, dueAt));
+  await trySendWrite(table, clientWrites.recordRescreen(client, runId, screen, dueAt));
 }
 
 /** Makes the client due at `at` (clientWrites.makeDue); false when it changed meanwhile or a run holds it. */
 export async function makeClientDue(table: Table, client: ClientItem, at: string): Promise<boolean> {
-  const outcome = await sendUnlessRefused(table, clientWrites.makeDue(client, at));
+  const outcome = await trySendWrite(table, clientWrites.makeDue(client, at));
   return outcome.written;
 }
 
@@ -327,10 +321,7 @@ export async function settleClientScreen(
   clientId: string,
   screenId: string,
 ): Promise<ClientItem | undefined> {
-  const outcome = await sendUnlessRefused(table, clientWrites.settle(tenantId, clientId, screenId), {
-    returnValues: 'ALL_NEW',
-    readFound: () => getClientItem(table, tenantId, clientId, true),
-  });
+  const outcome = await trySendWrite(table, clientWrites.settle(tenantId, clientId, screenId), 'ALL_NEW');
   if (outcome.written) return parseClientItem(outcome.attributes ?? {});
   return outcome.found ? parseClientItem(outcome.found) : undefined;
 }

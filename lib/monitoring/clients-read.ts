@@ -4,17 +4,11 @@ import { ForbiddenError, NotFoundError } from '../common/errors.ts';
 import { ListQuerySchema } from '../common/fields.ts';
 import { isoSeconds } from '../common/time.ts';
 import { RISK_ORDER } from '../matcher/types.ts';
-import {
-  alertView,
-  type ScreenAlert,
-  type ScreenSummary,
-  ScreenSummaryItemSchema,
-  toSummary,
-} from '../screening/screen-record.ts';
+import { alertView, type ScreenAlert, type ScreenSummary, toSummary } from '../screening/screen-record.ts';
+import { clientScreensPage } from '../screening/screen-table.ts';
 import { getScreenItem } from '../screening/screens-read.ts';
 import { decodeCursor, encodeCursor } from '../store/cursor.ts';
-import { keys } from '../store/schema.ts';
-import { parseItem, queryIndexPage, type Table } from '../store/table.ts';
+import type { Table } from '../store/table.ts';
 import type { Principal } from '../tenancy/auth.ts';
 import { referenceHolder } from './client-claim-table.ts';
 import { releaseReferenceAndPerson } from './client-claims.ts';
@@ -109,14 +103,8 @@ export async function getClient(
 ): Promise<ClientDetail> {
   const client = await readClient(table, tenantId, clientId);
   const after = query.cursor ? decodeCursor(query.cursor, 'client-screens', tenantId, clientId) : undefined;
-  const page = await queryIndexPage(
-    table,
-    'clientScreens',
-    keys.clientScreensIndex(tenantId, clientId),
-    after ? { sortKey: after, itemKey: keys.screen(tenantId, after) } : undefined,
-    query.limit,
-  );
-  const screens = page.items.map((item) => toSummary(parseItem(ScreenSummaryItemSchema, item)));
+  const page = await clientScreensPage(table, tenantId, clientId, after, query.limit);
+  const screens = page.rows.map(toSummary);
   return {
     ...toClientProfile(client),
     open_alert: await openAlertOf(table, tenantId, client.last_screen_id),

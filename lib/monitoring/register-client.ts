@@ -1,4 +1,3 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { audited } from '../audit/trail.ts';
 import { subjectList } from '../batch/request.ts';
@@ -10,9 +9,8 @@ import type { Services } from '../ports.ts';
 import { checkTypesField, subjectFields } from '../screening/request.ts';
 import type { Actor } from '../screening/screen-record.ts';
 import { type ScreeningPrincipal, type ScreenResult, screenSubject } from '../screening/screen-subject.ts';
+import { adoptScreenForClient } from '../screening/screen-table.ts';
 import type { Subject } from '../screening/subject.ts';
-import { INDEXES, keys } from '../store/schema.ts';
-import { type Table, writeIf } from '../store/table.ts';
 import type { CheckType } from '../watchlists/types.ts';
 import { claimReferenceAndPerson, releaseReferenceAndPerson } from './client-claims.ts';
 import { updateClientNameKeys } from './client-name-keys.ts';
@@ -207,7 +205,9 @@ async function registerMonitoredClient(
         screenId: options.queued?.screenId,
       },
     );
-    if (screen.skipped) await adoptScreen(table, principal.tenantId, screen.screen_id, clientId);
+    // A registration that reused a screen from the rescreen window: that screen becomes the
+    // client's first screen too (listed under the client), unless it already belongs to another.
+    if (screen.skipped) await adoptScreenForClient(table, principal.tenantId, screen.screen_id, clientId);
   } catch (error) {
     await releaseReferenceAndPerson(table, claimed);
     throw error;
@@ -268,28 +268,3 @@ export const registerQueuedClient: SubjectScreener = async (services, principal,
   );
   return { ...outcomeOf(screen), client_id: client.client_id };
 };
-
-/**
- * A registration that reused a screen from the rescreen window: that screen becomes the client's
- * first screen too (listed under the client), unless it already belongs to another client.
- */
-async function adoptScreen(table: Table, tenantId: string, screenId: string, clientId: string) {
-  await writeIf(
-    table,
-    new UpdateCommand({
-      TableName: table.name,
-      Key: keys.screen(tenantId, screenId),
-      UpdateExpression: 'SET client_id = :client, #cpk = :cpk, #csk = :csk',
-      ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(client_id)',
-      ExpressionAttributeNames: {
-        '#cpk': INDEXES.clientScreens.partitionKey,
-        '#csk': INDEXES.clientScreens.sortKey,
-      },
-      ExpressionAttributeValues: {
-        ':client': clientId,
-        ':cpk': keys.clientScreensIndex(tenantId, clientId),
-        ':csk': screenId,
-      },
-    }),
-  );
-}

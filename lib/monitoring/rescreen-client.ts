@@ -1,14 +1,12 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { BatchRecord } from '../batch/batch-table.ts';
 import { outcomeOf, type SubjectScreener } from '../batch/worker.ts';
 import { ConflictError } from '../common/errors.ts';
 import { isClientId } from '../common/ids.ts';
 import { isoSeconds } from '../common/time.ts';
 import { outboxEvent, withOutbox } from '../outbox/outbox.ts';
-import { parseScreenItem, type ScreenItem } from '../screening/screen-record.ts';
 import { screenSubject } from '../screening/screen-subject.ts';
-import { indexAttributes, keys } from '../store/schema.ts';
-import { type Table, writeIf } from '../store/table.ts';
+import { findScreen, type ScreenItem, supersede } from '../screening/screen-table.ts';
+import type { Table } from '../store/table.ts';
 import { effectiveIntervalDays, nextDueAt, RUN_CLAIM_LEASE_MS, SYSTEM_ACTOR } from './client-record.ts';
 import {
   type ClientClaim,
@@ -60,10 +58,10 @@ export const rescreenQueuedClient: SubjectScreener = async (services, principal,
     };
   }
   const { client } = claim;
-  const previous = await readScreen(table, principal.tenantId, client.last_screen_id);
+  const previous = await findScreen(table, principal.tenantId, client.last_screen_id);
   const baselineId = baselineScreenId(previous, client.last_screen_id, client.settled_screen_id);
   const baseline =
-    baselineId === previous?.screen_id ? previous : await readScreen(table, principal.tenantId, baselineId);
+    baselineId === previous?.screen_id ? previous : await findScreen(table, principal.tenantId, baselineId);
   // Never on lists older than the snapshot the run names (run-lists.ts).
   const screen = await screenSubject(
     { ...services, matcher: () => matcherForRun(services, batch.run) },
@@ -127,28 +125,6 @@ async function claimClient(
   const now = new Date();
   const leaseUntil = isoSeconds(new Date(now.getTime() + RUN_CLAIM_LEASE_MS));
   return claimDueClient(table, tenantId, clientId, runId, seen, { now: isoSeconds(now), leaseUntil });
-}
-
-async function readScreen(table: Table, tenantId: string, screenId: string) {
-  const { Item } = await table.doc.send(
-    new GetCommand({ TableName: table.name, Key: keys.screen(tenantId, screenId), ConsistentRead: true }),
-  );
-  return Item ? parseScreenItem(Item) : undefined;
-}
-
-/** The older screen leaves the pending list if nobody decided it meanwhile (one conditional write). */
-async function supersede(table: Table, previous: ScreenItem, newerId: string): Promise<void> {
-  const [pendingPk, pendingSk] = indexAttributes('pendingScreens');
-  await writeIf(
-    table,
-    new UpdateCommand({
-      TableName: table.name,
-      Key: keys.screen(previous.tenant_id, previous.screen_id),
-      UpdateExpression: `SET superseded_by = :newer REMOVE ${pendingPk}, ${pendingSk}`,
-      ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(disposition)',
-      ExpressionAttributeValues: { ':newer': newerId },
-    }),
-  );
 }
 
 /** The client's latest outcome and next due date; only while this run still holds it. */

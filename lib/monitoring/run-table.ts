@@ -3,8 +3,7 @@ import * as v from 'valibot';
 import { RISK_ORDER } from '../matcher/types.ts';
 import { keys } from '../store/schema.ts';
 import { parseItem, queryAll, type Table } from '../store/table.ts';
-import { sendWrite, type TableWrite } from '../store/write.ts';
-import { sendUnlessRefused } from './refused-write.ts';
+import { sendWrite, type TableWrite, trySendWrite } from '../store/write.ts';
 
 /**
  * The items of rescreen runs: the tenant's running run (entity `running-run`, sk
@@ -89,10 +88,9 @@ export async function claimRunningRunItem(
   runId: string,
   lease: { now: number; leaseUntil: number; stale?: string },
 ): Promise<{ claimed: true } | { claimed: false; found: RunningRunClaim | undefined }> {
-  const outcome = await sendUnlessRefused(
+  const outcome = await trySendWrite(
     table,
     runningRunWrites.claim(tenantId, runId, lease.now, lease.leaseUntil, lease.stale),
-    { readFound: () => readRunningRun(table, tenantId) },
   );
   if (outcome.written) return { claimed: true };
   return { claimed: false, found: outcome.found ? parseRunningRun(outcome.found) : undefined };
@@ -106,7 +104,7 @@ export async function noteRunCounts(
   counts: RunCountsNote,
 ): Promise<void> {
   // The claim moved on (this run finished at once and another took it): nothing to note.
-  await sendUnlessRefused(table, runningRunWrites.noteCounts(tenantId, runId, counts));
+  await trySendWrite(table, runningRunWrites.noteCounts(tenantId, runId, counts));
 }
 
 async function readRunningRun(table: Table, tenantId: string): Promise<Record<string, unknown> | undefined> {

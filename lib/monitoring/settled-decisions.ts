@@ -1,10 +1,8 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { logger } from '../common/log.ts';
 import { isoSeconds } from '../common/time.ts';
-import { historyEntryBytes, parseScreenItem, type ScreenItem } from '../screening/screen-record.ts';
+import { carryDecision, findScreen, type ScreenItem } from '../screening/screen-table.ts';
 import { noteScreenDecision } from '../screening/screened-subjects.ts';
-import { indexAttributes, keys } from '../store/schema.ts';
-import { isConditionalCheckFailed, type Table } from '../store/table.ts';
+import type { Table } from '../store/table.ts';
 import { SYSTEM_ACTOR } from './client-record.ts';
 import { settleClientScreen } from './client-table.ts';
 import { carriedEntry, judgeAgainstBaseline, settledDecision } from './rescreen-review.ts';
@@ -32,14 +30,8 @@ export async function applySettledDecision(table: Table, decided: ScreenItem, at
   try {
     const currentId = await moveSettledPointer(table, decided);
     if (!currentId || currentId <= decided.screen_id) return;
-    const { Item } = await table.doc.send(
-      new GetCommand({
-        TableName: table.name,
-        Key: keys.screen(decided.tenant_id, currentId),
-        ConsistentRead: true,
-      }),
-    );
-    if (Item) await carryToCurrent(table, decided, parseScreenItem(Item), at);
+    const current = await findScreen(table, decided.tenant_id, currentId);
+    if (current) await carryToCurrent(table, decided, current, at);
   } catch (error) {
     logger.error(
       { err: error, tenant: decided.tenant_id, screenId: decided.screen_id, clientId: decided.client_id },
@@ -71,40 +63,12 @@ async function carryToCurrent(table: Table, decided: ScreenItem, current: Screen
   const { verdict } = judgeAgainstBaseline(decided, current);
   if (verdict.kind !== 'carry') return;
   const entry = { ...carriedEntry(decided, verdict, isoSeconds(at)), override: carriedFromDecided };
-  const bytes = historyEntryBytes(entry);
-  const [pendingPk, pendingSk] = indexAttributes('pendingScreens');
-  try {
-    const { Attributes } = await table.doc.send(
-      new UpdateCommand({
-        TableName: table.name,
-        Key: keys.screen(current.tenant_id, current.screen_id),
-        UpdateExpression:
-          'SET disposition = :entry, decision_version = if_not_exists(history_count, :zero) + :one, ' +
-          'history = list_append(if_not_exists(history, :empty), :entries), ' +
-          'history_count = if_not_exists(history_count, :zero) + :one, ' +
-          'history_bytes = if_not_exists(history_bytes, :zero) + :bytes, decision_source_screen_id = :source ' +
-          `REMOVE ${pendingPk}, ${pendingSk}, approval`,
-        // Still as read: undecided, or still holding the decision carried from the decided screen.
-        ConditionExpression: carriedFromDecided
-          ? 'disposition.author.#role = :system AND decision_source_screen_id = :source'
-          : 'attribute_exists(pk) AND attribute_not_exists(disposition)',
-        ...(carriedFromDecided ? { ExpressionAttributeNames: { '#role': 'role' } } : {}),
-        ExpressionAttributeValues: {
-          ':entry': entry,
-          ':entries': [entry],
-          ':empty': [],
-          ':zero': 0,
-          ':one': 1,
-          ':bytes': bytes,
-          ':source': decided.screen_id,
-          ...(carriedFromDecided ? { ':system': SYSTEM_ACTOR.role } : {}),
-        },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    await noteScreenDecision(table, parseScreenItem(Attributes ?? {}), at);
-  } catch (error) {
-    // Decided or re-screened meanwhile: what is there now stands.
-    if (!isConditionalCheckFailed(error)) throw error;
-  }
+  // Still as read: undecided, or still holding the decision carried from the decided screen.
+  const carried = await carryDecision(table, current, entry, {
+    sourceScreenId: decided.screen_id,
+    replacingCarried: carriedFromDecided,
+    systemRole: SYSTEM_ACTOR.role,
+  });
+  // Refused: decided or re-screened meanwhile, and what is there now stands.
+  if (carried) await noteScreenDecision(table, carried, at);
 }

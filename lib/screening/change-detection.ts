@@ -1,5 +1,5 @@
 import { type Match, type RiskLevel, riskRank, type ScreenChecks } from '../matcher/types.ts';
-import type { MatchRef } from './screen-record.ts';
+import type { MatchRef } from './screen-table.ts';
 import type { Subject } from './subject.ts';
 
 /**

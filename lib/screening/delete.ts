@@ -1,75 +1,31 @@
-import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { tombstoneOf } from '../audit/tombstone.ts';
 import { audited } from '../audit/trail.ts';
 import { ConflictError, ForbiddenError, NotFoundError } from '../common/errors.ts';
 import { isScreenId } from '../common/ids.ts';
 import { logger } from '../common/log.ts';
 import { DAY_MS, isoSeconds } from '../common/time.ts';
-import { keys } from '../store/schema.ts';
-import { isConditionalCheckFailed, itemOfConditionFailure, type Table } from '../store/table.ts';
+import type { Table } from '../store/table.ts';
 import type { Principal } from '../tenancy/auth.ts';
 import { getRetention } from '../tenancy/retention.ts';
-import { releaseWindow } from './rescreen-window.ts';
-import type { ScreenItem } from './screen-record.ts';
+import {
+  type DeletionRule,
+  type Removal,
+  removeScreenItem,
+  type ScreenItem,
+  screenExists,
+  storedScreen,
+} from './screen-table.ts';
 import { forgetSubjectScreen } from './screened-subjects.ts';
-
-/**
- * Why a screen may be deleted, checked in the delete's own condition (one conditional write, so a
- * decision recorded meanwhile is never deleted under a rule that no longer holds):
- *
- * - `request`: DELETE /screens/{id}. Analysts only their own screens (`ownerOnly`); under the
- *   tenant's retention lock, a decided screen only once its last decision is at or before
- *   `decidedBefore` (now minus the retention period).
- * - `purge`: the daily retention purge (retention-purge.ts): screened and last decided at or
- *   before `before`, and decided, or CLEAR (an undecided screen with a match is an unreviewed hit:
- *   it stays in the pending queue until someone decides it).
- */
-export type DeletionRule =
-  | { kind: 'request'; ownerOnly?: string; decidedBefore?: string }
-  | { kind: 'purge'; before: string };
+import { releaseWindow } from './window-table.ts';
 
 /** The last decision on a screen (its decision or the sign-off of it), or undefined while undecided. */
-export function lastDecisionAt(item: Pick<ScreenItem, 'disposition' | 'approval'>): string | undefined {
+export function lastDecisionAt(item: {
+  disposition?: { at: string };
+  approval?: { at: string };
+}): string | undefined {
   const times = [item.disposition?.at, item.approval?.at].filter((at): at is string => at !== undefined);
   return times.length === 0 ? undefined : times.sort().at(-1);
 }
-
-/** Decided no later than `:cutoff` (or not decided at all). */
-const DECIDED_BY_CUTOFF =
-  '(attribute_not_exists(disposition) OR (disposition.#at <= :cutoff AND (attribute_not_exists(approval) OR approval.#at <= :cutoff)))';
-
-function conditionOf(rule: DeletionRule) {
-  const clauses = ['attribute_exists(pk)'];
-  const values: Record<string, unknown> = {};
-  let usesAt = false;
-  if (rule.kind === 'request') {
-    if (rule.ownerOnly !== undefined) {
-      clauses.push('created_by.user_id = :me');
-      values[':me'] = rule.ownerOnly;
-    }
-    if (rule.decidedBefore !== undefined) {
-      clauses.push(DECIDED_BY_CUTOFF);
-      values[':cutoff'] = rule.decidedBefore;
-      usesAt = true;
-    }
-  } else {
-    clauses.push(
-      'screened_at <= :cutoff',
-      DECIDED_BY_CUTOFF,
-      '(attribute_exists(disposition) OR risk_level = :clear)',
-    );
-    values[':cutoff'] = rule.before;
-    values[':clear'] = 'CLEAR';
-    usesAt = true;
-  }
-  return {
-    ConditionExpression: clauses.join(' AND '),
-    ...(usesAt ? { ExpressionAttributeNames: { '#at': 'at' } } : {}),
-    ...(Object.keys(values).length > 0 ? { ExpressionAttributeValues: values } : {}),
-  };
-}
-
-export type Removal = { removed: ScreenItem } | { refused: ScreenItem | undefined };
 
 /**
  * Deletes one screen under a rule: the one way a screen is deleted, by a request or by the purge,
@@ -84,23 +40,9 @@ export async function removeScreen(
   screenId: string,
   rule: DeletionRule,
 ): Promise<Removal> {
-  const key = keys.screen(tenantId, screenId);
-  let deleted: ScreenItem;
-  try {
-    const { Attributes } = await table.doc.send(
-      new DeleteCommand({
-        TableName: table.name,
-        Key: key,
-        ...conditionOf(rule),
-        ReturnValues: 'ALL_OLD',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-    deleted = Attributes as ScreenItem;
-  } catch (error) {
-    if (!isConditionalCheckFailed(error)) throw error;
-    return { refused: (await itemOfConditionFailure(table, error, key)) as ScreenItem | undefined };
-  }
+  const removal = await removeScreenItem(table, tenantId, screenId, rule);
+  if (!('removed' in removal)) return removal;
+  const deleted = removal.removed;
   const hash = deleted.subject_hash;
   if (typeof hash === 'string') {
     // The subject's row of GET /clients/screened is recomputed from its remaining screens.
@@ -128,13 +70,7 @@ export async function deleteScreen(
   now: Date = new Date(),
 ): Promise<{ screen_id: string; deleted: true }> {
   if (!isScreenId(screenId)) return (await deleteOnRequest(table, caller, screenId, now)).result;
-  const { Item: stored } = await table.doc.send(
-    new GetCommand({
-      TableName: table.name,
-      Key: keys.screen(caller.tenantId, screenId),
-      ConsistentRead: true,
-    }),
-  );
+  const stored = await storedScreen(table, caller.tenantId, screenId);
   const tombstone = stored ? tombstoneOf(stored) : { screen_id: screenId };
   const { result } = await audited(
     table,
@@ -222,14 +158,6 @@ export async function deletedScreenDetail(
   tenantId: string,
   screenId: string,
 ): Promise<string | undefined> {
-  const { Item } = await table.doc.send(
-    new GetCommand({
-      TableName: table.name,
-      Key: keys.screen(tenantId, screenId),
-      ProjectionExpression: 'pk',
-      ConsistentRead: true,
-    }),
-  );
-  if (Item) return undefined;
+  if (await screenExists(table, tenantId, screenId)) return undefined;
   return `Screen ${screenId}, which the first request with this Idempotency-Key returned, has been deleted since; its response is not replayed and nothing was screened again. Send a new Idempotency-Key to screen the subject afresh`;
 }

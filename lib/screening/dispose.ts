@@ -1,44 +1,31 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { sha256Hex } from '../audit/chain.ts';
 import { audited } from '../audit/trail.ts';
 import { ConflictError, ForbiddenError, InvalidRequestError, NotFoundError } from '../common/errors.ts';
 import { isScreenId } from '../common/ids.ts';
 import { isoSeconds } from '../common/time.ts';
-import { outboxEvent, outboxUpdate } from '../outbox/outbox.ts';
-import { indexAttributes, keys } from '../store/schema.ts';
-import { isConditionalCheckFailed, itemOfConditionFailure, type Table } from '../store/table.ts';
+import { outboxEvent } from '../outbox/outbox.ts';
+import type { Table } from '../store/table.ts';
+import type { TableWrite } from '../store/write.ts';
 import type { Principal } from '../tenancy/auth.ts';
 import { sharedCredential } from '../tenancy/key-lineage.ts';
 import { getUser } from '../tenancy/tenants.ts';
-import { type DisposeRequest, NOTE_MAX_LENGTH } from './request.ts';
+import type { DisposeRequest } from './request.ts';
+import { currentDisposition, historyView } from './screen-record.ts';
 import {
   type ApprovalRecord,
-  currentDisposition,
   type DecisionRecord,
-  historyEntryBytes,
-  historyView,
+  decideScreen,
+  decisionInForce,
+  findScreen,
+  HISTORY_BYTES_LIMIT,
   parseScreenItem,
   type ScreenItem,
-} from './screen-record.ts';
+  screenWrites,
+} from './screen-table.ts';
 import { noteScreenDecision } from './screened-subjects.ts';
 import type { ScreenHistory } from './screens-read.ts';
 
 type Caller = Pick<Principal, 'tenantId' | 'userId' | 'role' | 'keyLineage'>;
-
-/**
- * The most a screen's history may hold, in UTF-8 bytes of its entries. DynamoDB refuses items
- * over 400 KB; a screen's own data (subject, up to 30 matches with narratives) stays well under
- * 100 KB, so this keeps every screen item writable for good. About 1,000 decisions with short
- * notes fit, and at least 18 with 4,000-character notes in any script.
- */
-export const HISTORY_BYTES_LIMIT = 256 * 1024;
-
-/**
- * Room kept for one sign-off: a decision is accepted only while an approval of it would still
- * fit, so a full history never leaves a decision that cannot be approved. A JSON-escaped
- * character takes at most 6 bytes.
- */
-const APPROVAL_RESERVE_BYTES = 6 * NOTE_MAX_LENGTH + 1024;
 
 /** A follow-up run once a decision is written (lib/jobs/dispose-screen.ts passes monitoring's). */
 export type AfterDecision = (table: Table, decided: ScreenItem, at: Date) => Promise<void>;
@@ -93,23 +80,6 @@ export async function disposeScreen(
     },
     () => recordDecision(table, caller, screenId, request, at, afterDecision),
   );
-}
-
-/** The screen's risk level and decision in force, for the audit entry (undefined: no such screen). */
-async function decisionInForce(
-  table: Table,
-  tenantId: string,
-  screenId: string,
-): Promise<Pick<ScreenItem, 'risk_level' | 'disposition' | 'decision_version'> | undefined> {
-  const { Item } = await table.doc.send(
-    new GetCommand({
-      TableName: table.name,
-      Key: keys.screen(tenantId, screenId),
-      ProjectionExpression: 'risk_level, disposition.disposition, decision_version',
-      ConsistentRead: true,
-    }),
-  );
-  return Item as Pick<ScreenItem, 'risk_level' | 'disposition' | 'decision_version'> | undefined;
 }
 
 /**
@@ -172,9 +142,10 @@ async function recordDecision(
   const notFound = new NotFoundError(`Screen ${screenId} not found`);
   if (!isScreenId(screenId)) throw notFound;
 
-  const key = keys.screen(caller.tenantId, screenId);
   // An approval binds to one decision version, named or resolved (and checked) here.
-  const approvesVersion = approving ? await approvalTarget(table, caller, key, request, notFound) : undefined;
+  const approvesVersion = approving
+    ? await approvalTarget(table, caller, screenId, request, notFound)
+    : undefined;
 
   const author = { user_id: caller.userId, role: caller.role };
   const authorKeyLineage = [...(caller.keyLineage ?? [])];
@@ -188,106 +159,67 @@ async function recordDecision(
     approval_requested: request.approval_requested === true,
     ...(approving ? { approves_version: approvesVersion } : {}),
   };
-  const bytes = historyEntryBytes(entry);
-  const room = HISTORY_BYTES_LIMIT - bytes - (approving ? 0 : APPROVAL_RESERVE_BYTES);
-  const counters =
-    'history = list_append(if_not_exists(history, :empty), :entry), ' +
-    'history_count = if_not_exists(history_count, :zero) + :one, ' +
-    'history_bytes = if_not_exists(history_bytes, :zero) + :bytes';
-  const fits = '(attribute_not_exists(history_bytes) OR history_bytes <= :room)';
-  const values = { ':entry': [entry], ':empty': [], ':zero': 0, ':one': 1, ':bytes': bytes, ':room': room };
-  const common = {
-    TableName: table.name,
-    Key: key,
-    ReturnValues: 'ALL_NEW' as const,
-    ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
-  };
+  // When a condition fails, the item DynamoDB found (ALL_OLD) says which status applies.
+  const refused = (stored: Record<string, unknown> | undefined) =>
+    stored ? explainRefusal(parseScreenItem(stored), request, caller, approvesVersion) : notFound;
 
-  try {
-    let updated: Record<string, unknown> | undefined;
-    if (approving) {
-      const approval: ApprovalRecord = {
-        author,
-        author_key_lineage: authorKeyLineage,
-        at: entry.at,
-        note: entry.note,
-        approves_version: approvesVersion,
-      };
-      const approved = outboxUpdate(key, [
-        outboxEvent(
-          'screen.approved',
-          caller.tenantId,
-          {
-            screen_id: screenId,
-            approves_version: approvesVersion ?? null,
-            approved_by: caller.userId,
-            approved_at: entry.at,
-          },
-          at,
-        ),
-      ]);
-      ({ Attributes: updated } = await table.doc.send(
-        new UpdateCommand({
-          ...common,
-          UpdateExpression: `SET approval = :approval, ${counters}, ${approved.set}`,
-          // Four eyes: the admin who signs off must not be the author of the decision signed off,
-          // nor have been able to hold the key it was made with, and signs off exactly the
-          // decision they reviewed.
-          ConditionExpression: `attribute_exists(disposition) AND attribute_not_exists(approval) AND disposition.author.user_id <> :me AND NOT contains(disposition.author_key_lineage, :me) AND decision_version = :version AND ${fits}`,
-          ExpressionAttributeValues: {
-            ...values,
-            ...approved.values,
-            ':approval': approval,
-            ':me': caller.userId,
-            ':version': approvesVersion,
-          },
-        }),
-      ));
-    } else {
-      const decision: DecisionRecord = entry;
-      // A decision that asks for an admin's sign-off is announced with it (the approvers' queue).
-      const awaiting = request.approval_requested
-        ? outboxUpdate(key, [
-            outboxEvent(
-              'screen.decision_awaiting_approval',
-              caller.tenantId,
-              {
-                screen_id: screenId,
-                disposition: request.disposition,
-                decided_by: caller.userId,
-                decided_at: entry.at,
-              },
-              at,
-            ),
-          ])
-        : { set: '', values: {} };
-      ({ Attributes: updated } = await table.doc.send(
-        new UpdateCommand({
-          ...common,
-          // Leaving the sparse pending index in the same write keeps the pending list exact.
-          UpdateExpression: `SET disposition = :decision, decision_version = if_not_exists(history_count, :zero) + :one, ${counters}${awaiting.set ? `, ${awaiting.set}` : ''} REMOVE ${indexAttributes('pendingScreens').join(', ')}${request.override ? ', approval' : ''}`,
-          ConditionExpression: request.override
-            ? `attribute_exists(pk) AND ${fits}`
-            : `attribute_exists(pk) AND attribute_not_exists(disposition) AND ${fits}`,
-          ExpressionAttributeValues: { ...values, ...awaiting.values, ':decision': decision },
-        }),
-      ));
-    }
-    const item = parseScreenItem(updated ?? {});
-    await noteScreenDecision(table, item, at);
-    await afterDecision?.(table, item, at);
-    return {
-      screen_id: item.screen_id,
-      disposition: currentDisposition(item),
-      history: historyView(item.history),
+  let write: TableWrite;
+  if (approvesVersion !== undefined) {
+    const approval: ApprovalRecord = {
+      author,
+      author_key_lineage: authorKeyLineage,
+      at: entry.at,
+      note: entry.note,
+      approves_version: approvesVersion,
     };
-  } catch (error) {
-    if (!isConditionalCheckFailed(error)) throw error;
-    const stored = await itemOfConditionFailure(table, error, common.Key);
-    const found = stored ? parseScreenItem(stored) : undefined;
-    if (!found) throw notFound;
-    throw explainRefusal(found, request, caller, approvesVersion);
+    const approved = outboxEvent(
+      'screen.approved',
+      caller.tenantId,
+      {
+        screen_id: screenId,
+        approves_version: approvesVersion ?? null,
+        approved_by: caller.userId,
+        approved_at: entry.at,
+      },
+      at,
+    );
+    write = screenWrites.approve(caller.tenantId, screenId, approval, entry, {
+      approver: caller.userId,
+      version: approvesVersion,
+      events: [approved],
+      refused,
+    });
+  } else {
+    // A decision that asks for an admin's sign-off is announced with it (the approvers' queue).
+    const awaiting = request.approval_requested
+      ? [
+          outboxEvent(
+            'screen.decision_awaiting_approval',
+            caller.tenantId,
+            {
+              screen_id: screenId,
+              disposition: request.disposition,
+              decided_by: caller.userId,
+              decided_at: entry.at,
+            },
+            at,
+          ),
+        ]
+      : [];
+    write = screenWrites.recordDecision(caller.tenantId, screenId, entry, {
+      override: request.override === true,
+      events: awaiting,
+      refused,
+    });
   }
+  const item = await decideScreen(table, write);
+  await noteScreenDecision(table, item, at);
+  await afterDecision?.(table, item, at);
+  return {
+    screen_id: item.screen_id,
+    disposition: currentDisposition(item),
+    history: historyView(item.history),
+  };
 }
 
 /**
@@ -299,15 +231,12 @@ async function recordDecision(
 async function approvalTarget(
   table: Table,
   caller: Caller,
-  key: Record<string, string>,
+  screenId: string,
   request: DisposeRequest,
   notFound: NotFoundError,
 ): Promise<number> {
-  const { Item } = await table.doc.send(
-    new GetCommand({ TableName: table.name, Key: key, ConsistentRead: true }),
-  );
-  if (!Item) throw notFound;
-  const found = parseScreenItem(Item);
+  const found = await findScreen(table, caller.tenantId, screenId);
+  if (!found) throw notFound;
   const version = request.approves_version ?? versionAwaitingApproval(found);
   const author = found.disposition?.author;
   // The author's current key too: who could act as them now (a decision made before lineages were

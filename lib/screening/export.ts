@@ -1,14 +1,13 @@
 import { createHash } from 'node:crypto';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { canonicalJson } from '../audit/chain.ts';
 import { exportRecord } from '../audit/export.ts';
 import { csvRow, displayCell } from '../common/csv.ts';
 import type { ExportFormat, ExportPeriod } from '../common/export-query.ts';
 import { DAY_MS } from '../common/time.ts';
-import { keys } from '../store/schema.ts';
 import type { Table } from '../store/table.ts';
 import { screenDay } from './screen-id.ts';
-import { type HistoryView, historyView, parseScreenItem, type Screen, toScreen } from './screen-record.ts';
+import { type HistoryView, historyView, type Screen, toScreen } from './screen-record.ts';
+import { type ScreenPagePosition, screensNumberedBetween } from './screen-table.ts';
 
 /**
  * GET /screens/export's body: every screen of the tenant screened in the period (`screened_at`
@@ -113,30 +112,15 @@ export async function* screensExportChunks(
   let stoppedEarly = false;
 
   if (format === 'csv') yield csvRow(SCREENS_CSV_HEADER);
-  let startKey: Record<string, unknown> | undefined;
+  let startKey: ScreenPagePosition | undefined;
   do {
     if (remainingMs && count > 0 && remainingMs() < TIME_MARGIN_MS) {
       stoppedEarly = true;
       break;
     }
-    const { Items = [], LastEvaluatedKey } = await table.doc.send(
-      new QueryCommand({
-        TableName: table.name,
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :first AND :last',
-        ExpressionAttributeValues: {
-          ':pk': keys.tenantPartition(tenantId),
-          ':first': `SCREEN#SCR-${firstDay}`,
-          // `~` sorts after every digit: the whole of the last day.
-          ':last': `SCREEN#SCR-${lastDay}-~`,
-        },
-        ConsistentRead: true,
-        Limit: PAGE,
-        ExclusiveStartKey: startKey,
-      }),
-    );
+    const page = await screensNumberedBetween(table, tenantId, { firstDay, lastDay }, PAGE, startKey);
     let chunk = '';
-    for (const item of Items) {
-      const screen = parseScreenItem(item);
+    for (const screen of page.screens) {
       const screenedAt = Date.parse(screen.screened_at);
       if (!(screenedAt >= from && screenedAt < to)) continue;
       const record: ScreenExportRecord = { ...toScreen(screen), history: historyView(screen.history ?? []) };
@@ -148,7 +132,7 @@ export async function* screensExportChunks(
       chunk += format === 'csv' ? csvRow(screenCsvCells(record, json)) : `${json}\n`;
     }
     if (chunk) yield chunk;
-    startKey = LastEvaluatedKey;
+    startKey = page.next;
   } while (startKey);
 
   const end: ScreensExportEnd = {

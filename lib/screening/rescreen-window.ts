@@ -1,12 +1,17 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { HOUR_MS, isoSeconds } from '../common/time.ts';
 import type { Matcher } from '../matcher/screen.ts';
 import type { CheckType, ScreenChecks, SubjectInput } from '../matcher/types.ts';
-import { INDEXES, keys } from '../store/schema.ts';
-import { isConditionalCheckFailed, itemOfConditionFailure, type Table, writeIf } from '../store/table.ts';
+import type { Table } from '../store/table.ts';
 import { compareWithBaseline } from './change-detection.ts';
-import { parseScreenItem, type ScreenItem } from './screen-record.ts';
+import { findScreen, latestSubjectScreen, type ScreenItem } from './screen-table.ts';
+import {
+  claimWindow,
+  findWindow,
+  takeOverWindow,
+  type WindowItem,
+  type WindowScreen,
+} from './window-table.ts';
 
 /**
  * The rescreen window (docs/api-decisions.md#rescreen-window): at most one fresh screen of a subject per tenant per window.
@@ -71,53 +76,14 @@ export async function findRecentScreen(
   at: Date,
 ): Promise<ScreenItem | undefined> {
   if (windowHours <= 0) return undefined;
-  const { Items = [] } = await table.doc.send(
-    new QueryCommand({
-      TableName: table.name,
-      IndexName: INDEXES.subjectScreens.name,
-      KeyConditionExpression: `${INDEXES.subjectScreens.partitionKey} = :pk`,
-      ExpressionAttributeValues: { ':pk': keys.subjectIndex(tenantId, hash) },
-      ScanIndexForward: false,
-      Limit: 1,
-    }),
-  );
-  const indexed = Items[0] ? parseScreenItem(Items[0]) : undefined;
+  const indexed = await latestSubjectScreen(table, tenantId, hash);
   if (!indexed || windowEnds(indexed.screened_at, windowHours) <= at.getTime()) return undefined;
   // The index entry is only a pointer: the screen itself decides. On DynamoDB a secondary index
   // lags its table (a screen deleted a moment ago is still indexed), and dynalite writes the two
   // separately, so a process killed between them can leave an entry with no screen; returning
   // it would hand out a screen that does not exist.
-  const { Item } = await table.doc.send(
-    new GetCommand({
-      TableName: table.name,
-      Key: keys.screen(tenantId, indexed.screen_id),
-      ConsistentRead: true,
-    }),
-  );
-  return Item ? parseScreenItem(Item) : undefined;
+  return findScreen(table, tenantId, indexed.screen_id);
 }
-
-interface WindowHolder {
-  screen_id: string;
-  /** Wall-clock time of the claim (not the screen time, which tests may set). */
-  claimed_at_ms: number;
-}
-
-/** The screen taking the window: its id and time. */
-export interface WindowScreen {
-  screenId: string;
-  at: Date;
-}
-
-function windowValues(screen: WindowScreen) {
-  return {
-    ':entity': 'rescreen-window',
-    ':screen': screen.screenId,
-    ':at': isoSeconds(screen.at),
-    ':claimed': Date.now(),
-  };
-}
-const SET_WINDOW = 'SET entity = :entity, screen_id = :screen, screened_at = :at, claimed_at_ms = :claimed';
 
 /**
  * Takes the subject's window for a fresh screen, before the screen is stored. Resolves to
@@ -138,51 +104,19 @@ export async function takeWindow(
   windowHours: number,
   replacing?: string,
 ): Promise<ScreenItem | undefined> {
-  const key = keys.rescreenWindow(tenantId, hash);
   const cutoff = isoSeconds(new Date(screen.at.getTime() - windowHours * HOUR_MS));
-  // Screen ids sort in the order they were numbered (SCR-YYYYMMDD-NNNNNN, per tenant).
-  const outdated = replacing === undefined ? '' : ' OR screen_id <= :replacing';
   for (let attempt = 0; attempt < 3; attempt++) {
-    let holder: WindowHolder;
-    try {
-      await table.doc.send(
-        new UpdateCommand({
-          TableName: table.name,
-          Key: key,
-          UpdateExpression: SET_WINDOW,
-          // Free, or its screen has left the window (screened_at + window <= now), or is outdated.
-          ConditionExpression: `attribute_not_exists(pk) OR screened_at <= :cutoff${outdated}`,
-          ExpressionAttributeValues: {
-            ...windowValues(screen),
-            ':cutoff': cutoff,
-            ...(replacing === undefined ? {} : { ':replacing': replacing }),
-          },
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        }),
-      );
-      return undefined;
-    } catch (error) {
-      if (!isConditionalCheckFailed(error)) throw error;
-      const found = await itemOfConditionFailure(table, error, key);
-      if (!found) continue; // released meanwhile: claim again
-      holder = found as unknown as WindowHolder;
-      // Held for this very screen id (drawn for a queued job): an earlier attempt of the same job.
-      if (holder.screen_id === screen.screenId) return undefined;
-    }
+    // Free, or its screen has left the window (screened_at + window <= now), or is outdated.
+    const claim = await claimWindow(table, tenantId, hash, screen, cutoff, replacing);
+    if (claim.taken) return undefined;
+    const holder = claim.holder;
+    if (!holder) continue; // released meanwhile: claim again
+    // Held for this very screen id (drawn for a queued job): an earlier attempt of the same job.
+    if (holder.screen_id === screen.screenId) return undefined;
     const held = await awaitScreen(table, tenantId, holder);
     if (held) return held;
     // The holder's screen does not exist and is not coming: take over from exactly that holder.
-    const tookOver = await writeIf(
-      table,
-      new UpdateCommand({
-        TableName: table.name,
-        Key: key,
-        UpdateExpression: SET_WINDOW,
-        ConditionExpression: 'screen_id = :holder',
-        ExpressionAttributeValues: { ...windowValues(screen), ':holder': holder.screen_id },
-      }),
-    );
-    if (tookOver) return undefined;
+    if (await takeOverWindow(table, tenantId, hash, screen, holder.screen_id)) return undefined;
   }
   throw new Error('rescreen window contended: no holder after 3 attempts');
 }
@@ -191,17 +125,11 @@ export async function takeWindow(
 async function awaitScreen(
   table: Table,
   tenantId: string,
-  holder: WindowHolder,
+  holder: WindowItem,
 ): Promise<ScreenItem | undefined> {
   for (let delay = 10; ; delay = Math.min(delay * 2, 200)) {
-    const { Item } = await table.doc.send(
-      new GetCommand({
-        TableName: table.name,
-        Key: keys.screen(tenantId, holder.screen_id),
-        ConsistentRead: true,
-      }),
-    );
-    if (Item) return parseScreenItem(Item);
+    const screen = await findScreen(table, tenantId, holder.screen_id);
+    if (screen) return screen;
     const waited = Date.now() - holder.claimed_at_ms;
     if (waited >= WINDOW_CLAIM_PATIENCE_MS) return undefined;
     await sleep(Math.min(delay, WINDOW_CLAIM_PATIENCE_MS - waited));
@@ -222,59 +150,9 @@ export async function windowScreen(
   settleMs = 100,
 ): Promise<ScreenItem | undefined> {
   for (const started = Date.now(); ; await sleep(20)) {
-    const { Item } = await table.doc.send(
-      new GetCommand({
-        TableName: table.name,
-        Key: keys.rescreenWindow(tenantId, hash),
-        ConsistentRead: true,
-      }),
-    );
-    if (Item && windowEnds(Item.screened_at as string, windowHours) > at.getTime())
-      return awaitScreen(table, tenantId, Item as unknown as WindowHolder);
+    const window = await findWindow(table, tenantId, hash);
+    if (window && windowEnds(window.screened_at, windowHours) > at.getTime())
+      return awaitScreen(table, tenantId, window);
     if (Date.now() - started >= settleMs) return undefined;
   }
-}
-
-/**
- * Points the window at a forced screen (already stored), unless it holds a later one: a forced
- * screen is what a repeat returns from then on.
- */
-export async function pointWindowAt(
-  table: Table,
-  tenantId: string,
-  hash: string,
-  screen: WindowScreen,
-): Promise<void> {
-  // Refused when the window already holds a later screen, which stays.
-  await writeIf(
-    table,
-    new UpdateCommand({
-      TableName: table.name,
-      Key: keys.rescreenWindow(tenantId, hash),
-      UpdateExpression: SET_WINDOW,
-      ConditionExpression: 'attribute_not_exists(pk) OR screened_at <= :at',
-      ExpressionAttributeValues: windowValues(screen),
-    }),
-  );
-}
-
-/**
- * Frees the window held by this screen (it was deleted, or never stored), so the next screen of
- * the subject is fresh at once. A window held by another screen is left alone.
- */
-export async function releaseWindow(
-  table: Table,
-  tenantId: string,
-  hash: string,
-  screenId: string,
-): Promise<void> {
-  await writeIf(
-    table,
-    new DeleteCommand({
-      TableName: table.name,
-      Key: keys.rescreenWindow(tenantId, hash),
-      ConditionExpression: 'screen_id = :screen',
-      ExpressionAttributeValues: { ':screen': screenId },
-    }),
-  );
 }

@@ -4,7 +4,7 @@ import { ListQuerySchema } from '../common/fields.ts';
 import { DAY_MS, isoSeconds } from '../common/time.ts';
 import { RISK_ORDER, type RiskLevel } from '../matcher/types.ts';
 import { CHECK_TYPES, type CheckType, LIST_IDS, type ListId } from '../watchlists/types.ts';
-import { SCREEN_ORIGINS, type ScreenOrigin } from './screen-record.ts';
+import { SCREEN_ORIGINS, type ScreenOrigin } from './screen-origin.ts';
 
 /**
  * The filters of GET /screens and GET /screens/pending (the analysts' alert queue), validated at

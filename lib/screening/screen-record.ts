@@ -1,144 +1,49 @@
-import * as v from 'valibot';
 import { MAX_MATCHES } from '../matcher/results.ts';
-import {
-  type CriminalResult,
-  type PepResult,
-  RISK_ORDER,
-  type RiskLevel,
-  type SanctionsResult,
-} from '../matcher/types.ts';
-import { parseItem } from '../store/table.ts';
-import { ROLES, type Role } from '../tenancy/roles.ts';
-import { CHECK_TYPES, type CheckType } from '../watchlists/types.ts';
-import { type ScreenReceipt, ScreenReceiptSchema } from './receipt.ts';
-import { DISPOSITIONS, type DispositionValue } from './request.ts';
-import { type Subject, SubjectSchema } from './subject.ts';
+import type { CriminalResult, PepResult, RiskLevel, SanctionsResult } from '../matcher/types.ts';
+import type { CheckType } from '../watchlists/types.ts';
+import type { ScreenReceipt } from './receipt.ts';
+import type { DispositionValue } from './request.ts';
+import type { ScreenOrigin } from './screen-origin.ts';
+import type {
+  Actor,
+  DecisionRecord,
+  HistoryEntry,
+  HistoryValue,
+  ScreenAlert,
+  ScreenItem,
+  ScreenSummaryItem,
+} from './screen-table.ts';
+import type { Subject } from './subject.ts';
 
 /**
- * Who did something: the user's id and the role they acted in. The service itself acts as
- * `system` (re-screens of registered clients, decisions carried forward from an earlier screen).
+ * The screen as the API shows it (docs/api-decisions.md#the-screen-object), its list rows and its
+ * history with the sign-off links, made from the screen item (lib/screening/screen-table.ts, which
+ * declares the stored shape once).
  */
-export interface Actor {
-  user_id: string;
-  role: Role | 'system';
-}
 
-/**
- * One entry of a screen's disposition history, as stored (append-only, oldest first). An entry's
- * version is its position in the history, from 1. An `approved` entry is an admin's sign-off on
- * the decision of version `approves_version` (older entries without it signed off the decision
- * recorded just before them).
- */
-export interface HistoryEntry {
-  disposition: HistoryValue;
-  note: string | null;
-  author: Actor;
-  /**
-   * The tenant users besides the author who could hold the API key the entry was made with (its
-   * lineage: lib/tenancy/key-lineage.ts), recorded when it was made; the four-eyes rule reads it.
-   * Absent on entries of the system and on entries made before lineages were recorded.
-   */
-  author_key_lineage?: string[];
-  /** `YYYY-MM-DDThh:mm:ssZ`. */
-  at: string;
-  override: boolean;
-  approval_requested: boolean;
-  approves_version?: number;
-}
-
-/**
- * What a history entry records: a decision (the dispositions of POST /screens/{id}/dispose), or
- * `not_carried`, written by the system on a re-screen of a client: the decision of an earlier
- * screen was NOT carried forward to this one, and the note says why (it awaits approval, or a
- * listing or the client's data changed in a way that bears on it). A `not_carried` entry is no
- * decision: the screen stays pending.
- */
-export const HISTORY_VALUES = [...DISPOSITIONS, 'not_carried'] as const;
-export type HistoryValue = (typeof HISTORY_VALUES)[number];
-
-/** The analyst decision in force (never `approved`: sign-off is stored beside it as `approval`). */
-export type DecisionRecord = HistoryEntry & { disposition: DispositionValue };
-
-export interface ApprovalRecord {
-  author: Actor;
-  /** As on a history entry: who besides the approving admin could hold the key they approved with. */
-  author_key_lineage?: string[];
-  at: string;
-  note: string | null;
-  /** The history version of the decision signed off: an approval binds to what the admin saw. */
-  approves_version?: number;
-}
-
-/**
- * The screen item in the table (keys.screen). History and notes live inside it, so every
- * disposition rule is one conditional write and deleting the item removes the notes for good.
- * `disposition` and `approval` are absent (not null) while there is none, so conditions can use
- * attribute_not_exists; `gsi1pk`/`gsi1sk` exist only while the screen is pending; `gsi2pk`/`gsi2sk`
- * index it under its subject hash for the rescreen window.
- */
-export interface ScreenItem {
-  pk: string;
-  sk: string;
-  entity: 'screen';
-  screen_id: string;
-  tenant_id: string;
-  subject: Subject;
-  subject_hash: string;
-  types: CheckType[];
-  risk_level: RiskLevel;
-  sanctions_result: SanctionsResult | null;
-  pep_result: PepResult | null;
-  criminal_result: CriminalResult | null;
-  screened_at: string;
-  created_by: Actor;
-  disposition?: DecisionRecord;
-  /** History version of `disposition` (its position in `history`, from 1). */
-  decision_version?: number;
-  approval?: ApprovalRecord;
-  history: HistoryEntry[];
-  /** Entries in `history`: the next entry's version is this plus one. */
-  history_count?: number;
-  /** UTF-8 size of the entries in `history`, held under HISTORY_BYTES_LIMIT (lib/screening/dispose.ts). */
-  history_bytes?: number;
-  /** How the screen came about. */
-  origin: ScreenOrigin;
-  /** The registered client it belongs to (registration and re-screens). */
-  client_id?: string;
-  /** On a re-screen: what started its run (`list_change`: a list sync), for the `origin` filter. */
-  rescreen_trigger?: RescreenTrigger;
-  /**
-   * Every list a match of the screen is listed on (a linked listing's too), for the `list` filter
-   * of the screen lists; absent on screens stored before it was recorded.
-   */
-  matched_lists?: string[];
-  /** On a re-screen with an open alert: what changed since the client's last settled state. */
-  alert?: ScreenAlert;
-  /** `alert.since`, kept beside it so the screen lists can show it without reading the alert. */
-  alert_since?: string;
-  /**
-   * On a re-screen: the client's last settled state it was compared with (lib/monitoring/
-   * rescreen-review.ts). The next run starts from it while this screen stays undecided, so an
-   * undecided change is never folded into "nothing changed".
-   */
-  baseline_screen_id?: string;
-  /**
-   * On a decision carried forward by the system: the screen where a person made it. A later
-   * settled decision on that screen (an approval or an override) replaces the carried one.
-   */
-  decision_source_screen_id?: string;
-  /** A newer screen of the same client took this one's place in the pending queue. */
-  superseded_by?: string;
-  /** The queued job the screen was made for (screenSubject's `jobRef`); absent for direct screens. */
-  job_ref?: string;
-  /** The snapshot and matcher the screen was made with; absent on screens stored before receipts. */
-  receipt?: ScreenReceipt;
-}
-
-export const SCREEN_ORIGINS = ['api', 'batch', 'client_registration', 'rescreen'] as const;
-export type ScreenOrigin = (typeof SCREEN_ORIGINS)[number];
-
-export const RESCREEN_TRIGGERS = ['schedule', 'manual', 'list_change'] as const;
-export type RescreenTrigger = (typeof RESCREEN_TRIGGERS)[number];
+// The stored shapes, declared in screen-table.ts (and screen-origin.ts), for the modules that
+// name them from here.
+export {
+  RESCREEN_TRIGGERS,
+  type RescreenTrigger,
+  SCREEN_ORIGINS,
+  type ScreenOrigin,
+} from './screen-origin.ts';
+export {
+  type Actor,
+  ActorSchema,
+  type ApprovalRecord,
+  type DecisionRecord,
+  HISTORY_VALUES,
+  type HistoryEntry,
+  HistoryEntrySchema,
+  type HistoryValue,
+  historyEntryBytes,
+  type MatchRef,
+  parseScreenItem,
+  type ScreenAlert,
+  type ScreenItem,
+} from './screen-table.ts';
 
 /** The lists the matches of a screen's checks are listed on, each once, in a stable order. */
 export function matchedLists(
@@ -156,38 +61,6 @@ export function matchedLists(
     for (const listing of match.listings ?? []) lists.add(listing.list_id);
   }
   return [...lists].sort();
-}
-
-/** A listed entry a match points at: list and the publisher's entry id. */
-export interface MatchRef {
-  list_id: string;
-  entity_id: string;
-  primary_name: string;
-  risk_level: RiskLevel;
-}
-
-/**
- * An alert on a client: what a re-screen found different, in a way that needs an analyst, from
- * the client's last settled state (`baseline_screen_id`). It stays open, carried from screen to
- * screen, until somebody records a settled decision on a screen that carries it.
- */
-export interface ScreenAlert {
-  /** The client's screen just before this one. */
-  previous_screen_id: string | null;
-  /** The last settled state compared with (the registration screen while nothing was settled). */
-  baseline_screen_id?: string | null;
-  /** When the alert was first raised, and by which screen (an earlier one when carried forward). */
-  since?: string | null;
-  raised_by_screen_id?: string | null;
-  /** Risk of the baseline and of this screen. */
-  risk_before: RiskLevel | null;
-  risk_after: RiskLevel;
-  matches_added: MatchRef[];
-  matches_removed: MatchRef[];
-  /** Matches on entries whose identifying data (names, dates of birth, nationalities) changed. */
-  matches_changed: MatchRef[];
-  /** Why the alert is open, in words: each change that bears on the decision, or why none was carried. */
-  reasons?: string[];
 }
 
 /**
@@ -272,11 +145,6 @@ export interface HistoryView extends HistoryEntry {
   withdraws_approval?: EntryLink;
 }
 
-/** The size an entry counts against HISTORY_BYTES_LIMIT (lib/screening/dispose.ts): its JSON, an upper bound of DynamoDB's. */
-export function historyEntryBytes(entry: HistoryEntry): number {
-  return Buffer.byteLength(JSON.stringify(entry), 'utf8');
-}
-
 export function currentDisposition(
   item: Pick<ScreenItem, 'disposition' | 'approval' | 'decision_version'>,
 ): CurrentDisposition | null {
@@ -358,15 +226,7 @@ export function alertView(alert: ScreenAlert): Required<ScreenAlert> {
   };
 }
 
-export function toSummary(
-  item: Pick<
-    ScreenItem,
-    Exclude<keyof ScreenSummary, 'alert_since' | 'client_id'> | 'approval' | 'decision_version'
-  > & {
-    alert_since?: string;
-    client_id?: string;
-  },
-): ScreenSummary {
+export function toSummary(item: ScreenSummaryItem): ScreenSummary {
   return {
     screen_id: item.screen_id,
     risk_level: item.risk_level,
@@ -419,76 +279,4 @@ export function historyView(history: readonly HistoryEntry[]): HistoryView[] {
     }
   }
   return views;
-}
-
-const objectOf = <T>() => v.custom<T>((value) => typeof value === 'object' && value !== null);
-export const ActorSchema = v.object({ user_id: v.string(), role: v.picklist([...ROLES, 'system']) });
-export const HistoryEntrySchema = v.object({
-  disposition: v.picklist(HISTORY_VALUES),
-  note: v.nullable(v.string()),
-  author: ActorSchema,
-  author_key_lineage: v.optional(v.array(v.string())),
-  at: v.string(),
-  override: v.boolean(),
-  approval_requested: v.boolean(),
-  approves_version: v.optional(v.number()),
-});
-export const DecisionRecordSchema = v.object({
-  ...HistoryEntrySchema.entries,
-  disposition: v.picklist(DISPOSITIONS),
-});
-
-/** The fields a screen row shows (the lists read only these). */
-const screenSummaryEntries = {
-  screen_id: v.string(),
-  risk_level: v.picklist(RISK_ORDER),
-  subject: SubjectSchema,
-  screened_at: v.string(),
-  types: v.array(v.picklist(CHECK_TYPES)),
-  created_by: ActorSchema,
-  disposition: v.optional(DecisionRecordSchema),
-  decision_version: v.optional(v.number()),
-  approval: v.optional(
-    v.object({
-      author: ActorSchema,
-      author_key_lineage: v.optional(v.array(v.string())),
-      at: v.string(),
-      note: v.nullable(v.string()),
-      approves_version: v.optional(v.number()),
-    }),
-  ),
-  alert_since: v.optional(v.string()),
-  // Screens stored before origins were recorded came through POST /screen or a batch.
-  origin: v.optional(v.picklist(SCREEN_ORIGINS), 'api'),
-  client_id: v.optional(v.string()),
-};
-
-/** A screen item as stored: parsed on the way out of the table, never cast. */
-export const ScreenItemSchema = v.object({
-  pk: v.string(),
-  sk: v.string(),
-  entity: v.literal('screen'),
-  tenant_id: v.string(),
-  subject_hash: v.string(),
-  sanctions_result: v.nullish(objectOf<SanctionsResult>(), null),
-  pep_result: v.nullish(objectOf<PepResult>(), null),
-  criminal_result: v.nullish(objectOf<CriminalResult>(), null),
-  history: v.array(HistoryEntrySchema),
-  history_count: v.optional(v.number()),
-  history_bytes: v.optional(v.number()),
-  alert: v.optional(objectOf<ScreenAlert>()),
-  baseline_screen_id: v.optional(v.string()),
-  decision_source_screen_id: v.optional(v.string()),
-  superseded_by: v.optional(v.string()),
-  job_ref: v.optional(v.string()),
-  rescreen_trigger: v.optional(v.picklist(RESCREEN_TRIGGERS)),
-  matched_lists: v.optional(v.array(v.string())),
-  receipt: v.optional(ScreenReceiptSchema),
-  ...screenSummaryEntries,
-});
-
-export const ScreenSummaryItemSchema = v.object(screenSummaryEntries);
-
-export function parseScreenItem(item: Record<string, unknown>): ScreenItem {
-  return parseItem(ScreenItemSchema, item);
 }

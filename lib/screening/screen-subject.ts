@@ -1,36 +1,20 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { QuotaExceededError } from '../common/errors.ts';
 import { logger } from '../common/log.ts';
 import { isoSeconds } from '../common/time.ts';
 import type { ScreenChecks } from '../matcher/types.ts';
 import type { Services } from '../ports.ts';
-import { indexKeys, keys } from '../store/schema.ts';
-import { isConditionalCheckFailed, type Table } from '../store/table.ts';
 import type { Principal } from '../tenancy/auth.ts';
 import { refundScreens } from '../tenancy/quota.ts';
 import { CHECK_TYPES, type CheckType } from '../watchlists/types.ts';
 import { screenReceipt } from './receipt.ts';
-import {
-  findRecentScreen,
-  judgeCachedScreen,
-  pointWindowAt,
-  releaseWindow,
-  takeWindow,
-  windowScreen,
-} from './rescreen-window.ts';
+import { findRecentScreen, judgeCachedScreen, takeWindow, windowScreen } from './rescreen-window.ts';
 import { numberScreen } from './screen-id.ts';
-import {
-  type Actor,
-  matchedLists,
-  parseScreenItem,
-  type RescreenTrigger,
-  type Screen,
-  type ScreenItem,
-  type ScreenOrigin,
-  toScreen,
-} from './screen-record.ts';
-import { recordSubjectScreen } from './screened-subjects.ts';
+import type { RescreenTrigger, ScreenOrigin } from './screen-origin.ts';
+import { matchedLists, type Screen, toScreen } from './screen-record.ts';
+import { type Actor, newScreenItem, putScreen, type ScreenItem } from './screen-table.ts';
 import { type Subject, subjectHash } from './subject.ts';
+import { recordSubjectScreen } from './subject-table.ts';
+import { pointWindowAt, releaseWindow } from './window-table.ts';
 
 /** One subject to screen, already validated (ScreenRequestSchema / the batch subject schema). */
 export interface ScreenSubjectInput extends Subject {
@@ -192,13 +176,9 @@ export async function screenSubject(
     }
   }
 
-  const fresh: ScreenItem = {
-    ...keys.screen(principal.tenantId, screenId),
-    // Sparse pending index: these two attributes leave the item with its first disposition.
-    ...indexKeys('pendingScreens', keys.pendingIndex(principal.tenantId), screenId),
-    // The rescreen window finds the subject's latest screen through this index entry.
-    ...indexKeys('subjectScreens', keys.subjectIndex(principal.tenantId, hash), screenId),
-    entity: 'screen',
+  // Pending (the sparse pending index), and indexed under its subject for the rescreen window
+  // and under its client, if any (newScreenItem).
+  const fresh = newScreenItem({
     screen_id: screenId,
     tenant_id: principal.tenantId,
     subject,
@@ -214,30 +194,25 @@ export async function screenSubject(
     history: [],
     origin: options.origin ?? 'api',
     ...(options.rescreenTrigger ? { rescreen_trigger: options.rescreenTrigger } : {}),
-    ...(options.clientId
-      ? {
-          client_id: options.clientId,
-          ...indexKeys(
-            'clientScreens',
-            keys.clientScreensIndex(principal.tenantId, options.clientId),
-            screenId,
-          ),
-        }
-      : {}),
+    ...(options.clientId ? { client_id: options.clientId } : {}),
     ...(options.jobRef !== undefined ? { job_ref: options.jobRef } : {}),
     receipt: screenReceipt(matcher, types),
-  };
+  });
 
   let item = fresh;
   try {
     if (options.review) item = await options.review(fresh);
-    await table.doc.send(
-      new PutCommand({ TableName: table.name, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }),
-    );
+    const put = await putScreen(table, item);
+    if (!put.stored) {
+      // A drawn id already stored: an earlier attempt of this job stored its screen and failed after.
+      const own =
+        options.screenId !== undefined &&
+        options.jobRef !== undefined &&
+        put.found?.job_ref === options.jobRef;
+      if (own && put.found) return { ...toScreen(put.found), skipped: false };
+      throw new Error(`Screen ${screenId} is already stored`);
+    }
   } catch (error) {
-    // A drawn id already stored: an earlier attempt of this job stored its screen and failed after.
-    const own = options.screenId !== undefined && (await ownStoredScreen(table, item, error, options.jobRef));
-    if (own) return { ...toScreen(own), skipped: false };
     // A screen that was not stored is not billed, and does not hold the window.
     await refund();
     if (windowed) await releaseWindow(table, principal.tenantId, hash, screenId).catch(() => undefined);
@@ -254,25 +229,6 @@ export async function screenSubject(
     await pointWindowAt(table, principal.tenantId, hash, { screenId, at });
   }
   return { ...toScreen(item), skipped: false };
-}
-
-/** The screen a failed put found under its id, when it was made for the same job. */
-async function ownStoredScreen(
-  table: Table,
-  item: ScreenItem,
-  error: unknown,
-  jobRef: string | undefined,
-): Promise<ScreenItem | undefined> {
-  if (jobRef === undefined || !isConditionalCheckFailed(error)) return undefined;
-  const { Item } = await table.doc.send(
-    new GetCommand({
-      TableName: table.name,
-      Key: keys.screen(item.tenant_id, item.screen_id),
-      ConsistentRead: true,
-    }),
-  );
-  const stored = Item ? parseScreenItem(Item) : undefined;
-  return stored?.job_ref === jobRef ? stored : undefined;
 }
 
 function definedFields(subject: Subject): Subject {

@@ -1,20 +1,18 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import * as v from 'valibot';
 import { logger } from '../common/log.ts';
-import { RISK_ORDER, type RiskLevel } from '../matcher/types.ts';
+import type { RiskLevel } from '../matcher/types.ts';
 import { decodeCursor, encodeCursor } from '../store/cursor.ts';
-import { INDEXES, indexKeys, keys } from '../store/schema.ts';
-import { parseItem, queryAll, queryIndexPage, type Table, writeIf } from '../store/table.ts';
-import { CHECK_TYPES } from '../watchlists/types.ts';
-import { DISPOSITIONS, type DispositionValue } from './request.ts';
+import type { Table } from '../store/table.ts';
+import type { DispositionValue } from './request.ts';
+import { currentDisposition } from './screen-record.ts';
+import { type Actor, type ScreenItem, subjectScreens } from './screen-table.ts';
 import {
-  type Actor,
-  ActorSchema,
-  currentDisposition,
-  parseScreenItem,
-  type ScreenItem,
-} from './screen-record.ts';
-import { SubjectSchema } from './subject.ts';
+  findSubjectRow,
+  recordLatestDecision,
+  removeSubjectRow,
+  replaceSubjectRow,
+  type SubjectRow,
+  subjectRowsPage,
+} from './subject-table.ts';
 
 /**
  * One row per unique subject a tenant ever screened, through any path (single, batch, client
@@ -26,34 +24,9 @@ import { SubjectSchema } from './subject.ts';
  * The row is derived data. Its writes follow the screen's own write (there are no transactions
  * to bind them); each is a conditional update that only ever moves the row forward, and a
  * deletion recomputes the row from the subject's remaining screens.
+ *
+ * The row as stored, its indexes and its writes: subject-table.ts.
  */
-
-const LatestScreenSchema = v.object({
-  screen_id: v.string(),
-  risk_level: v.picklist(RISK_ORDER),
-  screened_at: v.string(),
-});
-
-const LatestDispositionSchema = v.object({
-  disposition: v.picklist(DISPOSITIONS),
-  author: ActorSchema,
-  at: v.string(),
-  screen_id: v.string(),
-});
-
-const SubjectRowSchema = v.object({
-  entity: v.literal('subject'),
-  subject_hash: v.string(),
-  subject: SubjectSchema,
-  types: v.array(v.picklist(CHECK_TYPES)),
-  screen_count: v.number(),
-  latest_screen: LatestScreenSchema,
-  latest_disposition: v.optional(LatestDispositionSchema),
-  last_activity_at: v.string(),
-  version: v.number(),
-});
-
-type SubjectRow = v.InferOutput<typeof SubjectRowSchema>;
 
 /** A row of GET /clients/screened and GET /clients/reviewed. */
 export interface ScreenedSubject {
@@ -71,96 +44,6 @@ export interface ScreenedSubject {
 }
 
 /**
- * Sort key of the activity and reviewed indexes: the time of the activity to the millisecond
- * (screens of one second still list in the order they were made), then the subject hash.
- */
-const activitySortKey = (at: string, hash: string) => `${new Date(at).toISOString()}#${hash}`;
-
-/** A new screen of the subject: counts it, and makes it the latest unless a newer one is there. */
-export async function recordSubjectScreen(table: Table, item: ScreenItem, at: Date): Promise<void> {
-  const key = keys.subject(item.tenant_id, item.subject_hash);
-  const latest = { screen_id: item.screen_id, risk_level: item.risk_level, screened_at: item.screened_at };
-  const newest = await writeIf(
-    table,
-    new UpdateCommand({
-      TableName: table.name,
-      Key: key,
-      UpdateExpression:
-        'SET entity = :entity, subject_hash = :hash, subject = :subject, types = :types, ' +
-        'latest_screen = :latest, last_activity_at = :at, #apk = :apk, #ask = :ask ' +
-        'ADD screen_count :one, version :one',
-      ConditionExpression: 'attribute_not_exists(latest_screen) OR latest_screen.screen_id < :id',
-      ExpressionAttributeNames: {
-        '#apk': INDEXES.subjectsByActivity.partitionKey,
-        '#ask': INDEXES.subjectsByActivity.sortKey,
-      },
-      ExpressionAttributeValues: {
-        ':entity': 'subject',
-        ':hash': item.subject_hash,
-        ':subject': item.subject,
-        ':types': item.types,
-        ':latest': latest,
-        ':at': item.screened_at,
-        ':apk': keys.subjectsIndex(item.tenant_id),
-        ':ask': activitySortKey(at.toISOString(), item.subject_hash),
-        ':id': item.screen_id,
-        ':one': 1,
-      },
-    }),
-  );
-  if (!newest) {
-    // A newer screen is already the latest: this one only counts.
-    await table.doc.send(
-      new UpdateCommand({
-        TableName: table.name,
-        Key: key,
-        UpdateExpression: 'ADD screen_count :one, version :one',
-        ExpressionAttributeValues: { ':one': 1 },
-      }),
-    );
-  }
-}
-
-/**
- * A disposition recorded on one of the subject's screens: the latest decision over its screens
- * (by time), which also puts the row in the reviewed index (sorted by that decision's time).
- */
-export async function recordSubjectDecision(
-  table: Table,
-  tenantId: string,
-  subjectHash: string,
-  decision: { disposition: DispositionValue; author: Actor; at: string; screen_id: string },
-  activityAt: Date,
-): Promise<void> {
-  await writeIf(
-    table,
-    new UpdateCommand({
-      TableName: table.name,
-      Key: keys.subject(tenantId, subjectHash),
-      UpdateExpression:
-        'SET latest_disposition = :decision, last_activity_at = :at, #ask = :sortKey, ' +
-        '#rpk = :rpk, #rsk = :sortKey ADD version :one',
-      ConditionExpression:
-        'attribute_exists(pk) AND (attribute_not_exists(latest_disposition) OR latest_disposition.#at <= :at)',
-      ExpressionAttributeNames: {
-        '#ask': INDEXES.subjectsByActivity.sortKey,
-        '#rpk': INDEXES.reviewedSubjects.partitionKey,
-        '#rsk': INDEXES.reviewedSubjects.sortKey,
-        '#at': 'at',
-      },
-      ExpressionAttributeValues: {
-        ':decision': decision,
-        ':at': decision.at,
-        ':sortKey': activitySortKey(activityAt.toISOString(), subjectHash),
-        ':rpk': keys.reviewedIndex(tenantId),
-        ':one': 1,
-      },
-    }),
-  );
-  // Refused: a later decision is already recorded (or the row predates this index): nothing to move.
-}
-
-/**
  * Brings the subject's row up to a screen's disposition in force after a dispose. Derived data:
  * a failure is logged, never turned into an error for a decision that was recorded.
  */
@@ -168,7 +51,10 @@ export async function noteScreenDecision(table: Table, item: ScreenItem, at: Dat
   const inForce = currentDisposition(item);
   if (!inForce) return;
   try {
-    await recordSubjectDecision(
+    // The latest decision over the subject's screens (by time), which also puts the row in the
+    // reviewed index (sorted by that decision's time). Refused: a later decision is already
+    // recorded (or the row predates this index): nothing to move.
+    await recordLatestDecision(
       table,
       item.tenant_id,
       item.subject_hash,
@@ -195,48 +81,20 @@ export async function forgetSubjectScreen(
   tenantId: string,
   subjectHash: string,
 ): Promise<void> {
-  const key = keys.subject(tenantId, subjectHash);
   for (let attempt = 0; attempt < 5; attempt += 1) {
-    const { Item } = await table.doc.send(
-      new GetCommand({ TableName: table.name, Key: key, ConsistentRead: true }),
-    );
-    if (!Item) return;
-    const row = parseItem(SubjectRowSchema, Item);
-    const screens = (
-      await queryAll(table, {
-        IndexName: INDEXES.subjectScreens.name,
-        KeyConditionExpression: `${INDEXES.subjectScreens.partitionKey} = :pk`,
-        ExpressionAttributeValues: { ':pk': keys.subjectIndex(tenantId, subjectHash) },
-        ScanIndexForward: false,
-      })
-    ).map(parseScreenItem);
+    const row = await findSubjectRow(table, tenantId, subjectHash);
+    if (!row) return;
+    const screens = await subjectScreens(table, tenantId, subjectHash);
     if (screens.length === 0) {
-      const written = await writeIf(
-        table,
-        new DeleteCommand({
-          TableName: table.name,
-          Key: key,
-          ConditionExpression: 'version = :seen',
-          ExpressionAttributeValues: { ':seen': row.version },
-        }),
-      );
-      if (written) return;
+      if (await removeSubjectRow(table, tenantId, subjectHash, row.version)) return;
       continue; // changed meanwhile: read the row again
     }
-    const written = await writeIf(
-      table,
-      new PutCommand({
-        TableName: table.name,
-        Item: { ...key, ...rowFromScreens(tenantId, subjectHash, screens, row.version + 1) },
-        ConditionExpression: 'version = :seen',
-        ExpressionAttributeValues: { ':seen': row.version },
-      }),
-    );
-    if (written) return;
+    const recomputed = rowFromScreens(subjectHash, screens, row.version + 1);
+    if (await replaceSubjectRow(table, tenantId, recomputed, row.version)) return;
   }
 }
 
-function rowFromScreens(tenantId: string, hash: string, screens: ScreenItem[], version: number) {
+function rowFromScreens(hash: string, screens: ScreenItem[], version: number): Omit<SubjectRow, 'entity'> {
   const [latest] = screens;
   let decision: SubjectRow['latest_disposition'];
   for (const screen of screens) {
@@ -252,7 +110,6 @@ function rowFromScreens(tenantId: string, hash: string, screens: ScreenItem[], v
   }
   const lastActivity = decision && decision.at > latest.screened_at ? decision.at : latest.screened_at;
   return {
-    entity: 'subject',
     subject_hash: hash,
     subject: latest.subject,
     types: latest.types,
@@ -262,14 +119,8 @@ function rowFromScreens(tenantId: string, hash: string, screens: ScreenItem[], v
       risk_level: latest.risk_level,
       screened_at: latest.screened_at,
     },
-    ...(decision
-      ? {
-          latest_disposition: decision,
-          ...indexKeys('reviewedSubjects', keys.reviewedIndex(tenantId), activitySortKey(decision.at, hash)),
-        }
-      : {}),
+    ...(decision ? { latest_disposition: decision } : {}),
     last_activity_at: lastActivity,
-    ...indexKeys('subjectsByActivity', keys.subjectsIndex(tenantId), activitySortKey(lastActivity, hash)),
     version,
   };
 }
@@ -301,23 +152,8 @@ export async function listScreenedSubjects(
   limit: number,
   cursor: string | undefined,
 ): Promise<ScreenedSubjectsPage> {
-  const index = which === 'screened' ? 'subjectsByActivity' : 'reviewedSubjects';
-  const partition = which === 'screened' ? keys.subjectsIndex(tenantId) : keys.reviewedIndex(tenantId);
   const after = cursor ? decodeCursor(cursor, 'subjects', tenantId, which) : undefined;
-  const { items, more } = await queryIndexPage(
-    table,
-    index,
-    partition,
-    after
-      ? { sortKey: after, itemKey: keys.subject(tenantId, after.slice(after.indexOf('#') + 1)) }
-      : undefined,
-    limit,
-  );
-  const skName = INDEXES[index].sortKey;
-  const rows = items.map((item) => ({
-    row: parseItem(SubjectRowSchema, item),
-    position: item[skName] as string,
-  }));
+  const { rows, more } = await subjectRowsPage(table, tenantId, which, after, limit);
   return {
     subjects: rows.map(({ row }) => toScreenedSubject(row)),
     next_cursor: more ? encodeCursor('subjects', tenantId, rows[rows.length - 1].position, which) : null,

@@ -2,7 +2,10 @@ import { createHash } from 'node:crypto';
 import * as v from 'valibot';
 import type { CheckType } from '../watchlists/types.ts';
 
-/** A stored subject, as parsed from a table item. */
+/**
+ * The screened person as given (trimmed); absent fields are omitted. Parsed with this schema where
+ * it is read from a table item (a screen, a subject row).
+ */
 export const SubjectSchema = v.object({
   name: v.string(),
   dob: v.optional(v.string()),
@@ -10,15 +13,7 @@ export const SubjectSchema = v.object({
   location: v.optional(v.string()),
   alias: v.optional(v.string()),
 });
-
-/** The screened person as given (trimmed); absent fields are omitted. */
-export interface Subject {
-  name: string;
-  dob?: string;
-  nationality?: string;
-  location?: string;
-  alias?: string;
-}
+export type Subject = v.InferOutput<typeof SubjectSchema>;
 
 /** Case, width and spacing do not make another person: "  JOHN  smith" is "john smith". */
 export function normaliseText(text: string | undefined): string {

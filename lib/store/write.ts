@@ -150,6 +150,11 @@ export async function trySendWrite(
   }
 }
 
+/** Sends one write alone; false when its condition was refused (a claim taken, a pointer already further on). */
+export async function sendWriteIf(table: Table, write: TableWrite): Promise<boolean> {
+  return (await trySendWrite(table, write)).written;
+}
+
 /** Attempts of a transaction that DynamoDB cancelled for a conflict with another one in flight. */
 const CONFLICT_ATTEMPTS = 6;
 
