@@ -3,6 +3,9 @@ import { DomainError, InvalidRequestError } from '../common/errors.ts';
 import { currentRequestId, logger } from '../common/log.ts';
 import type { Table } from '../store/table.ts';
 import {
+  AUDIT_ACTIONS,
+  AUDIT_ACTOR_ROLES,
+  AUDIT_OUTCOMES,
   type AuditAction,
   type AuditActor,
   type AuditDetails,
@@ -17,7 +20,9 @@ import {
 } from './audit-table.ts';
 import { GENESIS_HASH, sealEntry } from './chain.ts';
 
+// The trail's vocabulary is declared with the stored entry (./audit-table.ts); callers name it here.
 export type { AuditAction, AuditActor, AuditDetails, AuditEntry, AuditOutcome, AuditTarget };
+export { AUDIT_ACTIONS, AUDIT_ACTOR_ROLES, AUDIT_OUTCOMES };
 
 /**
  * The tenant's audit trail: every decision on a screen (disposition, override, approval request,

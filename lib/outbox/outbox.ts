@@ -2,6 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { keys } from '../store/schema.ts';
 import { OUTBOX_PK, OUTBOX_SK, type OutboxEvent } from './outbox-table.ts';
 
+/** The event's type is declared with the item (./outbox-table.ts); the features write it through here. */
+export type { OutboxEvent };
+
 /**
  * The transactional outbox of webhook events (STYLE §19): the write that makes a change also
  * appends the event reporting it to the changed item's `webhook_events` and puts the item in the

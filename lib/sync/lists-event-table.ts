@@ -1,6 +1,5 @@
 import * as v from 'valibot';
-import { withOutbox } from '../outbox/outbox.ts';
-import type { OutboxEvent } from '../outbox/outbox-table.ts';
+import { type OutboxEvent, withOutbox } from '../outbox/outbox.ts';
 import { keys } from '../store/schema.ts';
 import type { Table } from '../store/table.ts';
 import { sendWrite, type TableWrite } from '../store/write.ts';

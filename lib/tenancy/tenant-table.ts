@@ -1,6 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import { AUDIT_ACTOR_ROLES, type AuditActor } from '../audit/audit-table.ts';
+import { AUDIT_ACTOR_ROLES, type AuditActor } from '../audit/trail.ts';
 import { ConflictError, NotFoundError } from '../common/errors.ts';
 import { INDEXES, indexKeys, keys } from '../store/schema.ts';
 import { parseItem, queryAll, type Table } from '../store/table.ts';

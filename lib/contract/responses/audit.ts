@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { AUDIT_ACTIONS, AUDIT_ACTOR_ROLES, AUDIT_OUTCOMES } from '../../audit/audit-table.ts';
+import { AUDIT_ACTIONS, AUDIT_ACTOR_ROLES, AUDIT_OUTCOMES } from '../../audit/trail.ts';
 import { ROLES } from '../../tenancy/roles.ts';
 import { cursor, timestamp } from './fields.ts';
 
