@@ -51,6 +51,27 @@ const ENVIRONMENT_MODULE = 'lib/common/config.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
+/**
+ * The DynamoDB libraries. Only the store layer (lib/store/) and the one module that keeps each
+ * stored kind (`*-table.ts`, in the folder that owns the kind) speak DynamoDB; a use case calls
+ * their named operations, and a transaction joins those operations (lib/store/write.ts).
+ */
+const DYNAMODB_PACKAGE = /^@aws-sdk\/(client-dynamodb|lib-dynamodb|util-dynamodb)(\/|$)/;
+const keepsStoredKinds = (file: string) => file.startsWith('lib/store/') || file.endsWith('-table.ts');
+
+/** Every file of lib/ outside the store layer and the `*-table.ts` modules that imports a DynamoDB library. */
+function dynamoDbImportsOutsideTheStore(sources: readonly { file: string; text: string }[]): string[] {
+  return sources
+    .filter(({ file }) => file.startsWith('lib/') && !keepsStoredKinds(file))
+    .flatMap(({ file, text }) =>
+      ts
+        .preProcessFile(text, true, true)
+        .importedFiles.map((f) => f.fileName)
+        .filter((specifier) => DYNAMODB_PACKAGE.test(specifier))
+        .map((specifier) => `${file} imports '${specifier}': only lib/store/ and *-table.ts modules may`),
+    );
+}
+
 function tsFilesUnder(dir: string): string[] {
   const out: string[] = [];
   for (const name of readdirSync(join(root, dir))) {
@@ -200,6 +221,31 @@ describe('the floors of lib/', () => {
       .filter((i) => unitOf(i.from) === 'common' && unitOf(i.to) !== 'common')
       .map((i) => `${i.from} imports '${i.specifier}'`);
     expect(broken).toEqual([]);
+  });
+
+  it('lets only lib/store/ and the *-table.ts modules import the DynamoDB libraries', () => {
+    const sources = files.map((file) => ({ file, text: readFileSync(join(root, file), 'utf8') }));
+    expect(dynamoDbImportsOutsideTheStore(sources)).toEqual([]);
+  });
+
+  it('names a DynamoDB import planted in a use case, and lets a store module keep its own', () => {
+    const planted = [
+      { file: 'lib/screening/dispose.ts', text: "import { UpdateCommand } from '@aws-sdk/lib-dynamodb';\n" },
+      {
+        file: 'lib/tenancy/quota.ts',
+        text: "import type { AttributeValue } from '@aws-sdk/client-dynamodb';\n",
+      },
+      {
+        file: 'lib/screening/screen-table.ts',
+        text: "import { GetCommand } from '@aws-sdk/lib-dynamodb';\n",
+      },
+      { file: 'lib/store/table.ts', text: "import { unmarshall } from '@aws-sdk/util-dynamodb';\n" },
+    ];
+
+    expect(dynamoDbImportsOutsideTheStore(planted)).toEqual([
+      "lib/screening/dispose.ts imports '@aws-sdk/lib-dynamodb': only lib/store/ and *-table.ts modules may",
+      "lib/tenancy/quota.ts imports '@aws-sdk/client-dynamodb': only lib/store/ and *-table.ts modules may",
+    ]);
   });
 
   it(`reads environment variables in one module, for lib/, functions/ and infra/local/ (${ENVIRONMENT_MODULE})`, () => {

@@ -108,8 +108,7 @@ export async function startDynamoDbLocal(
   let exited: string | undefined;
   let output = '';
   try {
-    child = spawn('java', args, {
-      env: { ...process.env, DYNAMODB_LOCAL_PARENT_PID: String(process.pid) },
+    child = spawn('java', [`-Ddynamodb.local.parent=${process.pid}`, ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
   } catch (error) {

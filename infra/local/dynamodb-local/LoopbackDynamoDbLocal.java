@@ -24,7 +24,7 @@ public class LoopbackDynamoDbLocal {
     field.setAccessible(true);
     Server server = (Server) field.get(proxy);
     for (Connector connector : server.getConnectors()) ((ServerConnector) connector).setHost("127.0.0.1");
-    String parent = System.getenv("DYNAMODB_LOCAL_PARENT_PID");
+    String parent = System.getProperty("dynamodb.local.parent");
     if (parent != null)
       ProcessHandle.of(Long.parseLong(parent))
           .ifPresentOrElse(handle -> handle.onExit().thenRun(() -> Runtime.getRuntime().halt(0)), () -> Runtime.getRuntime().halt(0));
