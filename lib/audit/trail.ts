@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DomainError, InvalidRequestError } from '../common/errors.ts';
 import { currentRequestId, logger } from '../common/log.ts';
 import type { Table } from '../store/table.ts';
+import { type TableWrite, transact } from '../store/write.ts';
 import {
   AUDIT_ACTIONS,
   AUDIT_ACTOR_ROLES,
@@ -14,6 +15,7 @@ import {
   AuditSeqTakenError,
   type AuditTarget,
   appendEntry,
+  appendEntryWrite,
   chainEntriesAfter,
   chainEntriesBefore,
   readChainHead,
@@ -36,11 +38,15 @@ export { AUDIT_ACTIONS, AUDIT_ACTOR_ROLES, AUDIT_OUTCOMES };
  * concurrent appends can never take the same seq; the loser re-reads the head and retries. This
  * serialises the trail per tenant without a lock or a transaction.
  *
- * Write-ahead: `audited()` appends a `started` entry BEFORE the action and an outcome entry
- * (`done`, `refused` or `failed`, naming the started entry's seq) after it. There are no
- * transactions to bind the action and its record, so this order is what guarantees no action ever
- * happens unrecorded: a process that dies between the two leaves a `started` entry with no outcome
- * (the action may or may not have happened; the item itself says which), never an action without one.
+ * Two ways to record an action:
+ * - `auditedCommit()`: the action's writes and its `done` entry are ONE transaction (decisions,
+ *   approvals, deletions, client registrations and stops, webhook endpoint changes), so the
+ *   record and the change cannot disagree. A refusal changes nothing and is appended alone.
+ * - `audited()`, write-ahead, for actions that are not a handful of writes (an export streamed
+ *   out, a list sync, a purge of many screens, account actions that call out of the table): a
+ *   `started` entry BEFORE the action and an outcome entry (`done`, `refused` or `failed`, naming
+ *   the started entry's seq) after it, so no such action happens unrecorded: a process that dies
+ *   between the two leaves a `started` entry with no outcome, never an action without one.
  */
 
 /** The ops CLI's actor: operations staff act across tenants, outside any tenant's users. */
@@ -75,6 +81,20 @@ export async function appendAuditEntry(
   tenantId: string,
   draft: AuditDraft,
 ): Promise<AuditEntry> {
+  return appendWith(table, tenantId, draft, (entry) => appendEntry(table, entry));
+}
+
+/**
+ * The append loop both ways of writing share: reads the head, seals the draft as `head.seq + 1`
+ * and hands it to `write`; when another append took that seq first (AuditSeqTakenError), reads the
+ * head again, with a short random pause to spread the racing appends out.
+ */
+async function appendWith(
+  table: Table,
+  tenantId: string,
+  draft: AuditDraft,
+  write: (entry: AuditEntry) => Promise<void>,
+): Promise<AuditEntry> {
   const entryId = randomUUID();
   const requestId = currentRequestId() ?? null;
   for (let attempt = 1; ; attempt += 1) {
@@ -99,11 +119,10 @@ export async function appendAuditEntry(
       head?.hash ?? GENESIS_HASH,
     ) as AuditEntry;
     try {
-      await appendEntry(table, entry);
+      await write(entry);
       return entry;
     } catch (error) {
       if (!(error instanceof AuditSeqTakenError) || attempt >= APPEND_ATTEMPTS) throw error;
-      // A short random pause spreads the racing appends out.
       await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 * attempt)));
     }
   }
@@ -175,6 +194,70 @@ export async function audited<T>(
   }
   await complete('done', changed);
   return result;
+}
+
+/** What an action's entry records beside the request: what it was on and what it changed. */
+export interface AuditOutcomeDetails {
+  target?: AuditTarget;
+  details?: AuditDetails;
+}
+
+/**
+ * Commits an action's change: its writes and its `done` entry in ONE transaction, so the change
+ * and its record are written together or not at all.
+ */
+export type CommitAudited = (writes: readonly TableWrite[], outcome?: AuditOutcomeDetails) => Promise<void>;
+
+/**
+ * Runs `action`, which makes its change through `commit`: the change's writes (a decision, an
+ * approval, a deletion, a client and its claims, an endpoint) and the action's `done` entry
+ * (what was asked, from `record`, merged with what changed, from the commit) are one
+ * TransactWriteItems, so no change is ever written without its entry nor an entry without its
+ * change. A commit whose entry lost its seq to a concurrent append is sent again at the new head
+ * (the change's own conditions are checked again each time, so it lands at most once).
+ *
+ * An action refused (a DomainError, from its own checks or a refused condition of the commit)
+ * writes nothing, and its refusal is appended alone as a `refused` entry with the refusal's
+ * detail; any other failure as `failed`. Both are then rethrown. A refusal's entry is a record of
+ * an attempt that changed nothing, so if it cannot be written the attempt is logged instead.
+ */
+export async function auditedCommit<T>(
+  table: Table,
+  tenantId: string,
+  record: Omit<AuditRecord<T>, 'done'>,
+  action: (commit: CommitAudited) => Promise<T>,
+): Promise<T> {
+  const draft = (outcome: AuditOutcome, extra: Partial<AuditDraft> = {}): AuditDraft => ({
+    action: record.action,
+    outcome,
+    actor: record.actor,
+    ...extra,
+    target: { ...record.target, ...extra.target },
+    details: { ...record.details, ...extra.details },
+  });
+  const commit: CommitAudited = async (writes, outcome = {}) => {
+    await appendWith(table, tenantId, draft('done', outcome), (entry) =>
+      transact(table, [...writes, appendEntryWrite(entry)]),
+    );
+  };
+  try {
+    return await action(commit);
+  } catch (error) {
+    const refused = error instanceof DomainError;
+    await appendAuditEntry(
+      table,
+      tenantId,
+      draft(refused ? 'refused' : 'failed', {
+        outcome_detail: refused ? (error as DomainError).detail : 'internal error',
+      }),
+    ).catch((appendError) => {
+      logger.error(
+        { err: appendError, tenant: tenantId, action: record.action },
+        'audit refusal not recorded',
+      );
+    });
+    throw error;
+  }
 }
 
 export const AUDIT_READ_LIMIT_MAX = 1000;
