@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DomainError, InvalidRequestError } from '../common/errors.ts';
 import { currentRequestId, logger } from '../common/log.ts';
 import type { Table } from '../store/table.ts';
-import { type TableWrite, transact } from '../store/write.ts';
+import { type TableWrite, TransactionConflictError, transact } from '../store/write.ts';
 import {
   AUDIT_ACTIONS,
   AUDIT_ACTOR_ROLES,
@@ -122,7 +122,9 @@ async function appendWith(
       await write(entry);
       return entry;
     } catch (error) {
-      if (!(error instanceof AuditSeqTakenError) || attempt >= APPEND_ATTEMPTS) throw error;
+      // Another append took the seq, or its transaction was writing the same head meanwhile.
+      const lost = error instanceof AuditSeqTakenError || error instanceof TransactionConflictError;
+      if (!lost || attempt >= APPEND_ATTEMPTS) throw error;
       await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 * attempt)));
     }
   }

@@ -158,6 +158,17 @@ export async function sendWriteIf(table: Table, write: TableWrite): Promise<bool
 /** Attempts of a transaction that DynamoDB cancelled for a conflict with another one in flight. */
 const CONFLICT_ATTEMPTS = 6;
 
+/**
+ * A transaction still cancelled for conflicts with others in flight after every attempt: nothing
+ * was written; a caller that can build the transaction afresh (the audit trail, at a new head) may.
+ */
+export class TransactionConflictError extends Error {
+  constructor(readonly writes: number) {
+    super(`A transaction of ${writes} writes kept conflicting with others in flight; nothing was written`);
+    this.name = 'TransactionConflictError';
+  }
+}
+
 interface CancellationReason {
   Code?: string;
   Item?: Record<string, AttributeValue>;
@@ -195,7 +206,8 @@ export async function transact(table: Table, writes: readonly TableWrite[]): Pro
           reasons[refused].Item ? unmarshall(reasons[refused].Item) : undefined,
         );
       const conflicted = reasons.some((reason) => reason.Code === 'TransactionConflict');
-      if (!conflicted || attempt === CONFLICT_ATTEMPTS) throw error;
+      if (!conflicted) throw error;
+      if (attempt === CONFLICT_ATTEMPTS) throw new TransactionConflictError(writes.length);
       await sleep(20 * 2 ** attempt * Math.random());
     }
   }
