@@ -100,7 +100,7 @@ export function removeDrainedEventsWrite(
  * and first id mean an unchanged list: the write sets the list to what followed the drained ones
  * (or removes it and the index entry when nothing did) under that two-term condition, however many
  * events the item holds. (Naming every drained id overflowed DynamoDB's expression limit on a
- * burst; removing list elements by index removed the wrong ones on dynalite, the local store.)
+ * burst; removing list elements by index removed the wrong ones on dynalite, the local store of the time.)
  * When events join between the read and the write it reads again; false when another drain
  * removed them.
  */

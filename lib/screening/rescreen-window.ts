@@ -79,9 +79,8 @@ export async function findRecentScreen(
   const indexed = await latestSubjectScreen(table, tenantId, hash);
   if (!indexed || windowEnds(indexed.screened_at, windowHours) <= at.getTime()) return undefined;
   // The index entry is only a pointer: the screen itself decides. On DynamoDB a secondary index
-  // lags its table (a screen deleted a moment ago is still indexed), and dynalite writes the two
-  // separately, so a process killed between them can leave an entry with no screen; returning
-  // it would hand out a screen that does not exist.
+  // lags its table (a screen deleted a moment ago is still indexed); returning the entry would
+  // hand out a screen that does not exist.
   return findScreen(table, tenantId, indexed.screen_id);
 }
 

@@ -32,29 +32,29 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
  * |                |                    |                                 |   (only while monitored)                                |
  * | client-ref     | TENANT#<tid>       | CLIENTREF#<reference>           |   (uniqueness of the tenant's own customer reference)   |
  * | client-person  | TENANT#<tid>       | CLIENTPERSON#<hash>             |   (one monitored client per person: normalised name,    |
- * |                |                    |                                 |    dob, nationality; lib/monitoring/client-claims.ts)   |
+ * |                |                    |                                 |    dob, nationality; monitoring/client-claim-table.ts)  |
  * | subject        | TENANT#<tid>       | SUBJECT#<hash>                  | subjects-by-activity: TENANT#<tid>#SUBJECTS / <at>#<h>  |
  * |                |                    |                                 | reviewed-subjects: TENANT#<tid>#REVIEWED / <at>#<h>     |
  * |                |                    |                                 |   (only while a screen of the subject has a decision)   |
  * | rescreen-      | TENANT#<tid>       | BATCH#<run_id>#CHANGE#<cid>     |   (a rescreen run is a batch of purpose `rescreen`;     |
  * |   change       |                    |                                 |    these list the clients whose outcome changed)        |
- * | audit          | TENANT#<tid>       | AUDIT#<seq, 12 digits>          |   (the hash-chained audit trail, lib/audit/trail.ts)    |
+ * | audit          | TENANT#<tid>       | AUDIT#<seq, 12 digits>          |   (the hash-chained audit trail, audit/audit-table.ts)  |
  * | rescreen-window| TENANT#<tid>       | WINDOW#<hash>                   |   (the screen holding the subject's rescreen window)    |
  * | running-run    | TENANT#<tid>       | RESCREEN#RUNNING                |   (the tenant's one running manual/scheduled run)       |
  * | request-window | TENANT#<tid>       | RATE#<window start, epoch s>    |   (requests counted in a 10 s window, TTL)              |
- * | stream-slot    | TENANT#<tid>       | STREAMSLOT#<n>                  |   (one open stream each, leased: lib/tenancy/limits.ts) |
+ * | stream-slot    | TENANT#<tid>       | STREAMSLOT#<n>                  |   (one open stream each: tenancy/fair-use-table.ts)     |
  * | list-sync      | LISTS              | LIST#<list id>                  |   (no tenant: one row per synced watchlist;             |
- * |                |                    |                                 |   lib/sync/list-status.ts `listSyncKeys`)               |
+ * |                |                    |                                 |   lib/sync/list-status-table.ts `listSyncKeys`)         |
  * | idempotency-key| TENANT#<tid>       | IDEMPOTENCY#<route>#<key>       |   (first response to an Idempotency-Key, kept 24 h)     |
  * | open-batch     | OPENBATCHES        | <tid>#<batch_id>                |   (no tenant first: operator path, batches to resume)   |
  * | client-name-key| NAMEKEY#<key>      | TENANT#<tid>#CLIENT#<cid>       |   (no tenant first: operator path, the list sync's      |
  * |                |                    |                                 |   delta rescreens; ids only, no name)                   |
  * | webhook        | TENANT#<tid>       | WEBHOOK#<webhook_id>            |   (an endpoint: URL, events, sealed secrets, failing)   |
  * | webhook-       | TENANT#<tid>       | WHDELIVERY#<wid>#<delivery_id>  |   (one event to one endpoint: payload, attempts, outcome|
- * |   delivery     |                    |                                 |    lib/webhooks/deliveries.ts)                          |
+ * |   delivery     |                    |                                 |    lib/webhooks/delivery-table.ts)                      |
  * | webhook-seq    | TENANT#<tid>       | WEBHOOKSEQ                      |   (the tenant's event sequence counter)                 |
  * | lists-event    | LISTSEVENTS        | <published at>#<version>        |   (no tenant: a list update every tenant may hear of)   |
- * | (any item)     |                    |                                 | webhook-outbox: OUTBOX / <occurred at>#<pk>#<sk>         |
+ * | (any item)     |                    |                                 | webhook-outbox: OUTBOX / <occurred at>#<pk>#<sk>        |
  * |                |                    |                                 |   (only while it carries undrained `webhook_events`)    |
  *
  * Access patterns:
@@ -132,12 +132,12 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
  *   are the clients due, never the clients registered; a claimed client's due key moves past
  *   its lease, so a run that dies leaves it due again, not lost
  * - count a request (every authenticated request): UpdateItem request-window of the current 10 s
- *   window, ADD requests 1, condition requests < the plan's limit (lib/tenancy/limits.ts)
+ *   window, ADD requests 1, condition requests < the plan's limit (lib/tenancy/fair-use-table.ts)
  * - open a stream: UpdateItem stream-slot n, condition no stream_id or lease passed, trying the
  *   plan's slots from a random one; its end: UpdateItem REMOVE stream_id, condition still its own
  * - claim the tenant's running rescreen run (manual trigger, schedule): PutItem running-run,
  *   condition attribute_not_exists or lease passed (or run_id = a run seen finished); on refusal
- *   GetItem the batch record of the run it names (lib/monitoring/running-run.ts)
+ *   GetItem the batch record of the run it names (lib/monitoring/run-table.ts)
  * - claim a due client: UpdateItem client, condition next_due_at = the due time the run saw
  *   (two runs, or a run and a manual trigger, screen a client at most once per due window)
  * - a re-screen's baseline (the client's last settled state): GetItem the previous screen, and
@@ -173,7 +173,21 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
  *   is not queued twice), UpdateItem per attempt (list_append, capped); an endpoint's deliveries:
  *   Query begins_with(sk, WHDELIVERY#<wid>#) descending
  *
- * No transactions (dynalite does not support them): every invariant is one conditional write.
+ * Each stored kind has one keeper module (`*-table.ts`, in the folder that owns it) that declares
+ * its item as a schema, builds its keys from `keys` below and offers its writes as values
+ * (./write.ts); the keepers: tenant, user, usage, request-window and stream-slot in lib/tenancy/
+ * (tenant-table, user-table, usage-table, fair-use-table); screen, rescreen-window and subject in
+ * lib/screening/ (screen-table, window-table, subject-table); client, client-ref, client-person,
+ * client-name-key, running-run and rescreen-change in lib/monitoring/ (client-table,
+ * client-claim-table, client-name-key-table, run-table); batch, batch-item and open-batch in
+ * lib/batch/batch-table; idempotency-key in lib/http/idempotency-table; list-sync and lists-event
+ * in lib/sync/ (list-status-table, lists-event-table); audit in lib/audit/audit-table; webhook,
+ * webhook-delivery and webhook-seq in lib/webhooks/ (webhook-table, delivery-table); the
+ * webhook-outbox index in lib/outbox/outbox-table.
+ *
+ * Every invariant is one conditional write; where an action and its records belong together (a
+ * decision and its audit entry, a client and its claims), their writes are one transaction
+ * (./write.ts `transact`, TransactWriteItems). docs/table-design.md lists what is still written apart.
  */
 export const TABLE_KEYS = {
   partitionKey: 'pk',
@@ -252,7 +266,7 @@ export const keys = {
     pk: `TENANT#${tenantId}`,
     sk: `CLIENTREF#${reference}`,
   }),
-  /** One monitored client per person (lib/monitoring/client-claims.ts): the hash of who they are. */
+  /** One monitored client per person (lib/monitoring/client-claim-table.ts): the hash of who they are. */
   clientPerson: (tenantId: string, personHash: string) => ({
     pk: `TENANT#${tenantId}`,
     sk: `CLIENTPERSON#${personHash}`,
@@ -266,7 +280,7 @@ export const keys = {
     pk: `TENANT#${tenantId}`,
     sk: `BATCH#${runId}#CHANGE#${clientId}`,
   }),
-  /** A batch not yet finished (lib/batch/batch-record.ts): resumed after a local restart. */
+  /** A batch not yet finished (lib/batch/batch-table.ts): resumed after a local restart. */
   openBatch: (tenantId: string, batchId: string) => ({ pk: 'OPENBATCHES', sk: `${tenantId}#${batchId}` }),
   openBatchesPartition: 'OPENBATCHES',
   /** A client filed under one sound key of its name (lib/monitoring/client-name-keys.ts). */
@@ -275,26 +289,26 @@ export const keys = {
     sk: `TENANT#${tenantId}#CLIENT#${clientId}`,
   }),
   nameKeyPartition: (nameKey: string) => `NAMEKEY#${nameKey}`,
-  /** A request's Idempotency-Key, per tenant and route (lib/http/idempotency.ts). */
+  /** A request's Idempotency-Key, per tenant and route (lib/http/idempotency-table.ts). */
   idempotencyKey: (tenantId: string, route: string, key: string) => ({
     pk: `TENANT#${tenantId}`,
     sk: `IDEMPOTENCY#${route}#${key}`,
   }),
-  /** Entry `seq` of the tenant's hash-chained audit trail (lib/audit/trail.ts), seq from 1. */
+  /** Entry `seq` of the tenant's hash-chained audit trail (lib/audit/audit-table.ts), seq from 1. */
   auditEntry: (tenantId: string, seq: number) => ({
     pk: `TENANT#${tenantId}`,
     sk: `AUDIT#${String(seq).padStart(12, '0')}`,
   }),
-  /** A tenant's requests in one fixed window (lib/tenancy/limits.ts). */
+  /** A tenant's requests in one fixed window (lib/tenancy/fair-use-table.ts). */
   requestWindow: (tenantId: string, windowStart: number) => ({
     pk: `TENANT#${tenantId}`,
     sk: `RATE#${windowStart}`,
   }),
-  /** One of a tenant's open-stream slots (lib/tenancy/limits.ts). */
+  /** One of a tenant's open-stream slots (lib/tenancy/fair-use-table.ts). */
   streamSlot: (tenantId: string, slot: number) => ({ pk: `TENANT#${tenantId}`, sk: `STREAMSLOT#${slot}` }),
-  /** The tenant's running rescreen run (lib/monitoring/running-run.ts). */
+  /** The tenant's running rescreen run (lib/monitoring/run-table.ts). */
   runningRun: (tenantId: string) => ({ pk: `TENANT#${tenantId}`, sk: 'RESCREEN#RUNNING' }),
-  /** The screen holding a subject's rescreen window (lib/screening/rescreen-window.ts). */
+  /** The screen holding a subject's rescreen window (lib/screening/window-table.ts). */
   rescreenWindow: (tenantId: string, subjectHash: string) => ({
     pk: `TENANT#${tenantId}`,
     sk: `WINDOW#${subjectHash}`,
@@ -313,25 +327,25 @@ export const keys = {
   /** clients-due shard of a tenant: its clients spread over the shards by client id. */
   dueShard: (tenantId: string, shard: number) => `TENANT#${tenantId}#DUE#${String(shard).padStart(2, '0')}`,
   tenantsIndex: 'TENANTS',
-  /** A webhook endpoint of a tenant (lib/webhooks/endpoints.ts). */
+  /** A webhook endpoint of a tenant (lib/webhooks/webhook-table.ts). */
   webhook: (tenantId: string, webhookId: string) => ({
     pk: `TENANT#${tenantId}`,
     sk: `WEBHOOK#${webhookId}`,
   }),
-  /** One event's delivery to one endpoint, with its attempts (lib/webhooks/deliveries.ts). */
+  /** One event's delivery to one endpoint, with its attempts (lib/webhooks/delivery-table.ts). */
   webhookDelivery: (tenantId: string, webhookId: string, deliveryId: string) => ({
     pk: `TENANT#${tenantId}`,
     sk: `WHDELIVERY#${webhookId}#${deliveryId}`,
   }),
   webhookDeliveryPrefix: (webhookId: string) => `WHDELIVERY#${webhookId}#`,
-  /** The tenant's webhook event sequence (lib/webhooks/drain.ts). */
+  /** The tenant's webhook event sequence (lib/webhooks/webhook-table.ts). */
   webhookSequence: (tenantId: string) => ({ pk: `TENANT#${tenantId}`, sk: 'WEBHOOKSEQ' }),
   /** A published list update, for every tenant's `lists.updated` subscribers (lib/sync). */
   listsEvent: (publishedAt: string, version: string) => ({
     pk: 'LISTSEVENTS',
     sk: `${publishedAt}#${version}`,
   }),
-  /** The webhook-outbox partition: every item carrying undrained events (lib/outbox/outbox.ts). */
+  /** The webhook-outbox partition: every item carrying undrained events (lib/outbox/outbox-table.ts). */
   outboxIndex: 'OUTBOX',
 } as const;
 

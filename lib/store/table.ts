@@ -1,27 +1,21 @@
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
   BatchWriteCommand,
-  type DeleteCommand,
   DynamoDBDocumentClient,
-  GetCommand,
-  type PutCommand,
   QueryCommand,
   type QueryCommandInput,
-  type UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 import * as v from 'valibot';
 import { defaultRegion } from '../common/config.ts';
 import { INDEXES, type IndexName } from './schema.ts';
 
 /**
- * The table helpers every use case shares: the client, conditional and batched writes, queries and
- * pages. The table's schema (entities, keys, indexes, access patterns) is in ./schema.ts.
+ * The table helpers the store modules (`*-table.ts`) share: the client, batched writes, queries and
+ * pages (single writes and transactions are ./write.ts). The table's schema (entities, keys, indexes, access patterns) is in ./schema.ts.
  */
 
 /**
@@ -43,7 +37,7 @@ export function parseItem<const TSchema extends v.GenericSchema>(
 
 export interface TableConfig {
   tableName: string;
-  /** Set for dynalite / DynamoDB Local; unset on AWS. */
+  /** Set for DynamoDB Local; unset on AWS. */
   endpoint?: string;
   region?: string;
 }
@@ -74,46 +68,6 @@ export function createTable(config: TableConfig, client?: DynamoDBClient): Table
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
   });
   return { name: config.tableName, doc };
-}
-
-/** True when DynamoDB refused a write because its condition did not hold. */
-export function isConditionalCheckFailed(error: unknown): error is Error {
-  return error instanceof Error && error.name === 'ConditionalCheckFailedException';
-}
-
-/**
- * The item a failed conditional write found, to tell the caller why it failed (404 vs 409, the
- * counts of a 429). DynamoDB returns it with ReturnValuesOnConditionCheckFailure: ALL_OLD;
- * dynalite does not, so then it is read back consistently. Undefined when there is no item.
- */
-export async function itemOfConditionFailure(
-  table: Table,
-  error: Error,
-  key: Record<string, string>,
-): Promise<Record<string, unknown> | undefined> {
-  const returned = (error as { Item?: Record<string, AttributeValue> }).Item;
-  if (returned) return unmarshall(returned);
-  const { Item } = await table.doc.send(
-    new GetCommand({ TableName: table.name, Key: key, ConsistentRead: true }),
-  );
-  return Item;
-}
-
-/**
- * Sends a conditional write (Put, Update or Delete); false when its condition did not hold, so
- * the caller decides what a refused write means.
- */
-export async function writeIf(
-  table: Table,
-  command: PutCommand | UpdateCommand | DeleteCommand,
-): Promise<boolean> {
-  try {
-    await table.doc.send(command as UpdateCommand);
-    return true;
-  } catch (error) {
-    if (isConditionalCheckFailed(error)) return false;
-    throw error;
-  }
 }
 
 /** One request of a BatchWriteItem: put an item, or delete the item of a key. */
