@@ -9,7 +9,7 @@ import { type Actor, ActorSchema } from '../screening/screen-record.ts';
 import { SubjectSchema } from '../screening/subject.ts';
 import { INDEXES, indexAttributes, indexKeys, keys } from '../store/schema.ts';
 import { getAll, parseItem, queryAll, queryIndexPage, queryPage, type Table } from '../store/table.ts';
-import { sendWrite, type TableWrite, trySendWrite } from '../store/write.ts';
+import { type TableWrite, transact, trySendWrite } from '../store/write.ts';
 import { CHECK_TYPES } from '../watchlists/types.ts';
 
 /**
@@ -249,23 +249,45 @@ export const clientWrites = {
 };
 
 /**
- * Writes a new client (clientWrites.register): a ConflictError when a client with its id exists
- * already (an earlier attempt of the same queued registration wrote it).
+ * Writes a new client (clientWrites.register) in one transaction with `alongside` (its claims):
+ * all of them or none. A ConflictError when a client with its id exists already (an earlier
+ * attempt of the same queued registration wrote it); otherwise the refusal of the first of
+ * `alongside` that was refused.
  */
-export async function registerClientItem(table: Table, client: ClientItem): Promise<void> {
-  await sendWrite(table, clientWrites.register(client));
+export async function registerClientItem(
+  table: Table,
+  client: ClientItem,
+  alongside: readonly TableWrite[] = [],
+): Promise<void> {
+  // The client first: when it is refused, its refusal is the one reported.
+  await transact(table, [clientWrites.register(client), ...alongside]);
 }
 
-/** Stops monitoring the client (clientWrites.stop): the stopped client, or undefined when it was not active. */
+/**
+ * Stops monitoring the client (clientWrites.stop) in one transaction with `alongside` (the
+ * deletion of its claims): the stopped client, or undefined when it was not active (nothing
+ * written then).
+ */
 export async function stopClientItem(
   table: Table,
   tenantId: string,
   clientId: string,
   by: Actor,
   at: string,
+  alongside: readonly TableWrite[] = [],
 ): Promise<ClientItem | undefined> {
-  const outcome = await trySendWrite(table, clientWrites.stop(tenantId, clientId, by, at), 'ALL_NEW');
-  return outcome.written ? parseClientItem(outcome.attributes ?? {}) : undefined;
+  const notActive = new Error('client not active');
+  try {
+    // The stop first: when it is refused, its refusal is the one reported.
+    await transact(table, [
+      { ...clientWrites.stop(tenantId, clientId, by, at), refused: () => notActive },
+      ...alongside,
+    ]);
+  } catch (error) {
+    if (error === notActive) return undefined;
+    throw error;
+  }
+  return getClientItem(table, tenantId, clientId, true);
 }
 
 export type ClientClaim =

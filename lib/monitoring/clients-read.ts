@@ -11,7 +11,7 @@ import { decodeCursor, encodeCursor } from '../store/cursor.ts';
 import type { Table } from '../store/table.ts';
 import type { Principal } from '../tenancy/auth.ts';
 import { referenceHolder } from './client-claim-table.ts';
-import { releaseReferenceAndPerson } from './client-claims.ts';
+import { releaseWrites } from './client-claims.ts';
 import { updateClientNameKeys } from './client-name-keys.ts';
 import { type ClientProfile, toClientProfile } from './client-record.ts';
 import { clientsPage, findClient, getClientItem, stopClientItem } from './client-table.ts';
@@ -152,8 +152,8 @@ export async function stopClient(
 /**
  * DELETE /clients/{client_id}: monitoring stops. The profile stays, marked `stopped` with who and
  * when (an auditor asks why a customer was no longer screened), leaves the due index so no run
- * picks it again, and frees its reference and its person (client-claims.ts) for a new registration; its screens stay as they are,
- * the audit record. Admins may stop any client, analysts only the ones they registered.
+ * picks it again, and frees its reference and its person (client-claims.ts) for a new
+ * registration in the same transaction; its screens stay as they are, the audit record. Admins may stop any client, analysts only the ones they registered.
  */
 async function stopMonitoring(
   table: Table,
@@ -167,21 +167,24 @@ async function stopMonitoring(
       `Analysts may stop monitoring only clients they registered; client ${clientId} was registered by ${client.created_by.user_id}`,
     );
   }
+  // The stop and the deletion of the claims the client holds, in one transaction: its reference
+  // and person are free again exactly when it is stopped.
+  const releases = await releaseWrites(table, {
+    tenantId: caller.tenantId,
+    clientId,
+    reference: client.reference,
+    subject: client.subject,
+  });
   const stopped = await stopClientItem(
     table,
     caller.tenantId,
     clientId,
     { user_id: caller.userId, role: caller.role },
     isoSeconds(at),
+    releases,
   );
   // Stopped already: stopping again changes nothing and says so.
   if (!stopped) return toClientProfile(await readClient(table, caller.tenantId, clientId));
-  await releaseReferenceAndPerson(table, {
-    tenantId: caller.tenantId,
-    clientId,
-    reference: client.reference,
-    subject: client.subject,
-  });
   await updateClientNameKeys(
     table,
     { tenantId: caller.tenantId, clientId, subject: client.subject },

@@ -4,6 +4,7 @@ import { subjectList } from '../batch/request.ts';
 import { outcomeOf, type QueuedScreen, type SubjectScreener } from '../batch/worker.ts';
 import { ConflictError } from '../common/errors.ts';
 import { objectMessage, optionalWholeNumber, strictBody } from '../common/fields.ts';
+import { logger } from '../common/log.ts';
 import { isoSeconds } from '../common/time.ts';
 import type { Services } from '../ports.ts';
 import { checkTypesField, subjectFields } from '../screening/request.ts';
@@ -11,8 +12,10 @@ import type { Actor } from '../screening/screen-record.ts';
 import { type ScreeningPrincipal, type ScreenResult, screenSubject } from '../screening/screen-subject.ts';
 import { adoptScreenForClient } from '../screening/screen-table.ts';
 import type { Subject } from '../screening/subject.ts';
+import type { Table } from '../store/table.ts';
+import { refundScreens } from '../tenancy/quota.ts';
 import type { CheckType } from '../watchlists/types.ts';
-import { claimReferenceAndPerson, releaseReferenceAndPerson } from './client-claims.ts';
+import { ClientExistsError, claimWrites, freeClaimsOf } from './client-claims.ts';
 import { updateClientNameKeys } from './client-name-keys.ts';
 import {
   type ClientProfile,
@@ -22,7 +25,7 @@ import {
   queuedClientId,
   toClientProfile,
 } from './client-record.ts';
-import { findClient, newClientItem, registerClientItem } from './client-table.ts';
+import { findClient, getClientItem, newClientItem, registerClientItem } from './client-table.ts';
 
 export const REFERENCE_MAX_LENGTH = 128;
 
@@ -163,12 +166,12 @@ export async function registerClient(
  * ongoing monitoring and screens it at once under the rules of POST /screen: a result inside
  * the rescreen window is reused and not charged; at the quota limit the 429 leaves no client.
  *
- * Order of writes, with no transactions to bind them: (1) the reference and the person are
- * claimed with conditional puts (client-claims.ts), so a second registration of the same
- * reference or the same person is a 409 naming the existing client before anything is screened
- * or charged; (2) the subject is screened (charged, or cached); (3) the client item is written.
- * A failure at (2) releases the claims; a claim whose request died is taken over after a minute. Before (3) the client is filed under its name keys (client-name-keys.ts), so a list
- * change that could match it rescreens it at once.
+ * (1) The reference and person claims are read (client-claims.ts): either held by another active
+ * client is a 409 naming it before anything is screened or charged. (2) The subject is screened
+ * (charged, or reused from the rescreen window). (3) The client item and its claims are written in
+ * one transaction, all or nothing: a registration of the same reference or person that won the
+ * race since (1) refuses it, and this one writes nothing, gives back its charge and is the same
+ * 409 naming the winner. A failure at (2) or (3) leaves no claim behind.
  */
 async function registerMonitoredClient(
   services: Pick<Services, 'table' | 'config' | 'matcher'>,
@@ -180,38 +183,34 @@ async function registerMonitoredClient(
   const at = options.at ?? new Date();
   const clientId = options.clientId ?? newClientId(at);
   const reference = input.reference;
-  const claimed = { tenantId: principal.tenantId, clientId, reference, subject: input };
-  await claimReferenceAndPerson(table, claimed, at);
+  const charge = options.charge ?? true;
+  const claims = await freeClaimsOf(table, {
+    tenantId: principal.tenantId,
+    clientId,
+    reference,
+    subject: input,
+  });
 
-  let screen: ScreenResult;
-  try {
-    screen = await screenSubject(
-      services,
-      principal,
-      {
-        name: input.name,
-        dob: input.dob,
-        nationality: input.nationality,
-        location: input.location,
-        alias: input.alias,
-        types: input.types,
-      },
-      {
-        charge: options.charge ?? true,
-        at,
-        origin: 'client_registration',
-        clientId,
-        jobRef: options.queued?.jobRef,
-        screenId: options.queued?.screenId,
-      },
-    );
-    // A registration that reused a screen from the rescreen window: that screen becomes the
-    // client's first screen too (listed under the client), unless it already belongs to another.
-    if (screen.skipped) await adoptScreenForClient(table, principal.tenantId, screen.screen_id, clientId);
-  } catch (error) {
-    await releaseReferenceAndPerson(table, claimed);
-    throw error;
-  }
+  const screen = await screenSubject(
+    services,
+    principal,
+    {
+      name: input.name,
+      dob: input.dob,
+      nationality: input.nationality,
+      location: input.location,
+      alias: input.alias,
+      types: input.types,
+    },
+    {
+      charge,
+      at,
+      origin: 'client_registration',
+      clientId,
+      jobRef: options.queued?.jobRef,
+      screenId: options.queued?.screenId,
+    },
+  );
 
   const createdBy: Actor = { user_id: principal.userId, role: principal.role };
   const interval = input.rescreen_interval_days ?? null;
@@ -234,23 +233,73 @@ async function registerMonitoredClient(
     rescreen_interval_days: interval,
     next_due_at: dueAt,
   });
+  // Filed under its name keys before it is written, so a list change that could match it
+  // rescreens it at once. The name keys are a partition of ids outside the tenant's, a separate
+  // write ahead of the transaction: a registration that then fails leaves ids that name no client,
+  // which is harmless (the delta rescreen reads the client and finds none).
   await updateClientNameKeys(
     table,
     { tenantId: principal.tenantId, clientId, subject: screen.subject },
     'file',
   );
   try {
-    await registerClientItem(table, client);
+    await registerClientItem(table, client, claimWrites(claims, clientId, at));
   } catch (error) {
+    if (error instanceof ClientExistsError) {
+      await refundLostRace(table, principal.tenantId, screen, charge, error.holder, at);
+      throw error;
+    }
     // An earlier attempt of the same queued job wrote this client: it stands.
     const earlier =
       options.clientId &&
       error instanceof ConflictError &&
       (await findClient(table, principal.tenantId, clientId));
     if (!earlier) throw error;
+    await adoptFirstScreen(table, principal.tenantId, screen, clientId);
     return { client: toClientProfile(earlier), screen };
   }
+  await adoptFirstScreen(table, principal.tenantId, screen, clientId);
   return { client: toClientProfile(client), screen };
+}
+
+/**
+ * A registration that reused a screen from the rescreen window: that screen becomes the client's
+ * first screen too (listed under the client), unless it already belongs to another. Written once
+ * the client is, so a registration that lost the race adopts nothing; a failure here leaves the
+ * registered client as it is (its `last_screen_id` names the screen), the screen not listed.
+ */
+async function adoptFirstScreen(
+  table: Table,
+  tenantId: string,
+  screen: ScreenResult,
+  clientId: string,
+): Promise<void> {
+  if (!screen.skipped) return;
+  await adoptScreenForClient(table, tenantId, screen.screen_id, clientId).catch((error: unknown) =>
+    logger.error(
+      { err: error, tenant: tenantId, clientId, screenId: screen.screen_id },
+      'first screen not adopted',
+    ),
+  );
+}
+
+/**
+ * A registration that lost the race for its claims gives back the screen it charged, unless the
+ * winner registered with that very screen (reused from the rescreen window): it is then the
+ * winner's first screen, and charged once for it.
+ */
+async function refundLostRace(
+  table: Table,
+  tenantId: string,
+  screen: ScreenResult,
+  charged: boolean,
+  holder: string | undefined,
+  at: Date,
+): Promise<void> {
+  if (!charged || screen.skipped) return;
+  const winner = holder ? await getClientItem(table, tenantId, holder, true) : undefined;
+  if (winner?.last_screen_id === screen.screen_id) return;
+  await refundScreens(table, tenantId, 1, at);
 }
 
 /**

@@ -191,7 +191,17 @@ describe('POST /clients', () => {
     );
 
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409]);
-    expect((await local.api.get('/clients', key)).body.clients).toHaveLength(1);
+    const clients = (await local.api.get('/clients', key)).body.clients;
+    expect(clients).toHaveLength(1);
+    for (const loser of results.filter((r) => r.status === 409)) {
+      expect(loser.body.existing_client_id).toBe(clients[0].client_id);
+    }
+    // The losers wrote nothing (their references are free) and pay nothing: one screen, one client.
+    const losers = [0, 1, 2, 3, 4].map((i) => `RACE-P-${i}`).filter((r) => r !== clients[0].reference);
+    for (const reference of losers) {
+      expect((await local.api.get(`/clients?reference=${reference}`, key)).body.clients).toEqual([]);
+    }
+    expect(await usedOf(key)).toBe(1);
   });
 
   it('of concurrent registrations of one reference exactly one succeeds', async () => {
