@@ -121,10 +121,11 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
  *   claim (done) or not done (failed); sets the sparse batch-progress keys
  * - stream progress: Query batch-progress pk = TENANT#<tid>#BATCH#<batch_id>, sk > last
  *   contiguous sequence read (only the newly finished subjects are read on each poll)
- * - register a client: PutItem client-ref (condition attribute_not_exists: the reference is
- *   unique in the tenant) and PutItem client-person (the same, for the person), then PutItem
- *   client; stopping it deletes both (condition client_id = its own); a claim naming a stopped
- *   client is taken over; list clients newest first: Query pk, begins_with
+ * - register a client: consistent GetItem of its client-ref and client-person claims (a holder
+ *   that is an active client: 409 before anything is screened), then ONE TransactWriteItems of
+ *   the client (attribute_not_exists), its client-ref and client-person claims
+ *   (attribute_not_exists(pk) OR client_id = its own); stopping it is one transaction of the stop
+ *   and the deletion of the claims it holds; list clients newest first: Query pk, begins_with
  *   CLIENT# descending (client ids sort by time); by risk level: Query clients-by-risk
  * - a client's screens: Query client-screens, descending
  * - clients due for rescreen (a tenant's trigger; the hourly scheduler does it for each tenant):
