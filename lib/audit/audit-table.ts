@@ -38,6 +38,8 @@ export const AUDIT_ACTIONS = [
   'webhook.update',
   'webhook.delete',
   'webhook.rotate-secret',
+  // An admin's test event to an endpoint (lib/webhooks/test-event.ts).
+  'webhook.test',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

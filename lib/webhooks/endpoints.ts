@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import * as v from 'valibot';
-import { type AuditDetails, audited } from '../audit/trail.ts';
+import { type AuditDetails, auditedCommit, type CommitAudited } from '../audit/trail.ts';
 import { InvalidRequestError } from '../common/errors.ts';
 import { strictBody } from '../common/fields.ts';
 import type { Table } from '../store/table.ts';
-import { sendWrite } from '../store/write.ts';
 import { type Principal, requireRole } from '../tenancy/auth.ts';
 import type { PlanId } from '../tenancy/plans.ts';
 import { checkTarget } from './address-guard.ts';
@@ -12,7 +11,7 @@ import type { WebhookDeps } from './deps.ts';
 import { SUBSCRIBABLE_EVENTS } from './events.ts';
 import { newSigningSecret } from './secrets.ts';
 import {
-  changeWebhookItem,
+  changedWebhookItem,
   listWebhookItems,
   readWebhookItem,
   type WebhookItem,
@@ -25,6 +24,12 @@ import {
  * or not. Its signing secret is shown once, when it is created or rotated; the table holds it
  * sealed (./secrets.ts). An endpoint whose deliveries keep failing is marked `failing`, and after
  * 72 hours of it `disabled` with the reason (lib/webhooks/delivery.ts).
+ *
+ * Each admin change (create, update, delete, rotate) is one transaction with its audit entry
+ * (`auditedCommit`): the endpoint, its slot of the plan's cap on the tenant item where it takes or
+ * frees one, and the `done` entry are written together or not at all. A refused change (the cap
+ * reached, an endpoint gone or changed meanwhile) writes nothing and is on the trail as one
+ * `refused` entry.
  */
 
 /** Endpoints a plan may register (docs/webhooks.md). */
@@ -133,8 +138,11 @@ export async function getWebhook(
 
 /** Who made an admin change, for its audit entries. */
 const actorOf = (caller: Principal) => ({ user_id: caller.userId, role: caller.role });
-/** An audit entry names the URL's host only: a path or query may carry the receiver's own token. */
-const hostOf = (url: string) => new URL(url).host;
+/**
+ * An audit entry names the URL's host only: a path or query may carry the receiver's own token.
+ * Null for a URL that does not parse (the URL check refuses it with a 400, recorded as such).
+ */
+const hostOf = (url: string): string | null => (URL.canParse(url) ? new URL(url).host : null);
 
 /** The caller's tenant's endpoint `webhookId`, or 404. */
 export async function requireWebhook(
@@ -154,29 +162,26 @@ export async function createWebhook(
   body: v.InferOutput<typeof CreateWebhookSchema>,
 ) {
   requireAdmin(caller, 'Registering a webhook');
-  return audited(
+  return auditedCommit(
     deps.table,
     caller.tenantId,
     {
       action: 'webhook.create',
       actor: actorOf(caller),
       details: { host: hostOf(body.url), events: body.events.join(',') },
-      done: (result) => ({ details: { webhook_id: result.webhook.webhook_id } }),
     },
-    () => registerWebhook(deps, caller, body),
+    (commit) => registerWebhook(deps, caller, body, commit),
   );
 }
 
 async function registerWebhook(
-  deps: Pick<WebhookDeps, 'table' | 'box' | 'policy' | 'resolve'>,
+  deps: Pick<WebhookDeps, 'box' | 'policy' | 'resolve'>,
   caller: Principal,
   body: v.InferOutput<typeof CreateWebhookSchema>,
+  commit: CommitAudited,
 ) {
-  const { table } = deps;
   await checkTarget(body.url, deps.policy, deps.resolve);
   const cap = WEBHOOK_ENDPOINT_CAPS[caller.plan.id];
-  // The plan's cap is one conditional ADD on the tenant item: two concurrent registrations cannot both take the last slot.
-  await sendWrite(table, webhookWrites.takeSlot(caller.tenantId, cap, caller.plan.name));
   const now = new Date().toISOString();
   const secret = newSigningSecret();
   const item: WebhookItem = {
@@ -196,7 +201,12 @@ async function registerWebhook(
     last_success_at: null,
     last_failure_at: null,
   };
-  await sendWrite(table, webhookWrites.create(item));
+  // The slot is one conditional ADD on the tenant item, in the same transaction as the endpoint and
+  // its entry: two concurrent registrations cannot both take the last slot, and a refused one
+  // (a 409 naming the plan's cap) writes no endpoint.
+  await commit([webhookWrites.takeSlot(caller.tenantId, cap, caller.plan.name), webhookWrites.create(item)], {
+    details: { webhook_id: item.webhook_id },
+  });
   return {
     webhook: webhookView(item),
     secret,
@@ -227,7 +237,7 @@ export async function updateWebhook(
   body: v.InferOutput<typeof UpdateWebhookSchema>,
 ) {
   requireAdmin(caller, 'Changing a webhook');
-  return audited(
+  return auditedCommit(
     deps.table,
     caller.tenantId,
     {
@@ -239,9 +249,8 @@ export async function updateWebhook(
         events: body.events?.join(','),
         enabled: body.enabled,
       } as AuditDetails,
-      done: () => ({ details: { webhook_id: webhookId } }),
     },
-    () => changeWebhook(deps, caller, webhookId, body),
+    (commit) => changeWebhook(deps, caller, webhookId, body, commit),
   );
 }
 
@@ -250,43 +259,35 @@ async function changeWebhook(
   caller: Principal,
   webhookId: string,
   body: v.InferOutput<typeof UpdateWebhookSchema>,
+  commit: CommitAudited,
 ) {
-  const { table } = deps;
   if (Object.values(body).every((value) => value === undefined))
     throw new InvalidRequestError('Send at least one of url, events, description, enabled');
-  const current = await requireWebhook(table, caller, webhookId);
+  const current = await requireWebhook(deps.table, caller, webhookId);
   if (body.url !== undefined) await checkTarget(body.url, deps.policy, deps.resolve);
-  const item = await changeWebhookItem(
-    table,
-    caller.tenantId,
-    webhookId,
-    current.updated_at,
-    body,
-    new Date().toISOString(),
-  );
-  return { webhook: webhookView(item) };
+  const now = new Date().toISOString();
+  // Condition: `updated_at` as read; refused (changed or deleted meanwhile), a 409 and nothing written.
+  await commit([webhookWrites.change(caller.tenantId, webhookId, current.updated_at, body, now)], {
+    details: { updated_at: now },
+  });
+  return { webhook: webhookView(changedWebhookItem(current, body, now)) };
 }
 
 /** DELETE /webhooks/{id}: queued deliveries to it end, unsent; its slot of the cap is freed. */
 export async function deleteWebhook(table: Table, caller: Principal, webhookId: string) {
   requireAdmin(caller, 'Deleting a webhook');
-  return audited(
+  return auditedCommit(
     table,
     caller.tenantId,
-    {
-      action: 'webhook.delete',
-      actor: actorOf(caller),
-      details: { webhook_id: webhookId },
-      done: () => ({ details: { webhook_id: webhookId } }),
-    },
-    () => removeWebhook(table, caller, webhookId),
+    { action: 'webhook.delete', actor: actorOf(caller), details: { webhook_id: webhookId } },
+    (commit) => removeWebhook(caller, webhookId, commit),
   );
 }
 
-async function removeWebhook(table: Table, caller: Principal, webhookId: string) {
+async function removeWebhook(caller: Principal, webhookId: string, commit: CommitAudited) {
   if (!WEBHOOK_ID_PATTERN.test(webhookId)) throw webhookNotFound(webhookId);
-  await sendWrite(table, webhookWrites.remove(caller.tenantId, webhookId));
-  await sendWrite(table, webhookWrites.freeSlot(caller.tenantId));
+  // The endpoint and its slot together: an endpoint already gone is a 404 that frees no slot.
+  await commit([webhookWrites.remove(caller.tenantId, webhookId), webhookWrites.freeSlot(caller.tenantId)]);
   return { webhook_id: webhookId, deleted: true as const };
 }
 
@@ -302,16 +303,15 @@ export async function rotateWebhookSecret(
   body: v.InferOutput<typeof RotateSecretSchema>,
 ) {
   requireAdmin(caller, 'Rotating a webhook secret');
-  return audited(
+  return auditedCommit(
     deps.table,
     caller.tenantId,
     {
       action: 'webhook.rotate-secret',
       actor: actorOf(caller),
       details: { webhook_id: webhookId, overlap_hours: body.overlap_hours ?? DEFAULT_OVERLAP_HOURS },
-      done: () => ({ details: { webhook_id: webhookId } }),
     },
-    () => rotateSecret(deps, caller, webhookId, body),
+    (commit) => rotateSecret(deps, caller, webhookId, body, commit),
   );
 }
 
@@ -320,9 +320,9 @@ async function rotateSecret(
   caller: Principal,
   webhookId: string,
   body: v.InferOutput<typeof RotateSecretSchema>,
+  commit: CommitAudited,
 ) {
-  const { table } = deps;
-  const current = await requireWebhook(table, caller, webhookId);
+  const current = await requireWebhook(deps.table, caller, webhookId);
   const now = new Date();
   const hours = body.overlap_hours ?? DEFAULT_OVERLAP_HOURS;
   const expiresAt = new Date(now.getTime() + hours * 3_600_000).toISOString();
@@ -335,14 +335,15 @@ async function rotateSecret(
     { sealed: await deps.box.seal(secret), created_at: now.toISOString(), expires_at: null },
     ...kept,
   ];
-  await sendWrite(
-    table,
-    webhookWrites.rotateSecrets(caller.tenantId, webhookId, current.updated_at, secrets, now.toISOString()),
+  const previousExpiresAt = kept.length > 0 ? expiresAt : null;
+  await commit(
+    [webhookWrites.rotateSecrets(caller.tenantId, webhookId, current.updated_at, secrets, now.toISOString())],
+    { details: { updated_at: now.toISOString(), previous_secret_expires_at: previousExpiresAt } },
   );
   return {
     webhook: webhookView({ ...current, secrets, updated_at: now.toISOString() }, now),
     secret,
-    previous_secret_expires_at: kept.length > 0 ? expiresAt : null,
+    previous_secret_expires_at: previousExpiresAt,
     detail:
       'The new signing secret is shown this once. Until previous_secret_expires_at each delivery is signed with both.',
   };

@@ -264,13 +264,22 @@ export const webhookWrites = {
   },
 };
 
-/** Sends {@link webhookWrites.change} and returns the endpoint as it left it. */
-export async function changeWebhookItem(
-  table: Table,
-  ...change: Parameters<typeof webhookWrites.change>
-): Promise<WebhookItem> {
-  const attributes = await sendWrite(table, webhookWrites.change(...change), 'ALL_NEW');
-  return parseItem(WebhookItemSchema, attributes ?? {});
+/**
+ * The endpoint as {@link webhookWrites.change} leaves it, from the endpoint as read: the write is
+ * sent in a transaction (with its audit entry), which returns no attributes. Its condition
+ * (`updated_at` as read) holds only if no other change landed since the read; the delivery state
+ * (last success or failure), which deliveries update without `updated_at`, is as read.
+ */
+export function changedWebhookItem(current: WebhookItem, changes: WebhookChanges, now: string): WebhookItem {
+  return {
+    ...current,
+    ...(changes.url !== undefined ? { url: changes.url } : {}),
+    ...(changes.events !== undefined ? { events: [...changes.events] } : {}),
+    ...(changes.description !== undefined ? { description: changes.description } : {}),
+    ...(changes.enabled !== undefined ? { enabled: changes.enabled } : {}),
+    ...(changes.enabled ? { failing_since: null, disabled_reason: null } : {}),
+    updated_at: now,
+  };
 }
 
 /**

@@ -42,9 +42,9 @@ const ALL_EVENTS = [
   'lists.updated',
 ];
 
-async function bank(name: string) {
+async function bank(name: string, plan: 'starter' | 'enterprise' = 'enterprise') {
   const table = getServices().table;
-  const made = await createTenant(table, { name, plan: 'enterprise' });
+  const made = await createTenant(table, { name, plan });
   const adminB = await addUser(table, made.tenant.tenant_id, {
     name: 'Bea Admin',
     role: 'admin',
@@ -71,6 +71,24 @@ async function register(
   const { status, body } = await local.api.post('/webhooks', key, { url: receiver.url(path), events });
   expect(status, JSON.stringify(body)).toBe(201);
   return { id: body.webhook.webhook_id, secret: body.secret };
+}
+
+/** The tenant's audit entries of `webhook.*` actions, oldest first. */
+async function webhookEntries(key: string): Promise<Body[]> {
+  const trail = await local.api.get('/audit?limit=200', key);
+  expect(trail.status, JSON.stringify(trail.body)).toBe(200);
+  return (trail.body.entries as Body[])
+    .filter((e) => e.action.startsWith('webhook.'))
+    .sort((a, b) => a.seq - b.seq);
+}
+
+/** The tenant item's count of endpoint slots taken, as stored. */
+async function slotsTaken(tenantId: string): Promise<unknown> {
+  const { table } = getServices();
+  const { Item } = await table.doc.send(
+    new GetCommand({ TableName: table.name, Key: keys.tenant(tenantId), ConsistentRead: true }),
+  );
+  return Item?.webhook_count;
 }
 
 const verified = (secret: string, r: Received): Body => new Webhook(secret).verify(r.body, r.headers);
@@ -357,23 +375,106 @@ describe('webhooks on the local stack', { timeout: 180_000 }, () => {
     ).toBe(200);
     const rotated = await local.api.post(`/webhooks/${made.id}/rotate-secret`, bankC.admin, {});
     expect(rotated.status).toBe(200);
+    const tested = await local.api.post(`/webhooks/${made.id}/test`, bankC.admin);
+    expect(tested.status).toBe(202);
     expect((await local.api.delete(`/webhooks/${made.id}`, bankC.admin)).status).toBe(200);
-    const trail = await local.api.get('/audit', bankC.admin);
-    expect(trail.status, JSON.stringify(trail.body)).toBe(200);
-    const done = (trail.body.entries as Body[])
-      .sort((a, b) => a.seq - b.seq)
-      .filter((e) => e.action.startsWith('webhook.') && e.outcome === 'done')
-      .map((e) => [e.action, e.details.webhook_id]);
-    expect(done).toEqual([
-      ['webhook.create', made.id],
-      ['webhook.update', made.id],
-      ['webhook.rotate-secret', made.id],
-      ['webhook.delete', made.id],
+    // Each change and its entry are one transaction: one `done` entry each, no `started` before it.
+    const entries = await webhookEntries(bankC.admin);
+    expect(entries.map((e) => [e.action, e.outcome, e.details.webhook_id])).toEqual([
+      ['webhook.create', 'done', made.id],
+      ['webhook.update', 'done', made.id],
+      ['webhook.rotate-secret', 'done', made.id],
+      ['webhook.test', 'done', made.id],
+      ['webhook.delete', 'done', made.id],
     ]);
+    // What was asked and what changed, on the one entry.
+    expect(entries[0].details).toMatchObject({
+      host: new URL(receiver.url('/')).host,
+      events: 'batch.completed',
+    });
+    expect(entries[1].details).toMatchObject({ events: 'lists.updated', updated_at: expect.any(String) });
+    expect(entries[2].details).toMatchObject({
+      overlap_hours: 24,
+      previous_secret_expires_at: rotated.body.previous_secret_expires_at,
+    });
+    expect(entries[3].details.event_id).toBe(tested.body.event_id);
+    const trail = await local.api.get('/audit', bankC.admin);
     const text = JSON.stringify(trail.body);
     expect(text).not.toContain(made.secret.slice(6, 30));
     expect(text).not.toContain(rotated.body.secret.slice(6, 30));
     expect(text).not.toContain('/audited');
+  });
+
+  it('a refused endpoint change writes nothing and is one `refused` entry; a change is one `done` entry', async () => {
+    // Starter: one endpoint. Three registrations at once: the slot and the endpoint are one
+    // transaction with the entry, so exactly one lands and the others leave no endpoint behind.
+    const bankS = await bank('Starter Webhook Bank', 'starter');
+    const answers = await Promise.all(
+      ['/s1', '/s2', '/s3'].map((path) =>
+        local.api.post('/webhooks', bankS.admin, { url: receiver.url(path), events: ['batch.completed'] }),
+      ),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409]);
+    const made = answers.find((a) => a.status === 201)?.body.webhook.webhook_id as string;
+    const refusal = answers.find((a) => a.status === 409)?.body.detail;
+    expect(refusal).toBe('Your plan (Starter) allows 1 webhook endpoint; delete one or change plan');
+    expect(await slotsTaken(bankS.tenantId)).toBe(1);
+    const listed = (await local.api.get('/webhooks', bankS.admin)).body.webhooks as Body[];
+    expect(listed.map((w) => w.webhook_id)).toEqual([made]);
+    let entries = await webhookEntries(bankS.admin);
+    expect(entries.map((e) => [e.action, e.outcome])).toEqual([
+      ['webhook.create', 'done'],
+      ['webhook.create', 'refused'],
+      ['webhook.create', 'refused'],
+    ]);
+    expect(entries[0].details.webhook_id).toBe(made);
+    for (const refused of entries.slice(1)) {
+      expect(refused.outcome_detail).toBe(refusal);
+      expect(refused.details.webhook_id).toBeUndefined();
+    }
+
+    // Deleted once, then again: the second is a 404 that frees no slot (the count stays 0, not -1).
+    expect((await local.api.delete(`/webhooks/${made}`, bankS.admin)).status).toBe(200);
+    expect(await slotsTaken(bankS.tenantId)).toBe(0);
+    const again = await local.api.delete(`/webhooks/${made}`, bankS.admin);
+    expect(again.status).toBe(404);
+    expect(again.body.detail).toBe(`No webhook ${made} in your tenant`);
+    expect(await slotsTaken(bankS.tenantId)).toBe(0);
+    // A test event to the deleted endpoint: a 404 that writes no item.
+    expect((await local.api.post(`/webhooks/${made}/test`, bankS.admin)).status).toBe(404);
+    const { table } = getServices();
+    const { Item } = await table.doc.send(
+      new GetCommand({
+        TableName: table.name,
+        Key: keys.webhook(bankS.tenantId, made),
+        ConsistentRead: true,
+      }),
+    );
+    expect(Item).toBeUndefined();
+    entries = await webhookEntries(bankS.admin);
+    expect(entries.slice(3).map((e) => [e.action, e.outcome, e.outcome_detail ?? null])).toEqual([
+      ['webhook.delete', 'done', null],
+      ['webhook.delete', 'refused', `No webhook ${made} in your tenant`],
+      ['webhook.test', 'refused', `No webhook ${made} in your tenant`],
+    ]);
+    // The freed slot takes a new endpoint.
+    await register(bankS.admin, '/s4', ['batch.completed']);
+    expect(await slotsTaken(bankS.tenantId)).toBe(1);
+    expect((await webhookEntries(bankS.admin)).filter((e) => e.outcome === 'started')).toEqual([]);
+  });
+
+  it('answers a URL that is not one with a 400, recorded as refused', async () => {
+    const bankU = await bank('Unparsed URL Bank');
+    const { status, body } = await local.api.post('/webhooks', bankU.admin, {
+      url: 'not a url',
+      events: ['batch.completed'],
+    });
+    expect(status, JSON.stringify(body)).toBe(400);
+    const entries = await webhookEntries(bankU.admin);
+    expect(entries.map((e) => [e.action, e.outcome, e.details.host])).toEqual([
+      ['webhook.create', 'refused', null],
+    ]);
+    expect(entries[0].outcome_detail).toBe(body.detail);
   });
 
   it('keeps tenants apart', async () => {
