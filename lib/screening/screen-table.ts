@@ -687,20 +687,6 @@ export async function screenExists(table: Table, tenantId: string, screenId: str
   return (await screenAttributes(table, tenantId, screenId, 'pk')) !== undefined;
 }
 
-/** The screen's risk level and decision in force (undefined: no such screen). */
-export async function decisionInForce(
-  table: Table,
-  tenantId: string,
-  screenId: string,
-): Promise<Pick<ScreenItem, 'risk_level' | 'disposition' | 'decision_version'> | undefined> {
-  return (await screenAttributes(
-    table,
-    tenantId,
-    screenId,
-    'risk_level, disposition.disposition, decision_version',
-  )) as Pick<ScreenItem, 'risk_level' | 'disposition' | 'decision_version'> | undefined;
-}
-
 /** The baseline a screen was compared with (a client's re-screen), if any. */
 export async function baselineScreenIdOf(
   table: Table,
