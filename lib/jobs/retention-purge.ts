@@ -11,8 +11,11 @@ import { listTenants } from '../tenancy/tenants.ts';
 /**
  * The daily retention purge (README "Retention"): for every tenant with a `retention_days`, the
  * screens whose last activity (their last decision, or their screening while undecided) is older
- * than the period are deleted, through the same `removeScreen` as DELETE /screens/{id}. Each
- * tenant's pass is one entry in its audit trail (`screens.purge`, write-ahead) with the counts.
+ * than the period are deleted under the purge rule (`removeScreen`, one conditional delete each,
+ * with the same follow-ups as DELETE /screens/{id}). Each tenant's pass is one summary entry in its
+ * audit trail (`screens.purge`, write-ahead) with the counts: a pass is many deletes, so it is not
+ * one transaction with its entry, and a screen it deletes leaves no tombstone of its own (DELETE
+ * /screens/{id} commits each deletion with its tombstone).
  *
  * What it keeps, and why:
  * - an undecided screen with a match (risk above CLEAR): an unreviewed hit stays in the pending

@@ -332,22 +332,6 @@ export async function makeClientDue(table: Table, client: ClientItem, at: string
   return outcome.written;
 }
 
-/**
- * Moves the client's settled screen forward to `screenId` (clientWrites.settle); answers the
- * client as it stands after the write, or as found when a newer screen was settled already
- * (undefined when there is no such client).
- */
-export async function settleClientScreen(
-  table: Table,
-  tenantId: string,
-  clientId: string,
-  screenId: string,
-): Promise<ClientItem | undefined> {
-  const outcome = await trySendWrite(table, clientWrites.settle(tenantId, clientId, screenId), 'ALL_NEW');
-  if (outcome.written) return parseClientItem(outcome.attributes ?? {});
-  return outcome.found ? parseClientItem(outcome.found) : undefined;
-}
-
 /** The tenant's client with this id (consistent when asked), or undefined. */
 export async function getClientItem(
   table: Table,

@@ -3,32 +3,47 @@ import { isoSeconds } from '../common/time.ts';
 import { carryDecision, findScreen, type ScreenItem } from '../screening/screen-table.ts';
 import { noteScreenDecision } from '../screening/screened-subjects.ts';
 import type { Table } from '../store/table.ts';
+import type { TableWrite } from '../store/write.ts';
 import { SYSTEM_ACTOR } from './client-record.ts';
-import { settleClientScreen } from './client-table.ts';
+import { clientWrites, findClient } from './client-table.ts';
 import { carriedEntry, judgeAgainstBaseline, settledDecision } from './rescreen-review.ts';
 
 /**
  * A settled decision recorded on one of a client's screens (a sign-off, an override, or a decision
- * on a screen a newer one has since superseded) reaches the client's current state. The decision
- * itself is ONE conditional write on the screen it was made on (lib/screening/dispose.ts); then:
+ * on a screen a newer one has since superseded) reaches the client's current state:
  *
  * 1. the client's `settled_screen_id` moves forward to that screen (never back: condition on the
- *    stored id, screen ids sort by time), so the next re-screen's baseline is never older;
- * 2. the client's current screen takes the decision, by the system actor with a history entry
- *    naming the screen it came from, when it is undecided (or holds a decision the system carried
- *    from the very screen just decided: an override there replaces it) and shows nothing that
- *    needs an analyst against the decided screen (rescreen-review.ts, the same rule a run applies):
- *    one conditional write on it, under those conditions.
+ *    stored id, screen ids sort by time), so the next re-screen's baseline is never older. This
+ *    write is part of the decision's own transaction ({@link settledPointerWrites}, joined by
+ *    lib/jobs/dispose-screen.ts): the decision and the pointer land together. When the pointer is
+ *    already further on (or the client is gone) the decision is made without it;
+ * 2. then ({@link applySettledDecision}) the client's current screen takes the decision, by the
+ *    system actor with a history entry naming the screen it came from, when it is undecided (or
+ *    holds a decision the system carried from the very screen just decided: an override there
+ *    replaces it) and shows nothing that needs an analyst against the decided screen
+ *    (rescreen-review.ts, the same rule a run applies): one conditional write on it, under those
+ *    conditions.
  *
- * Both are follow-ups of a decision already stored, so a failure is logged, not returned: the
- * decision stands, and the next re-screen derives the same from its baseline (the current
- * screen names the screen it was compared with; the decided one, when the current screen derives
- * from it). A follow-up lost can leave an alert open for one more run; it never closes one.
+ * The carry is a follow-up of a decision already stored, so a failure is logged, not returned: the
+ * decision stands, and the next re-screen derives the same from its baseline (the current screen
+ * names the screen it was compared with; the decided one, when the current screen derives from
+ * it). A follow-up lost can leave an alert open for one more run; it never closes one.
  */
+
+/** The client's settled pointer moved forward to the decided screen, when its decision settles. */
+export function settledPointerWrites(decided: ScreenItem): TableWrite[] {
+  if (!decided.client_id || !settledDecision(decided)) return [];
+  return [clientWrites.settle(decided.tenant_id, decided.client_id, decided.screen_id)];
+}
+
+/** The settled decision carried to the client's current screen (2. above), once the decision is written. */
 export async function applySettledDecision(table: Table, decided: ScreenItem, at: Date): Promise<void> {
   if (!decided.client_id || !settledDecision(decided)) return;
   try {
-    const currentId = await moveSettledPointer(table, decided);
+    // When the pointer was already further on, the current screen may still hold a decision
+    // carried from this one.
+    const client = await findClient(table, decided.tenant_id, decided.client_id);
+    const currentId = client?.last_screen_id;
     if (!currentId || currentId <= decided.screen_id) return;
     const current = await findScreen(table, decided.tenant_id, currentId);
     if (current) await carryToCurrent(table, decided, current, at);
@@ -38,19 +53,6 @@ export async function applySettledDecision(table: Table, decided: ScreenItem, at
       'settled decision not applied to the client’s current screen; the next re-screen applies it',
     );
   }
-}
-
-/** Moves the client's settled screen forward; answers the client's current screen id. */
-async function moveSettledPointer(table: Table, decided: ScreenItem): Promise<string | undefined> {
-  // When refused, a newer screen is settled already: the current screen may still hold a
-  // decision carried from this one.
-  const client = await settleClientScreen(
-    table,
-    decided.tenant_id,
-    decided.client_id ?? '',
-    decided.screen_id,
-  );
-  return client?.last_screen_id;
 }
 
 async function carryToCurrent(table: Table, decided: ScreenItem, current: ScreenItem, at: Date) {

@@ -1,5 +1,5 @@
 import { tombstoneOf } from '../audit/tombstone.ts';
-import { audited } from '../audit/trail.ts';
+import { auditedCommit, type CommitAudited } from '../audit/trail.ts';
 import { ConflictError, ForbiddenError, NotFoundError } from '../common/errors.ts';
 import { isScreenId } from '../common/ids.ts';
 import { logger } from '../common/log.ts';
@@ -9,10 +9,12 @@ import type { Principal } from '../tenancy/auth.ts';
 import { getRetention } from '../tenancy/retention.ts';
 import {
   type DeletionRule,
+  parseScreenItem,
   type Removal,
   removeScreenItem,
   type ScreenItem,
   screenExists,
+  screenWrites,
   storedScreen,
 } from './screen-table.ts';
 import { forgetSubjectScreen } from './screened-subjects.ts';
@@ -28,11 +30,12 @@ export function lastDecisionAt(item: {
 }
 
 /**
- * Deletes one screen under a rule: the one way a screen is deleted, by a request or by the purge,
- * so whatever a deletion must leave behind (its subject row recomputed, its rescreen window
- * released, its record in the audit trail) happens the same for both. The disposition history and
- * notes live inside the screen item, so they go with it, for good. `refused`: the rule did not
- * hold (with the screen as it stands, undefined when there is none).
+ * Deletes one screen under a rule, for the daily retention purge (lib/jobs/retention-purge.ts):
+ * one conditional delete, then what a deletion leaves behind (see `afterRemoval`). The purge
+ * deletes many screens in a pass, so it records each tenant's pass as one summary entry
+ * (`screens.purge`, with the counts) rather than a tombstone per screen; DELETE /screens/{id}
+ * (`deleteScreen`) commits each deletion with its tombstone. `refused`: the rule did not hold
+ * (with the screen as it stands, undefined when there is none).
  */
 export async function removeScreen(
   table: Table,
@@ -42,26 +45,53 @@ export async function removeScreen(
 ): Promise<Removal> {
   const removal = await removeScreenItem(table, tenantId, screenId, rule);
   if (!('removed' in removal)) return removal;
-  const deleted = removal.removed;
-  const hash = deleted.subject_hash;
-  if (typeof hash === 'string') {
-    // The subject's row of GET /clients/screened is recomputed from its remaining screens.
-    await forgetSubjectScreen(table, tenantId, hash).catch((error) =>
-      logger.error({ err: error, tenant: tenantId, screenId }, 'subject row not updated'),
-    );
-    // A deleted screen no longer holds its subject's rescreen window: the next screen is fresh.
-    await releaseWindow(table, tenantId, hash, screenId);
+  await afterRemoval(table, tenantId, screenId, removal.removed);
+  return { removed: removal.removed };
+}
+
+/**
+ * What a deletion leaves behind, the same for a request and the purge: the subject's row
+ * recomputed and its rescreen window released. The disposition history and notes live inside the
+ * screen item, so they went with it, for good.
+ */
+async function afterRemoval(
+  table: Table,
+  tenantId: string,
+  screenId: string,
+  removed: { subject_hash?: unknown },
+): Promise<void> {
+  const hash = removed.subject_hash;
+  if (typeof hash !== 'string') return;
+  // The subject's row of GET /clients/screened is recomputed from its remaining screens.
+  await forgetSubjectScreen(table, tenantId, hash).catch((error) =>
+    logger.error({ err: error, tenant: tenantId, screenId }, 'subject row not updated'),
+  );
+  // A deleted screen no longer holds its subject's rescreen window: the next screen is fresh.
+  await releaseWindow(table, tenantId, hash, screenId);
+}
+
+/** Reads and deletes of one request, before one lands (a retry follows a change between the two). */
+const DELETE_ATTEMPTS = 8;
+
+/** The delete was refused: the screen as DynamoDB found it (undefined: gone) says why. */
+class DeleteRefused extends ConflictError {
+  constructor(
+    screenId: string,
+    readonly found: Record<string, unknown> | undefined,
+  ) {
+    super(`Screen ${screenId} changed while it was being deleted; send the request again`);
   }
-  return { removed: deleted };
 }
 
 /**
  * DELETE /screens/{screen_id}, recorded in the tenant's audit trail (lib/audit/trail.ts,
- * write-ahead): the `started` entry is the screen's TOMBSTONE (lib/audit/tombstone.ts: its risk
- * level, last decision and sign-off, and the SHA-256 of its stored content), written before the
- * item is deleted, so no screen is ever deleted without one. The `done` entry carries the hash of
- * what the delete actually removed (the same, unless a decision landed in between); `refused` the
- * rule that kept it.
+ * `auditedCommit`): the delete and its `done` entry, the screen's TOMBSTONE (lib/audit/
+ * tombstone.ts: its risk level, last decision and sign-off, and the SHA-256 of its stored
+ * content), are ONE transaction, so no screen is ever deleted without one nor a tombstone written
+ * for a screen that stays. The tombstone is made from a consistent read of the screen and the
+ * delete is conditional on the screen being still as read, so it describes exactly what was
+ * removed; when the screen changed meanwhile (a decision landed), it is read again and the delete
+ * retried. A refusal (the rule that keeps the screen) is a `refused` entry alone.
  */
 export async function deleteScreen(
   table: Table,
@@ -69,32 +99,25 @@ export async function deleteScreen(
   screenId: string,
   now: Date = new Date(),
 ): Promise<{ screen_id: string; deleted: true }> {
-  if (!isScreenId(screenId)) return (await deleteOnRequest(table, caller, screenId, now)).result;
-  const stored = await storedScreen(table, caller.tenantId, screenId);
-  const tombstone = stored ? tombstoneOf(stored) : { screen_id: screenId };
-  const { result } = await audited(
+  if (!isScreenId(screenId)) throw new NotFoundError(`Screen ${screenId} not found`);
+  const read = await storedScreen(table, caller.tenantId, screenId);
+  const removed = await auditedCommit(
     table,
     caller.tenantId,
     {
       action: 'screen.delete',
       actor: { user_id: caller.userId, role: caller.role },
-      target: {
-        screen_id: screenId,
-        ...(typeof stored?.client_id === 'string' ? { client_id: stored.client_id } : {}),
-      },
-      details: tombstone,
-      done: ({ removed }) => {
-        const gone = tombstoneOf(removed as unknown as Record<string, unknown>);
-        // A decision between the read and the delete: the done entry describes what was removed.
-        return gone.content_sha256 === tombstone.content_sha256
-          ? { details: { content_sha256: gone.content_sha256 } }
-          : { details: gone };
-      },
+      target: { screen_id: screenId, ...clientOf(read) },
+      details: read ? tombstoneOf(read) : { screen_id: screenId },
     },
-    () => deleteOnRequest(table, caller, screenId, now),
+    (commit) => deleteOnRequest(table, caller, screenId, now, { read, commit }),
   );
-  return result;
+  await afterRemoval(table, caller.tenantId, screenId, removed);
+  return { screen_id: screenId, deleted: true };
 }
+
+const clientOf = (stored: Record<string, unknown> | undefined) =>
+  typeof stored?.client_id === 'string' ? { client_id: stored.client_id } : {};
 
 /**
  * DELETE /screens/{screen_id} (docs/api-decisions.md#the-screen-lifecycle): admins delete any
@@ -102,32 +125,65 @@ export async function deleteScreen(
  * retention lock (lib/tenancy/retention.ts) a decided screen is kept until `retention_days` after
  * its last decision: 403 naming the rule and the date it becomes deletable. Undecided screens stay
  * deletable under the lock: the lock keeps decisions, and a screen nobody decided holds none.
+ * Answers the screen removed, exactly as it was stored.
  */
 async function deleteOnRequest(
   table: Table,
   caller: Pick<Principal, 'tenantId' | 'userId' | 'role'>,
   screenId: string,
   now: Date,
-): Promise<{ result: { screen_id: string; deleted: true }; removed: ScreenItem }> {
+  { read, commit }: { read: Record<string, unknown> | undefined; commit: CommitAudited },
+): Promise<Record<string, unknown>> {
   const notFound = new NotFoundError(`Screen ${screenId} not found`);
-  if (!isScreenId(screenId)) throw notFound;
   const retention = await getRetention(table, caller.tenantId);
   const lockedDays = retention.retention_lock ? retention.retention_days : null;
   const decidedBefore =
     lockedDays === null ? undefined : isoSeconds(new Date(now.getTime() - lockedDays * DAY_MS));
   const ownerOnly = caller.role === 'admin' ? undefined : caller.userId;
-  const removal = await removeScreen(table, caller.tenantId, screenId, {
-    kind: 'request',
-    ownerOnly,
-    decidedBefore,
-  });
-  if ('removed' in removal)
-    return { result: { screen_id: screenId, deleted: true }, removed: removal.removed };
+  const rule: DeletionRule = { kind: 'request', ownerOnly, decidedBefore };
+  let stored = read;
+  for (let attempt = 1; ; attempt += 1) {
+    if (!stored) throw notFound;
+    const asRead = stored;
+    try {
+      await commit(
+        [
+          screenWrites.remove(caller.tenantId, screenId, rule, {
+            asRead,
+            refused: (found) => new DeleteRefused(screenId, found),
+          }),
+        ],
+        { target: clientOf(asRead), details: tombstoneOf(asRead) },
+      );
+      return asRead;
+    } catch (error) {
+      if (!(error instanceof DeleteRefused)) throw error;
+      if (!error.found) throw notFound;
+      const refusal = ruleRefusal(
+        parseScreenItem(error.found),
+        screenId,
+        ownerOnly,
+        lockedDays,
+        decidedBefore,
+      );
+      if (refusal) throw refusal;
+      // The rule holds on the screen as it stands: it changed since it was read. Read it again.
+      if (attempt >= DELETE_ATTEMPTS) throw error;
+      stored = await storedScreen(table, caller.tenantId, screenId);
+    }
+  }
+}
 
-  const found = removal.refused;
-  if (!found) throw notFound;
+/** Which rule keeps the screen as found (403), or undefined when none does. */
+function ruleRefusal(
+  found: ScreenItem,
+  screenId: string,
+  ownerOnly: string | undefined,
+  lockedDays: number | null,
+  decidedBefore: string | undefined,
+): ForbiddenError | undefined {
   if (ownerOnly !== undefined && found.created_by.user_id !== ownerOnly) {
-    throw new ForbiddenError(
+    return new ForbiddenError(
       `Analysts may delete only screens they created; screen ${screenId} was created by ${found.created_by.user_id}`,
     );
   }
@@ -139,13 +195,12 @@ async function deleteOnRequest(
     decidedAt > decidedBefore
   ) {
     const deletableFrom = isoSeconds(new Date(Date.parse(decidedAt) + lockedDays * DAY_MS));
-    throw new ForbiddenError(
+    return new ForbiddenError(
       `Retention lock: the tenant keeps decided screens for ${lockedDays} days after their last decision; screen ${screenId} was last decided at ${decidedAt} and can be deleted from ${deletableFrom}`,
       'retention_locked',
     );
   }
-  // The screen changed between the rule's write and this read (e.g. decided just now): ask again.
-  throw new ConflictError(`Screen ${screenId} changed while it was being deleted; send the request again`);
+  return undefined;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { sha256Hex } from '../audit/chain.ts';
-import { audited } from '../audit/trail.ts';
+import { auditedCommit, type CommitAudited } from '../audit/trail.ts';
 import { ConflictError, ForbiddenError, InvalidRequestError, NotFoundError } from '../common/errors.ts';
 import { isScreenId } from '../common/ids.ts';
 import { isoSeconds } from '../common/time.ts';
@@ -14,10 +14,9 @@ import { currentDisposition, historyView } from './screen-record.ts';
 import {
   type ApprovalRecord,
   type DecisionRecord,
-  decideScreen,
-  decisionInForce,
   findScreen,
   HISTORY_BYTES_LIMIT,
+  historyEntryBytes,
   parseScreenItem,
   type ScreenItem,
   screenWrites,
@@ -31,11 +30,37 @@ type Caller = Pick<Principal, 'tenantId' | 'userId' | 'role' | 'keyLineage'>;
 export type AfterDecision = (table: Table, decided: ScreenItem, at: Date) => Promise<void>;
 
 /**
+ * What another feature joins to a decision (lib/jobs/dispose-screen.ts passes monitoring's):
+ * - `alongside`: writes of other records made in the decision's own transaction, given the
+ *   screen as the decision leaves it (a client's settled pointer). They never block the
+ *   decision: when one of them is refused, the decision is made again without them.
+ * - `after`: a follow-up run once the decision is written, never part of it.
+ */
+export interface DecisionHooks {
+  alongside?: (decided: ScreenItem) => TableWrite[];
+  after?: AfterDecision;
+}
+
+/** Reads and writes of one decision, before one of them lands (each retry is cheap: one read). */
+const DECISION_ATTEMPTS = 8;
+
+/** The write was refused because the screen changed since it was read: read it again and retry. */
+class ScreenChangedMeanwhile extends ConflictError {}
+
+/** A write joined to the decision (`alongside`) was refused: the decision goes ahead without it. */
+class AlongsideRefused extends ConflictError {}
+
+/**
  * POST /screens/{screen_id}/dispose, recorded in the tenant's audit trail (lib/audit/trail.ts,
- * write-ahead): a `started` entry naming the screen, the action (a disposition, an override or an
- * approval), what was asked (the note only as its SHA-256) and the decision in force before it;
- * then `done` with the decision version it produced, or `refused` with the refusal's detail.
- * The rules themselves are `recordDecision`'s, below.
+ * `auditedCommit`): the decision (its screen write, which carries its outbox events) and its
+ * `done` entry are ONE transaction. The entry names the screen, the action (a disposition, an
+ * override or an approval), what was asked (the note only as its SHA-256), the decision in force
+ * before it and what the write did (the version it produced, the decision in force after it and
+ * whether it awaits approval), computed from a consistent read of the screen: the write is
+ * conditional on the screen's history being still as read (`history_count`), so the entry states
+ * exactly what it did. When it changed meanwhile (a concurrent decision), the screen is read again
+ * and the decision retried, so a refusal is always its rule's own (`refused` entry, alone, nothing
+ * written). The rules themselves are `decisionWrite`'s, below.
  */
 export async function disposeScreen(
   table: Table,
@@ -43,11 +68,14 @@ export async function disposeScreen(
   screenId: string,
   request: DisposeRequest,
   at: Date = new Date(),
-  afterDecision?: AfterDecision,
+  hooks: DecisionHooks = {},
 ): Promise<ScreenHistory> {
-  if (!isScreenId(screenId)) return recordDecision(table, caller, screenId, request, at, afterDecision);
-  const before = await decisionInForce(table, caller.tenantId, screenId);
-  return audited(
+  if (!isScreenId(screenId)) {
+    checkRequest(caller, request);
+    throw new NotFoundError(`Screen ${screenId} not found`);
+  }
+  const read = await findScreen(table, caller.tenantId, screenId);
+  const decided = await auditedCommit(
     table,
     caller.tenantId,
     {
@@ -65,67 +93,44 @@ export async function disposeScreen(
         approval_requested: request.approval_requested === true,
         approves_version: request.approves_version ?? null,
         note_sha256: request.note ? sha256Hex(request.note) : null,
-        risk_level: before?.risk_level ?? null,
-        in_force_before: before?.disposition?.disposition ?? null,
-        in_force_version_before: before?.decision_version ?? null,
+        ...inForceBefore(read),
       },
-      done: (result) => ({
-        details: {
-          version: result.history[result.history.length - 1]?.version ?? null,
-          in_force: result.disposition?.disposition ?? null,
-          in_force_version: result.disposition?.decision_version ?? null,
-          awaiting_approval: result.disposition?.awaiting_approval ?? false,
-        },
-      }),
     },
-    () => recordDecision(table, caller, screenId, request, at, afterDecision),
+    (commit) => recordDecision(table, caller, screenId, request, at, { read, commit, hooks }),
   );
+  // Follow-ups of a decision written: derived data, each logs its own failure.
+  await noteScreenDecision(table, decided, at);
+  await hooks.after?.(table, decided, at);
+  return {
+    screen_id: decided.screen_id,
+    disposition: currentDisposition(decided),
+    history: historyView(decided.history),
+  };
 }
 
-/**
- * POST /screens/{screen_id}/dispose: the state table and the sign-off rules. Each rule is one
- * conditional UpdateItem on the screen item (history appended with list_append in the same
- * write), so two concurrent decisions on a pending screen cannot both land: one wins, the other
- * gets 409. When a condition fails, the item DynamoDB found (ALL_OLD) says which status applies.
- *
- * - `approved` needs the admin role (403 whatever the state, checked first) and signs off one
- *   decision version (README, "A sign-off names what it approves"):
- *   - with `approves_version`, that one: 409 when it is no longer the decision in force (a
- *     decision replaced while the admin reviewed it);
- *   - without it, the decision awaiting approval, only where that is unambiguous (it was recorded
- *     with `approval_requested` and replaced no earlier decision): otherwise 409 naming the
- *     `approves_version` to send. The version is resolved from a consistent read; the write then
- *     binds to it exactly as if the admin had named it.
- *   409 on a pending or already-approved screen. 403 (four eyes) when the admin made the decision,
- *   or when either of the two could have held the other's key (lib/tenancy/key-lineage.ts).
- * - Any other value on a pending screen records it; on a screen with a disposition it is a 409
- *   naming the disposition and its author, unless `override: true`, which replaces it (and any
- *   sign-off of it); both stay in the history.
- * - `approval_requested: true` marks the disposition as awaiting an admin's sign-off.
- * - The history is bounded by HISTORY_BYTES_LIMIT: past it, 409 (screen the subject afresh).
- * - Every entry records `author_key_lineage`: who besides the author could hold the key it was
- *   made with, so a later sign-off is judged by the key the decision was made with.
- *
- * The same write keeps the version counters: `history_count` (entries so far; SET expressions
- * read the item as it was, so the new decision's version is the old count plus one) and
- * `history_bytes`.
- *
- * `afterDecision` runs once the decision is written: a follow-up of the decision, never part of
- * it. The route passes monitoring's (lib/jobs/dispose-screen.ts), so on a client's screen a
- * settled decision reaches the client's current screen (lib/monitoring/settled-decisions.ts).
- *
- * Returns the screen's disposition in force and its full history, oldest first.
- */
-async function recordDecision(
-  table: Table,
-  caller: Caller,
-  screenId: string,
-  request: DisposeRequest,
-  at: Date = new Date(),
-  afterDecision?: AfterDecision,
-): Promise<ScreenHistory> {
-  const approving = request.disposition === 'approved';
-  if (approving) {
+/** The decision in force before a decision, as its audit entry names it. */
+function inForceBefore(found: ScreenItem | undefined) {
+  return {
+    risk_level: found?.risk_level ?? null,
+    in_force_before: found?.disposition?.disposition ?? null,
+    in_force_version_before: found?.decision_version ?? null,
+  };
+}
+
+/** What a decision did, as its audit entry names it: from the screen as the decision leaves it. */
+function decisionOutcome(decided: ScreenItem) {
+  const inForce = currentDisposition(decided);
+  return {
+    version: decided.history.length,
+    in_force: inForce?.disposition ?? null,
+    in_force_version: inForce?.decision_version ?? null,
+    awaiting_approval: inForce?.awaiting_approval ?? false,
+  };
+}
+
+/** The request's own rules, whatever the screen: who may approve, which fields go together. */
+function checkRequest(caller: Caller, request: DisposeRequest): void {
+  if (request.disposition === 'approved') {
     if (caller.role !== 'admin') {
       throw new ForbiddenError(
         `Only an admin can give the approved disposition (a sign-off); your role is ${caller.role}`,
@@ -139,14 +144,105 @@ async function recordDecision(
   } else if (request.approves_version !== undefined) {
     throw new InvalidRequestError('approves_version: only goes with the "approved" disposition');
   }
+}
+
+/**
+ * POST /screens/{screen_id}/dispose: the state table and the sign-off rules. Each rule is one
+ * conditional UpdateItem on the screen item (history appended with list_append in the same
+ * write), committed with its audit entry, so two concurrent decisions on a pending screen cannot
+ * both land: one wins, the other gets 409. When a condition fails, the item DynamoDB found
+ * (ALL_OLD) says which status applies.
+ *
+ * - `approved` needs the admin role (403 whatever the state, checked first) and signs off one
+ *   decision version (README, "A sign-off names what it approves"):
+ *   - with `approves_version`, that one: 409 when it is no longer the decision in force (a
+ *     decision replaced while the admin reviewed it);
+ *   - without it, the decision awaiting approval, only where that is unambiguous (it was recorded
+ *     with `approval_requested` and replaced no earlier decision): otherwise 409 naming the
+ *     `approves_version` to send. The version is resolved from the first consistent read; the
+ *     write then binds to it exactly as if the admin had named it (a retry keeps it).
+ *   409 on a pending or already-approved screen. 403 (four eyes) when the admin made the decision,
+ *   or when either of the two could have held the other's key (lib/tenancy/key-lineage.ts).
+ * - Any other value on a pending screen records it; on a screen with a disposition it is a 409
+ *   naming the disposition and its author, unless `override: true`, which replaces it (and any
+ *   sign-off of it); both stay in the history.
+ * - `approval_requested: true` marks the disposition as awaiting an admin's sign-off.
+ * - The history is bounded by HISTORY_BYTES_LIMIT: past it, 409 (screen the subject afresh).
+ * - Every entry records `author_key_lineage`: who besides the author could hold the key it was
+ *   made with, so a later sign-off is judged by the key the decision was made with.
+ *
+ * The same write keeps the version counters: `history_count` (entries so far; SET expressions
+ * read the item as it was, so the new decision's version is the old count plus one) and
+ * `history_bytes`; it is conditional on `history_count` being as read, so the screen as the
+ * decision leaves it is known before it is written: that is what it returns.
+ *
+ * `hooks.alongside` writes join the transaction (on a client's screen, a settled decision moves
+ * the client's settled pointer: lib/monitoring/settled-decisions.ts); refused, the decision is
+ * committed again without them.
+ */
+async function recordDecision(
+  table: Table,
+  caller: Caller,
+  screenId: string,
+  request: DisposeRequest,
+  at: Date,
+  { read, commit, hooks }: { read: ScreenItem | undefined; commit: CommitAudited; hooks: DecisionHooks },
+): Promise<ScreenItem> {
+  checkRequest(caller, request);
   const notFound = new NotFoundError(`Screen ${screenId} not found`);
-  if (!isScreenId(screenId)) throw notFound;
+  let found = read;
+  let approvesVersion: number | undefined;
+  let alongside = hooks.alongside;
+  for (let attempt = 1; ; attempt += 1) {
+    if (!found) throw notFound;
+    if (request.disposition === 'approved') {
+      // An approval binds to one decision version, named or resolved on the first read.
+      approvesVersion ??= request.approves_version ?? versionAwaitingApproval(found);
+      await checkApproval(table, caller, found, request, approvesVersion);
+    }
+    const { write, decided } = decisionWrite(caller, found, request, at, approvesVersion, notFound);
+    const joined = (alongside?.(decided) ?? []).map((extra) => ({
+      ...extra,
+      refused: () => new AlongsideRefused(`The ${extra.what} could not be written with the decision`),
+    }));
+    try {
+      await commit([write, ...joined], {
+        details: { ...inForceBefore(found), ...decisionOutcome(decided) },
+      });
+      return decided;
+    } catch (error) {
+      if (attempt >= DECISION_ATTEMPTS) {
+        if (error instanceof ScreenChangedMeanwhile || error instanceof AlongsideRefused)
+          throw new ConflictError(
+            `Screen ${screenId} changed while the decision was being recorded; send the request again`,
+          );
+        throw error;
+      }
+      if (error instanceof AlongsideRefused) alongside = undefined;
+      else if (error instanceof ScreenChangedMeanwhile)
+        found = await findScreen(table, caller.tenantId, screenId);
+      else throw error;
+    }
+  }
+}
 
-  // An approval binds to one decision version, named or resolved (and checked) here.
-  const approvesVersion = approving
-    ? await approvalTarget(table, caller, screenId, request, notFound)
-    : undefined;
-
+/**
+ * The decision's screen write, and the screen as it leaves it (the screen as read, with the
+ * entry appended as the write appends it). The write is conditional on the screen's history
+ * being still as read; refused, the screen DynamoDB found says why: changed meanwhile (retried),
+ * or the rule's own refusal.
+ */
+function decisionWrite(
+  caller: Caller,
+  found: ScreenItem,
+  request: DisposeRequest,
+  at: Date,
+  approvesVersion: number | undefined,
+  notFound: NotFoundError,
+): { write: TableWrite; decided: ScreenItem } {
+  const { tenantId } = caller;
+  const screenId = found.screen_id;
+  const approving = approvesVersion !== undefined;
   const author = { user_id: caller.userId, role: caller.role };
   const authorKeyLineage = [...(caller.keyLineage ?? [])];
   const entry: DecisionRecord = {
@@ -159,12 +255,24 @@ async function recordDecision(
     approval_requested: request.approval_requested === true,
     ...(approving ? { approves_version: approvesVersion } : {}),
   };
-  // When a condition fails, the item DynamoDB found (ALL_OLD) says which status applies.
-  const refused = (stored: Record<string, unknown> | undefined) =>
-    stored ? explainRefusal(parseScreenItem(stored), request, caller, approvesVersion) : notFound;
+  const historyCount = found.history_count;
+  const refused = (stored: Record<string, unknown> | undefined) => {
+    if (!stored) return notFound;
+    const now = parseScreenItem(stored);
+    if (now.history_count !== historyCount)
+      return new ScreenChangedMeanwhile(`Screen ${screenId} changed since it was read`);
+    return explainRefusal(now, request, caller, approvesVersion);
+  };
+  // The screen as the write leaves it (SET reads the item as it was: the new version is the old count plus one).
+  const version = (historyCount ?? 0) + 1;
+  const appended = {
+    ...found,
+    history: [...found.history, entry],
+    history_count: version,
+    history_bytes: (found.history_bytes ?? 0) + historyEntryBytes(entry),
+  };
 
-  let write: TableWrite;
-  if (approvesVersion !== undefined) {
+  if (approving) {
     const approval: ApprovalRecord = {
       author,
       author_key_lineage: authorKeyLineage,
@@ -174,70 +282,71 @@ async function recordDecision(
     };
     const approved = outboxEvent(
       'screen.approved',
-      caller.tenantId,
+      tenantId,
       {
         screen_id: screenId,
-        approves_version: approvesVersion ?? null,
+        approves_version: approvesVersion,
         approved_by: caller.userId,
         approved_at: entry.at,
       },
       at,
     );
-    write = screenWrites.approve(caller.tenantId, screenId, approval, entry, {
-      approver: caller.userId,
-      version: approvesVersion,
-      events: [approved],
-      refused,
-    });
-  } else {
-    // A decision that asks for an admin's sign-off is announced with it (the approvers' queue).
-    const awaiting = request.approval_requested
-      ? [
-          outboxEvent(
-            'screen.decision_awaiting_approval',
-            caller.tenantId,
-            {
-              screen_id: screenId,
-              disposition: request.disposition,
-              decided_by: caller.userId,
-              decided_at: entry.at,
-            },
-            at,
-          ),
-        ]
-      : [];
-    write = screenWrites.recordDecision(caller.tenantId, screenId, entry, {
+    return {
+      write: screenWrites.approve(tenantId, screenId, approval, entry, {
+        approver: caller.userId,
+        version: approvesVersion,
+        historyCount,
+        events: [approved],
+        refused,
+      }),
+      decided: { ...appended, approval },
+    };
+  }
+  // A decision that asks for an admin's sign-off is announced with it (the approvers' queue).
+  const awaiting = request.approval_requested
+    ? [
+        outboxEvent(
+          'screen.decision_awaiting_approval',
+          tenantId,
+          {
+            screen_id: screenId,
+            disposition: request.disposition,
+            decided_by: caller.userId,
+            decided_at: entry.at,
+          },
+          at,
+        ),
+      ]
+    : [];
+  const { approval: _replaced, ...withoutApproval } = appended;
+  return {
+    write: screenWrites.recordDecision(tenantId, screenId, entry, {
       override: request.override === true,
+      historyCount,
       events: awaiting,
       refused,
-    });
-  }
-  const item = await decideScreen(table, write);
-  await noteScreenDecision(table, item, at);
-  await afterDecision?.(table, item, at);
-  return {
-    screen_id: item.screen_id,
-    disposition: currentDisposition(item),
-    history: historyView(item.history),
+    }),
+    // An override removes any sign-off; a decision on a pending screen has none to remove.
+    decided: {
+      ...(request.override ? withoutApproval : appended),
+      disposition: entry,
+      decision_version: version,
+    },
   };
 }
 
 /**
- * The decision version an approval signs off: the one named, or, without `approves_version`, the
- * decision awaiting approval where that is unambiguous. Read consistently before the write, so a
- * refusal (stale version, nothing awaiting, four eyes) is explained without writing; the write's
- * condition then re-checks what may have changed since.
+ * Whether the admin may sign off decision `version` of the screen as read: a refusal (stale
+ * version, nothing awaiting, four eyes) is explained without writing; the write's condition then
+ * re-checks what may have changed since.
  */
-async function approvalTarget(
+async function checkApproval(
   table: Table,
   caller: Caller,
-  screenId: string,
+  found: ScreenItem,
   request: DisposeRequest,
-  notFound: NotFoundError,
-): Promise<number> {
-  const found = await findScreen(table, caller.tenantId, screenId);
-  if (!found) throw notFound;
-  const version = request.approves_version ?? versionAwaitingApproval(found);
+  version: number,
+): Promise<void> {
   const author = found.disposition?.author;
   // The author's current key too: who could act as them now (a decision made before lineages were
   // recorded has no lineage of its own).
@@ -245,7 +354,6 @@ async function approvalTarget(
     author && author.role !== 'system' ? await getUser(table, caller.tenantId, author.user_id) : undefined;
   const refusal = approvalRefusal(found, request, caller, version, authorUser?.key_lineage);
   if (refusal) throw refusal;
-  return version;
 }
 
 /**

@@ -277,6 +277,18 @@ function historyFits(entry: HistoryEntry, keepApprovalRoom: boolean) {
   };
 }
 
+/**
+ * The history as a decision read it: `history_count` still what was read (absent on screens
+ * stored before it was counted). Every decision, sign-off and carried decision moves it, so a
+ * write under this condition lands on exactly the decision state that was read, and the audit
+ * entry written with it (lib/screening/dispose.ts) can state what the write did.
+ */
+function historyAsRead(historyCount: number | undefined) {
+  return historyCount === undefined
+    ? { condition: 'attribute_not_exists(history_count)', values: {} }
+    : { condition: 'history_count = :countRead', values: { ':countRead': historyCount } };
+}
+
 /** The outbox part of a write (lib/outbox/outbox.ts): the events it carries, when there are any. */
 function outboxPart(key: { pk: string; sk: string }, events: readonly OutboxEvent[]) {
   return events.length > 0 ? outboxUpdate(key, events) : { set: '', values: {} };
@@ -333,6 +345,39 @@ function deletionCondition(rule: DeletionRule) {
   };
 }
 
+/**
+ * The screen is still as `stored` (read whole, unparsed): every attribute a write of a stored
+ * screen changes is as read. Decisions, sign-offs and carried decisions move `history_count`
+ * (and with it the decision, the sign-off, the pending index entries and events they carry);
+ * `superseded_by` and `client_id` change alone (supersede, adoptForClient); the outbox drain
+ * takes events off `webhook_events` (its size and first event, as the drain itself checks them).
+ */
+function unchangedSince(stored: Record<string, unknown>) {
+  const history = historyAsRead(typeof stored.history_count === 'number' ? stored.history_count : undefined);
+  const clauses = [history.condition];
+  const values: Record<string, unknown> = { ...history.values };
+  const names: Record<string, string> = {};
+  for (const [attribute, placeholder] of [
+    ['superseded_by', ':supersededRead'],
+    ['client_id', ':clientRead'],
+  ] as const) {
+    if (typeof stored[attribute] === 'string') {
+      clauses.push(`${attribute} = ${placeholder}`);
+      values[placeholder] = stored[attribute];
+    } else clauses.push(`attribute_not_exists(${attribute})`);
+  }
+  const events = Array.isArray(stored.webhook_events)
+    ? (stored.webhook_events as { event_id?: unknown }[])
+    : [];
+  if (events.length > 0) {
+    clauses.push('size(webhook_events) = :eventsRead AND webhook_events[0].#eventId = :firstEventRead');
+    values[':eventsRead'] = events.length;
+    values[':firstEventRead'] = events[0]?.event_id;
+    names['#eventId'] = 'event_id';
+  } else clauses.push('attribute_not_exists(webhook_events)');
+  return { condition: clauses.join(' AND '), values, names };
+}
+
 /** The screen's writes, as values (lib/store/write.ts). */
 export const screenWrites = {
   /** Stores a fresh screen (newScreenItem), never over a screen already stored under its id. */
@@ -349,29 +394,37 @@ export const screenWrites = {
    * `override` on any screen, replacing the decision in force and any sign-off of it. The same
    * write appends the entry to the history, sets `decision_version` (the entry's version), keeps
    * room for a sign-off under HISTORY_BYTES_LIMIT, carries `events` to the outbox and leaves the
-   * sparse pending index (which keeps the pending list exact). `refused`: the domain error for
-   * the screen found (none: the screen is gone).
+   * sparse pending index (which keeps the pending list exact). Only on the history as read
+   * (`historyCount`, see historyAsRead). `refused`: the domain error for the screen found (none:
+   * the screen is gone).
    */
   recordDecision(
     tenantId: string,
     screenId: string,
     entry: DecisionRecord,
-    options: { override: boolean; events: readonly OutboxEvent[]; refused: Refusal },
+    options: {
+      override: boolean;
+      historyCount: number | undefined;
+      events: readonly OutboxEvent[];
+      refused: Refusal;
+    },
   ): TableWrite {
     const key = keys.screen(tenantId, screenId);
     const history = appendToHistory(entry);
     const fits = historyFits(entry, true);
+    const asRead = historyAsRead(options.historyCount);
     const outbox = outboxPart(key, options.events);
     return {
       Update: {
         Key: key,
         UpdateExpression: `SET disposition = :decision, decision_version = if_not_exists(history_count, :zero) + :one, ${history.set}${outbox.set ? `, ${outbox.set}` : ''} REMOVE ${LEAVE_PENDING}${options.override ? ', approval' : ''}`,
         ConditionExpression: options.override
-          ? `attribute_exists(pk) AND ${fits.condition}`
-          : `attribute_exists(pk) AND attribute_not_exists(disposition) AND ${fits.condition}`,
+          ? `attribute_exists(pk) AND ${fits.condition} AND ${asRead.condition}`
+          : `attribute_exists(pk) AND attribute_not_exists(disposition) AND ${fits.condition} AND ${asRead.condition}`,
         ExpressionAttributeValues: {
           ...history.values,
           ...fits.values,
+          ...asRead.values,
           ...outbox.values,
           ':decision': entry,
         },
@@ -386,26 +439,35 @@ export const screenWrites = {
    * admin who signs off must not be the author of the decision signed off, nor have been able to
    * hold the key it was made with, and signs off exactly the decision they reviewed (the decision
    * in force is still `version`, not yet approved). The entry must fit under HISTORY_BYTES_LIMIT.
+   * Only on the history as read (`historyCount`, see historyAsRead).
    */
   approve(
     tenantId: string,
     screenId: string,
     approval: ApprovalRecord,
     entry: HistoryEntry,
-    options: { approver: string; version: number; events: readonly OutboxEvent[]; refused: Refusal },
+    options: {
+      approver: string;
+      version: number;
+      historyCount: number | undefined;
+      events: readonly OutboxEvent[];
+      refused: Refusal;
+    },
   ): TableWrite {
     const key = keys.screen(tenantId, screenId);
     const history = appendToHistory(entry);
     const fits = historyFits(entry, false);
+    const asRead = historyAsRead(options.historyCount);
     const outbox = outboxPart(key, options.events);
     return {
       Update: {
         Key: key,
         UpdateExpression: `SET approval = :approval, ${history.set}${outbox.set ? `, ${outbox.set}` : ''}`,
-        ConditionExpression: `attribute_exists(disposition) AND attribute_not_exists(approval) AND disposition.author.user_id <> :me AND NOT contains(disposition.author_key_lineage, :me) AND decision_version = :version AND ${fits.condition}`,
+        ConditionExpression: `attribute_exists(disposition) AND attribute_not_exists(approval) AND disposition.author.user_id <> :me AND NOT contains(disposition.author_key_lineage, :me) AND decision_version = :version AND ${fits.condition} AND ${asRead.condition}`,
         ExpressionAttributeValues: {
           ...history.values,
           ...fits.values,
+          ...asRead.values,
           ...outbox.values,
           ':approval': approval,
           ':me': options.approver,
@@ -484,11 +546,33 @@ export const screenWrites = {
     };
   },
 
-  /** Deletes the screen under a deletion rule, checked in the delete's own condition. */
-  remove(tenantId: string, screenId: string, rule: DeletionRule): TableWrite {
+  /**
+   * Deletes the screen under a deletion rule, checked in the delete's own condition. With
+   * `asRead` (the screen exactly as stored when read), only while it is still that screen (see
+   * unchangedSince), so a tombstone made from the read describes exactly what is deleted.
+   * `refused`: the domain error for the screen found (none: the screen is gone).
+   */
+  remove(
+    tenantId: string,
+    screenId: string,
+    rule: DeletionRule,
+    options: { asRead?: Record<string, unknown>; refused?: Refusal } = {},
+  ): TableWrite {
+    const byRule = deletionCondition(rule);
+    const asRead = options.asRead ? unchangedSince(options.asRead) : undefined;
+    const names = { ...byRule.ExpressionAttributeNames, ...asRead?.names };
+    const values = { ...byRule.ExpressionAttributeValues, ...asRead?.values };
     return {
-      Delete: { Key: keys.screen(tenantId, screenId), ...deletionCondition(rule) },
+      Delete: {
+        Key: keys.screen(tenantId, screenId),
+        ConditionExpression: asRead
+          ? `${byRule.ConditionExpression} AND ${asRead.condition}`
+          : byRule.ConditionExpression,
+        ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
+        ...(Object.keys(values).length > 0 ? { ExpressionAttributeValues: values } : {}),
+      },
       what: 'screen deletion',
+      ...(options.refused ? { refused: options.refused } : {}),
     };
   },
 };
@@ -601,20 +685,6 @@ async function screenAttributes(
 /** Whether the screen exists: one consistent read of its key alone. */
 export async function screenExists(table: Table, tenantId: string, screenId: string): Promise<boolean> {
   return (await screenAttributes(table, tenantId, screenId, 'pk')) !== undefined;
-}
-
-/** The screen's risk level and decision in force (undefined: no such screen). */
-export async function decisionInForce(
-  table: Table,
-  tenantId: string,
-  screenId: string,
-): Promise<Pick<ScreenItem, 'risk_level' | 'disposition' | 'decision_version'> | undefined> {
-  return (await screenAttributes(
-    table,
-    tenantId,
-    screenId,
-    'risk_level, disposition.disposition, decision_version',
-  )) as Pick<ScreenItem, 'risk_level' | 'disposition' | 'decision_version'> | undefined;
 }
 
 /** The baseline a screen was compared with (a client's re-screen), if any. */

@@ -67,7 +67,9 @@ describe('the audit trail records every decision', () => {
     expect(deleted.status).toBe(200);
     expect((await local.api.get(`/screens/${screen.screen_id}`, admin().api_key)).status).toBe(404);
     const entries = about(await trail(), 'screen_id', screen.screen_id);
-    const tombstone = entries.find((e) => e.action === 'screen.delete' && e.outcome === 'started');
+    // The deletion and its tombstone are one transaction: one `done` entry, made from the screen
+    // exactly as it was deleted.
+    const tombstone = entries.find((e) => e.action === 'screen.delete' && e.outcome === 'done');
     expect(tombstone).toMatchObject({
       actor: { user_id: analyst().user_id, role: 'analyst' },
       details: {
@@ -81,17 +83,11 @@ describe('the audit trail records every decision', () => {
         content_sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
       },
     });
-    expect(entries.find((e) => e.action === 'screen.delete' && e.outcome === 'done')).toMatchObject({
-      started_seq: tombstone?.seq,
-      details: { content_sha256: tombstone?.details.content_sha256 },
-    });
-    // Who decided and who approved, in order, each before and after the fact.
+    expect(tombstone).not.toHaveProperty('started_seq');
+    // Who decided and who approved, in order: each decision and its entry written together.
     expect(entries.map((e) => `${e.action} ${e.outcome} ${e.actor.user_id}`)).toEqual([
-      `screen.dispose started ${analyst().user_id}`,
       `screen.dispose done ${analyst().user_id}`,
-      `screen.approve started ${admin().user_id}`,
       `screen.approve done ${admin().user_id}`,
-      `screen.delete started ${analyst().user_id}`,
       `screen.delete done ${analyst().user_id}`,
     ]);
     // Nothing personal: no name, no date of birth, no note's text.
@@ -123,13 +119,11 @@ describe('the audit trail records every decision', () => {
     const entries = about(await trail(), 'screen_id', screen.screen_id);
 
     expect(entries.map((e) => `${e.action} ${e.outcome}`)).toEqual([
-      'screen.dispose started',
       'screen.dispose done',
-      'screen.dispose started',
       'screen.dispose refused',
-      'screen.override started',
       'screen.override done',
     ]);
+    // One entry per decision: what was asked, the decision in force before it, what it changed.
     expect(entries[0]).toMatchObject({
       request_id: 'audit-test-dispose-1',
       details: {
@@ -139,20 +133,44 @@ describe('the audit trail records every decision', () => {
         note_sha256: sha256('DOB differs'),
         risk_level: screen.risk_level,
         in_force_before: null,
+        version: 1,
+        in_force: 'false_positive',
+        in_force_version: 1,
+        awaiting_approval: true,
       },
     });
+    expect(entries[0]).not.toHaveProperty('started_seq');
+    // The refusal changed nothing: what was asked and why it was refused, no outcome.
     expect(entries[1]).toMatchObject({
-      request_id: 'audit-test-dispose-1',
-      started_seq: entries[0].seq,
-      details: { version: 1, in_force: 'false_positive', in_force_version: 1, awaiting_approval: true },
+      outcome: 'refused',
+      outcome_detail: expect.stringContaining('already has the disposition false_positive'),
+      details: { disposition: 'needs_review', in_force_before: 'false_positive', in_force_version_before: 1 },
     });
-    expect(entries[3].details).toEqual({});
-    expect(entries[3]).toMatchObject({ outcome: 'refused' });
-    expect(entries[4].details).toMatchObject({
+    expect(entries[1].details).not.toHaveProperty('version');
+    expect(entries[2].details).toMatchObject({
       in_force_before: 'false_positive',
       in_force_version_before: 1,
+      version: 2,
+      in_force: 'needs_review',
+      in_force_version: 2,
     });
-    expect(entries[5].details).toMatchObject({ version: 2, in_force: 'needs_review', in_force_version: 2 });
+    const history = await local.api.get(`/screens/${screen.screen_id}/history`, analyst().api_key);
+    expect(history.body.history).toHaveLength(2);
+  });
+
+  it('a refused deletion (403) deletes nothing and leaves one refused entry, no tombstone', async () => {
+    const screen = (await local.api.post('/screen', admin().api_key, { name: madeUpName() })).body;
+    const refused = await local.api.delete(`/screens/${screen.screen_id}`, analyst().api_key);
+    expect(refused.status).toBe(403);
+    expect((await local.api.get(`/screens/${screen.screen_id}`, admin().api_key)).status).toBe(200);
+    const entries = about(await trail(), 'screen_id', screen.screen_id).filter(
+      (e) => e.action === 'screen.delete',
+    );
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({
+      outcome: 'refused',
+      outcome_detail: expect.stringContaining('Analysts may delete only screens they created'),
+    });
   });
 
   it('client registration and stop, a manual rescreen, user and key actions are recorded', async () => {

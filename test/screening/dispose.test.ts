@@ -1,6 +1,8 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AuditEntry, allAuditEntries, appendAuditEntry } from '../../lib/audit/trail.ts';
+import { verifyTenantTrail } from '../../lib/audit/verify.ts';
 import { disposeScreen } from '../../lib/jobs/dispose-screen.ts';
 import { DisposeRequestSchema } from '../../lib/screening/request.ts';
 import { formatScreenId } from '../../lib/screening/screen-id.ts';
@@ -26,18 +28,18 @@ const body = (input: Record<string, unknown>) => v.parse(DisposeRequestSchema, i
 
 /** A stored pending screen with no matches (the disposition rules never read them). */
 let made = 0;
-async function newScreen(): Promise<string> {
+async function newScreen(tenant = tenantId, extra: Record<string, unknown> = {}): Promise<string> {
   made += 1;
   const screenId = formatScreenId('20250601', made);
   await store.table.doc.send(
     new PutCommand({
       TableName: store.table.name,
       Item: {
-        ...keys.screen(tenantId, screenId),
-        ...indexKeys('pendingScreens', keys.pendingIndex(tenantId), screenId),
+        ...keys.screen(tenant, screenId),
+        ...indexKeys('pendingScreens', keys.pendingIndex(tenant), screenId),
         entity: 'screen',
         screen_id: screenId,
-        tenant_id: tenantId,
+        tenant_id: tenant,
         subject: { name: 'Hjordis Quillonby' },
         subject_hash: `hash${made}`,
         types: ['sanctions'],
@@ -45,10 +47,31 @@ async function newScreen(): Promise<string> {
         screened_at: '2025-06-01T08:00:00Z',
         created_by: { user_id: 'ua', role: 'analyst' },
         history: [],
+        ...extra,
       },
     }),
   );
   return screenId;
+}
+
+/** The tenant's whole trail, oldest first. */
+async function trailOf(tenant: string): Promise<AuditEntry[]> {
+  const entries: AuditEntry[] = [];
+  for await (const entry of allAuditEntries(store.table, tenant)) entries.push(entry);
+  return entries;
+}
+
+/** A table whose client runs `before` ahead of each command it sends (`before` answers whether to go on hooking). */
+function hookedTable(
+  before: (command: { constructor: { name: string }; input: Record<string, unknown> }) => Promise<void>,
+) {
+  const doc = {
+    send: async (command: { constructor: { name: string }; input: Record<string, unknown> }) => {
+      await before(command);
+      return store.table.doc.send(command as never);
+    },
+  } as unknown as typeof store.table.doc;
+  return { name: store.table.name, doc };
 }
 
 describe('disposeScreen', () => {
@@ -195,5 +218,244 @@ describe('disposeScreen', () => {
     const stored = await getScreenHistory(store.table, tenantId, id);
     expect(stored.disposition).toMatchObject({ disposition: 'cleared', awaiting_approval: true });
     expect(stored.history).toHaveLength(2);
+  });
+});
+
+/**
+ * A decision and its audit entry are one transaction (lib/audit/trail.ts auditedCommit): the
+ * screen write (with its outbox events) and the `done` entry land together or not at all, and the
+ * entry states exactly what the write did.
+ */
+describe('disposeScreen: the decision and its audit entry in one transaction', () => {
+  const raw = async (tenant: string, id: string) =>
+    (
+      await store.table.doc.send(
+        new GetCommand({ TableName: store.table.name, Key: keys.screen(tenant, id), ConsistentRead: true }),
+      )
+    ).Item;
+
+  it('20 concurrent dispositions of 20 screens by one analyst: 20 decisions, exactly 20 done entries, a chain that verifies', async () => {
+    const tenant = 'tdisposeburst';
+    const ids = await Promise.all(Array.from({ length: 20 }, () => newScreen(tenant)));
+    const decided = await Promise.all(
+      ids.map((id) =>
+        disposeScreen(
+          store.table,
+          { ...analyst('ua'), tenantId: tenant },
+          id,
+          body({ disposition: 'cleared' }),
+        ),
+      ),
+    );
+    expect(decided.map((screen) => screen.disposition?.decision_version)).toEqual(ids.map(() => 1));
+
+    const entries = await trailOf(tenant);
+    expect(entries.map((e) => `${e.action} ${e.outcome}`)).toEqual(ids.map(() => 'screen.dispose done'));
+    expect(entries.map((e) => e.target.screen_id).sort()).toEqual([...ids].sort());
+    expect(entries.map((e) => e.seq)).toEqual(ids.map((_, i) => i + 1));
+    for (const entry of entries)
+      expect(entry.details).toMatchObject({ in_force_before: null, version: 1, in_force: 'cleared' });
+    expect(await verifyTenantTrail(store.table, tenant)).toMatchObject({ ok: true, count: 20 });
+    for (const id of ids) expect((await getScreenHistory(store.table, tenant, id)).history).toHaveLength(1);
+  }, 60_000);
+
+  it('a refused decision (409) leaves the screen as it was and exactly one refused entry, no done entry', async () => {
+    const tenant = 'tdisposerefused';
+    const id = await newScreen(tenant);
+    const caller = { ...analyst('ua'), tenantId: tenant };
+    await disposeScreen(store.table, caller, id, body({ disposition: 'cleared', approval_requested: true }));
+    const before = await raw(tenant, id);
+
+    await expect(
+      disposeScreen(store.table, caller, id, body({ disposition: 'confirmed_hit' })),
+    ).rejects.toMatchObject({
+      status: 409,
+      detail: expect.stringContaining('already has the disposition cleared'),
+    });
+
+    // Not a byte changed: no history entry, no outbox event.
+    expect(await raw(tenant, id)).toEqual(before);
+    const entries = await trailOf(tenant);
+    expect(entries.map((e) => `${e.action} ${e.outcome}`)).toEqual([
+      'screen.dispose done',
+      'screen.dispose refused',
+    ]);
+    expect(entries[1]).toMatchObject({
+      outcome_detail: expect.stringContaining('already has the disposition cleared'),
+      details: { disposition: 'confirmed_hit', in_force_before: 'cleared', in_force_version_before: 1 },
+    });
+    expect(entries[1].details).not.toHaveProperty('version');
+  });
+
+  it('a transaction refused on the audit side (its seq taken by a concurrent append) writes no decision; sent again at the new head, it lands once', async () => {
+    const tenant = 'tdisposeseq';
+    const id = await newScreen(tenant);
+    let raced = false;
+    let afterRefused: Record<string, unknown> | undefined;
+    const table = hookedTable(async (command) => {
+      if (command.constructor.name !== 'TransactWriteCommand') return;
+      if (raced) {
+        // The second attempt: what the first, refused one left on the screen.
+        afterRefused ??= await raw(tenant, id);
+        return;
+      }
+      raced = true;
+      // Another append takes the seq this transaction's entry was sealed with.
+      await appendAuditEntry(store.table, tenant, {
+        action: 'screen.dispose',
+        outcome: 'refused',
+        actor: { user_id: 'uq', role: 'analyst' },
+      });
+    });
+
+    const decided = await disposeScreen(
+      table,
+      { ...analyst('ua'), tenantId: tenant },
+      id,
+      body({ disposition: 'cleared', approval_requested: true }),
+    );
+
+    expect(raced).toBe(true);
+    // Refused on the audit side, the transaction wrote nothing of the decision: no history, no event.
+    expect(afterRefused).toMatchObject({ history: [] });
+    expect(afterRefused).not.toHaveProperty('disposition');
+    expect(afterRefused).not.toHaveProperty('webhook_events');
+    expect(decided.history).toHaveLength(1);
+    const stored = await raw(tenant, id);
+    expect(stored?.webhook_events).toHaveLength(1);
+    const entries = await trailOf(tenant);
+    expect(entries.map((e) => `${e.seq} ${e.actor.user_id} ${e.outcome}`)).toEqual([
+      '1 uq refused',
+      '2 ua done',
+    ]);
+    expect(await verifyTenantTrail(store.table, tenant)).toMatchObject({ ok: true, count: 2 });
+  });
+
+  it('a decision whose screen changed after its read (a concurrent override) reads it again: its entry states the decision it replaced', async () => {
+    const tenant = 'tdisposerace';
+    const id = await newScreen(tenant);
+    await disposeScreen(
+      store.table,
+      { ...analyst('ua'), tenantId: tenant },
+      id,
+      body({ disposition: 'cleared' }),
+    );
+    let overridden = false;
+    const table = hookedTable(async (command) => {
+      if (command.constructor.name !== 'TransactWriteCommand' || overridden) return;
+      overridden = true;
+      await disposeScreen(
+        store.table,
+        { ...analyst('ub'), tenantId: tenant },
+        id,
+        body({ disposition: 'needs_review', override: true }),
+      );
+    });
+
+    const decided = await disposeScreen(
+      table,
+      { ...analyst('uc'), tenantId: tenant },
+      id,
+      body({ disposition: 'confirmed_hit', override: true }),
+    );
+
+    expect(overridden).toBe(true);
+    expect(decided.history.map((entry) => `${entry.version} ${entry.disposition}`)).toEqual([
+      '1 cleared',
+      '2 needs_review',
+      '3 confirmed_hit',
+    ]);
+    const entries = await trailOf(tenant);
+    expect(entries.map((e) => `${e.actor.user_id} ${e.action} ${e.outcome}`)).toEqual([
+      'ua screen.dispose done',
+      'ub screen.override done',
+      'uc screen.override done',
+    ]);
+    // Each entry names the decision it replaced and the version it produced, as written.
+    expect(entries[1].details).toMatchObject({
+      in_force_before: 'cleared',
+      version: 2,
+      in_force: 'needs_review',
+    });
+    expect(entries[2].details).toMatchObject({
+      in_force_before: 'needs_review',
+      in_force_version_before: 2,
+      version: 3,
+      in_force: 'confirmed_hit',
+      in_force_version: 3,
+    });
+  });
+
+  it('a settled decision on a client’s screen moves the client’s settled pointer in the same transaction; a pointer already further on never blocks it', async () => {
+    const tenant = 'tdisposeclient';
+    const client = async (clientId: string, settled: string | undefined) => {
+      await store.table.doc.send(
+        new PutCommand({
+          TableName: store.table.name,
+          Item: {
+            ...keys.client(tenant, clientId),
+            entity: 'client',
+            tenant_id: tenant,
+            client_id: clientId,
+            ...(settled ? { settled_screen_id: settled } : {}),
+          },
+        }),
+      );
+    };
+    const pointer = async (clientId: string) =>
+      (
+        await store.table.doc.send(
+          new GetCommand({
+            TableName: store.table.name,
+            Key: keys.client(tenant, clientId),
+            ConsistentRead: true,
+          }),
+        )
+      ).Item?.settled_screen_id;
+
+    const behind = await newScreen(tenant, { client_id: 'CL-behind' });
+    await client('CL-behind', undefined);
+    await disposeScreen(
+      store.table,
+      { ...analyst('ua'), tenantId: tenant },
+      behind,
+      body({ disposition: 'cleared' }),
+    );
+    expect(await pointer('CL-behind')).toBe(behind);
+
+    // Awaiting approval: not settled, the pointer stays; the sign-off settles it.
+    const awaiting = await newScreen(tenant, { client_id: 'CL-behind' });
+    await disposeScreen(
+      store.table,
+      { ...analyst('ua'), tenantId: tenant },
+      awaiting,
+      body({ disposition: 'confirmed_hit', approval_requested: true }),
+    );
+    expect(await pointer('CL-behind')).toBe(behind);
+    await disposeScreen(
+      store.table,
+      { ...admin('uz'), tenantId: tenant },
+      awaiting,
+      body({ disposition: 'approved' }),
+    );
+    expect(await pointer('CL-behind')).toBe(awaiting);
+
+    const older = await newScreen(tenant, { client_id: 'CL-ahead' });
+    await client('CL-ahead', 'SCR-20991231-99999');
+    const decided = await disposeScreen(
+      store.table,
+      { ...analyst('ua'), tenantId: tenant },
+      older,
+      body({ disposition: 'cleared' }),
+    );
+    expect(decided.disposition?.disposition).toBe('cleared');
+    expect(await pointer('CL-ahead')).toBe('SCR-20991231-99999');
+    const entries = (await trailOf(tenant)).map((e) => `${e.action} ${e.outcome}`);
+    expect(entries).toEqual([
+      'screen.dispose done',
+      'screen.dispose done',
+      'screen.approve done',
+      'screen.dispose done',
+    ]);
   });
 });
