@@ -87,15 +87,19 @@ export const idempotencyWrites = {
   },
 
   /** The first request's response, replayed to every repeat. */
-  storeResult(ref: IdempotencyKeyRef, result: unknown): TableWrite {
+  storeResult(ref: IdempotencyKeyRef, token: string, result: unknown): TableWrite {
     return {
       Update: {
         Key: keyOf(ref),
         UpdateExpression: 'SET #state = :done, #result = :result REMOVE lease_until',
-        ExpressionAttributeNames: { '#state': 'state', '#result': 'result' },
-        ExpressionAttributeValues: { ':done': 'done', ':result': result },
+        // Only while this request still holds the key: a first request that outlived its lease
+        // must not overwrite the record of the request that took the key over, nor (its key
+        // forgotten or expired meanwhile) create a record with no fingerprint or expiry.
+        ConditionExpression: '#token = :token',
+        ExpressionAttributeNames: { '#state': 'state', '#result': 'result', '#token': 'token' },
+        ExpressionAttributeValues: { ':done': 'done', ':result': result, ':token': token },
       },
-      what: 'idempotency key',
+      ...refusedAs('idempotency key'),
     };
   },
 
@@ -172,12 +176,18 @@ async function getConsistent(
 }
 
 /** Stores the first request's response (JSON), replayed to every repeat. */
-export async function storeIdempotentResult(
+/**
+ * Stores the first request's response for its repeats; false when the request no longer holds
+ * the key (another request took it over after the lease, or it was forgotten or expired): the
+ * response then stands for this request alone, and the key's record is left as it is.
+ */
+export function storeIdempotentResult(
   table: Table,
   ref: IdempotencyKeyRef,
+  token: string,
   result: unknown,
-): Promise<void> {
-  await sendWrite(table, idempotencyWrites.storeResult(ref, result));
+): Promise<boolean> {
+  return sendWriteIf(table, idempotencyWrites.storeResult(ref, token, result));
 }
 
 /** Forgets the key of a failed first request, unless another request holds it now (false then). */

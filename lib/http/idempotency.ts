@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ConflictError, GoneError, InvalidRequestError, UnprocessableError } from '../common/errors.ts';
+import { logger } from '../common/log.ts';
 import type { Table } from '../store/table.ts';
 import {
   claimIdempotencyKey,
@@ -135,6 +136,10 @@ export async function idempotent<T>(
     await forgetIdempotencyKey(table, ref, token).catch(() => undefined);
     throw error;
   }
-  await storeIdempotentResult(table, ref, result);
+  if (!(await storeIdempotentResult(table, ref, token, result)))
+    logger.warn(
+      { tenant: ref.tenantId, route: ref.route },
+      'idempotency key taken over before its response was stored',
+    );
   return { result, replayed: false };
 }

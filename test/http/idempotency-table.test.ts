@@ -61,11 +61,39 @@ describe('the first request', () => {
     const ref = newKey();
     await claimIdempotencyKey(store.table, ref, 'fp-1', 'token-a', AT);
 
-    await storeIdempotentResult(store.table, ref, { screen_id: 'SCR-20261201-000001' });
+    await storeIdempotentResult(store.table, ref, 'token-a', { screen_id: 'SCR-20261201-000001' });
 
     const record = v.parse(IdempotencyRecordSchema, await stored(ref));
     expect(record).toMatchObject({ state: 'done', result: { screen_id: 'SCR-20261201-000001' } });
     expect(record.lease_until).toBeUndefined();
+  });
+});
+
+describe('a first request that no longer holds its key', () => {
+  it('stores nothing when its key was forgotten meanwhile: no stub, and the key is free for the next request', async () => {
+    const ref = newKey();
+    await claimIdempotencyKey(store.table, ref, 'fp-1', 'token-a', AT);
+    await forgetIdempotencyKey(store.table, ref, 'token-a');
+
+    expect(
+      await storeIdempotentResult(store.table, ref, 'token-a', { screen_id: 'SCR-20261201-000009' }),
+    ).toBe(false);
+
+    expect(await stored(ref)).toBeUndefined();
+    expect(await claimIdempotencyKey(store.table, ref, 'fp-1', 'token-b', AT)).toEqual({ claimed: true });
+  });
+
+  it("leaves the request that took its key over that request's own record", async () => {
+    const ref = newKey();
+    await claimIdempotencyKey(store.table, ref, 'fp-1', 'token-a', AT);
+    await claimIdempotencyKey(store.table, ref, 'fp-1', 'token-b', later(LEASE_MS + 1));
+    const before = await stored(ref);
+
+    expect(
+      await storeIdempotentResult(store.table, ref, 'token-a', { screen_id: 'SCR-20261201-000010' }),
+    ).toBe(false);
+
+    expect(await stored(ref)).toEqual(before);
   });
 });
 
@@ -87,7 +115,7 @@ describe('a repeat', () => {
   it('finds the stored response, even after the in-progress lease would have passed', async () => {
     const ref = newKey();
     await claimIdempotencyKey(store.table, ref, 'fp-1', 'token-a', AT);
-    await storeIdempotentResult(store.table, ref, { ok: true });
+    await storeIdempotentResult(store.table, ref, 'token-a', { ok: true });
 
     const outcome = await claimIdempotencyKey(store.table, ref, 'fp-1', 'token-b', later(LEASE_MS + 1));
 
@@ -107,7 +135,7 @@ describe('a repeat', () => {
   it('takes a key remembered past its 24 hours (before the TTL deleted it)', async () => {
     const ref = newKey();
     await claimIdempotencyKey(store.table, ref, 'fp-1', 'token-a', AT);
-    await storeIdempotentResult(store.table, ref, { ok: true });
+    await storeIdempotentResult(store.table, ref, 'token-a', { ok: true });
 
     const outcome = await claimIdempotencyKey(
       store.table,
@@ -162,7 +190,7 @@ describe('a stored response whose content was deleted', () => {
   it('is dropped; the record keeps its fingerprint and the detail of its 410', async () => {
     const ref = newKey();
     await claimIdempotencyKey(store.table, ref, 'fp-1', 'token-a', AT);
-    await storeIdempotentResult(store.table, ref, { name: 'Personal Data' });
+    await storeIdempotentResult(store.table, ref, 'token-a', { name: 'Personal Data' });
 
     expect(await markIdempotentResultGone(store.table, ref, 'Screen deleted')).toBe(true);
 
