@@ -3,7 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import type { Logger } from '../common/log.ts';
 import { DONE, type JobOutcome, sqsPartialBatch } from '../queue/partial-batch.ts';
 import type { Table } from '../store/table.ts';
-import { sendWrite } from '../store/write.ts';
+import { sendWrite, sendWriteIf } from '../store/write.ts';
 import { checkTarget, RefusedUrlError } from './address-guard.ts';
 import { type DeliveryMessage, getDelivery } from './deliveries.ts';
 import { type Attempt, endDelivery, recordAttempt } from './delivery-table.ts';
@@ -65,7 +65,8 @@ async function markFailing(table: Table, endpoint: WebhookItem, now: Date, log: 
   // failing_since may be stored as null (cleared by a success): set it now in that case.
   let since = await recordDeadLettered(table, endpoint, at);
   if (!since) {
-    await sendWrite(table, webhookWrites.failingSince(endpoint, at));
+    // Refused: the endpoint was deleted meanwhile, and there is nothing left to mark.
+    if (!(await sendWriteIf(table, webhookWrites.failingSince(endpoint, at)))) return;
     since = at;
   }
   const disable = now.getTime() - new Date(since).getTime() >= DISABLE_AFTER_FAILING_MS;

@@ -250,6 +250,8 @@ export const webhookWrites = {
   failingSince(endpoint: WebhookItem, at: string): TableWrite {
     return endpointUpdate(endpoint, {
       UpdateExpression: 'SET failing_since = :at',
+      // An endpoint deleted meanwhile stays deleted: an update would create a stub of it.
+      ConditionExpression: 'attribute_exists(pk)',
       ExpressionAttributeValues: { ':at': at },
     });
   },

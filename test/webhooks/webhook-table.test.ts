@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConflictError, NotFoundError } from '../../lib/common/errors.ts';
 import { outboxEvent } from '../../lib/outbox/outbox.ts';
 import { keys } from '../../lib/store/schema.ts';
+import type { Table } from '../../lib/store/table.ts';
 import { sendWrite, transact } from '../../lib/store/write.ts';
 import { createTenantItem } from '../../lib/tenancy/tenant-table.ts';
 import {
-  changeWebhookItem,
   listWebhookItems,
   nextWebhookSequence,
   readWebhookItem,
@@ -20,6 +20,12 @@ import { readItem, startTestStore, type TestStore } from '../support/dynamo.ts';
  * sequence on DynamoDB Local: the cap's last slot taken once, a PATCH or a rotation refused once
  * the endpoint changed, a deleted endpoint answered 404.
  */
+/** A PATCH's write sent alone, and the endpoint as it left it (endpoints.ts joins it with its audit entry). */
+async function changeWebhookItem(table: Table, ...change: Parameters<typeof webhookWrites.change>) {
+  await sendWrite(table, webhookWrites.change(...change));
+  return readWebhookItem(table, change[0], change[1]);
+}
+
 let store: TestStore;
 beforeAll(async () => {
   store = await startTestStore();
@@ -341,7 +347,13 @@ describe("an endpoint's delivery state", () => {
       ConflictError,
     );
     await expect(recordDeadLettered(store.table, endpoint, LATER)).rejects.toBeInstanceOf(ConflictError);
+    // The second write of a dead letter, when a success had cleared failing_since: it once created
+    // a stub of the endpoint that no reader could parse (GET /webhooks and the drain then failed).
+    await expect(sendWrite(store.table, webhookWrites.failingSince(endpoint, LATER))).rejects.toBeInstanceOf(
+      ConflictError,
+    );
     expect(await stored(endpoint)).toBeUndefined();
+    expect(await listWebhookItems(store.table, endpoint.tenant_id)).toEqual([]);
   });
 });
 
