@@ -6,7 +6,7 @@ import { RESCREEN_TRIGGERS } from '../screening/screen-record.ts';
 import { SubjectSchema } from '../screening/subject.ts';
 import { INDEXES, keys } from '../store/schema.ts';
 import { parseItem, putRequests, queryAll, type Table, writeAll } from '../store/table.ts';
-import { sendWrite, type TableWrite } from '../store/write.ts';
+import { sendWrite, sendWriteIf, type TableWrite, trySendWrite } from '../store/write.ts';
 import { PLAN_IDS } from '../tenancy/plans.ts';
 import { ROLES } from '../tenancy/roles.ts';
 import { CHECK_TYPES } from '../watchlists/types.ts';
@@ -184,32 +184,6 @@ const WRITE_CONCURRENCY = 4;
 /** A refused condition that today's callers never expect (an id reused, a batch gone): a server fault. */
 const serverFault = (message: string) => () => new Error(message);
 
-/** Sends a write whose refused condition means "nothing to do": false then. */
-async function sendWriteIf(table: Table, write: TableWrite): Promise<boolean> {
-  try {
-    await sendWrite(table, write);
-    return true;
-  } catch (error) {
-    if (error instanceof RefusedQuietly) return false;
-    throw error;
-  }
-}
-
-/** The refusal of a write sent by {@link sendWriteIf}, carrying the item it found. */
-class RefusedQuietly extends Error {
-  constructor(
-    what: string,
-    readonly found: Record<string, unknown> | undefined,
-  ) {
-    super(`The ${what} was refused`);
-  }
-}
-
-const quietly = (what: string) => ({
-  what,
-  refused: (found: Record<string, unknown> | undefined) => new RefusedQuietly(what, found),
-});
-
 /**
  * The attributes that place a finished subject (screened or failed) in the batch's progress
  * index, in finish order: the stream reads them back by their batch-progress sort key, so both
@@ -340,7 +314,7 @@ export const batchItemWrites = {
           ':one': 1,
         },
       },
-      ...quietly('batch subject claim'),
+      what: 'batch subject claim',
     };
   },
 
@@ -359,7 +333,7 @@ export const batchItemWrites = {
           ...(token === undefined ? {} : { ':token': token }),
         },
       },
-      ...quietly('batch subject claim'),
+      what: 'batch subject claim',
     };
   },
 
@@ -392,7 +366,7 @@ export const batchItemWrites = {
           ...ordered.values,
         },
       },
-      ...quietly('batch subject'),
+      what: 'batch subject',
     };
   },
 
@@ -421,7 +395,7 @@ export const batchItemWrites = {
           ...ordered.values,
         },
       },
-      ...quietly('batch subject'),
+      what: 'batch subject',
     };
   },
 };
@@ -514,17 +488,11 @@ export async function claimBatchItem(
   token: string,
   now: Date,
 ): Promise<ClaimOutcome> {
-  try {
-    const claimed = await sendWrite(table, batchItemWrites.claim(ref, index, token, now), 'ALL_NEW');
-    return { claimed: true, subject: parseItem(BatchItemSchema, claimed ?? {}).subject };
-  } catch (error) {
-    if (!(error instanceof RefusedQuietly)) throw error;
-    // DynamoDB returns the item that refused the claim; a local store may not: read it then.
-    const found =
-      error.found ?? (await getConsistent(table, keys.batchItem(ref.tenantId, ref.batchId, index)));
-    const item = found ? parseItem(BatchItemSchema, found) : undefined;
-    return { claimed: false, status: item?.status, leaseUntil: item?.lease_until };
-  }
+  const outcome = await trySendWrite(table, batchItemWrites.claim(ref, index, token, now), 'ALL_NEW');
+  if (outcome.written)
+    return { claimed: true, subject: parseItem(BatchItemSchema, outcome.attributes ?? {}).subject };
+  const item = outcome.found ? parseItem(BatchItemSchema, outcome.found) : undefined;
+  return { claimed: false, status: item?.status, leaseUntil: item?.lease_until };
 }
 
 /**

@@ -1,8 +1,7 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { keys } from '../store/schema.ts';
 import { parseItem, type Table } from '../store/table.ts';
-import { sendWrite, type TableWrite } from '../store/write.ts';
+import { sendWriteIf, type TableWrite, trySendWrite } from '../store/write.ts';
 
 /**
  * The idempotency-key item (lib/store/schema.ts): the first request sent with an Idempotency-Key,
@@ -42,21 +41,6 @@ export type IdempotencyRecord = v.InferOutput<typeof IdempotencyRecordSchema>;
 
 const keyOf = (ref: IdempotencyKeyRef) => keys.idempotencyKey(ref.tenantId, ref.route, ref.key);
 
-/** A refused write of this module, carrying the record it found. */
-class KeyRefused extends Error {
-  constructor(
-    what: string,
-    readonly found: Record<string, unknown> | undefined,
-  ) {
-    super(`The ${what} was refused`);
-  }
-}
-
-const refusedAs = (what: string) => ({
-  what,
-  refused: (found: Record<string, unknown> | undefined) => new KeyRefused(what, found),
-});
-
 /** The idempotency-key writes, as values (lib/store/write.ts). */
 export const idempotencyWrites = {
   /** The first request takes the key: free, forgotten after 24 h (TTL deletes lazily), or held by a first request that died. */
@@ -82,7 +66,7 @@ export const idempotencyWrites = {
           ':inProgress': 'in-progress',
         },
       },
-      ...refusedAs('idempotency key'),
+      what: 'idempotency key',
     };
   },
 
@@ -99,7 +83,7 @@ export const idempotencyWrites = {
         ExpressionAttributeNames: { '#state': 'state', '#result': 'result', '#token': 'token' },
         ExpressionAttributeValues: { ':done': 'done', ':result': result, ':token': token },
       },
-      ...refusedAs('idempotency key'),
+      what: 'idempotency key',
     };
   },
 
@@ -112,7 +96,7 @@ export const idempotencyWrites = {
         ExpressionAttributeNames: { '#token': 'token' },
         ExpressionAttributeValues: { ':token': token },
       },
-      ...refusedAs('idempotency key'),
+      what: 'idempotency key',
     };
   },
 
@@ -126,21 +110,10 @@ export const idempotencyWrites = {
         ExpressionAttributeNames: { '#state': 'state', '#result': 'result' },
         ExpressionAttributeValues: { ':gone': 'gone', ':done': 'done', ':detail': detail },
       },
-      ...refusedAs('idempotency key'),
+      what: 'idempotency key',
     };
   },
 };
-
-/** Sends a write whose refusal leaves nothing to do: false then. */
-async function sendWriteIf(table: Table, write: TableWrite): Promise<boolean> {
-  try {
-    await sendWrite(table, write);
-    return true;
-  } catch (error) {
-    if (error instanceof KeyRefused) return false;
-    throw error;
-  }
-}
 
 /**
  * Takes the key for a first request with one conditional write, so concurrent repeats cannot
@@ -154,25 +127,12 @@ export async function claimIdempotencyKey(
   token: string,
   at: Date,
 ): Promise<{ claimed: true } | { claimed: false; first: IdempotencyRecord | undefined }> {
-  try {
-    await sendWrite(table, idempotencyWrites.claim(ref, fingerprint, token, at));
-    return { claimed: true };
-  } catch (error) {
-    if (!(error instanceof KeyRefused)) throw error;
-    // DynamoDB returns the record that refused the claim; a local store may not: read it then.
-    const found = error.found ?? (await getConsistent(table, keyOf(ref)));
-    return { claimed: false, first: found ? parseItem(IdempotencyRecordSchema, found) : undefined };
-  }
-}
-
-async function getConsistent(
-  table: Table,
-  key: Record<string, string>,
-): Promise<Record<string, unknown> | undefined> {
-  const { Item } = await table.doc.send(
-    new GetCommand({ TableName: table.name, Key: key, ConsistentRead: true }),
-  );
-  return Item;
+  const outcome = await trySendWrite(table, idempotencyWrites.claim(ref, fingerprint, token, at));
+  if (outcome.written) return { claimed: true };
+  return {
+    claimed: false,
+    first: outcome.found ? parseItem(IdempotencyRecordSchema, outcome.found) : undefined,
+  };
 }
 
 /** Stores the first request's response (JSON), replayed to every repeat. */

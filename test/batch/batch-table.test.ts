@@ -340,7 +340,7 @@ describe('in a transaction', () => {
       batchItemWrites.finish(batch, 0, 'token-lost', 1, screened, AT),
     ]);
 
-    await expect(outcome).rejects.toThrow('The batch subject was refused');
+    await expect(outcome).rejects.toThrow('The batch subject changed meanwhile; read it again and retry');
     expect((await getBatch(store.table, batch))?.finished).toBe(0);
     expect(await itemOf(batch, 0)).toEqual(itemBefore);
   });

@@ -224,7 +224,7 @@ describe('in a transaction', () => {
       idempotencyWrites.claim(held, 'fp-2', 'token-b', AT),
     ]);
 
-    await expect(outcome).rejects.toThrow('The idempotency key was refused');
+    await expect(outcome).rejects.toThrow('The idempotency key changed meanwhile; read it again and retry');
     expect(await stored(free)).toBeUndefined();
     expect(await stored(held)).toEqual(heldBefore);
   });
