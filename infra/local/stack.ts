@@ -133,6 +133,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         });
   reportLoading('creating the table');
   await ensureTable(dynamo.endpoint, tableName);
+  reportLoading('starting the local stores (the queues, the demo tenants)');
   // The ops CLI finds the running store here (DynamoDB Local holds its SQLite file while we run).
   const endpointFile = options.dataDir ? join(options.dataDir, 'dynamodb-endpoint') : undefined;
   if (endpointFile) writeFileSync(endpointFile, `${dynamo.endpoint}\n`);
