@@ -39,10 +39,11 @@ export async function recordFailedSubject(
   index: number,
   detail: string,
   failure: SubjectFailure = 'error',
+  refund = true,
 ): Promise<boolean> {
   const seq = await nextFinishSequence(table, batch, 'failed');
   const recorded = await failBatchItem(table, batch, index, seq, detail, new Date(), failure);
-  if (recorded) await refundScreens(table, batch.tenantId, 1, batch.chargedAt);
+  if (recorded && refund) await refundScreens(table, batch.tenantId, 1, batch.chargedAt);
   await closeIfLast(table, batch, seq);
   return recorded;
 }

@@ -127,8 +127,9 @@ export function batchSubjectHandler(deps: BatchSubjectDependencies): JobHandler<
     index: number,
     detail: string,
     failure: SubjectFailure,
+    refund = true,
   ): Promise<void> {
-    await recordFailedSubject(deps.services().table, accountOf(batch), index, detail, failure);
+    await recordFailedSubject(deps.services().table, accountOf(batch), index, detail, failure, refund);
   }
 
   async function run(job: BatchSubjectJob, delivery: Delivery): Promise<JobOutcome> {
@@ -190,13 +191,18 @@ export function batchSubjectHandler(deps: BatchSubjectDependencies): JobHandler<
         return { status: 'retry' };
       }
       deps.log.error({ ...where, err: error, permanent }, 'batch subject failed for good');
+      // A refused subject whose screen is stored and in use keeps its charge (DomainError.chargeStands).
+      const chargeStands = permanent && error.chargeStands;
       await recordFailure(
         batch,
         job.index,
         // A domain error says why in words meant for the tenant (e.g. a client reference
         // already registered); anything else says only that it failed.
-        permanent ? `${error.detail}; the subject was not charged.` : failedDetail(receiveCount),
+        permanent
+          ? `${error.detail}; ${chargeStands ? "its screen is that client's first screen, charged once" : 'the subject was not charged'}.`
+          : failedDetail(receiveCount),
         permanent ? 'refused' : 'error',
+        !chargeStands,
       );
       return DEAD_LETTER;
     }

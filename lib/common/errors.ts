@@ -103,6 +103,12 @@ export abstract class DomainError extends Error {
   get code(): ErrorCode {
     return this.particularCode ?? this.defaultCode;
   }
+  /**
+   * The refused request's screen is stored and in use, so its charge stands and is not given
+   * back: a client registration that lost the race to a registration of the same person whose
+   * client took that very screen (lib/monitoring/register-client.ts).
+   */
+  chargeStands = false;
 }
 
 export class InvalidRequestError extends DomainError {

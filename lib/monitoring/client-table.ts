@@ -258,10 +258,17 @@ export async function registerClientItem(
   table: Table,
   client: ClientItem,
   alongside: readonly TableWrite[] = [],
+  commit: Commit = (writes) => transact(table, writes),
 ): Promise<void> {
   // The client first: when it is refused, its refusal is the one reported.
-  await transact(table, [clientWrites.register(client), ...alongside]);
+  await commit([clientWrites.register(client), ...alongside]);
 }
+
+/**
+ * How a caller has its writes committed: by default one transaction of them alone; the audit
+ * trail's commit (lib/audit/trail.ts `auditedCommit`) adds the action's entry to it.
+ */
+export type Commit = (writes: readonly TableWrite[]) => Promise<void>;
 
 /**
  * Stops monitoring the client (clientWrites.stop) in one transaction with `alongside` (the
@@ -275,11 +282,12 @@ export async function stopClientItem(
   by: Actor,
   at: string,
   alongside: readonly TableWrite[] = [],
+  commit: Commit = (writes) => transact(table, writes),
 ): Promise<ClientItem | undefined> {
   const notActive = new Error('client not active');
   try {
     // The stop first: when it is refused, its refusal is the one reported.
-    await transact(table, [
+    await commit([
       { ...clientWrites.stop(tenantId, clientId, by, at), refused: () => notActive },
       ...alongside,
     ]);

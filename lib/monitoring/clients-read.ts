@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { audited } from '../audit/trail.ts';
+import { auditedCommit, type CommitAudited } from '../audit/trail.ts';
 import { ForbiddenError, NotFoundError } from '../common/errors.ts';
 import { ListQuerySchema } from '../common/fields.ts';
 import { isoSeconds } from '../common/time.ts';
@@ -136,16 +136,15 @@ export async function stopClient(
   clientId: string,
   at: Date = new Date(),
 ): Promise<ClientProfile> {
-  return audited(
+  return auditedCommit(
     table,
     caller.tenantId,
     {
       action: 'client.stop',
       actor: { user_id: caller.userId, role: caller.role },
       target: { client_id: clientId },
-      done: (client) => ({ details: { status: client.status, stopped_at: client.stopped_at ?? null } }),
     },
-    () => stopMonitoring(table, caller, clientId, at),
+    (commit) => stopMonitoring(table, caller, clientId, at, commit),
   );
 }
 
@@ -159,7 +158,8 @@ async function stopMonitoring(
   table: Table,
   caller: Pick<Principal, 'tenantId' | 'userId' | 'role'>,
   clientId: string,
-  at: Date = new Date(),
+  at: Date,
+  commit: CommitAudited,
 ): Promise<ClientProfile> {
   const client = await readClient(table, caller.tenantId, clientId);
   if (caller.role !== 'admin' && client.created_by.user_id !== caller.userId) {
@@ -182,6 +182,8 @@ async function stopMonitoring(
     { user_id: caller.userId, role: caller.role },
     isoSeconds(at),
     releases,
+    // The stop, the claims' release and its `done` entry: one transaction.
+    (writes) => commit(writes, { details: { status: 'stopped', stopped_at: isoSeconds(at) } }),
   );
   // Stopped already: stopping again changes nothing and says so.
   if (!stopped) return toClientProfile(await readClient(table, caller.tenantId, clientId));

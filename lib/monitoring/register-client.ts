@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { audited } from '../audit/trail.ts';
+import { auditedCommit, type CommitAudited } from '../audit/trail.ts';
 import { subjectList } from '../batch/request.ts';
 import { outcomeOf, type QueuedScreen, type SubjectScreener } from '../batch/worker.ts';
 import { ConflictError } from '../common/errors.ts';
@@ -130,9 +130,10 @@ export interface RegisterOptions {
 
 /**
  * Registers a client (POST /clients, each subject of POST /batch/clients/stream), recorded in the
- * tenant's audit trail (lib/audit/trail.ts, write-ahead): `started` with the check types asked
- * for (never the subject's name or date of birth), then `done` naming the new client, its first
- * screen and risk level, or `refused` (a reference or the person already registered, the quota).
+ * tenant's audit trail (lib/audit/trail.ts `auditedCommit`): one `done` entry with the check types
+ * asked for (never the subject's name or date of birth), the new client, its first screen and
+ * risk level, written in the same transaction as the client and its claims; or one `refused`
+ * entry (a reference or the person already registered, the quota), with nothing written.
  */
 export async function registerClient(
   services: Pick<Services, 'table' | 'config' | 'matcher'>,
@@ -140,7 +141,7 @@ export async function registerClient(
   input: ClientRegistration,
   options: RegisterOptions = {},
 ): Promise<{ client: ClientProfile; screen: ScreenResult }> {
-  return audited(
+  return auditedCommit(
     services.table,
     principal.tenantId,
     {
@@ -152,12 +153,8 @@ export async function registerClient(
         with_reference: Boolean(input.reference),
         charged: options.charge ?? true,
       },
-      done: ({ client, screen }) => ({
-        target: { client_id: client.client_id, screen_id: screen.screen_id },
-        details: { risk_level: screen.risk_level },
-      }),
     },
-    () => registerMonitoredClient(services, principal, input, options),
+    (commit) => registerMonitoredClient(services, principal, input, options, commit),
   );
 }
 
@@ -177,7 +174,8 @@ async function registerMonitoredClient(
   services: Pick<Services, 'table' | 'config' | 'matcher'>,
   principal: ScreeningPrincipal,
   input: ClientRegistration,
-  options: RegisterOptions = {},
+  options: RegisterOptions,
+  commit: CommitAudited,
 ): Promise<{ client: ClientProfile; screen: ScreenResult }> {
   const { table } = services;
   const at = options.at ?? new Date();
@@ -243,10 +241,18 @@ async function registerMonitoredClient(
     'file',
   );
   try {
-    await registerClientItem(table, client, claimWrites(claims, clientId, at));
+    // The client, its claims and its `done` entry: one transaction.
+    await registerClientItem(table, client, claimWrites(claims, clientId, at), (writes) =>
+      commit(writes, {
+        target: { client_id: clientId, screen_id: screen.screen_id },
+        details: { risk_level: screen.risk_level },
+      }),
+    );
   } catch (error) {
     if (error instanceof ClientExistsError) {
-      await refundLostRace(table, principal.tenantId, screen, charge, error.holder, at);
+      error.chargeStands = await screenTakenByWinner(table, principal.tenantId, screen, error.holder);
+      if (charge && !screen.skipped && !error.chargeStands)
+        await refundScreens(table, principal.tenantId, 1, at);
       throw error;
     }
     // An earlier attempt of the same queued job wrote this client: it stands.
@@ -284,22 +290,19 @@ async function adoptFirstScreen(
 }
 
 /**
- * A registration that lost the race for its claims gives back the screen it charged, unless the
- * winner registered with that very screen (reused from the rescreen window): it is then the
- * winner's first screen, and charged once for it.
+ * True when the registration that won the race for the claims registered with this very screen
+ * (reused from the rescreen window): it is then the winner's first screen, charged once, by the
+ * loser, so the loser's charge stands (POST /clients) and its batch does not refund it either
+ * (`chargeStands`, lib/batch/worker.ts). Otherwise the loser gives its charge back.
  */
-async function refundLostRace(
+async function screenTakenByWinner(
   table: Table,
   tenantId: string,
   screen: ScreenResult,
-  charged: boolean,
   holder: string | undefined,
-  at: Date,
-): Promise<void> {
-  if (!charged || screen.skipped) return;
-  const winner = holder ? await getClientItem(table, tenantId, holder, true) : undefined;
-  if (winner?.last_screen_id === screen.screen_id) return;
-  await refundScreens(table, tenantId, 1, at);
+): Promise<boolean> {
+  if (screen.skipped || !holder) return false;
+  return (await getClientItem(table, tenantId, holder, true))?.last_screen_id === screen.screen_id;
 }
 
 /**

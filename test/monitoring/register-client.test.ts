@@ -110,8 +110,13 @@ describe('registering a client', () => {
       body: { existing_client_id: first.client.client_id },
       detail: expect.stringContaining(`already monitored as client ${first.client.client_id}`),
     });
-    // One transaction: the client item, its reference claim and its person claim.
-    expect(lateItems.map((item) => item.Put?.Item.entity)).toEqual(['client', 'client-ref', 'client-person']);
+    // One transaction: the client item, its reference claim, its person claim and its audit entry.
+    expect(lateItems.map((item) => item.Put?.Item.entity)).toEqual([
+      'client',
+      'client-ref',
+      'client-person',
+      'audit',
+    ]);
     const lateId = lateItems[0].Put?.Item.client_id as string;
     expect(await getClientItem(store.table, tenantId, lateId, true)).toBeUndefined();
     expect(await getClaim(store.table, referenceClaim(tenantId, 'LATE-1'), true)).toBeUndefined();
