@@ -47,12 +47,21 @@ export const nodeConnector: Connector = (target, { headers, body, timeoutMs }) =
           'content-type': 'application/json',
           'content-length': Buffer.byteLength(body),
         },
-        lookup: (_host, _options, callback) =>
-          (callback as (e: null, address: string, family: number) => void)(
-            null,
-            address.address,
-            address.family,
-          ),
+        // Answers only the checked address. Node asks in either form: with `all` (Node 20 and
+        // later connect with autoSelectFamily, so every connection to a host name does) it wants
+        // a list; without, one address and its family.
+        lookup: (_host, options, callback) => {
+          if ((options as { all?: boolean }).all)
+            (callback as (e: null, addresses: { address: string; family: number }[]) => void)(null, [
+              { address: address.address, family: address.family },
+            ]);
+          else
+            (callback as (e: null, address: string, family: number) => void)(
+              null,
+              address.address,
+              address.family,
+            );
+        },
         agent: false,
       },
       (res) => {
