@@ -139,6 +139,16 @@ function send(res: ServerResponse, result: APIGatewayProxyStructuredResultV2): v
 }
 
 /**
+ * How long an idle keep-alive connection stays open. Node's default, 5 s, closes a connection a
+ * client may be reusing at that very moment: a client polling every few seconds, or one that
+ * paused between requests, then had its next request reset (ECONNRESET). Held open far longer
+ * than clients keep idle connections (undici, Node's fetch, keeps them 4 s unless the server's
+ * `Keep-Alive: timeout=` says more), the server is never the side that closes under a request.
+ * The header timeout must exceed it (Node's rule), so a slow request's headers still arrive.
+ */
+const KEEP_ALIVE = { keepAliveTimeout: 65_000, headersTimeout: 66_000 };
+
+/**
  * The local stand-in for API Gateway: every manifest route, served through the very handlers
  * that are deployed as Lambdas, with payload-v2 events built from the request; and, standing in
  * for the distribution's S3 behaviour, the console's files under /console.
@@ -149,7 +159,7 @@ export async function createHttpServer(options: { streamServer?: StreamRouteServ
     if (route.kind === 'http') handlers.set(route.id, await loadHandler(route.entry));
   const fallback = await loadHandler(fallbackRoute.entry);
 
-  return createServer(async (req, res) => {
+  return createServer(KEEP_ALIVE, async (req, res) => {
     try {
       const method = (req.method ?? 'GET').toUpperCase();
       const { path } = requestTarget(req.url);
