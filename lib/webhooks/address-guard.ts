@@ -31,12 +31,17 @@ for (const [net, prefix] of [
 ] as const)
   FORBIDDEN.addSubnet(net, prefix, 'ipv4');
 for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
   ['fc00::', 7], // unique local, including fd00:ec2::254 (the metadata service over IPv6)
   ['fe80::', 10],
   ['ff00::', 8],
+  // IPv6 forms that carry an IPv4 address, which could spell a forbidden one: IPv4-compatible,
+  // IPv4-translated, NAT64, 6to4, Teredo (IPv4-mapped addresses are judged by their IPv4 address).
+  ['::', 96],
+  ['::ffff:0:0:0', 96],
   ['64:ff9b::', 96],
+  ['2002::', 16],
+  ['2001::', 32],
+  ['100::', 64], // discard-only
   ['2001:db8::', 32],
 ] as const)
   FORBIDDEN.addSubnet(net, prefix, 'ipv6');
