@@ -1,11 +1,10 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { RISK_ORDER } from '../matcher/types.ts';
 import { outboxEvent, outboxUpdate } from '../outbox/outbox.ts';
 import { RESCREEN_TRIGGERS } from '../screening/screen-record.ts';
 import { SubjectSchema } from '../screening/subject.ts';
 import { INDEXES, keys } from '../store/schema.ts';
-import { parseItem, putRequests, queryAll, type Table, writeAll } from '../store/table.ts';
+import { parseItem, putRequests, queryAll, readItem, type Table, writeAll } from '../store/table.ts';
 import { sendWrite, sendWriteIf, type TableWrite, trySendWrite } from '../store/write.ts';
 import { PLAN_IDS } from '../tenancy/plans.ts';
 import { ROLES } from '../tenancy/roles.ts';
@@ -447,7 +446,7 @@ export async function closeBatch(table: Table, ref: BatchRef): Promise<void> {
 
 /** The batch record, or undefined when there is none in this tenant (consistent read). */
 export async function getBatch(table: Table, ref: BatchRef): Promise<BatchRecord | undefined> {
-  const item = await getConsistent(table, keys.batch(ref.tenantId, ref.batchId));
+  const item = await readItem(table, keys.batch(ref.tenantId, ref.batchId));
   return item ? parseItem(BatchRecordSchema, item) : undefined;
 }
 
@@ -459,16 +458,6 @@ export async function nextFinishSequence(
 ): Promise<number> {
   const updated = await sendWrite(table, batchWrites.numberFinished(ref, tally), 'UPDATED_NEW');
   return updated?.finished as number;
-}
-
-async function getConsistent(
-  table: Table,
-  key: Record<string, string>,
-): Promise<Record<string, unknown> | undefined> {
-  const { Item } = await table.doc.send(
-    new GetCommand({ TableName: table.name, Key: key, ConsistentRead: true }),
-  );
-  return Item;
 }
 
 export type ClaimOutcome =

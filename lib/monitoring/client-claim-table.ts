@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { normaliseText, type Subject } from '../screening/subject.ts';
 import { keys } from '../store/schema.ts';
-import { parseItem, type Table } from '../store/table.ts';
+import { parseItem, readItem, type Table } from '../store/table.ts';
 import type { TableWrite } from '../store/write.ts';
 
 /**
@@ -121,14 +120,8 @@ export async function getClaim(
   claim: Claim,
   consistent: boolean,
 ): Promise<ClientClaimItem | undefined> {
-  const { Item } = await table.doc.send(
-    new GetCommand({
-      TableName: table.name,
-      Key: claim.key,
-      ...(consistent ? { ConsistentRead: true } : {}),
-    }),
-  );
-  return Item ? parseItem(ClientClaimItemSchema, Item) : undefined;
+  const item = await readItem(table, claim.key, consistent);
+  return item ? parseItem(ClientClaimItemSchema, item) : undefined;
 }
 
 /** The client holding the reference (GET /clients?reference=), or undefined. */

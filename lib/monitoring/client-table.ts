@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { ConflictError } from '../common/errors.ts';
 import { isClientId } from '../common/ids.ts';
@@ -8,7 +7,15 @@ import { RISK_ORDER, type RiskLevel } from '../matcher/types.ts';
 import { type Actor, ActorSchema } from '../screening/screen-record.ts';
 import { SubjectSchema } from '../screening/subject.ts';
 import { INDEXES, indexAttributes, indexKeys, keys } from '../store/schema.ts';
-import { getAll, parseItem, queryAll, queryIndexPage, queryPage, type Table } from '../store/table.ts';
+import {
+  getAll,
+  parseItem,
+  queryAll,
+  queryIndexPage,
+  queryPage,
+  readItem,
+  type Table,
+} from '../store/table.ts';
 import { type TableWrite, transact, trySendWrite } from '../store/write.ts';
 import { CHECK_TYPES } from '../watchlists/types.ts';
 
@@ -347,14 +354,8 @@ export async function getClientItem(
   clientId: string,
   consistent = false,
 ): Promise<ClientItem | undefined> {
-  const { Item } = await table.doc.send(
-    new GetCommand({
-      TableName: table.name,
-      Key: keys.client(tenantId, clientId),
-      ...(consistent ? { ConsistentRead: true } : {}),
-    }),
-  );
-  return Item ? parseClientItem(Item) : undefined;
+  const item = await readItem(table, keys.client(tenantId, clientId), consistent);
+  return item ? parseClientItem(item) : undefined;
 }
 
 /** The tenant's client with this id (consistent read), or undefined. */

@@ -1,8 +1,7 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { RISK_ORDER } from '../matcher/types.ts';
 import { keys } from '../store/schema.ts';
-import { parseItem, queryAll, type Table } from '../store/table.ts';
+import { parseItem, queryAll, readItem, type Table } from '../store/table.ts';
 import { sendWrite, type TableWrite, trySendWrite } from '../store/write.ts';
 
 /**
@@ -107,16 +106,9 @@ export async function noteRunCounts(
   await trySendWrite(table, runningRunWrites.noteCounts(tenantId, runId, counts));
 }
 
-async function readRunningRun(table: Table, tenantId: string): Promise<Record<string, unknown> | undefined> {
-  const { Item } = await table.doc.send(
-    new GetCommand({ TableName: table.name, Key: keys.runningRun(tenantId), ConsistentRead: true }),
-  );
-  return Item;
-}
-
 /** The tenant's running-run claim (consistent read), or undefined. */
 export async function getRunningRun(table: Table, tenantId: string): Promise<RunningRunClaim | undefined> {
-  const item = await readRunningRun(table, tenantId);
+  const item = await readItem(table, keys.runningRun(tenantId));
   return item ? parseRunningRun(item) : undefined;
 }
 

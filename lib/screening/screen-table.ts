@@ -11,7 +11,7 @@ import {
 import { type OutboxEvent, outboxUpdate } from '../outbox/outbox.ts';
 import type { ListName } from '../store/cursor.ts';
 import { INDEXES, indexAttributes, indexKeys, keys } from '../store/schema.ts';
-import { parseItem, queryAll, queryIndexPage, type Table } from '../store/table.ts';
+import { parseItem, queryAll, queryIndexPage, readItem, type Table } from '../store/table.ts';
 import type { Refusal, TableWrite } from '../store/write.ts';
 import { sendWrite, sendWriteIf, trySendWrite } from '../store/write.ts';
 import { ROLES } from '../tenancy/roles.ts';
@@ -658,10 +658,8 @@ export async function storedScreen(
   tenantId: string,
   screenId: string,
 ): Promise<Record<string, unknown> | undefined> {
-  const { Item } = await table.doc.send(
-    new GetCommand({ TableName: table.name, Key: keys.screen(tenantId, screenId), ConsistentRead: true }),
-  );
-  return Item;
+  const item = await readItem(table, keys.screen(tenantId, screenId));
+  return item;
 }
 
 /** One consistent read of some attributes of a screen (never its content). */

@@ -1,8 +1,7 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { RISK_ORDER } from '../matcher/types.ts';
 import { INDEXES, indexKeys, keys } from '../store/schema.ts';
-import { parseItem, queryIndexPage, type Table } from '../store/table.ts';
+import { parseItem, queryIndexPage, readItem, type Table } from '../store/table.ts';
 import { sendWrite, sendWriteIf, type TableWrite } from '../store/write.ts';
 import { CHECK_TYPES } from '../watchlists/types.ts';
 import { DISPOSITIONS } from './request.ts';
@@ -247,10 +246,8 @@ export async function findSubjectRow(
   tenantId: string,
   subjectHash: string,
 ): Promise<SubjectRow | undefined> {
-  const { Item } = await table.doc.send(
-    new GetCommand({ TableName: table.name, Key: keys.subject(tenantId, subjectHash), ConsistentRead: true }),
-  );
-  return Item ? parseItem(SubjectRowSchema, Item) : undefined;
+  const item = await readItem(table, keys.subject(tenantId, subjectHash));
+  return item ? parseItem(SubjectRowSchema, item) : undefined;
 }
 
 /**

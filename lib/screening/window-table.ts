@@ -1,8 +1,7 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { isoSeconds } from '../common/time.ts';
 import { keys } from '../store/schema.ts';
-import { parseItem, type Table } from '../store/table.ts';
+import { parseItem, readItem, type Table } from '../store/table.ts';
 import type { TableWrite } from '../store/write.ts';
 import { sendWriteIf, trySendWrite } from '../store/write.ts';
 
@@ -155,8 +154,6 @@ export async function findWindow(
   tenantId: string,
   hash: string,
 ): Promise<WindowItem | undefined> {
-  const { Item } = await table.doc.send(
-    new GetCommand({ TableName: table.name, Key: keys.rescreenWindow(tenantId, hash), ConsistentRead: true }),
-  );
-  return Item ? parseItem(WindowItemSchema, Item) : undefined;
+  const item = await readItem(table, keys.rescreenWindow(tenantId, hash));
+  return item ? parseItem(WindowItemSchema, item) : undefined;
 }

@@ -6,6 +6,7 @@ import {
   BatchGetCommand,
   BatchWriteCommand,
   DynamoDBDocumentClient,
+  GetCommand,
   QueryCommand,
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
@@ -136,6 +137,21 @@ export async function getAll(
     pending = (UnprocessedKeys?.[table.name]?.Keys ?? []) as Record<string, string>[];
   }
   return found;
+}
+
+/**
+ * The item of `key`, or undefined when there is none: a consistent read unless `consistent` is
+ * false. Readers parse it with their entity's schema.
+ */
+export async function readItem(
+  table: Table,
+  key: Record<string, string>,
+  consistent = true,
+): Promise<Record<string, unknown> | undefined> {
+  const { Item } = await table.doc.send(
+    new GetCommand({ TableName: table.name, Key: key, ...(consistent ? { ConsistentRead: true } : {}) }),
+  );
+  return Item;
 }
 
 /** Every item a query matches, following LastEvaluatedKey across pages. */

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { AUDIT_ACTOR_ROLES, type AuditActor } from '../audit/trail.ts';
 import { ConflictError, NotFoundError } from '../common/errors.ts';
 import { INDEXES, indexKeys, keys } from '../store/schema.ts';
-import { parseItem, queryAll, type Table } from '../store/table.ts';
+import { parseItem, queryAll, readItem, type Table } from '../store/table.ts';
 import { sendWrite, type TableWrite, type UpdateWrite } from '../store/write.ts';
 import { PLAN_IDS, PLANS, type PlanId } from './plans.ts';
 
@@ -178,10 +178,8 @@ export async function createTenantItem(table: Table, tenant: Tenant): Promise<vo
 }
 
 export async function getTenant(table: Table, tenantId: string): Promise<Tenant | undefined> {
-  const { Item } = await table.doc.send(
-    new GetCommand({ TableName: table.name, Key: keys.tenant(tenantId) }),
-  );
-  return Item ? parseTenant(Item) : undefined;
+  const item = await readItem(table, keys.tenant(tenantId), false);
+  return item ? parseTenant(item) : undefined;
 }
 
 export async function listTenants(table: Table): Promise<Tenant[]> {

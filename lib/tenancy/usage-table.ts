@@ -1,9 +1,8 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { QuotaExceededError } from '../common/errors.ts';
 import { isoDay } from '../common/time.ts';
 import { keys } from '../store/schema.ts';
-import { parseItem, type Table } from '../store/table.ts';
+import { parseItem, readItem, type Table } from '../store/table.ts';
 import { sendWrite, trySendWrite, type UpdateWrite } from '../store/write.ts';
 
 /**
@@ -121,10 +120,8 @@ export const usageWrites = {
 
 /** The screens charged to the tenant in the month of `at` (consistent read); 0 before the first. */
 export async function readUsage(table: Table, tenantId: string, at: Date): Promise<number> {
-  const { Item } = await table.doc.send(
-    new GetCommand({ TableName: table.name, Key: usageKey(tenantId, at), ConsistentRead: true }),
-  );
-  return (Item ? parseItem(UsageItemSchema, Item).used : undefined) ?? 0;
+  const item = await readItem(table, usageKey(tenantId, at));
+  return (item ? parseItem(UsageItemSchema, item).used : undefined) ?? 0;
 }
 
 /**

@@ -1,8 +1,7 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '../common/errors.ts';
 import { keys } from '../store/schema.ts';
-import { getAll, parseItem, queryAll, type Table } from '../store/table.ts';
+import { getAll, parseItem, queryAll, readItem, type Table } from '../store/table.ts';
 import { sendWrite, type TableWrite, type UpdateWrite } from '../store/write.ts';
 
 import { ROLES } from './roles.ts';
@@ -174,10 +173,8 @@ export async function createUserItem(table: Table, user: User): Promise<void> {
 }
 
 export async function getUser(table: Table, tenantId: string, userId: string): Promise<User | undefined> {
-  const { Item } = await table.doc.send(
-    new GetCommand({ TableName: table.name, Key: keys.user(tenantId, userId), ConsistentRead: true }),
-  );
-  return Item ? parseUser(Item) : undefined;
+  const item = await readItem(table, keys.user(tenantId, userId));
+  return item ? parseUser(item) : undefined;
 }
 
 /** Every user of the tenant, disabled ones included (consistent read, in no particular order). */

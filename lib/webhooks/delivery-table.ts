@@ -1,8 +1,7 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { ConflictError } from '../common/errors.ts';
 import { keys } from '../store/schema.ts';
-import { parseItem, queryAll, queryPage, type Table } from '../store/table.ts';
+import { parseItem, queryAll, queryPage, readItem, type Table } from '../store/table.ts';
 import { sendWrite, type TableWrite, trySendWrite } from '../store/write.ts';
 import { WEBHOOK_EVENT_TYPES } from './events.ts';
 
@@ -57,14 +56,8 @@ export async function readDeliveryItem(
   webhookId: string,
   deliveryId: string,
 ): Promise<DeliveryItem | undefined> {
-  const { Item } = await table.doc.send(
-    new GetCommand({
-      TableName: table.name,
-      Key: keys.webhookDelivery(tenantId, webhookId, deliveryId),
-      ConsistentRead: true,
-    }),
-  );
-  return Item ? parseItem(DeliveryItemSchema, Item) : undefined;
+  const item = await readItem(table, keys.webhookDelivery(tenantId, webhookId, deliveryId));
+  return item ? parseItem(DeliveryItemSchema, item) : undefined;
 }
 
 export const deliveryWrites = {

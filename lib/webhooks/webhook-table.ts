@@ -1,10 +1,9 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { ConflictError, NotFoundError } from '../common/errors.ts';
 import { outboxUpdate } from '../outbox/outbox.ts';
 import type { OutboxEvent } from '../outbox/outbox-table.ts';
 import { keys } from '../store/schema.ts';
-import { parseItem, queryAll, type Table } from '../store/table.ts';
+import { parseItem, queryAll, readItem, type Table } from '../store/table.ts';
 import { sendWrite, type TableWrite } from '../store/write.ts';
 
 /**
@@ -53,10 +52,8 @@ export async function readWebhookItem(
   tenantId: string,
   webhookId: string,
 ): Promise<WebhookItem | undefined> {
-  const { Item } = await table.doc.send(
-    new GetCommand({ TableName: table.name, Key: keys.webhook(tenantId, webhookId), ConsistentRead: true }),
-  );
-  return Item ? parseItem(WebhookItemSchema, Item) : undefined;
+  const item = await readItem(table, keys.webhook(tenantId, webhookId));
+  return item ? parseItem(WebhookItemSchema, item) : undefined;
 }
 
 /** Every endpoint of the tenant (consistent reads). */
