@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
 import { deleteTable, ensureTable } from '../../infra/local/dynamo.ts';
 import { createTable, type Table } from '../../lib/store/table.ts';
@@ -47,16 +46,6 @@ export async function startTestStore(): Promise<TestStore> {
   };
 }
 
-/**
- * The item at `key` as stored (a consistent read), or undefined: for a test that checks a write
- * left an item exactly as it was, or that a refused transaction wrote nothing.
- */
-export async function readItem(
-  table: Table,
-  key: { pk: string; sk: string },
-): Promise<Record<string, unknown> | undefined> {
-  const { Item } = await table.doc.send(
-    new GetCommand({ TableName: table.name, Key: key, ConsistentRead: true }),
-  );
-  return Item;
-}
+// The item at a key as stored (a consistent read), or undefined: for a test that checks a write
+// left an item exactly as it was, or that a refused transaction wrote nothing.
+export { readItem } from '../../lib/store/table.ts';
