@@ -1,9 +1,10 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openTable } from '../infra/local/open-table.ts';
+import { anchorStoreOf } from '../lib/audit/anchor-store.ts';
 import { AUDIT_LIMIT_MAX, audited, listAudit, OPS_ACTOR } from '../lib/audit/trail.ts';
-import { verifyTenantTrail } from '../lib/audit/verify.ts';
-import { readConfig } from '../lib/common/config.ts';
+import { type ExpectedHead, verifyTenantTrail } from '../lib/audit/verify.ts';
+import { localSettings, readConfig } from '../lib/common/config.ts';
 import { rescreenAfterSync, summariseSync } from '../lib/jobs/run-sync.ts';
 import { loadSnapshot } from '../lib/matcher/snapshot-file.ts';
 import { claimAllClientPersons } from '../lib/monitoring/client-claims.ts';
@@ -34,8 +35,11 @@ Commands
                                                               the only way to reset an admin's key. The new key
                                                               has no lineage: hand it to the user yourself
   audit         --tenant ID [--limit N]                       the tenant's audit trail, newest first
-  verify-audit  --tenant ID                                   checks the tenant's hash chain: OK with the count and
-                                                              head hash, or the first broken link (exit code 1)
+  verify-audit  --tenant ID [--expect-count N [--expect-head HASH]]
+                                                              checks the tenant's hash chain, then that it still
+                                                              reaches the newest anchor published outside the table
+                                                              (and the head you kept, if given): OK with the count
+                                                              and head hash, or what is wrong where (exit code 1)
   retention     --tenant ID                                   the tenant's retention settings
   set-retention --tenant ID [--days N|none] [--lock on|off] [--reason TEXT]
                                                               retention period and lock; lifting the lock or
@@ -65,6 +69,8 @@ Store (default: the local runtime's store under DATA_DIR, default .data)
   --table NAME       DynamoDB table (or TABLE_NAME); with no --endpoint this is the deployed table in AWS_REGION
   --endpoint URL     a DynamoDB endpoint (or DYNAMODB_ENDPOINT), e.g. a running DynamoDB Local
   --region REGION    (or AWS_REGION)
+  The audit anchors: AUDIT_ANCHOR_BUCKET (the stack's Object Lock bucket) or AUDIT_ANCHOR_DIR,
+  default DATA_DIR/audit-anchors (npm start's)
 `;
 
 function fail(message: string): never {
@@ -90,6 +96,8 @@ const { positionals, values } = parseArgs({
     table: { type: 'string' },
     endpoint: { type: 'string' },
     region: { type: 'string' },
+    'expect-count': { type: 'string' },
+    'expect-head': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -117,6 +125,17 @@ async function tenantArg(): Promise<string> {
   if (values.tenant === OPERATIONS_TRAIL && ['audit', 'verify-audit'].includes(command)) return values.tenant;
   if (!(await getTenant(store.table, values.tenant))) fail(`tenant ${values.tenant} not found`);
   return values.tenant;
+}
+
+/** --expect-count N [--expect-head HASH]: a head an examiner kept. */
+function expectedHeadArgs(): ExpectedHead | undefined {
+  const count = values['expect-count'];
+  const hash = values['expect-head'];
+  if (count === undefined && hash === undefined) return undefined;
+  if (count === undefined || !/^\d{1,12}$/.test(count) || Number(count) < 1)
+    fail('--expect-count must be a whole number from 1 (the seq of the head you kept)');
+  if (hash !== undefined && !/^[0-9a-f]{64}$/.test(hash)) fail('--expect-head must be a SHA-256 hex hash');
+  return { count: Number(count), hash };
 }
 
 /** --days N|none and --lock on|off, as the change PATCH /settings would send. */
@@ -225,12 +244,22 @@ try {
     }
     case 'verify-audit': {
       const tenantId = await tenantArg();
-      const verdict = await verifyTenantTrail(store.table, tenantId);
+      const verdict = await verifyTenantTrail(store.table, tenantId, {
+        anchors: anchorStoreOf({
+          ...process.env,
+          AUDIT_ANCHOR_DIR: process.env.AUDIT_ANCHOR_DIR ?? resolve(localSettings().dataDir, 'audit-anchors'),
+        }),
+        expect: expectedHeadArgs(),
+      });
+      const anchored = verdict.anchor
+        ? `, anchored at entry ${verdict.anchor.seq}`
+        : ', no anchor published yet';
+      const waiting = verdict.waiting > 0 ? `; ${verdict.waiting} newer entries wait to be chained` : '';
       output = verdict.ok
         ? {
             tenant_id: tenantId,
             ...verdict,
-            detail: `OK: ${verdict.count} entries, head hash ${verdict.head_hash}`,
+            detail: `OK: ${verdict.count} entries, head hash ${verdict.head_hash}${anchored}${waiting}`,
           }
         : { tenant_id: tenantId, ...verdict, detail: `BROKEN at entry ${verdict.seq}: ${verdict.detail}` };
       // A broken chain is the command's failure: scripts and CI can act on the exit code alone.

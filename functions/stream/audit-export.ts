@@ -1,3 +1,4 @@
+import { anchorStoreOf } from '../../lib/audit/anchor-store.ts';
 import { startExport } from '../../lib/export/export.ts';
 import { streamHandler } from '../../lib/runtime/handlers.ts';
 
@@ -7,5 +8,6 @@ export const handler = streamHandler('audit-export', ({ services, principal, que
     query,
     accept: event.headers?.accept,
     remainingMs: () => context.getRemainingTimeInMillis(),
+    anchors: anchorStoreOf(services.config),
   }),
 );

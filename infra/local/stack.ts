@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { resumeOpenBatches } from '../../lib/batch/resume.ts';
@@ -14,6 +15,7 @@ import { getWebhookDeps } from '../../lib/runtime/webhooks.ts';
 import { liveWatchlistsOf } from '../../lib/sync/live-watchlists.ts';
 import { defaultSnapshotPath } from '../../lib/watchlists/snapshot.ts';
 import { requeuePendingDeliveries } from '../../lib/webhooks/drain.ts';
+import { type LocalAuditChain, startLocalAuditChain } from './audit-chain.ts';
 import { type DemoKey, seedDemoTenants } from './demo-tenants.ts';
 import { DYNAMODB_LOCAL_DIR, deleteTable, ensureTable, startDynamoDbLocal } from './dynamo.ts';
 import { createHttpServer } from './http-server.ts';
@@ -101,6 +103,8 @@ export interface LocalStack {
   webhookQueue: LocalWebhookQueue;
   /** The scheduled jobs' timers; `tick` runs them all now. */
   scheduler: LocalScheduler;
+  /** The audit chain writer (woken by each audited write, and a sweep every 5 s). */
+  auditChain: LocalAuditChain;
   /** Settles when the watchlists are loaded and /health says `ok` (rejects if they cannot be). */
   ready: Promise<void>;
   close(): Promise<void>;
@@ -158,8 +162,18 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const defaultedStore = options.dataDir !== null && !stores.watchlistStoreDir && !stores.watchlistBucket;
   if (defaultedStore && options.dataDir)
     setEnvironment({ WATCHLIST_STORE_DIR: join(options.dataDir, 'watchlists') });
+  // The audit chain's anchors: append-only files beside the table (a temporary directory when
+  // the stack keeps nothing), unless an anchor bucket or directory is configured.
+  const anchorDir =
+    process.env.AUDIT_ANCHOR_BUCKET || process.env.AUDIT_ANCHOR_DIR
+      ? undefined
+      : options.dataDir
+        ? join(options.dataDir, 'audit-anchors')
+        : mkdtempSync(join(tmpdir(), 'audit-anchors-'));
+  if (anchorDir) setEnvironment({ AUDIT_ANCHOR_DIR: anchorDir });
   resetServices();
   const { table, config } = getServices();
+  const auditChain = startLocalAuditChain();
 
   // The queue lives in memory: batches a previous run left unfinished are queued again.
   const resumed = await resumeOpenBatches(getServices(), logger);
@@ -211,6 +225,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     batchQueue,
     webhookQueue,
     scheduler,
+    auditChain,
     ready,
     close: async () => {
       await ready.catch(() => undefined);
@@ -224,6 +239,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       await batchQueue.close();
       if (!externalQueue) {
         setEnvironment({ SQS_ENDPOINT: undefined, BATCH_QUEUE_URL: undefined });
+      }
+      await auditChain.stop();
+      if (anchorDir) {
+        setEnvironment({ AUDIT_ANCHOR_DIR: undefined });
+        if (!options.dataDir) rmSync(anchorDir, { recursive: true, force: true });
       }
       await dynamo.close();
       if (endpointFile) rmSync(endpointFile, { force: true });

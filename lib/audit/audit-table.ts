@@ -1,14 +1,15 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { keys } from '../store/schema.ts';
-import { parseItem, queryPage, type Table } from '../store/table.ts';
+import { parseItem, queryPage, readItem, type Table } from '../store/table.ts';
 import { sendWrite, type TableWrite } from '../store/write.ts';
 
 /**
  * The `audit` item: one entry of a tenant's hash-chained trail (lib/audit/trail.ts), `AUDIT#<seq>`
- * in the tenant's partition. This module declares the entry once, reads the chain (its head, a
- * page after a seq, a page before one) and builds the append as a write value, so an append can
- * later join one transaction with the action it records.
+ * in the tenant's partition; and the `audit-pending` item: an entry as its action wrote it, in the
+ * action's own transaction, before the tenant's chain writer (lib/audit/chain-writer.ts) gives it
+ * a seq and links it. This module declares the entry once, reads the chain (its head, a page after
+ * a seq, a page before one) and the entries waiting for it, and builds the writes as values.
  */
 
 export const AUDIT_ACTIONS = [
@@ -78,8 +79,10 @@ const AuditEntrySchema = v.object({
   action: v.picklist(AUDIT_ACTIONS),
   /** `started` before the action; `done`, `refused` or `failed` after it. */
   outcome: v.picklist(AUDIT_OUTCOMES),
-  /** An outcome entry: the seq of the `started` entry it completes. */
+  /** An outcome entry of an action recorded before the chain writer: the seq of its `started` entry. */
   started_seq: v.optional(v.number()),
+  /** An outcome entry: the `entry_id` of the `started` entry it completes. */
+  started_entry_id: v.optional(v.string()),
   /** `refused`: the refusal's detail; `failed`: what failed (never internals). */
   outcome_detail: v.optional(v.string()),
   actor: AuditActorSchema,
@@ -93,6 +96,9 @@ const AuditEntrySchema = v.object({
   hash: v.string(),
 });
 export type AuditEntry = v.InferOutput<typeof AuditEntrySchema>;
+
+/** An entry as its action writes it: everything but its place in the chain. */
+export type UnchainedEntry = Omit<AuditEntry, 'seq' | 'prev_hash' | 'hash'>;
 
 /**
  * The sort keys of chained entries: `AUDIT#` and 12 digits. Seqs stay below 10^11, so every key
@@ -153,9 +159,98 @@ export function appendEntryWrite(entry: AuditEntry): TableWrite {
   };
 }
 
-/** Sends {@link appendEntryWrite} alone. */
-export async function appendEntry(table: Table, entry: AuditEntry): Promise<void> {
-  await sendWrite(table, appendEntryWrite(entry));
+/** The chain writer found an entry it was linking already linked, by another writer meanwhile. */
+export class AuditEntryChainedError extends Error {
+  constructor(entryId: string) {
+    super(`Audit entry ${entryId} was chained meanwhile`);
+    this.name = 'AuditEntryChainedError';
+  }
+}
+
+/**
+ * An action's entry, written in the action's own transaction: a put of a fresh key
+ * (`AUDITQ#<at>#<entry_id>`), so concurrent actions of one tenant never contend for it.
+ */
+export function pendingEntryWrite(entry: UnchainedEntry): TableWrite {
+  return {
+    Put: {
+      Item: {
+        ...keys.auditPending(entry.tenant_id, entry.at, entry.entry_id),
+        entity: 'audit-pending',
+        ...entry,
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+    what: 'audit entry',
+  };
+}
+
+/** An entry waiting for the chain writer, with the sort key it waits under. */
+export interface PendingEntry {
+  sk: string;
+  entry: UnchainedEntry;
+}
+
+/** Up to `limit` of the tenant's entries waiting to be chained, oldest first (consistent read). */
+export async function readPendingEntries(
+  table: Table,
+  tenantId: string,
+  limit: number,
+): Promise<PendingEntry[]> {
+  const { Items = [] } = await table.doc.send(
+    new QueryCommand({ TableName: table.name, ...waiting(tenantId), Limit: limit }),
+  );
+  return Items.map((item) => ({ sk: String(item.sk), entry: entryOfItem(item) as UnchainedEntry }));
+}
+
+/** How many of the tenant's entries wait to be chained (counted a page of 1 MB at a time). */
+export async function countPendingEntries(table: Table, tenantId: string): Promise<number> {
+  let count = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await table.doc.send(
+      new QueryCommand({
+        TableName: table.name,
+        ...waiting(tenantId),
+        Select: 'COUNT',
+        ExclusiveStartKey: start,
+      }),
+    );
+    count += page.Count ?? 0;
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return count;
+}
+
+/** The tenant's waiting entries, oldest first, read consistently. */
+const waiting = (tenantId: string) => ({
+  KeyConditionExpression: 'pk = :pk AND begins_with(sk, :pending)',
+  ExpressionAttributeValues: { ':pk': keys.tenantPartition(tenantId), ':pending': 'AUDITQ#' },
+  ConsistentRead: true,
+});
+
+/** Whether the entry still waits for the chain writer (consistent read of its waiting item). */
+export async function isWaiting(table: Table, entry: UnchainedEntry): Promise<boolean> {
+  const item = await readItem(table, keys.auditPending(entry.tenant_id, entry.at, entry.entry_id));
+  return item !== undefined;
+}
+
+/**
+ * Linking one waiting entry: the put of its chained entry (seq not taken) and the delete of its
+ * waiting item (still there: no other writer linked it meanwhile), for one transaction.
+ */
+export function chainEntryWrites(pending: PendingEntry, sealed: AuditEntry): TableWrite[] {
+  return [
+    appendEntryWrite(sealed),
+    {
+      Delete: {
+        Key: { pk: keys.tenantPartition(sealed.tenant_id), sk: pending.sk },
+        ConditionExpression: 'attribute_exists(pk)',
+      },
+      what: 'waiting audit entry',
+      refused: () => new AuditEntryChainedError(sealed.entry_id),
+    },
+  ];
 }
 
 async function queryChain(

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import canonicalize from 'canonicalize';
 
 /**
  * The hash chain of a tenant's audit trail, with no store behind it: the trail (lib/audit/trail.ts),
@@ -25,24 +26,17 @@ export interface ChainedEntry {
 }
 
 /**
- * JSON with object keys sorted (recursively, by UTF-16 code unit, as `Array.prototype.sort`) and
- * no whitespace: one text per value, whatever order its keys were written or read in. Fields whose
- * value is `undefined` are left out, as `JSON.stringify` does; an absent field and an undefined one
- * hash alike.
+ * The entry's canonical JSON, RFC 8785 (JSON Canonicalization Scheme): object keys sorted by
+ * UTF-16 code unit, no whitespace, numbers and strings as ECMAScript serialises them; fields whose
+ * value is `undefined` left out, as `JSON.stringify` does. Written by the `canonicalize` package
+ * (the scheme's reference implementation), so an examiner recomputes every hash with any JCS
+ * tool: docs/operations.md gives the recipe in Python and JavaScript.
  */
 export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') {
-    if (typeof value === 'number' && !Number.isFinite(value)) throw new TypeError('not a finite number');
-    if (typeof value === 'bigint' || typeof value === 'function' || typeof value === 'symbol')
-      throw new TypeError(`a ${typeof value} has no JSON form`);
-    return JSON.stringify(value);
-  }
-  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item ?? null)).join(',')}]`;
-  const fields = Object.keys(value)
-    .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
-    .sort()
-    .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
-  return `{${fields.join(',')}}`;
+  if (typeof value === 'function' || typeof value === 'symbol' || value === undefined)
+    throw new TypeError(`a ${typeof value} has no JSON form`);
+  if (typeof value === 'number' && !Number.isFinite(value)) throw new TypeError('not a finite number');
+  return canonicalize(value) as string;
 }
 
 /** SHA-256 hex of a text (UTF-8). */
@@ -72,7 +66,17 @@ export function sealEntry<T extends { seq: number }>(
  * - `relinked`: the entry's prev_hash is not the previous entry's hash (it was moved, or an entry
  *   before it was replaced with its hash recomputed).
  */
-export type ChainProblem = 'edited' | 'missing' | 'out-of-order' | 'unexpected' | 'relinked' | 'malformed';
+export type ChainProblem =
+  | 'edited'
+  | 'missing'
+  | 'out-of-order'
+  | 'unexpected'
+  | 'relinked'
+  | 'malformed'
+  // Against a published head (lib/audit/verify.ts): entries after the trail's end were removed,
+  // or the entry the head names no longer has the hash it had (the chain was rewritten).
+  | 'cut'
+  | 'rewritten';
 
 export interface BrokenLink {
   ok: false;

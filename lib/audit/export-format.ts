@@ -1,4 +1,5 @@
 import { looksLikeFormula } from '../common/csv.ts';
+import type { AuditAnchor } from './anchor-store.ts';
 import { canonicalJson } from './chain.ts';
 
 /**
@@ -148,6 +149,12 @@ export interface AuditExportEnd {
   /** The trail's last entry when the export began: the export stops there. */
   chain_head_seq: number;
   chain_head_hash: string | null;
+  /**
+   * The newest head the chain writer published outside the table (lib/audit/anchor-store.ts), as
+   * it stood when the export ended; null when none was. Keep it: `verify-audit --expect-count
+   * <seq> --expect-head <hash>` later proves the trail still reaches it unchanged.
+   */
+  anchor: AuditAnchor | null;
   /** False when the export stopped early (the function's time limit); `detail` says where to resume. */
   complete: boolean;
   detail?: string;

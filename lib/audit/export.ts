@@ -1,6 +1,7 @@
 import { csvRow } from '../common/csv.ts';
 import type { ExportFormat, ExportPeriod } from '../common/export-query.ts';
 import type { Table } from '../store/table.ts';
+import type { AnchorStore } from './anchor-store.ts';
 import { type AuditEntry, readChainHead } from './audit-table.ts';
 import { canonicalJson, GENESIS_HASH } from './chain.ts';
 import {
@@ -65,6 +66,8 @@ export interface AuditExportOptions {
   format: ExportFormat;
   /** Milliseconds the function has left (Lambda's getRemainingTimeInMillis); no limit when absent. */
   remainingMs?: () => number;
+  /** Where the chain's heads are anchored: the end record carries the newest. */
+  anchors?: AnchorStore;
   /** Filled in as the export ends. */
   summary?: AuditExportSummary;
 }
@@ -77,7 +80,7 @@ export async function* auditExportChunks(
   table: Table,
   tenantId: string,
   period: ExportPeriod,
-  { format, remainingMs, summary }: AuditExportOptions,
+  { format, remainingMs, anchors, summary }: AuditExportOptions,
 ): AsyncGenerator<string> {
   const head = await readChainHead(table, tenantId);
   const headSeq = head?.seq ?? 0;
@@ -125,6 +128,8 @@ export async function* auditExportChunks(
     afterSeq = page.next_after_seq;
   }
 
+  // Read after the entries: an anchor published meanwhile names an entry at or before the head.
+  const anchor = (await anchors?.latest(tenantId)) ?? null;
   const end: AuditExportEnd = {
     type: 'export_end',
     export: 'audit',
@@ -142,6 +147,7 @@ export async function* auditExportChunks(
     entry_after: next ? after(next) : null,
     chain_head_seq: headSeq,
     chain_head_hash: head?.hash ?? null,
+    anchor,
     complete: !stoppedEarly,
     ...(stoppedEarly && lastEntry
       ? {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DomainError, InvalidRequestError } from '../common/errors.ts';
 import { currentRequestId, logger } from '../common/log.ts';
 import type { Table } from '../store/table.ts';
-import { type TableWrite, TransactionConflictError, transact } from '../store/write.ts';
+import { sendWrite, type TableWrite, TransactionConflictError, transact } from '../store/write.ts';
 import {
   AUDIT_ACTIONS,
   AUDIT_ACTOR_ROLES,
@@ -12,121 +12,116 @@ import {
   type AuditDetails,
   type AuditEntry,
   type AuditOutcome,
-  AuditSeqTakenError,
   type AuditTarget,
-  appendEntry,
-  appendEntryWrite,
   chainEntriesAfter,
   chainEntriesBefore,
-  readChainHead,
+  isWaiting,
+  pendingEntryWrite,
+  type UnchainedEntry,
 } from './audit-table.ts';
-import { GENESIS_HASH, sealEntry } from './chain.ts';
+import { entriesWaiting } from './chain-writer.ts';
 
 // The trail's vocabulary is declared with the stored entry (./audit-table.ts); callers name it here.
-export type { AuditAction, AuditActor, AuditDetails, AuditEntry, AuditOutcome, AuditTarget };
+export type { AuditAction, AuditActor, AuditDetails, AuditEntry, AuditOutcome, AuditTarget, UnchainedEntry };
 export { AUDIT_ACTIONS, AUDIT_ACTOR_ROLES, AUDIT_OUTCOMES };
 
 /**
  * The tenant's audit trail: every decision on a screen (disposition, override, approval request,
- * approval, deletion), every client registration and stop, manual rescreen trigger and list-change
- * rescreen run, and every account action (users, keys, plan), by a tenant's user, by operations
- * (the ops CLI) or by the service itself (`system`). One item per entry, `AUDIT#<seq>` in the
- * tenant's partition, so only that tenant's admins (and operations) ever read them.
+ * approval, deletion, a decision the service carries to a newer screen), every client registration
+ * and stop, manual rescreen trigger and list-change rescreen run, webhook change and test, replay,
+ * and every account action (users, keys, plan), by a tenant's user, by operations (the ops CLI) or
+ * by the service itself (`system`). One item per entry, in the tenant's partition, so only that
+ * tenant's admins (and operations) ever read them.
  *
- * Entries are immutable and hash-chained (lib/audit/chain.ts): appending entry `seq` is ONE
- * conditional put (`attribute_not_exists(pk)`) after a consistent read of the head, so two
- * concurrent appends can never take the same seq; the loser re-reads the head and retries. This
- * serialises the trail per tenant without a lock or a transaction.
+ * Writing is split in two, so that no action waits for another:
+ * - An action writes its entry with no place in the chain (`audit-pending`, a fresh key): with
+ *   `auditedCommit()` in the same transaction as the action's own writes (decisions, approvals,
+ *   deletions, client registrations and stops, webhook endpoint changes), so the record and the
+ *   change cannot disagree; with `appendAuditEntry()` alone. No action reads the chain or contends
+ *   for its head, however many run at once in one tenant.
+ * - The chain writer (./chain-writer.ts), one per tenant, links waiting entries into the hash
+ *   chain (lib/audit/chain.ts) in the order they were written, seconds later at most, and anchors
+ *   the head outside the table (./anchor-store.ts). Readers of the trail (GET /audit, exports,
+ *   verify-audit) see chained entries.
  *
- * Two ways to record an action:
- * - `auditedCommit()`: the action's writes and its `done` entry are ONE transaction (decisions,
- *   approvals, deletions, client registrations and stops, webhook endpoint changes), so the
- *   record and the change cannot disagree. A refusal changes nothing and is appended alone.
- * - `audited()`, write-ahead, for actions that are not a handful of writes (an export streamed
- *   out, a list sync, a purge of many screens, account actions that call out of the table): a
- *   `started` entry BEFORE the action and an outcome entry (`done`, `refused` or `failed`, naming
- *   the started entry's seq) after it, so no such action happens unrecorded: a process that dies
- *   between the two leaves a `started` entry with no outcome, never an action without one.
+ * `audited()` remains, write-ahead, for actions that are not a handful of writes (an export
+ * streamed out, a list sync, a purge of many screens, account actions that call out of the
+ * table): a `started` entry BEFORE the action and an outcome entry (`done`, `refused` or
+ * `failed`, naming the started entry's `entry_id`) after it, so no such action happens unrecorded.
  */
 
 /** The ops CLI's actor: operations staff act across tenants, outside any tenant's users. */
 export const OPS_ACTOR = { user_id: 'ops-cli', role: 'ops' } as const satisfies AuditActor;
 
-/** The service itself: list-change rescreen runs and the scheduler's jobs. */
+/** The service itself: list-change rescreen runs, decisions it carries, the scheduler's jobs. */
 export const SYSTEM_ACTOR = { user_id: 'system', role: 'system' } as const satisfies AuditActor;
 
-/** What a caller appends: the chain's own fields (seq, hashes, id, time, request) are filled in. */
+/** What a caller records: the entry's own fields (id, time, request) are filled in, its chain fields later. */
 export interface AuditDraft {
   action: AuditAction;
   outcome: AuditOutcome;
   actor: AuditActor;
   target?: AuditTarget;
   details?: AuditDetails;
-  started_seq?: number;
+  /** An outcome entry: the `entry_id` of the `started` entry it completes. */
+  started_entry_id?: string;
   outcome_detail?: string;
 }
 
 /**
- * How often an append retries after another append took its seq. Each round one of the racing
- * appends wins, so this many concurrent appends to one tenant always land.
+ * The entry's time: now, but always after the previous entry this process made, so that entries
+ * one process makes in turn (an action's `started` entry and its outcome) are chained in turn,
+ * never in a same-millisecond tie broken by their ids.
  */
-const APPEND_ATTEMPTS = 64;
+let lastAt = 0;
+function entryTime(): string {
+  lastAt = Math.max(Date.now(), lastAt + 1);
+  return new Date(lastAt).toISOString();
+}
+
+/** The entry a draft makes, as it waits for the chain writer. */
+function unchainedEntry(tenantId: string, draft: AuditDraft): UnchainedEntry {
+  return {
+    entry_id: randomUUID(),
+    tenant_id: tenantId,
+    action: draft.action,
+    outcome: draft.outcome,
+    ...(draft.started_entry_id !== undefined ? { started_entry_id: draft.started_entry_id } : {}),
+    ...(draft.outcome_detail !== undefined ? { outcome_detail: draft.outcome_detail } : {}),
+    actor: { user_id: draft.actor.user_id, role: draft.actor.role },
+    at: entryTime(),
+    request_id: currentRequestId() ?? null,
+    target: withoutUndefined(draft.target ?? {}),
+    details: withoutUndefined(draft.details ?? {}),
+  };
+}
 
 /**
- * Appends one entry to the tenant's chain and returns it sealed: read the head, put `head.seq + 1`
- * with `attribute_not_exists(pk)`; when another append took that seq first, read the head again.
+ * Records one entry alone (one put of a fresh key: it never waits for another append) and returns
+ * it as written; the chain writer gives it its seq.
  */
 export async function appendAuditEntry(
   table: Table,
   tenantId: string,
   draft: AuditDraft,
-): Promise<AuditEntry> {
-  return appendWith(table, tenantId, draft, (entry) => appendEntry(table, entry));
+): Promise<UnchainedEntry> {
+  const entry = unchainedEntry(tenantId, draft);
+  await sendWrite(table, pendingEntryWrite(entry));
+  entriesWaiting(table, tenantId);
+  return entry;
 }
 
 /**
- * The append loop both ways of writing share: reads the head, seals the draft as `head.seq + 1`
- * and hands it to `write`; when another append took that seq first (AuditSeqTakenError), reads the
- * head again, with a short random pause to spread the racing appends out.
+ * Waits, polling every 100 ms up to `timeoutMs`, until the chain writer has linked `entry`;
+ * true once it has. For a reader that must see its own entry on the chain (an audit export
+ * shows who took it).
  */
-async function appendWith(
-  table: Table,
-  tenantId: string,
-  draft: AuditDraft,
-  write: (entry: AuditEntry) => Promise<void>,
-): Promise<AuditEntry> {
-  const entryId = randomUUID();
-  const requestId = currentRequestId() ?? null;
-  for (let attempt = 1; ; attempt += 1) {
-    const head = await readChainHead(table, tenantId);
-    const seq = (head?.seq ?? 0) + 1;
-    const entry = sealEntry(
-      {
-        seq,
-        entry_id: entryId,
-        tenant_id: tenantId,
-        action: draft.action,
-        outcome: draft.outcome,
-        ...(draft.started_seq !== undefined ? { started_seq: draft.started_seq } : {}),
-        ...(draft.outcome_detail !== undefined ? { outcome_detail: draft.outcome_detail } : {}),
-        actor: { user_id: draft.actor.user_id, role: draft.actor.role },
-        // Taken on each attempt: entries' times follow their seqs.
-        at: new Date().toISOString(),
-        request_id: requestId,
-        target: withoutUndefined(draft.target ?? {}),
-        details: withoutUndefined(draft.details ?? {}),
-      },
-      head?.hash ?? GENESIS_HASH,
-    ) as AuditEntry;
-    try {
-      await write(entry);
-      return entry;
-    } catch (error) {
-      // Another append took the seq, or its transaction was writing the same head meanwhile.
-      const lost = error instanceof AuditSeqTakenError || error instanceof TransactionConflictError;
-      if (!lost || attempt >= APPEND_ATTEMPTS) throw error;
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 * attempt)));
-    }
+export async function untilChained(table: Table, entry: UnchainedEntry, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (!(await isWaiting(table, entry))) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
@@ -172,11 +167,14 @@ export async function audited<T>(
       action: record.action,
       outcome,
       actor: record.actor,
-      started_seq: started.seq,
+      started_entry_id: started.entry_id,
       ...extra,
       target: { ...record.target, ...extra.target },
     }).catch((error) => {
-      logger.error({ err: error, tenant: tenantId, startedSeq: started.seq }, 'audit outcome not recorded');
+      logger.error(
+        { err: error, tenant: tenantId, startedEntry: started.entry_id },
+        'audit outcome not recorded',
+      );
     });
   let result: T;
   try {
@@ -210,16 +208,19 @@ export interface AuditOutcomeDetails {
  */
 export type CommitAudited = (writes: readonly TableWrite[], outcome?: AuditOutcomeDetails) => Promise<void>;
 
+/** Times a commit still cancelled by transactions in flight on the same items is sent again. */
+const COMMIT_ATTEMPTS = 3;
+
 /**
  * Runs `action`, which makes its change through `commit`: the change's writes (a decision, an
  * approval, a deletion, a client and its claims, an endpoint) and the action's `done` entry
  * (what was asked, from `record`, merged with what changed, from the commit) are one
  * TransactWriteItems, so no change is ever written without its entry nor an entry without its
- * change. A commit whose entry lost its seq to a concurrent append is sent again at the new head
- * (the change's own conditions are checked again each time, so it lands at most once).
+ * change. The entry has a fresh key, so the transaction contends only for the items the change
+ * itself touches.
  *
  * An action refused (a DomainError, from its own checks or a refused condition of the commit)
- * writes nothing, and its refusal is appended alone as a `refused` entry with the refusal's
+ * writes nothing, and its refusal is recorded alone as a `refused` entry with the refusal's
  * detail; any other failure as `failed`. Both are then rethrown. A refusal's entry is a record of
  * an attempt that changed nothing, so if it cannot be written the attempt is logged instead.
  */
@@ -238,9 +239,17 @@ export async function auditedCommit<T>(
     details: { ...record.details, ...extra.details },
   });
   const commit: CommitAudited = async (writes, outcome = {}) => {
-    await appendWith(table, tenantId, draft('done', outcome), (entry) =>
-      transact(table, [...writes, appendEntryWrite(entry)]),
-    );
+    const entry = unchainedEntry(tenantId, draft('done', outcome));
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        // The change's conditions are checked again on each attempt: it lands at most once.
+        await transact(table, [...writes, pendingEntryWrite(entry)]);
+        break;
+      } catch (error) {
+        if (!(error instanceof TransactionConflictError) || attempt >= COMMIT_ATTEMPTS) throw error;
+      }
+    }
+    entriesWaiting(table, tenantId);
   };
   try {
     return await action(commit);

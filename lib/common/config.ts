@@ -40,6 +40,21 @@ const ConfigSchema = v.object({
     v.pipe(v.string(), v.transform(Number), v.number(), v.integer(), v.minValue(0), v.maxValue(36_500)),
     String(DEFAULT_SNAPSHOT_RETENTION_DAYS),
   ),
+  /**
+   * The Object Lock bucket the audit chain writer anchors each tenant's chain head in (set by the
+   * stack); see lib/audit/anchor-store.ts.
+   */
+  AUDIT_ANCHOR_BUCKET: v.optional(v.string()),
+  /** Local alternative to the bucket: a directory of append-only files (`npm start`: <DATA_DIR>/audit-anchors). */
+  AUDIT_ANCHOR_DIR: v.optional(v.string()),
+  /**
+   * The least number of days an anchor is locked for; a tenant whose retention is longer gets
+   * its own. Five years by default, the record-keeping period banks work to.
+   */
+  AUDIT_ANCHOR_RETENTION_DAYS: v.optional(
+    v.pipe(v.string(), v.transform(Number), v.number(), v.integer(), v.minValue(1), v.maxValue(36_500)),
+    String(DEFAULT_SNAPSHOT_RETENTION_DAYS),
+  ),
   /** An S3 emulator's endpoint (tests); unset on AWS. */
   S3_ENDPOINT: v.optional(v.pipe(v.string(), v.url('S3_ENDPOINT must be a URL'))),
   /** Where the list sync downloads from: a mirror directory or base URL; default the official URLs. */

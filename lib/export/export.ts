@@ -1,6 +1,7 @@
+import type { AnchorStore } from '../audit/anchor-store.ts';
 import { auditExportChunks, exportRecord } from '../audit/export.ts';
 import type { AuditExportEnd } from '../audit/export-format.ts';
-import { type AuditAction, type AuditDetails, appendAuditEntry } from '../audit/trail.ts';
+import { type AuditAction, type AuditDetails, appendAuditEntry, untilChained } from '../audit/trail.ts';
 import {
   EXPORT_CONTENT_TYPES,
   type ExportFormat,
@@ -32,6 +33,8 @@ export interface ExportInput {
   accept: string | undefined;
   /** Milliseconds the function has left. */
   remainingMs?: () => number;
+  /** Where the audit chain's heads are anchored (the audit export ends with the newest). */
+  anchors?: AnchorStore;
 }
 
 export interface ExportStream {
@@ -49,7 +52,12 @@ interface ExportKind {
     table: Table,
     tenantId: string,
     period: ExportPeriod,
-    options: { format: ExportFormat; remainingMs?: () => number; summary: { end?: EndRecord } },
+    options: {
+      format: ExportFormat;
+      remainingMs?: () => number;
+      anchors?: AnchorStore;
+      summary: { end?: EndRecord };
+    },
   ) => AsyncGenerator<string>;
   /** What the `done` entry records of the end record: counts and hashes, nothing personal. */
   recorded: (end: EndRecord) => AuditDetails;
@@ -103,6 +111,9 @@ export async function startExport(
     // `to` null: until now (the period then ends just after this entry).
     details: { from: asked.from, to: input.query.to ? asked.to : null, format },
   });
+  // An audit export shows who took it: its own entry is on the chain before the export reads it
+  // (the chain writer links it within seconds; past 10 s the export goes on without it).
+  if (kind === 'audit') await untilChained(table, started, 10_000);
   // Without a `to`, the period runs until now: after the started entry, which is then part of it
   // (an audit export shows who took it).
   const period = input.query.to
@@ -115,13 +126,13 @@ export async function startExport(
         action: spec.action,
         outcome: failure ? 'failed' : 'done',
         actor,
-        started_seq: started.seq,
+        started_entry_id: started.entry_id,
         ...(failure ? { outcome_detail: failure } : {}),
         details: { to: period.to, ...(summary.end ? spec.recorded(summary.end) : {}) },
       });
     } catch (error) {
       logger.error(
-        { err: error, tenant: principal.tenantId, startedSeq: started.seq },
+        { err: error, tenant: principal.tenantId, startedEntry: started.entry_id },
         'audit outcome not recorded',
       );
     }
@@ -132,6 +143,7 @@ export async function startExport(
       yield* spec.chunks(table, principal.tenantId, period, {
         format,
         remainingMs: input.remainingMs,
+        anchors: input.anchors,
         summary,
       });
       failure = undefined;

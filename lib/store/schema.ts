@@ -39,6 +39,7 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
  * | rescreen-      | TENANT#<tid>       | BATCH#<run_id>#CHANGE#<cid>     |   (a rescreen run is a batch of purpose `rescreen`;     |
  * |   change       |                    |                                 |    these list the clients whose outcome changed)        |
  * | audit          | TENANT#<tid>       | AUDIT#<seq, 12 digits>          |   (the hash-chained audit trail, audit/audit-table.ts)  |
+ * | audit-pending  | TENANT#<tid>       | AUDITQ#<at>#<entry_id>          |   (an entry written with its action, not yet chained)   |
  * | rescreen-window| TENANT#<tid>       | WINDOW#<hash>                   |   (the screen holding the subject's rescreen window)    |
  * | running-run    | TENANT#<tid>       | RESCREEN#RUNNING                |   (the tenant's one running manual/scheduled run)       |
  * | request-window | TENANT#<tid>       | RATE#<window start, epoch s>    |   (requests counted in a 10 s window, TTL)              |
@@ -64,10 +65,12 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
  * - disable a user: UpdateItem user, condition exists and not disabled; REMOVE key_hash; then
  *   ADD analyst_count -1 on the tenant (an analyst's seat)
  * - revoke a user's key: UpdateItem user, condition exists and not disabled; SET a new key_hash
- * - append to the audit trail: Query pk = TENANT#<tid>, sk BETWEEN AUDIT#000000000001 AND
- *   AUDIT#099999999999, descending, Limit 1, consistent (the chain head); PutItem audit seq + 1,
- *   condition attribute_not_exists(pk) (a concurrent append took it: read the head again). An
- *   action: its `started` entry before it, its outcome entry after (write-ahead, no update)
+ * - record an action: PutItem audit-pending (a fresh key: no condition, no contention) in the
+ *   action's own transaction; the tenant's chain writer (DynamoDB Streams on AWS) then Queries
+ *   pk = TENANT#<tid>, begins_with(sk, AUDITQ#), consistent, oldest first, reads the chain head
+ *   (Query sk BETWEEN AUDIT#000000000001 AND AUDIT#099999999999, descending, Limit 1) and links
+ *   them in ONE TransactWriteItems: PutItem audit seq (attribute_not_exists(pk)) and DeleteItem
+ *   its audit-pending item (attribute_exists(pk)) for each, up to 50 entries
  * - read the audit trail: the same Query, descending (GET /audit) or ascending from a seq
  *   (verification, export)
  * - rotate a key: UpdateItem user, condition key_hash = the presented key's hash
@@ -299,6 +302,15 @@ export const keys = {
   auditEntry: (tenantId: string, seq: number) => ({
     pk: `TENANT#${tenantId}`,
     sk: `AUDIT#${String(seq).padStart(12, '0')}`,
+  }),
+  /**
+   * An audit entry written with its action and not yet linked into the chain: the chain writer
+   * (lib/audit/chain-writer.ts) takes them in key order, so time order, and deletes each as it
+   * puts its chained entry.
+   */
+  auditPending: (tenantId: string, at: string, entryId: string) => ({
+    pk: `TENANT#${tenantId}`,
+    sk: `AUDITQ#${at}#${entryId}`,
   }),
   /** A tenant's requests in one fixed window (lib/tenancy/fair-use-table.ts). */
   requestWindow: (tenantId: string, windowStart: number) => ({

@@ -19,9 +19,10 @@ import {
   GetObjectCommand,
   HeadObjectCommand,
   PutObjectCommand,
-  S3Client,
+  type S3Client,
 } from '@aws-sdk/client-s3';
-import { type Config, DEFAULT_SNAPSHOT_RETENTION_DAYS, defaultRegion } from '../common/config.ts';
+import { type Config, DEFAULT_SNAPSHOT_RETENTION_DAYS } from '../common/config.ts';
+import { s3ClientOf } from '../common/s3-client.ts';
 
 /** A stored snapshot's bytes and the version that names them. */
 export interface StoredSnapshot {
@@ -90,18 +91,7 @@ function isNotFound(error: unknown): boolean {
 }
 
 export function createS3SnapshotStore(config: S3StoreConfig, client?: S3Client): SnapshotStore {
-  const s3 =
-    client ??
-    new S3Client({
-      region: config.region ?? defaultRegion(),
-      ...(config.endpoint
-        ? {
-            endpoint: config.endpoint,
-            forcePathStyle: true,
-            credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-          }
-        : {}),
-    });
+  const s3 = client ?? s3ClientOf(config);
   const Bucket = config.bucket;
   const Key = SNAPSHOT_OBJECT_KEY;
   // A bucket without versioning (an emulator) still gives an ETag that changes with the content.

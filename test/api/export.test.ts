@@ -32,6 +32,8 @@ interface Download {
 }
 
 async function download(path: string, key: string, headers: Record<string, string> = {}): Promise<Download> {
+  // The export reads the chain: let the chain writer link what the test wrote first.
+  await local.stack.auditChain.settle();
   const response = await fetch(`${local.stack.url}${path}`, { headers: { 'x-api-key': key, ...headers } });
   return {
     status: response.status,

@@ -182,7 +182,7 @@ describe('loosening the lock: operations only, audited', () => {
     });
     // A refusal's request is on the started entry it names.
     const asked = (await local.api.get('/audit', tenant.admin)).body.entries.find(
-      (entry: { seq: number }) => entry.seq === trail[3].started_seq,
+      (entry: { entry_id: string }) => entry.entry_id === trail[3].started_entry_id,
     );
     expect(asked.details).toMatchObject({ retention_lock_before: 'true', retention_lock_after: 'false' });
   });

@@ -4,6 +4,7 @@ import { allAuditEntries, auditedCommit } from '../../lib/audit/trail.ts';
 import { verifyTenantTrail } from '../../lib/audit/verify.ts';
 import { ConflictError } from '../../lib/common/errors.ts';
 import type { TableWrite } from '../../lib/store/write.ts';
+import { chainAudit } from '../support/audit-chain.ts';
 import { startTestStore, type TestStore } from '../support/dynamo.ts';
 
 /**
@@ -42,7 +43,9 @@ async function recordExists(tenantId: string, name: string): Promise<boolean> {
   return Item !== undefined;
 }
 
+/** The tenant's trail once the chain writer has linked what was written. */
 async function trail(tenantId: string) {
+  await chainAudit(store.table, tenantId);
   const entries = [];
   for await (const entry of allAuditEntries(store.table, tenantId)) entries.push(entry);
   return entries;

@@ -6,6 +6,7 @@ import { appendAuditEntry, audited, readAuditEntries, SYSTEM_ACTOR } from '../..
 import { getServices } from '../../lib/runtime/services.ts';
 import { keys } from '../../lib/store/schema.ts';
 import { demoKey, madeUpName, useLocalStack } from '../support/api-client.ts';
+import { chainAudit } from '../support/audit-chain.ts';
 import { failOnce } from '../support/flaky-table.ts';
 
 /**
@@ -16,12 +17,19 @@ import { failOnce } from '../support/flaky-table.ts';
 const local = useLocalStack();
 const TENANT = 'tdemoenterprise';
 
-function verifyAudit(tenantId: string): { status: number | null; report: Record<string, unknown> } {
-  const run = spawnSync('npm', ['run', '--silent', 'admin', '--', 'verify-audit', '--tenant', tenantId], {
-    encoding: 'utf8',
-    env: process.env,
-    timeout: 60_000,
-  });
+function verifyAudit(
+  tenantId: string,
+  ...extra: string[]
+): { status: number | null; report: Record<string, unknown> } {
+  const run = spawnSync(
+    'npm',
+    ['run', '--silent', 'admin', '--', 'verify-audit', '--tenant', tenantId, ...extra],
+    {
+      encoding: 'utf8',
+      env: process.env,
+      timeout: 60_000,
+    },
+  );
   return { status: run.status, report: JSON.parse(run.stdout || '{}') };
 }
 
@@ -56,6 +64,7 @@ describe('verify-audit', () => {
       await local.api.delete(`/screens/${screen.screen_id}`, analyst);
     }
     await local.api.post('/clients', analyst, { name: madeUpName() });
+    await local.stack.auditChain.settle();
 
     const intact = verifyAudit(TENANT);
 
@@ -68,7 +77,8 @@ describe('verify-audit', () => {
       ok: true,
       count: entries.length,
       head_hash: entries[entries.length - 1].hash,
-      detail: expect.stringMatching(/^OK: \d+ entries, head hash [0-9a-f]{64}$/),
+      anchor: { seq: entries.length, hash: entries[entries.length - 1].hash },
+      detail: expect.stringMatching(/^OK: \d+ entries, head hash [0-9a-f]{64}, anchored at entry \d+$/),
     });
 
     // An edit: entry 5's details changed in place.
@@ -107,6 +117,49 @@ describe('verify-audit', () => {
 
     expect(verifyAudit(TENANT)).toMatchObject({ status: 0, report: { ok: true, count: entries.length } });
   }, 120_000);
+
+  it('names a trail whose newest entries were deleted, and a head the examiner kept that it no longer reaches', async () => {
+    const tenantId = 'tdemostarter';
+    const analyst = demoKey(local.stack, tenantId, 'analyst').api_key;
+    for (let i = 0; i < 4; i += 1) {
+      const screen = (await local.api.post('/screen', analyst, { name: madeUpName() })).body;
+      await local.api.post(`/screens/${screen.screen_id}/dispose`, analyst, { disposition: 'cleared' });
+    }
+    await local.stack.auditChain.settle();
+    const { entries } = await readAuditEntries(table(), tenantId);
+    const head = entries[entries.length - 1];
+    const kept = ['--expect-count', String(head.seq), '--expect-head', head.hash];
+    expect(verifyAudit(tenantId, ...kept)).toMatchObject({
+      status: 0,
+      report: { ok: true, count: head.seq },
+    });
+
+    // The newest two entries deleted from the table: the chain that is left is whole, but short.
+    const deleted = [head.seq - 1, head.seq];
+    for (const seq of deleted)
+      await table().doc.send(
+        new DeleteCommand({ TableName: table().name, Key: keys.auditEntry(tenantId, seq) }),
+      );
+    const cut = verifyAudit(tenantId);
+    expect(cut.status).toBe(1);
+    expect(cut.report).toMatchObject({ ok: false, seq: head.seq, problem: 'cut' });
+    expect(cut.report.detail).toMatch(
+      new RegExp(
+        `the trail ends at entry ${head.seq - 2}, but the anchor .* names entry ${head.seq}: entries ${head.seq - 1} to ${head.seq} were removed`,
+      ),
+    );
+
+    // The next action: the chain writer does not link it onto the cut chain (which would reuse the
+    // freed seqs and make the cut look whole); its entry waits, and the verdict stands.
+    const screen = (await local.api.post('/screen', analyst, { name: madeUpName() })).body;
+    await local.api.post(`/screens/${screen.screen_id}/dispose`, analyst, { disposition: 'cleared' });
+    await local.stack.auditChain.settle();
+    expect((await readAuditEntries(table(), tenantId)).entries).toHaveLength(entries.length - 2);
+    expect(verifyAudit(tenantId, ...kept)).toMatchObject({
+      status: 1,
+      report: { ok: false, problem: 'cut', waiting: 1 },
+    });
+  }, 120_000);
 });
 
 describe('appending to the chain', () => {
@@ -114,7 +167,7 @@ describe('appending to the chain', () => {
     const tenantId = 'tconcurrentaudit';
     const appends = 40;
 
-    const written = await Promise.all(
+    await Promise.all(
       Array.from({ length: appends }, (_, i) =>
         appendAuditEntry(table(), tenantId, {
           action: 'clients.rescreen',
@@ -125,10 +178,9 @@ describe('appending to the chain', () => {
       ),
     );
 
-    expect(written.map((e) => e.seq).sort((a, b) => a - b)).toEqual(
-      Array.from({ length: appends }, (_, i) => i + 1),
-    );
+    await chainAudit(table(), tenantId);
     const { entries } = await readAuditEntries(table(), tenantId);
+    expect(entries.map((e) => e.seq)).toEqual(Array.from({ length: appends }, (_, i) => i + 1));
     expect(entries.map((e) => e.details.n).sort((a, b) => Number(a) - Number(b))).toEqual(
       Array.from({ length: appends }, (_, i) => i),
     );
@@ -143,6 +195,7 @@ describe('appending to the chain', () => {
         outcome: 'done',
         actor: SYSTEM_ACTOR,
       });
+    await chainAudit(table(), tenantId);
 
     const first = await readAuditEntries(table(), tenantId, { limit: 2 });
     const second = await readAuditEntries(table(), tenantId, { afterSeq: first.next_after_seq!, limit: 2 });
@@ -156,7 +209,7 @@ describe('appending to the chain', () => {
 
   it('write-ahead: when the started entry cannot be written, the action does not run', async () => {
     const flaky = failOnce(table(), (input) =>
-      String((input.Item as { sk?: string })?.sk).startsWith('AUDIT#'),
+      String((input.Item as { sk?: string })?.sk).startsWith('AUDITQ#'),
     );
     let ran = false;
 
@@ -168,6 +221,7 @@ describe('appending to the chain', () => {
 
     expect(flaky.failed()).toBe(true);
     expect(ran).toBe(false);
+    await chainAudit(table(), 'twriteahead');
     expect((await readAuditEntries(table(), 'twriteahead')).entries).toEqual([]);
   });
 });

@@ -21,6 +21,7 @@ import { keys } from '../../lib/store/schema.ts';
 import type { Table } from '../../lib/store/table.ts';
 import { createTenant } from '../../lib/tenancy/tenants.ts';
 import type { ListedPerson } from '../../lib/watchlists/types.ts';
+import { chainAudit } from '../support/audit-chain.ts';
 import { startTestStore, type TestStore } from '../support/dynamo.ts';
 import { snapshotOfLists } from '../support/list-mirror.ts';
 import { monitoredClientItem } from '../support/monitored-client.ts';
@@ -104,6 +105,8 @@ describe('rescreenChangedClients', () => {
       logger,
     );
 
+    await chainAudit(table, affected);
+    await chainAudit(table, untouched);
     const { entries } = await readAuditEntries(table, affected);
     const synced = entries.filter((e) => e.action === 'lists.synced');
     expect(synced.map((e) => [e.outcome, e.actor])).toEqual([

@@ -9,6 +9,7 @@ import { formatScreenId } from '../../lib/screening/screen-id.ts';
 import { HISTORY_BYTES_LIMIT } from '../../lib/screening/screen-table.ts';
 import { getScreenHistory } from '../../lib/screening/screens-read.ts';
 import { indexKeys, keys } from '../../lib/store/schema.ts';
+import { chainAudit } from '../support/audit-chain.ts';
 import { startTestStore, type TestStore } from '../support/dynamo.ts';
 
 /**
@@ -56,6 +57,7 @@ async function newScreen(tenant = tenantId, extra: Record<string, unknown> = {})
 
 /** The tenant's whole trail, oldest first. */
 async function trailOf(tenant: string): Promise<AuditEntry[]> {
+  await chainAudit(store.table, tenant);
   const entries: AuditEntry[] = [];
   for await (const entry of allAuditEntries(store.table, tenant)) entries.push(entry);
   return entries;
@@ -287,25 +289,20 @@ describe('disposeScreen: the decision and its audit entry in one transaction', (
     expect(entries[1].details).not.toHaveProperty('version');
   });
 
-  it('a transaction refused on the audit side (its seq taken by a concurrent append) writes no decision; sent again at the new head, it lands once', async () => {
+  it('an entry another action writes meanwhile does not hold the decision up: its transaction is sent once, and both entries are chained', async () => {
     const tenant = 'tdisposeseq';
     const id = await newScreen(tenant);
-    let raced = false;
-    let afterRefused: Record<string, unknown> | undefined;
+    let transactions = 0;
     const table = hookedTable(async (command) => {
       if (command.constructor.name !== 'TransactWriteCommand') return;
-      if (raced) {
-        // The second attempt: what the first, refused one left on the screen.
-        afterRefused ??= await raw(tenant, id);
-        return;
-      }
-      raced = true;
-      // Another append takes the seq this transaction's entry was sealed with.
-      await appendAuditEntry(store.table, tenant, {
-        action: 'screen.dispose',
-        outcome: 'refused',
-        actor: { user_id: 'uq', role: 'analyst' },
-      });
+      transactions += 1;
+      // Another action of the tenant records its entry just before this decision commits.
+      if (transactions === 1)
+        await appendAuditEntry(store.table, tenant, {
+          action: 'screen.dispose',
+          outcome: 'refused',
+          actor: { user_id: 'uq', role: 'analyst' },
+        });
     });
 
     const decided = await disposeScreen(
@@ -315,18 +312,15 @@ describe('disposeScreen: the decision and its audit entry in one transaction', (
       body({ disposition: 'cleared', approval_requested: true }),
     );
 
-    expect(raced).toBe(true);
-    // Refused on the audit side, the transaction wrote nothing of the decision: no history, no event.
-    expect(afterRefused).toMatchObject({ history: [] });
-    expect(afterRefused).not.toHaveProperty('disposition');
-    expect(afterRefused).not.toHaveProperty('webhook_events');
+    // Before the chain writer, the decision lost its seq to that entry and was sent again.
+    expect(transactions).toBe(1);
     expect(decided.history).toHaveLength(1);
-    const stored = await raw(tenant, id);
-    expect(stored?.webhook_events).toHaveLength(1);
+    expect((await raw(tenant, id))?.webhook_events).toHaveLength(1);
     const entries = await trailOf(tenant);
+    // Chained in the order the entries were made: the decision's before the one written meanwhile.
     expect(entries.map((e) => `${e.seq} ${e.actor.user_id} ${e.outcome}`)).toEqual([
-      '1 uq refused',
-      '2 ua done',
+      '1 ua done',
+      '2 uq refused',
     ]);
     expect(await verifyTenantTrail(store.table, tenant)).toMatchObject({ ok: true, count: 2 });
   });

@@ -9,7 +9,12 @@ export interface ApiResponse {
   body: any;
 }
 
-/** A tiny fetch wrapper for black-box tests of the screening endpoints. */
+/**
+ * A tiny fetch wrapper for black-box tests of the screening endpoints. A read of the audit trail
+ * (`/audit...`) first lets the stack's chain writer link every entry written so far: the chain
+ * lags its actions by design (lib/audit/chain-writer.ts), and a test reads the trail as it stands
+ * once it has caught up. Tests of the lag itself read the store.
+ */
 export function apiClient(stack: LocalStack) {
   const call = async (
     method: string,
@@ -18,6 +23,7 @@ export function apiClient(stack: LocalStack) {
     body?: unknown,
     headers: Record<string, string> = {},
   ): Promise<ApiResponse> => {
+    if (method === 'GET' && path.startsWith('/audit')) await stack.auditChain.settle();
     const response = await fetch(`${stack.url}${path}`, {
       method,
       headers: { ...(key ? { 'x-api-key': key } : {}), 'content-type': 'application/json', ...headers },

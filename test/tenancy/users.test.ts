@@ -3,6 +3,7 @@ import { listAudit, OPS_ACTOR } from '../../lib/audit/trail.ts';
 import { authenticate } from '../../lib/tenancy/auth.ts';
 import { createTenant, getTenant } from '../../lib/tenancy/tenants.ts';
 import { addTenantUser, disableUser, listUsers, revokeUserKey } from '../../lib/tenancy/users.ts';
+import { chainAudit } from '../support/audit-chain.ts';
 import { startTestStore, type TestStore } from '../support/dynamo.ts';
 
 let store: TestStore;
@@ -33,9 +34,19 @@ describe('user and key management', () => {
       [added.user.user_id, 'analyst', 'active'],
     ]);
     expect(JSON.stringify(users)).not.toContain('key_hash');
+    await chainAudit(store.table, tenantId);
     const { entries } = await listAudit(store.table, tenantId);
+    const seqOf = new Map(entries.map((e) => [e.entry_id, e.seq]));
     // Newest first: each attempt's started entry, then its outcome naming it.
-    expect(entries.map((e) => [e.seq, e.action, e.outcome, e.started_seq, e.actor.user_id])).toEqual([
+    expect(
+      entries.map((e) => [
+        e.seq,
+        e.action,
+        e.outcome,
+        e.started_entry_id && seqOf.get(e.started_entry_id),
+        e.actor.user_id,
+      ]),
+    ).toEqual([
       [4, 'user.add', 'refused', 3, actor.user_id],
       [3, 'user.add', 'started', undefined, actor.user_id],
       [2, 'user.add', 'done', 1, actor.user_id],
@@ -111,6 +122,7 @@ describe('user and key management', () => {
       status: 409,
     });
     await expect(authenticate(store.table, revoked.api_key)).rejects.toMatchObject({ status: 401 });
+    await chainAudit(store.table, tenantId);
     const actions = (await listAudit(store.table, tenantId)).entries
       .filter((e) => e.outcome !== 'started')
       .map((e) => `${e.action} ${e.outcome}`);
@@ -130,6 +142,7 @@ describe('user and key management', () => {
     }
 
     // Three additions, each a started and a done entry: six in all.
+    await chainAudit(store.table, tenantId);
     const first = await listAudit(store.table, tenantId, 4);
     const second = await listAudit(store.table, tenantId, 4, first.next_cursor!);
 

@@ -31,9 +31,19 @@ export const AuditEntrySchema = v.strictObject({
   action: v.picklist(AUDIT_ACTIONS),
   outcome: v.pipe(
     v.picklist(AUDIT_OUTCOMES),
-    v.description('`started` is written before the action, `done`/`refused`/`failed` after it'),
+    v.description(
+      '`done`/`refused`/`failed`: the action, written with it; `started` is written before an action that is more than a few writes (an export, a sync), whose outcome follows',
+    ),
   ),
-  started_seq: v.optional(v.pipe(v.number(), v.description('An outcome entry: its `started` entry'))),
+  started_seq: v.optional(
+    v.pipe(
+      v.number(),
+      v.description('An outcome entry written before the chain writer: its `started` entry'),
+    ),
+  ),
+  started_entry_id: v.optional(
+    v.pipe(v.string(), v.description('An outcome entry: the `entry_id` of its `started` entry')),
+  ),
   outcome_detail: v.optional(v.string()),
   actor: v.strictObject({ user_id: v.string(), role: v.picklist(AUDIT_ACTOR_ROLES) }),
   at: v.pipe(v.string(), v.description('ISO 8601 UTC with milliseconds')),

@@ -46,6 +46,19 @@ export const AuditExportEndSchema = v.strictObject({
   ),
   chain_head_seq: v.pipe(v.number(), v.description('The trail’s last entry when the export began')),
   chain_head_hash: v.nullable(sha256Hex),
+  anchor: v.pipe(
+    v.nullable(
+      v.strictObject({
+        tenant_id: v.string(),
+        seq: v.number(),
+        hash: sha256Hex,
+        anchored_at: v.pipe(v.string(), v.description('ISO 8601 UTC')),
+      }),
+    ),
+    v.description(
+      'The newest chain head published outside the table (an Object Lock bucket) when the export ended; keep it and check it later with verify-audit --expect-count/--expect-head',
+    ),
+  ),
 });
 
 /** The last record of GET /screens/export (lib/screening/export.ts). */
