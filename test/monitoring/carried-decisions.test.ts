@@ -69,22 +69,27 @@ async function carriesOf(tenantId: string): Promise<AuditEntry[]> {
   return entries;
 }
 
+/**
+ * An analyst's decided screen of a client and the client's current screen (stored; decided too
+ * with `currentDecided`), and the entry of the decision carried from the one to the other.
+ */
+async function followUp(tenantId: string, { currentDecided = false } = {}) {
+  const source = decidedBy(clientScreen(tenantId));
+  const current = clientScreen(tenantId);
+  await putScreen(store.table, currentDecided ? decidedBy(current) : current);
+  const decision = source.disposition as DecisionRecord;
+  const entry = carriedEntry(source, { decision, notes: [] }, '2026-11-02T00:00:00Z');
+  const carry = (table = store.table) =>
+    carryToScreen(table, current, entry, { viaScreenId: source.screen_id, replacingCarried: false });
+  return { source, current, carry };
+}
+
 describe('the settled-decision follow-up: carryToScreen', () => {
   it('carries the decision with its author and one screen.carry entry by the system naming source, version and author', async () => {
     const tenantId = 'tcarry1';
-    const source = decidedBy(clientScreen(tenantId));
-    const current = clientScreen(tenantId);
-    await putScreen(store.table, current);
-    const entry = carriedEntry(
-      source,
-      { decision: source.disposition as DecisionRecord, notes: [] },
-      '2026-11-02T00:00:00Z',
-    );
+    const { source, current, carry } = await followUp(tenantId);
 
-    const carried = await carryToScreen(store.table, current, entry, {
-      viaScreenId: source.screen_id,
-      replacingCarried: false,
-    });
+    const carried = await carry();
 
     expect(carried?.disposition).toMatchObject({
       disposition: 'cleared',
@@ -116,19 +121,9 @@ describe('the settled-decision follow-up: carryToScreen', () => {
 
   it('a screen decided since it was read: nothing carried, nothing recorded', async () => {
     const tenantId = 'tcarry2';
-    const source = decidedBy(clientScreen(tenantId));
-    const current = clientScreen(tenantId);
-    await putScreen(store.table, decidedBy(current));
-    const entry = carriedEntry(
-      source,
-      { decision: source.disposition as DecisionRecord, notes: [] },
-      '2026-11-02T00:00:00Z',
-    );
+    const { current, carry } = await followUp(tenantId, { currentDecided: true });
 
-    const carried = await carryToScreen(store.table, current, entry, {
-      viaScreenId: source.screen_id,
-      replacingCarried: false,
-    });
+    const carried = await carry();
 
     expect(carried).toBeUndefined();
     expect(
@@ -139,19 +134,10 @@ describe('the settled-decision follow-up: carryToScreen', () => {
 
   it('the carry and its entry are one transaction: refused as a whole, neither is written', async () => {
     const tenantId = 'tcarry3';
-    const source = decidedBy(clientScreen(tenantId));
-    const current = clientScreen(tenantId);
-    await putScreen(store.table, current);
-    const entry = carriedEntry(
-      source,
-      { decision: source.disposition as DecisionRecord, notes: [] },
-      '2026-11-02T00:00:00Z',
-    );
+    const { current, carry } = await followUp(tenantId);
     const flaky = failOnce(store.table, (input) => Array.isArray(input.TransactItems));
 
-    await expect(
-      carryToScreen(flaky.table, current, entry, { viaScreenId: source.screen_id, replacingCarried: false }),
-    ).rejects.toThrow('store unavailable');
+    await expect(carry(flaky.table)).rejects.toThrow('store unavailable');
 
     expect(flaky.failed()).toBe(true);
     expect((await findScreen(store.table, tenantId, current.screen_id))?.disposition).toBeUndefined();
