@@ -359,7 +359,7 @@ describe('no person holds two identities in a four-eyes pair', () => {
   });
 });
 
-describe('the contract’s sign-off, written only to the contract (SPEC.md 2.7, 3, 7)', () => {
+describe('the contract’s sign-off, written only to the contract (its dispositions, state table and errors)', () => {
   it('an analyst disposes, another analyst overrides, an admin signs off: 200, three entries oldest first; an admin signing off their own decision: 403; a pending screen: 409', async () => {
     const { adminA, adminB, analyst } = await tenant();
     const second = (await local.api.post('/users', adminA.key, { name: 'Second Analyst' })).body.api_key;
