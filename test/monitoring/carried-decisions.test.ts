@@ -119,6 +119,52 @@ describe('the settled-decision follow-up: carryToScreen', () => {
     ]);
   });
 
+  it('an override on the source screen replaces the decision carried from it, recorded as replacing it', async () => {
+    const tenantId = 'tcarry6';
+    const { source, carry } = await followUp(tenantId);
+    const first = await carry();
+    const overridden: DecisionRecord = {
+      ...(source.disposition as DecisionRecord),
+      disposition: 'confirmed_hit',
+      author: { user_id: 'uz', role: 'admin' },
+      author_key_lineage: [],
+      override: true,
+    };
+    const decided = {
+      ...source,
+      disposition: overridden,
+      decision_version: 2,
+      history: [...source.history, overridden],
+      history_count: 2,
+    };
+    const entry = {
+      ...carriedEntry(decided, { decision: overridden, notes: [] }, '2026-11-03T00:00:00Z'),
+      override: true,
+    };
+
+    const replaced = await carryToScreen(store.table, first as ScreenItem, entry, {
+      viaScreenId: source.screen_id,
+      replacingCarried: true,
+    });
+
+    expect(replaced?.disposition).toMatchObject({
+      disposition: 'confirmed_hit',
+      author: { user_id: 'uz', role: 'admin' },
+      carried_from: { screen_id: source.screen_id, decision_version: 2 },
+    });
+    expect(replaced?.decision_version).toBe(2);
+    expect(
+      (await carriesOf(tenantId)).map((e) => [
+        e.details.decided_by,
+        e.details.replaces_carried,
+        e.details.version,
+      ]),
+    ).toEqual([
+      ['ua', false, 1],
+      ['uz', true, 2],
+    ]);
+  });
+
   it('a screen decided since it was read: nothing carried, nothing recorded', async () => {
     const tenantId = 'tcarry2';
     const { current, carry } = await followUp(tenantId, { currentDecided: true });
