@@ -41,6 +41,8 @@ export const AUDIT_ACTIONS = [
   'webhook.rotate-secret',
   // An admin's test event to an endpoint (lib/webhooks/test-event.ts).
   'webhook.test',
+  // A decision the system carried to a client's newer screen, by its author (lib/monitoring/carried-decisions.ts).
+  'screen.carry',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

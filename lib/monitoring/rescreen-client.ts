@@ -7,6 +7,7 @@ import { outboxEvent, withOutbox } from '../outbox/outbox.ts';
 import { screenSubject } from '../screening/screen-subject.ts';
 import { findScreen, type ScreenItem, supersede } from '../screening/screen-table.ts';
 import type { Table } from '../store/table.ts';
+import { storeRescreen } from './carried-decisions.ts';
 import { effectiveIntervalDays, nextDueAt, RUN_CLAIM_LEASE_MS, SYSTEM_ACTOR } from './client-record.ts';
 import {
   type ClientClaim,
@@ -75,6 +76,8 @@ export const rescreenQueuedClient: SubjectScreener = async (services, principal,
       jobRef: queued.jobRef,
       screenId: queued.screenId,
       review: (fresh) => withAlertEvent(reviewRescreen(fresh, { previous, baseline }), clientId, runId),
+      // A carried decision is stored with its audit entry (carried-decisions.ts).
+      store: (into, item) => storeRescreen(into, item, runId),
     },
   );
   if (previous && screen.disposition === null) await supersede(table, previous, screen.screen_id);

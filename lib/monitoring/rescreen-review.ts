@@ -1,5 +1,6 @@
 import { type BaselineComparison, compareWithBaseline, listingName } from '../screening/change-detection.ts';
 import {
+  type CarriedFrom,
   type DecisionRecord,
   type HistoryEntry,
   historyEntryBytes,
@@ -24,7 +25,11 @@ import { SYSTEM_ACTOR } from './client-record.ts';
  *   from each re-screen to the next (keeping when and by which screen it was first raised), until
  *   somebody records a settled decision on a screen that carries it.
  * - CARRY FORWARD: with no open alert and no such change, the baseline's settled decision is
- *   copied onto the new screen by the system actor, so nobody is asked twice.
+ *   copied onto the new screen by the system actor, so nobody is asked twice. The copy is still the
+ *   decision of the person who made it: its `author` and `author_key_lineage` are theirs, the
+ *   system is its carrier (`carried_by`) and `carried_from` names the screen and version where it
+ *   was made, so the four-eyes rule (lib/screening/dispose.ts) refuses its sign-off to its author
+ *   on every screen it reaches.
  *
  * What needs an analyst depends on the decision it would replace:
  *
@@ -185,7 +190,49 @@ function withSystemNote(screen: ScreenItem, note: string): ScreenItem {
   };
 }
 
-/** The history entry of a decision carried forward from `source` by the system. */
+/**
+ * Whether a decision is one the system carried to its screen: it names its carrier, or (carried
+ * before carriers were recorded) the system is its author.
+ */
+export function isCarried(decision: Pick<HistoryEntry, 'author' | 'carried_by'> | undefined): boolean {
+  return decision?.carried_by !== undefined || decision?.author.role === SYSTEM_ACTOR.role;
+}
+
+/**
+ * Who made the decision `source` holds, with the lineage of the key they made it with, and where:
+ * `source` itself, or, when the system carried it there, the screen it was carried from (kept
+ * through any number of carries). A decision the system carried before carriers were recorded
+ * names no person: its author stays the system, which no admin may sign off.
+ */
+function madeBy(
+  source: ScreenItem,
+  decision: DecisionRecord,
+): Pick<HistoryEntry, 'author' | 'author_key_lineage'> & { carried_from: CarriedFrom } {
+  const lineage = decision.author_key_lineage ? { author_key_lineage: [...decision.author_key_lineage] } : {};
+  if (decision.carried_from) {
+    return { author: { ...decision.author }, ...lineage, carried_from: { ...decision.carried_from } };
+  }
+  if (isCarried(decision)) {
+    return {
+      author: { ...decision.author },
+      carried_from: { screen_id: decisionSource(source), decision_version: null, decided_at: null },
+    };
+  }
+  return {
+    author: { ...decision.author },
+    ...lineage,
+    carried_from: {
+      screen_id: source.screen_id,
+      decision_version: source.decision_version ?? null,
+      decided_at: decision.at,
+    },
+  };
+}
+
+/**
+ * The history entry of a decision carried forward from `source` by the system: the decision of the
+ * person who made it (author, key lineage, where and when), written here by the system.
+ */
 export function carriedEntry(
   source: ScreenItem,
   verdict: { decision: DecisionRecord; notes: string[] },
@@ -196,20 +243,24 @@ export function carriedEntry(
     verdict.notes.length > 0
       ? `listing changes that do not bear on it: ${verdict.notes.join('; ')}.`
       : 'the listed entries matched are unchanged.';
+  const { author, author_key_lineage, carried_from } = madeBy(source, verdict.decision);
   return {
     disposition: verdict.decision.disposition,
-    note: `Carried forward from ${source.screen_id} (decided by ${verdict.decision.author.user_id}${approval}): ${why}`,
-    author: { ...SYSTEM_ACTOR },
+    note: `Carried forward from ${source.screen_id} (decided by ${author.user_id}${approval}): ${why}`,
+    author,
+    ...(author_key_lineage ? { author_key_lineage } : {}),
     at,
     override: false,
     approval_requested: false,
+    carried_by: { ...SYSTEM_ACTOR },
+    carried_from,
   };
 }
 
 /** The screen where a person made the decision `source` holds: itself, unless the system carried it there. */
 export const decisionSource = (source: ScreenItem) =>
-  source.disposition?.author.role === SYSTEM_ACTOR.role
-    ? (source.decision_source_screen_id ?? source.screen_id)
+  isCarried(source.disposition)
+    ? (source.decision_source_screen_id ?? source.disposition?.carried_from?.screen_id ?? source.screen_id)
     : source.screen_id;
 
 function carryDecision(

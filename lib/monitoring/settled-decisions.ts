@@ -1,12 +1,12 @@
 import { logger } from '../common/log.ts';
 import { isoSeconds } from '../common/time.ts';
-import { carryDecision, findScreen, type ScreenItem } from '../screening/screen-table.ts';
+import { findScreen, type ScreenItem } from '../screening/screen-table.ts';
 import { noteScreenDecision } from '../screening/screened-subjects.ts';
 import type { Table } from '../store/table.ts';
 import type { TableWrite } from '../store/write.ts';
-import { SYSTEM_ACTOR } from './client-record.ts';
+import { carryToScreen } from './carried-decisions.ts';
 import { clientWrites, findClient } from './client-table.ts';
-import { carriedEntry, judgeAgainstBaseline, settledDecision } from './rescreen-review.ts';
+import { carriedEntry, isCarried, judgeAgainstBaseline, settledDecision } from './rescreen-review.ts';
 
 /**
  * A settled decision recorded on one of a client's screens (a sign-off, an override, or a decision
@@ -17,12 +17,13 @@ import { carriedEntry, judgeAgainstBaseline, settledDecision } from './rescreen-
  *    write is part of the decision's own transaction ({@link settledPointerWrites}, joined by
  *    lib/jobs/dispose-screen.ts): the decision and the pointer land together. When the pointer is
  *    already further on (or the client is gone) the decision is made without it;
- * 2. then ({@link applySettledDecision}) the client's current screen takes the decision, by the
- *    system actor with a history entry naming the screen it came from, when it is undecided (or
- *    holds a decision the system carried from the very screen just decided: an override there
- *    replaces it) and shows nothing that needs an analyst against the decided screen
- *    (rescreen-review.ts, the same rule a run applies): one conditional write on it, under those
- *    conditions.
+ * 2. then ({@link applySettledDecision}) the client's current screen takes the decision, carried
+ *    by the system and still the decision of the person who made it (rescreen-review.ts
+ *    `carriedEntry`), when it is undecided (or holds a decision the system carried from the very
+ *    screen just decided: an override there replaces it) and shows nothing that needs an analyst
+ *    against the decided screen (rescreen-review.ts, the same rule a run applies): one
+ *    conditional write on it, under those conditions, in one transaction with its `screen.carry`
+ *    audit entry (carried-decisions.ts).
  *
  * The carry is a follow-up of a decision already stored, so a failure is logged, not returned: the
  * decision stands, and the next re-screen derives the same from its baseline (the current screen
@@ -57,8 +58,7 @@ export async function applySettledDecision(table: Table, decided: ScreenItem, at
 
 async function carryToCurrent(table: Table, decided: ScreenItem, current: ScreenItem, at: Date) {
   const carriedFromDecided =
-    current.disposition?.author.role === SYSTEM_ACTOR.role &&
-    current.decision_source_screen_id === decided.screen_id;
+    isCarried(current.disposition) && current.decision_source_screen_id === decided.screen_id;
   if (current.disposition && !carriedFromDecided) return;
   // Compared with a settled state newer than the decided screen: that one holds, not this.
   if (!carriedFromDecided && (current.baseline_screen_id ?? '') > decided.screen_id) return;
@@ -66,10 +66,9 @@ async function carryToCurrent(table: Table, decided: ScreenItem, current: Screen
   if (verdict.kind !== 'carry') return;
   const entry = { ...carriedEntry(decided, verdict, isoSeconds(at)), override: carriedFromDecided };
   // Still as read: undecided, or still holding the decision carried from the decided screen.
-  const carried = await carryDecision(table, current, entry, {
-    sourceScreenId: decided.screen_id,
+  const carried = await carryToScreen(table, current, entry, {
+    viaScreenId: decided.screen_id,
     replacingCarried: carriedFromDecided,
-    systemRole: SYSTEM_ACTOR.role,
   });
   // Refused: decided or re-screened meanwhile, and what is there now stands.
   if (carried) await noteScreenDecision(table, carried, at);

@@ -19,6 +19,7 @@ import {
   historyEntryBytes,
   parseScreenItem,
   type ScreenItem,
+  SYSTEM_ROLE,
   screenWrites,
 } from './screen-table.ts';
 import { noteScreenDecision } from './screened-subjects.ts';
@@ -154,15 +155,19 @@ function checkRequest(caller: Caller, request: DisposeRequest): void {
  * (ALL_OLD) says which status applies.
  *
  * - `approved` needs the admin role (403 whatever the state, checked first) and signs off one
- *   decision version (README, "A sign-off names what it approves"):
+ *   decision version (docs/api-guide.md#record-a-disposition-post-screensiddispose), on any
+ *   decided screen, whether or not approval was requested (the contract: an admin's sign-off on a
+ *   disposition):
  *   - with `approves_version`, that one: 409 when it is no longer the decision in force (a
  *     decision replaced while the admin reviewed it);
- *   - without it, the decision awaiting approval, only where that is unambiguous (it was recorded
- *     with `approval_requested` and replaced no earlier decision): otherwise 409 naming the
- *     `approves_version` to send. The version is resolved from the first consistent read; the
- *     write then binds to it exactly as if the admin had named it (a retry keeps it).
- *   409 on a pending or already-approved screen. 403 (four eyes) when the admin made the decision,
- *   or when either of the two could have held the other's key (lib/tenancy/key-lineage.ts).
+ *   - without it (the contract's body), the decision in force when the request arrives: the
+ *     version is resolved from the first consistent read, and the write then binds to it exactly
+ *     as if the admin had named it (a retry keeps it), so a decision replaced meanwhile is 409.
+ *   409 on a pending or already-approved screen. 403 (four eyes, `four_eyes_required`) when the
+ *   admin made the decision (wherever they made it: a decision the system carried to this screen
+ *   keeps its author), or when either of the two could have held the other's key
+ *   (lib/tenancy/key-lineage.ts), or when the decision names no person (the system carried it
+ *   before carried decisions kept their author).
  * - Any other value on a pending screen records it; on a screen with a disposition it is a 409
  *   naming the disposition and its author, unless `override: true`, which replaces it (and any
  *   sign-off of it); both stay in the history.
@@ -197,7 +202,7 @@ async function recordDecision(
     if (!found) throw notFound;
     if (request.disposition === 'approved') {
       // An approval binds to one decision version, named or resolved on the first read.
-      approvesVersion ??= request.approves_version ?? versionAwaitingApproval(found);
+      approvesVersion ??= request.approves_version ?? versionInForce(found);
       await checkApproval(table, caller, found, request, approvesVersion);
     }
     const { write, decided } = decisionWrite(caller, found, request, at, approvesVersion, notFound);
@@ -351,44 +356,24 @@ async function checkApproval(
   // The author's current key too: who could act as them now (a decision made before lineages were
   // recorded has no lineage of its own).
   const authorUser =
-    author && author.role !== 'system' ? await getUser(table, caller.tenantId, author.user_id) : undefined;
+    author && author.role !== SYSTEM_ROLE ? await getUser(table, caller.tenantId, author.user_id) : undefined;
   const refusal = approvalRefusal(found, request, caller, version, authorUser?.key_lineage);
   if (refusal) throw refusal;
 }
 
 /**
- * Without `approves_version`, the decision an approval signs off is the one awaiting approval,
- * and only when nobody could have reviewed another: it was recorded with `approval_requested`,
- * and no earlier decision of the screen was replaced by it (an admin reading the earlier one and
- * approving after the override would otherwise sign off what they never saw). Anything else is a
- * 409 whose detail names the `approves_version` to send.
+ * Without `approves_version` (the contract's body), an approval signs off the decision in force as
+ * the request found it: the version the admin read. A decision recorded before decisions were
+ * versioned cannot be bound to one: 409, record it again. Pending and approved screens are named
+ * by approvalRefusal.
  */
-function versionAwaitingApproval(found: ScreenItem): number {
+function versionInForce(found: ScreenItem): number {
   const decision = found.disposition;
   const version = found.decision_version;
-  if (!decision || found.approval) return version ?? 0; // approvalRefusal names pending / approved
-  const what = `${decision.disposition} (decision_version ${version ?? 'unknown'}), recorded by ${decision.author.user_id} (${decision.author.role}) at ${decision.at}`;
-  const send = version
-    ? `review it and send {"disposition":"approved","approves_version":${version}} to sign it off`
-    : 'it was recorded before decisions were versioned; record it again to sign it off';
-  if (!decision.approval_requested) {
-    throw new ConflictError(
-      `Screen ${found.screen_id}: nothing awaits approval: the decision in force, ${what}, was recorded without approval_requested. To sign it off anyway, ${send}`,
-      currentDisposition(found),
-    );
-  }
+  if (!decision || found.approval) return version ?? 0;
   if (!version) {
     throw new ConflictError(
-      `Screen ${found.screen_id}: the decision in force, ${what}, cannot be approved: ${send}`,
-    );
-  }
-  const earlier = (found.history ?? [])
-    .slice(0, version - 1)
-    .filter((entry) => entry.disposition !== 'approved' && entry.disposition !== 'not_carried');
-  if (earlier.length > 0) {
-    const replaced = earlier.at(-1);
-    throw new ConflictError(
-      `Screen ${found.screen_id}: the decision awaiting approval, ${what}, replaced an earlier decision${replaced ? ` (${replaced.disposition}, by ${replaced.author.user_id})` : ''}, so an approval without approves_version could sign off a decision other than the one you reviewed; ${send}`,
+      `Screen ${found.screen_id}: the decision in force, ${decision.disposition}, recorded by ${decision.author.user_id} (${decision.author.role}) at ${decision.at}, was recorded before decisions were versioned and cannot be approved; record it again to sign it off`,
       currentDisposition(found),
     );
   }
@@ -448,16 +433,26 @@ function approvalRefusal(
     const sawWhat = seen && seen.disposition !== 'approved' ? ` (${seen.disposition})` : '';
     const reviewed =
       request.approves_version === undefined
-        ? `the decision awaiting approval when your request arrived was decision_version ${version}${sawWhat}`
+        ? `the decision in force when your request arrived was decision_version ${version}${sawWhat}`
         : `you reviewed decision_version ${version}${sawWhat}`;
     return new ConflictError(
       `Screen ${found.screen_id}: ${reviewed}, but the decision in force is now ${inForce}; review it and approve that version`,
       current,
     );
   }
+  // Carried by the system, the decision is still its author's (on the screen where they made it).
+  const carried = decision.carried_from
+    ? ` on ${decision.carried_from.screen_id}, and the system carried it to this screen`
+    : '';
   if (decision.author.user_id === caller.userId) {
     return new ForbiddenError(
-      `Screen ${found.screen_id}: you recorded the disposition ${decision.disposition} yourself; another admin must approve it (four-eyes principle)`,
+      `Screen ${found.screen_id}: you recorded the disposition ${decision.disposition} yourself${carried}; another admin must approve it (four-eyes principle)`,
+      'four_eyes_required',
+    );
+  }
+  if (decision.author.role === SYSTEM_ROLE) {
+    return new ForbiddenError(
+      `Screen ${found.screen_id}: four-eyes principle: the disposition ${decision.disposition} was carried to this screen by the system before carried decisions kept the person who made them, so nobody can tell whether you made it; record it again ("override": true) and have another admin approve it`,
       'four_eyes_required',
     );
   }

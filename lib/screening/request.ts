@@ -164,8 +164,9 @@ export const DisposeRequestSchema = strictBody({
   approval_requested: booleanFlag('Mark the decision as awaiting an admin’s sign-off; default false'),
   /**
    * With `approved`, optional: the `decision_version` of the decision the admin reviewed, so a
-   * sign-off can never land on a decision that replaced it in the meantime. Without it, the
-   * decision awaiting approval is signed off where that is unambiguous (lib/screening/dispose.ts).
+   * sign-off can never land on a decision that replaced it in the meantime. Without it (the
+   * contract's body), the decision in force when the request arrives is signed off
+   * (lib/screening/dispose.ts).
    */
   approves_version: optionalWholeNumber(
     1,
@@ -175,7 +176,7 @@ export const DisposeRequestSchema = strictBody({
       min: 'must be 1 or more',
       max: 'is not a version of this screen',
     },
-    'With `approved` only, optional (the precise form): the `decision_version` of the decision the admin reviewed. Without it, the decision awaiting approval is signed off when it is unambiguous (recorded with `approval_requested`, replacing no earlier decision); otherwise 409 names the version to send',
+    'With `approved` only, optional (the precise form): the `decision_version` of the decision the admin reviewed; 409 when another decision replaced it meanwhile. Without it (the contract’s body), the decision in force when the request arrives is signed off, whether or not approval was requested',
   ),
 });
 

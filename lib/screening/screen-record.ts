@@ -33,6 +33,8 @@ export {
   type Actor,
   ActorSchema,
   type ApprovalRecord,
+  type CarriedFrom,
+  CarriedFromSchema,
   type DecisionRecord,
   HISTORY_VALUES,
   type HistoryEntry,

@@ -11,7 +11,7 @@ import { findRecentScreen, judgeCachedScreen, takeWindow, windowScreen } from '.
 import { numberScreen } from './screen-id.ts';
 import type { RescreenTrigger, ScreenOrigin } from './screen-origin.ts';
 import { matchedLists, type Screen, toScreen } from './screen-record.ts';
-import { type Actor, newScreenItem, putScreen, type ScreenItem } from './screen-table.ts';
+import { type Actor, newScreenItem, type PutOutcome, putScreen, type ScreenItem } from './screen-table.ts';
 import { type Subject, subjectHash } from './subject.ts';
 import { recordSubjectScreen } from './subject-table.ts';
 import { pointWindowAt, releaseWindow } from './window-table.ts';
@@ -44,6 +44,11 @@ export interface ScreenSubjectOptions {
    * adds its alert, or carries an earlier decision forward (and so leaves the pending queue).
    */
   review?: (item: ScreenItem) => ScreenItem | Promise<ScreenItem>;
+  /**
+   * Stores the screen as reviewed (default `putScreen`): a re-screen that carries a decision
+   * stores it with its audit entry in one transaction (lib/monitoring/carried-decisions.ts).
+   */
+  store?: (table: Services['table'], item: ScreenItem) => Promise<PutOutcome>;
   /**
    * The queued job this screen is made for (e.g. `batch:<batch id>:<index>`), stored on the
    * screen. A retry of the same job that finds this screen in the window gets it back as its own
@@ -202,7 +207,7 @@ export async function screenSubject(
   let item = fresh;
   try {
     if (options.review) item = await options.review(fresh);
-    const put = await putScreen(table, item);
+    const put = await (options.store ?? putScreen)(table, item);
     if (!put.stored) {
       // A drawn id already stored: an earlier attempt of this job stored its screen and failed after.
       const own =

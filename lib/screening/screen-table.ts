@@ -49,10 +49,27 @@ export type HistoryValue = (typeof HISTORY_VALUES)[number];
 
 /**
  * Who did something: the user's id and the role they acted in. The service itself acts as
- * `system` (re-screens of registered clients, decisions carried forward from an earlier screen).
+ * `system` (re-screens of registered clients, `not_carried` notes, and as the carrier, never the
+ * author, of a decision carried forward from an earlier screen: `carried_by`).
  */
 export const ActorSchema = v.object({ user_id: v.string(), role: v.picklist([...ROLES, 'system']) });
 export type Actor = v.InferOutput<typeof ActorSchema>;
+
+/** The role of the service itself: the carrier of carried decisions, and re-screens' screener. */
+export const SYSTEM_ROLE = 'system';
+
+/**
+ * Where a decision the system carried to this screen was made by a person: the screen, the
+ * decision's version there and when it was made. A decision carried on again keeps the first
+ * screen's. `decision_version` and `decided_at` are null on a decision carried on from one the
+ * system carried before carriers were recorded (its author was then recorded as `system`).
+ */
+export const CarriedFromSchema = v.object({
+  screen_id: v.string(),
+  decision_version: v.nullable(v.number()),
+  decided_at: v.nullable(v.string()),
+});
+export type CarriedFrom = v.InferOutput<typeof CarriedFromSchema>;
 
 /**
  * One entry of a screen's disposition history, as stored (append-only, oldest first). An entry's
@@ -75,6 +92,15 @@ export const HistoryEntrySchema = v.object({
   override: v.boolean(),
   approval_requested: v.boolean(),
   approves_version: v.optional(v.number()),
+  /**
+   * On a decision the system carried forward from an earlier screen (lib/monitoring/
+   * rescreen-review.ts): the system, which wrote it here. The decision's `author` and
+   * `author_key_lineage` stay those of the person who made it, so the four-eyes rule judges a
+   * sign-off of it by them, wherever it was carried.
+   */
+  carried_by: v.optional(ActorSchema),
+  /** With `carried_by`: where the person made the decision. */
+  carried_from: v.optional(CarriedFromSchema),
 });
 export type HistoryEntry = v.InferOutput<typeof HistoryEntrySchema>;
 
@@ -180,8 +206,8 @@ export const ScreenItemSchema = v.object({
    */
   baseline_screen_id: v.optional(v.string()),
   /**
-   * On a decision carried forward by the system: the screen where a person made it. A later
-   * settled decision on that screen (an approval or an override) replaces the carried one.
+   * On a decision carried forward by the system: the screen where a person made it. A later settled decision on that screen (an approval or an
+   * override) replaces the carried one.
    */
   decision_source_screen_id: v.optional(v.string()),
   /** A newer screen of the same client took this one's place in the pending queue. */
@@ -436,9 +462,11 @@ export const screenWrites = {
 
   /**
    * An admin's sign-off of decision `version`, with its `approved` history entry. Four eyes: the
-   * admin who signs off must not be the author of the decision signed off, nor have been able to
-   * hold the key it was made with, and signs off exactly the decision they reviewed (the decision
-   * in force is still `version`, not yet approved). The entry must fit under HISTORY_BYTES_LIMIT.
+   * admin who signs off must not be the author of the decision signed off (the person who made it,
+   * also where the system carried it here; a decision whose author was recorded as the system
+   * itself is never signed off), nor have been able to hold the key it was made with, and signs
+   * off exactly the decision they reviewed (the decision in force is still `version`, not yet
+   * approved). The entry must fit under HISTORY_BYTES_LIMIT.
    * Only on the history as read (`historyCount`, see historyAsRead).
    */
   approve(
@@ -463,8 +491,10 @@ export const screenWrites = {
       Update: {
         Key: key,
         UpdateExpression: `SET approval = :approval, ${history.set}${outbox.set ? `, ${outbox.set}` : ''}`,
-        ConditionExpression: `attribute_exists(disposition) AND attribute_not_exists(approval) AND disposition.author.user_id <> :me AND NOT contains(disposition.author_key_lineage, :me) AND decision_version = :version AND ${fits.condition} AND ${asRead.condition}`,
+        ConditionExpression: `attribute_exists(disposition) AND attribute_not_exists(approval) AND disposition.author.user_id <> :me AND disposition.author.#role <> :system AND NOT contains(disposition.author_key_lineage, :me) AND decision_version = :version AND ${fits.condition} AND ${asRead.condition}`,
+        ExpressionAttributeNames: { '#role': 'role' },
         ExpressionAttributeValues: {
+          ':system': SYSTEM_ROLE,
           ...history.values,
           ...fits.values,
           ...asRead.values,
@@ -481,32 +511,37 @@ export const screenWrites = {
 
   /**
    * The system carries a settled decision of screen `sourceScreenId` to a client's current screen
-   * (lib/monitoring/settled-decisions.ts), as a decision with its history entry, leaving the
-   * pending queue and any sign-off. Only while the screen is still as read: undecided, or (with
-   * `replacingCarried`) still holding the decision the system carried from that same screen.
+   * (lib/monitoring/settled-decisions.ts), as a decision with its history entry (`carried_by`,
+   * `carried_from`), leaving the pending queue and any sign-off. Only while the screen is still as
+   * read (`history_count`, see historyAsRead): undecided, or (with `replacingCarried`) still
+   * holding the decision the system carried from that same screen (one carried before carriers
+   * were recorded has the system as its author).
    */
   carryDecision(
-    current: Pick<ScreenItem, 'tenant_id' | 'screen_id'>,
+    current: Pick<ScreenItem, 'tenant_id' | 'screen_id' | 'history_count'>,
     entry: HistoryEntry,
-    options: { sourceScreenId: string; replacingCarried: boolean; systemRole: string },
+    options: { sourceScreenId: string; replacingCarried: boolean; refused?: Refusal },
   ): TableWrite {
     const history = appendToHistory(entry);
+    const asRead = historyAsRead(current.history_count);
     return {
       Update: {
         Key: keys.screen(current.tenant_id, current.screen_id),
         UpdateExpression: `SET disposition = :decision, decision_version = if_not_exists(history_count, :zero) + :one, ${history.set}, decision_source_screen_id = :source REMOVE ${LEAVE_PENDING}, approval`,
         ConditionExpression: options.replacingCarried
-          ? 'disposition.author.#role = :system AND decision_source_screen_id = :source'
-          : 'attribute_exists(pk) AND attribute_not_exists(disposition)',
+          ? `(attribute_exists(disposition.carried_by) OR disposition.author.#role = :system) AND decision_source_screen_id = :source AND ${asRead.condition}`
+          : `attribute_exists(pk) AND attribute_not_exists(disposition) AND ${asRead.condition}`,
         ...(options.replacingCarried ? { ExpressionAttributeNames: { '#role': 'role' } } : {}),
         ExpressionAttributeValues: {
           ...history.values,
+          ...asRead.values,
           ':decision': entry,
           ':source': options.sourceScreenId,
-          ...(options.replacingCarried ? { ':system': options.systemRole } : {}),
+          ...(options.replacingCarried ? { ':system': SYSTEM_ROLE } : {}),
         },
       },
       what: 'carried decision',
+      ...(options.refused ? { refused: options.refused } : {}),
     };
   },
 
@@ -590,15 +625,6 @@ export async function putScreen(table: Table, item: ScreenItem): Promise<PutOutc
 /** Sends a decision or a sign-off (screenWrites.recordDecision / approve): the screen as written, or the write's refusal. */
 export async function decideScreen(table: Table, write: TableWrite): Promise<ScreenItem> {
   return parseScreenItem((await sendWrite(table, write, 'ALL_NEW')) ?? {});
-}
-
-/** Sends screenWrites.carryDecision: the screen as written, or undefined when it changed meanwhile. */
-export async function carryDecision(
-  table: Table,
-  ...args: Parameters<typeof screenWrites.carryDecision>
-): Promise<ScreenItem | undefined> {
-  const outcome = await trySendWrite(table, screenWrites.carryDecision(...args), 'ALL_NEW');
-  return outcome.written ? parseScreenItem(outcome.attributes ?? {}) : undefined;
 }
 
 /** Sends screenWrites.supersede; refused (decided or deleted meanwhile), nothing changes. */

@@ -4,21 +4,18 @@
  * HTTP, runs started by the scheduled function with its clock moved past the due dates, screens
  * read back over HTTP.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { handler as autoRescreen } from '../../functions/schedule/auto-rescreen.ts';
-import { scheduledEvent } from '../../infra/local/scheduler.ts';
 import { getServices } from '../../lib/runtime/services.ts';
 import { keys } from '../../lib/store/schema.ts';
 import { createTenant } from '../../lib/tenancy/tenants.ts';
 import { useLocalStack } from '../support/api-client.ts';
+import { scheduledRescreenRun } from '../support/scheduled-rescreen.ts';
 
 const local = useLocalStack();
 
 // biome-ignore lint/suspicious/noExplicitAny: black-box tests read arbitrary JSON bodies
 type Body = any;
-const DAY = 86_400_000;
 
 /** A tenant with its admin's key and one analyst's key. */
 async function freshTenant() {
@@ -28,28 +25,8 @@ async function freshTenant() {
   return { tenantId: tenant.tenant_id, admin: admin.api_key, analyst };
 }
 
-/**
- * The hourly rule fired `days` ahead, and the tenant's run it started, once finished. Each run is
- * further ahead than the last, so the clients (re-screened every day) are due again.
- */
-let daysAhead = 0;
-async function scheduledRun(tenantId: string, key: string): Promise<Body> {
-  daysAhead += 2;
-  const { runs } = await autoRescreen(
-    scheduledEvent({ id: 'auto-rescreen' }, new Date(Date.now() + daysAhead * DAY)),
-  );
-  for (const { run_id } of runs) {
-    const found = await local.api.get(`/clients/rescreen/runs/${run_id}`, key);
-    if (found.status !== 200) continue;
-    for (let i = 0; i < 200; i += 1) {
-      const run = (await local.api.get(`/clients/rescreen/runs/${run_id}`, key)).body;
-      if (run.status === 'finished') return run;
-      await sleep(50);
-    }
-    throw new Error(`run ${run_id} did not finish`);
-  }
-  throw new Error(`no run for ${tenantId}`);
-}
+/** The hourly rule fired ahead, and the tenant's run it started, once finished. */
+const scheduledRun = (_tenantId: string, key: string): Promise<Body> => scheduledRescreenRun(local.api, key);
 
 const client = async (clientId: string, key: string): Promise<Body> =>
   (await local.api.get(`/clients/${clientId}`, key)).body;
@@ -161,7 +138,13 @@ describe('an alert persists until somebody decides it', { timeout: 120_000 }, ()
     expect(run.changed).toEqual([]);
     const next = await currentScreen(registered.client_id, admin);
     expect(next.alert).toBeNull();
-    expect(next.disposition).toMatchObject({ disposition: 'confirmed_hit', author: { role: 'system' } });
+    // Carried by the system, still the analyst's decision.
+    expect(next.disposition).toMatchObject({
+      disposition: 'confirmed_hit',
+      author: { role: 'analyst' },
+      carried_by: { role: 'system' },
+      carried_from: { screen_id: alerted.screen_id, decision_version: 1 },
+    });
     expect(await pendingIds(admin)).toEqual([]);
     expect((await client(registered.client_id, admin)).open_alert).toBeNull();
   });
@@ -182,7 +165,12 @@ describe('an alert persists until somebody decides it', { timeout: 120_000 }, ()
 
     const current = await currentScreen(registered.client_id, admin);
     expect(current.screen_id).toBe(carrying.screen_id);
-    expect(current.disposition).toMatchObject({ disposition: 'confirmed_hit', author: { role: 'system' } });
+    expect(current.disposition).toMatchObject({
+      disposition: 'confirmed_hit',
+      author: { role: 'analyst' },
+      carried_by: { role: 'system' },
+      carried_from: { screen_id: raised.screen_id, decision_version: 1 },
+    });
     expect(current.disposition.note).toContain(`Carried forward from ${raised.screen_id}`);
     expect((await client(registered.client_id, admin)).open_alert).toBeNull();
     expect(await pendingIds(admin)).toEqual([]);
@@ -227,12 +215,22 @@ describe('only settled decisions are carried forward', { timeout: 120_000 }, () 
     expect(override.status).toBe(200);
     const current = await currentScreen(registered.client_id, admin);
     expect(current.screen_id).toBe(second.screen_id);
-    expect(current.disposition).toMatchObject({ disposition: 'confirmed_hit', author: { role: 'system' } });
+    expect(current.disposition).toMatchObject({
+      disposition: 'confirmed_hit',
+      author: { role: 'admin' },
+      carried_by: { role: 'system' },
+      carried_from: { screen_id: first, decision_version: 2 },
+    });
     expect(await pendingIds(admin)).toEqual([]);
 
     await scheduledRun(tenantId, admin);
     const third = await currentScreen(registered.client_id, admin);
     expect(third.screen_id).not.toBe(second.screen_id);
-    expect(third.disposition).toMatchObject({ disposition: 'confirmed_hit', author: { role: 'system' } });
+    expect(third.disposition).toMatchObject({
+      disposition: 'confirmed_hit',
+      author: { role: 'admin' },
+      carried_by: { role: 'system' },
+      carried_from: { screen_id: first, decision_version: 2 },
+    });
   });
 });

@@ -6,11 +6,14 @@ import { getServices } from '../../lib/runtime/services.ts';
 import { OPERATIONS_ISSUER } from '../../lib/tenancy/key-lineage.ts';
 import { addUser, createTenant } from '../../lib/tenancy/tenants.ts';
 import { madeUpName, useLocalStack } from '../support/api-client.ts';
+import { scheduledRescreenRun } from '../support/scheduled-rescreen.ts';
 
 /**
  * Issue 19, items 1 and 2, black box through the local stack: approval works for a client written
  * only to the contract and still binds to the decision reviewed; no person holds two identities in
- * a four-eyes pair (docs/api-guide.md#the-four-eyes-rule).
+ * a four-eyes pair (docs/api-guide.md#the-four-eyes-rule). Issue 35, item 1: the contract's
+ * sign-off of the decision in force, and four eyes following a decision the system carries to a
+ * monitored client's newer screen.
  */
 const local = useLocalStack();
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -118,7 +121,7 @@ describe('approval works for a client written to the contract, and still binds',
     expect(again.body.detail).toMatch(/already approved/);
   });
 
-  it('without approves_version and nothing awaiting approval → 409 naming the version to send; the named form still signs it off', async () => {
+  it('without approves_version, a decision nobody asked to have approved is signed off as it stands (the contract’s sign-off), bound to its version; a pending screen → 409', async () => {
     const { adminB, analyst } = await tenant();
     const id = await newScreen(analyst.key);
     const pending = await dispose(id, adminB.key, { disposition: 'approved' });
@@ -126,18 +129,22 @@ describe('approval works for a client written to the contract, and still binds',
     expect(pending.body.detail).toMatch(/pending/);
     await dispose(id, analyst.key, { disposition: 'cleared' });
 
-    const refused = await dispose(id, adminB.key, { disposition: 'approved' });
+    const signed = await dispose(id, adminB.key, { disposition: 'approved', note: 'Signed off' });
 
-    expect(refused.status).toBe(409);
-    expect(refused.body.detail).toContain('nothing awaits approval');
-    expect(refused.body.detail).toContain('{"disposition":"approved","approves_version":1}');
-    expect((await historyOf(id, adminB.key)).history).toHaveLength(1);
-    expect((await dispose(id, adminB.key, { disposition: 'approved', approves_version: 1 })).status).toBe(
-      200,
-    );
+    expect(signed.status).toBe(200);
+    expect(signed.body.disposition).toMatchObject({
+      disposition: 'approved',
+      decision_version: 1,
+      approved_decision: { disposition: 'cleared', author: { user_id: analyst.id } },
+    });
+    expect((await historyOf(id, adminB.key)).history[1]).toMatchObject({
+      disposition: 'approved',
+      approves_version: 1,
+      approves: { version: 1, disposition: 'cleared' },
+    });
   });
 
-  it('the stale-approval attack fails in every form: the admin read A, an analyst overrode it to B', async () => {
+  it('the stale approval: the admin read A, an analyst overrode it to B: approving A by version → 409; the contract’s body signs off B, the decision in force, and names it', async () => {
     const { adminA, adminB, analyst } = await tenant();
     const other = (await local.api.post('/users', adminA.key, { name: 'Second Analyst' })).body;
 
@@ -157,33 +164,33 @@ describe('approval works for a client written to the contract, and still binds',
       });
 
       const named = await dispose(id, adminB.key, { disposition: 'approved', approves_version: 1 });
-      const unnamed = await dispose(id, adminB.key, {
-        disposition: 'approved',
-        note: 'agree: confirmed hit',
-      });
 
       expect(named.status).toBe(409);
       expect(named.body.detail).toContain('you reviewed decision_version 1 (confirmed_hit)');
       expect(named.body.detail).toContain('cleared (decision_version 2)');
-      expect(unnamed.status).toBe(409);
-      expect(unnamed.body.detail).toContain('{"disposition":"approved","approves_version":2}');
-      expect(unnamed.body.detail).toMatch(
-        bRequestsApproval ? /replaced an earlier decision \(confirmed_hit/ : /nothing awaits approval/,
-      );
       const stored = await historyOf(id, adminB.key);
       expect(stored.history.map((e: { disposition: string }) => e.disposition)).toEqual([
         'confirmed_hit',
         'cleared',
       ]);
       expect(stored.disposition).toMatchObject({ disposition: 'cleared', decision_version: 2 });
-      // Approving what is in force, by name, works.
-      expect((await dispose(id, adminB.key, { disposition: 'approved', approves_version: 2 })).status).toBe(
-        200,
-      );
+
+      // The contract's body signs off what is in force when it arrives, and the answer says what that is.
+      const unnamed = await dispose(id, adminB.key, { disposition: 'approved', note: 'Signed off' });
+      expect(unnamed.status).toBe(200);
+      expect(unnamed.body.disposition).toMatchObject({
+        disposition: 'approved',
+        decision_version: 2,
+        approved_decision: { disposition: 'cleared', author: { user_id: other.user.user_id } },
+      });
+      expect(unnamed.body.history[2]).toMatchObject({
+        approves_version: 2,
+        approves: { version: 2, disposition: 'cleared' },
+      });
     }
   });
 
-  it('an override of an approved decision that requests approval again is signed off by version only', async () => {
+  it('an override of an approved decision that requests approval again: the contract’s body signs off the new decision', async () => {
     const { adminB, analyst } = await tenant();
     const id = await newScreen(analyst.key);
     await dispose(id, analyst.key, { disposition: 'needs_review', approval_requested: true });
@@ -194,13 +201,14 @@ describe('approval works for a client written to the contract, and still binds',
       approval_requested: true,
     });
 
-    const unnamed = await dispose(id, adminB.key, { disposition: 'approved' });
+    const signed = await dispose(id, adminB.key, { disposition: 'approved' });
 
-    expect(unnamed.status).toBe(409);
-    expect(unnamed.body.detail).toContain('"approves_version":3');
-    expect((await dispose(id, adminB.key, { disposition: 'approved', approves_version: 3 })).status).toBe(
-      200,
-    );
+    expect(signed.status).toBe(200);
+    expect(signed.body.disposition).toMatchObject({
+      decision_version: 3,
+      approved_decision: { disposition: 'confirmed_hit' },
+    });
+    expect(signed.body.history[3]).toMatchObject({ disposition: 'approved', approves_version: 3 });
   });
 
   it('an admin approving their own decision without a version → 403 (four eyes), another admin → 200', async () => {
@@ -348,5 +356,155 @@ describe('no person holds two identities in a four-eyes pair', () => {
       actor: { user_id: 'ops-cli', role: 'ops' },
       target: { user_id: adminB.id },
     });
+  });
+});
+
+describe('the contract’s sign-off, written only to the contract (its dispositions, state table and errors)', () => {
+  it('an analyst disposes, another analyst overrides, an admin signs off: 200, three entries oldest first; an admin signing off their own decision: 403; a pending screen: 409', async () => {
+    const { adminA, adminB, analyst } = await tenant();
+    const second = (await local.api.post('/users', adminA.key, { name: 'Second Analyst' })).body.api_key;
+    const id = await newScreen(analyst.key);
+
+    const first = await dispose(id, analyst.key, { disposition: 'false_positive', note: 'DOB differs' });
+    const overridden = await dispose(id, second, {
+      disposition: 'confirmed_hit',
+      note: 'Same passport number',
+      override: true,
+    });
+    const signed = await dispose(id, adminB.key, { disposition: 'approved', note: 'Signed off' });
+
+    expect([first.status, overridden.status, signed.status]).toEqual([200, 200, 200]);
+    const { history } = await historyOf(id, analyst.key);
+    expect(
+      history.map((entry: { disposition: string; note: string }) => [entry.disposition, entry.note]),
+    ).toEqual([
+      ['false_positive', 'DOB differs'],
+      ['confirmed_hit', 'Same passport number'],
+      ['approved', 'Signed off'],
+    ]);
+
+    const own = await newScreen(adminA.key);
+    expect((await dispose(own, adminA.key, { disposition: 'approved', note: 'Signed off' })).status).toBe(
+      409,
+    );
+    await dispose(own, adminA.key, { disposition: 'cleared', note: 'No concern' });
+    const refused = await dispose(own, adminA.key, { disposition: 'approved', note: 'Signed off' });
+    expect(refused.status).toBe(403);
+    expect(refused.body.detail).toMatch(/four-eyes/);
+    expect((await historyOf(own, adminA.key)).history).toHaveLength(1);
+  });
+});
+
+/**
+ * Issue 35, item 1: a decision the system carries to a monitored client's newer screen keeps the
+ * person who made it as its author (and their key lineage); `system` is only its carrier. So the
+ * admin who decided cannot sign it off on the newer screen either, on either path a decision takes
+ * there, and each carry is on the audit trail.
+ */
+describe('four eyes follows a decision the system carries to a client’s newer screen', {
+  timeout: 120_000,
+}, () => {
+  const registerPutin = async (key: string) => {
+    const registered = await local.api.post('/clients', key, {
+      name: 'Vladimir Putin',
+      dob: '1952-10-07',
+      types: 'sanctions,pep',
+      rescreen_interval_days: 1,
+    });
+    expect(registered.status).toBe(201);
+    expect(registered.body.risk_level).toBe('CRITICAL');
+    return registered.body as { client_id: string; last_screen_id: string };
+  };
+  const currentScreenOf = async (clientId: string, key: string) =>
+    screen((await local.api.get(`/clients/${clientId}`, key)).body.last_screen_id, key);
+  /** The admin's `cleared` (version 1 of `source`), carried by the system and still theirs. */
+  const expectCarried = (disposition: unknown, adminId: string, source: string) =>
+    expect(disposition).toMatchObject({
+      disposition: 'cleared',
+      decision_version: 1,
+      author: { user_id: adminId, role: 'admin' },
+      carried_by: { user_id: 'system', role: 'system' },
+      carried_from: { screen_id: source, decision_version: 1 },
+    });
+  const carriesOn = async (screenId: string, key: string) =>
+    (await local.api.get('/audit?limit=200', key)).body.entries.filter(
+      (entry: { action: string; target: { screen_id?: string } }) =>
+        entry.action === 'screen.carry' && entry.target.screen_id === screenId,
+    );
+
+  it('a re-screen carries an admin’s cleared to the new screen: the same admin approving it (approves_version 1, or the contract’s body) → 403 four_eyes_required; another admin → 200', async () => {
+    const { adminA, adminB } = await tenant();
+    const client = await registerPutin(adminA.key);
+    expect((await dispose(client.last_screen_id, adminA.key, { disposition: 'cleared' })).status).toBe(200);
+
+    await scheduledRescreenRun(local.api, adminA.key);
+    const carried = await currentScreenOf(client.client_id, adminA.key);
+
+    expect(carried.screen_id).not.toBe(client.last_screen_id);
+    expect(carried.disposition).toMatchObject({ disposition: 'cleared', decision_version: 1 });
+    for (const body of [
+      { disposition: 'approved', approves_version: 1 },
+      { disposition: 'approved', note: 'Signed off' },
+    ]) {
+      const own = await dispose(carried.screen_id, adminA.key, body);
+      expect(own.status).toBe(403);
+      expect(own.body.code).toBe('four_eyes_required');
+    }
+    expect((await historyOf(carried.screen_id, adminA.key)).history).toHaveLength(1);
+    expectCarried(carried.disposition, adminA.id, client.last_screen_id);
+    expect(await carriesOn(carried.screen_id, adminA.key)).toMatchObject([
+      {
+        outcome: 'done',
+        actor: { user_id: 'system', role: 'system' },
+        target: { screen_id: carried.screen_id, client_id: client.client_id },
+        details: {
+          disposition: 'cleared',
+          carried_from_screen_id: client.last_screen_id,
+          carried_from_version: 1,
+          decided_by: adminA.id,
+          decided_by_role: 'admin',
+          version: 1,
+        },
+      },
+    ]);
+    expect(
+      (await dispose(carried.screen_id, adminB.key, { disposition: 'approved', approves_version: 1 })).status,
+    ).toBe(200);
+  });
+
+  it('the settled-decision follow-up carries an admin’s decision on an older screen to the current one: the same admin approving it → 403 four_eyes_required', async () => {
+    const { adminA, adminB } = await tenant();
+    const client = await registerPutin(adminA.key);
+    await scheduledRescreenRun(local.api, adminA.key);
+    const current = await currentScreenOf(client.client_id, adminA.key);
+    expect(current.screen_id).not.toBe(client.last_screen_id);
+    expect(current.disposition).toBeNull();
+
+    // The admin decides the older (registration) screen; the follow-up carries it to the current one.
+    expect((await dispose(client.last_screen_id, adminA.key, { disposition: 'cleared' })).status).toBe(200);
+    const carried = await screen(current.screen_id, adminA.key);
+    expect(carried.disposition).toMatchObject({ disposition: 'cleared', decision_version: 1 });
+
+    const own = await dispose(current.screen_id, adminA.key, {
+      disposition: 'approved',
+      approves_version: 1,
+    });
+    expect(own.status).toBe(403);
+    expect(own.body.code).toBe('four_eyes_required');
+    expectCarried(carried.disposition, adminA.id, client.last_screen_id);
+    expect(await carriesOn(current.screen_id, adminA.key)).toMatchObject([
+      {
+        outcome: 'done',
+        actor: { user_id: 'system', role: 'system' },
+        details: {
+          carried_from_screen_id: client.last_screen_id,
+          carried_from_version: 1,
+          decided_by: adminA.id,
+        },
+      },
+    ]);
+    expect(
+      (await dispose(current.screen_id, adminB.key, { disposition: 'approved', approves_version: 1 })).status,
+    ).toBe(200);
   });
 });

@@ -199,7 +199,12 @@ describe('auto-rescreen', () => {
     expect(run.changed).toEqual([]);
     const [newest] = await screensOf(client.client_id, key);
     const history = (await local.api.get(`/screens/${newest.screen_id}/history`, key)).body;
-    expect(history.disposition).toMatchObject({ disposition: 'false_positive', author: { role: 'system' } });
+    expect(history.disposition).toMatchObject({
+      disposition: 'false_positive',
+      author: { role: 'admin' },
+      carried_by: { role: 'system' },
+      carried_from: { screen_id: client.last_screen_id, decision_version: 1 },
+    });
     expect(history.history).toHaveLength(1);
     expect(history.history[0].note).toContain(client.last_screen_id);
     const pending = (await local.api.get('/screens/pending', key)).body.screens;

@@ -312,13 +312,10 @@ describe('four eyes binds the sign-off to the decision the admin reviewed', () =
     expect(approved.body.history[2].approves).toMatchObject({ version: 2, disposition: 'cleared' });
   });
 
-  it('an approval of a decision nobody asked to have approved must name its version (409 says which), and only an approval may name one', async () => {
+  it('an approval of a decision nobody asked to have approved signs off the decision in force (the contract’s sign-off), and only an approval may name a version', async () => {
     const id = await newScreen();
     await dispose(id, analyst1.key, { disposition: 'false_positive' });
 
-    const missing = await dispose(id, admin.key, { disposition: 'approved' });
-    expect(missing.status).toBe(409);
-    expect(missing.body.detail).toContain('"approves_version":1');
     const notNumber = await dispose(id, admin.key, { disposition: 'approved', approves_version: '1' });
     expect(notNumber.body.detail).toMatch(/^approves_version: must be a whole number/);
     const onDecision = await dispose(id, analyst2.key, {
@@ -328,6 +325,13 @@ describe('four eyes binds the sign-off to the decision the admin reviewed', () =
     });
     expect(onDecision.status).toBe(400);
     expect((await history(id)).history).toHaveLength(1);
+
+    const signed = await dispose(id, admin.key, { disposition: 'approved' });
+    expect(signed.status).toBe(200);
+    expect(signed.body.history[1]).toMatchObject({
+      approves_version: 1,
+      approves: { disposition: 'false_positive' },
+    });
   });
 });
 

@@ -158,7 +158,16 @@ describe('a carried-forward false positive or cleared', () => {
     const reviewed = reviewRescreen(fresh, { previous: baseline, baseline });
 
     expect(reviewed.alert).toBeUndefined();
-    expect(reviewed.disposition).toMatchObject({ disposition: 'false_positive', author: { role: 'system' } });
+    expect(reviewed.disposition).toMatchObject({
+      disposition: 'false_positive',
+      author: analyst,
+      carried_by: { user_id: 'system', role: 'system' },
+      carried_from: {
+        screen_id: baseline.screen_id,
+        decision_version: 1,
+        decided_at: '2026-11-01T10:00:00Z',
+      },
+    });
     expect(reviewed.disposition?.note).toMatch(/do not bear on it: un_sc 6907993 .*programmes reworded/);
     expect(reviewed.decision_source_screen_id).toBe(baseline.screen_id);
   });
@@ -182,7 +191,11 @@ describe('a confirmed hit', () => {
     const reviewed = reviewRescreen(fresh, { previous: baseline, baseline });
 
     expect(reviewed.alert).toBeUndefined();
-    expect(reviewed.disposition).toMatchObject({ disposition: 'confirmed_hit', author: { role: 'system' } });
+    expect(reviewed.disposition).toMatchObject({
+      disposition: 'confirmed_hit',
+      author: analyst,
+      carried_by: { role: 'system' },
+    });
     expect(reviewed.disposition?.note).toMatch(/gained date of birth 1972-03-15/);
   });
 });
@@ -210,7 +223,53 @@ describe('a decision awaiting approval', () => {
     };
     const reviewed = reviewRescreen(screen(before, client), { previous: baseline, baseline });
 
-    expect(reviewed.disposition).toMatchObject({ disposition: 'false_positive', author: { role: 'system' } });
+    expect(reviewed.disposition).toMatchObject({
+      disposition: 'false_positive',
+      author: analyst,
+      carried_by: { role: 'system' },
+    });
     expect(reviewed.disposition?.note).toContain('approved by uadmin');
+  });
+});
+
+describe('a carried decision stays its author’s (issue 35: four eyes follows the decision)', () => {
+  it('carried on from screen to screen, it keeps the person who made it, their key lineage and where they made it', () => {
+    const made = { ...decision('cleared'), author_key_lineage: ['uadmin'] };
+    const first = decided(screen(before, client), made);
+    const second = reviewRescreen(screen(before, client), { previous: first, baseline: first });
+    const third = reviewRescreen(screen(before, client), { previous: second, baseline: second });
+
+    for (const carried of [second, third]) {
+      expect(carried.disposition).toMatchObject({
+        disposition: 'cleared',
+        author: analyst,
+        author_key_lineage: ['uadmin'],
+        carried_by: { user_id: 'system', role: 'system' },
+        carried_from: { screen_id: first.screen_id, decision_version: 1, decided_at: made.at },
+      });
+      expect(carried.decision_source_screen_id).toBe(first.screen_id);
+    }
+    expect(third.disposition?.note).toContain(
+      `Carried forward from ${second.screen_id} (decided by uanalyst)`,
+    );
+  });
+
+  it('a decision the system carried before carriers were recorded names no person: carried on, its author stays the system', () => {
+    const legacy = {
+      ...decided(screen(before, client), {
+        ...decision('cleared'),
+        author: { user_id: 'system', role: 'system' },
+      }),
+      decision_source_screen_id: 'SCR-20261001-000001',
+    };
+
+    const reviewed = reviewRescreen(screen(before, client), { previous: legacy, baseline: legacy });
+
+    expect(reviewed.disposition).toMatchObject({
+      author: { user_id: 'system', role: 'system' },
+      carried_by: { role: 'system' },
+      carried_from: { screen_id: 'SCR-20261001-000001', decision_version: null, decided_at: null },
+    });
+    expect(reviewed.decision_source_screen_id).toBe('SCR-20261001-000001');
   });
 });

@@ -213,13 +213,90 @@ describe('disposeScreen', () => {
     ).rejects.toMatchObject({
       status: 409,
       detail: expect.stringContaining(
-        'the decision awaiting approval when your request arrived was decision_version 1 (confirmed_hit), but the decision in force is now cleared (decision_version 2)',
+        'the decision in force when your request arrived was decision_version 1 (confirmed_hit), but the decision in force is now cleared (decision_version 2)',
       ),
     });
     expect(overridden).toBe(true);
     const stored = await getScreenHistory(store.table, tenantId, id);
     expect(stored.disposition).toMatchObject({ disposition: 'cleared', awaiting_approval: true });
     expect(stored.history).toHaveLength(2);
+  });
+});
+
+describe('a decision the system carried to the screen is judged by its author', () => {
+  /** A screen holding a decision the system carried from SCR-20250101-000001, by `author`. */
+  const carriedScreen = (
+    author: { user_id: string; role: 'analyst' | 'admin' | 'system' },
+    lineage?: string[],
+  ) => {
+    const entry = {
+      disposition: 'cleared',
+      note: 'Carried forward from SCR-20250101-000001',
+      author,
+      ...(lineage ? { author_key_lineage: lineage } : {}),
+      at: '2025-06-01T08:00:00Z',
+      override: false,
+      approval_requested: false,
+      ...(author.role === 'system'
+        ? {}
+        : {
+            carried_by: { user_id: 'system', role: 'system' },
+            carried_from: {
+              screen_id: 'SCR-20250101-000001',
+              decision_version: 1,
+              decided_at: '2025-01-01T09:00:00Z',
+            },
+          }),
+    };
+    return newScreen(tenantId, {
+      disposition: entry,
+      decision_version: 1,
+      history: [entry],
+      history_count: 1,
+      decision_source_screen_id: 'SCR-20250101-000001',
+    });
+  };
+
+  it('its author, or an admin in the lineage of the key they made it with, may not sign it off (403, both forms); another admin may', async () => {
+    const id = await carriedScreen({ user_id: 'uz', role: 'admin' }, ['uy']);
+    for (const approver of ['uz', 'uy']) {
+      for (const request of [{ disposition: 'approved' }, { disposition: 'approved', approves_version: 1 }]) {
+        await expect(disposeScreen(store.table, admin(approver), id, body(request))).rejects.toMatchObject({
+          status: 403,
+          code: 'four_eyes_required',
+        });
+      }
+    }
+    await expect(
+      disposeScreen(store.table, admin('uz'), id, body({ disposition: 'approved' })),
+    ).rejects.toMatchObject({
+      detail: expect.stringContaining(
+        'yourself on SCR-20250101-000001, and the system carried it to this screen',
+      ),
+    });
+
+    const approved = await disposeScreen(store.table, admin('ux'), id, body({ disposition: 'approved' }));
+
+    expect(approved.disposition).toMatchObject({
+      disposition: 'approved',
+      approved_decision: { author: { user_id: 'uz' }, carried_from: { screen_id: 'SCR-20250101-000001' } },
+    });
+  });
+
+  it('one carried before carried decisions kept their author (author `system`) is signed off by nobody (403) until a person records it again', async () => {
+    const id = await carriedScreen({ user_id: 'system', role: 'system' });
+
+    await expect(
+      disposeScreen(store.table, admin('ux'), id, body({ disposition: 'approved', approves_version: 1 })),
+    ).rejects.toMatchObject({
+      status: 403,
+      code: 'four_eyes_required',
+      detail: expect.stringContaining('override'),
+    });
+    await disposeScreen(store.table, analyst('ua'), id, body({ disposition: 'cleared', override: true }));
+
+    const approved = await disposeScreen(store.table, admin('ux'), id, body({ disposition: 'approved' }));
+    expect(approved.history.map((entry) => entry.disposition)).toEqual(['cleared', 'cleared', 'approved']);
   });
 });
 

@@ -249,7 +249,8 @@ describe('delta rescreens after a list sync', { timeout: 150_000 }, () => {
       expect(carried.alert).toBeNull();
       expect(carried.disposition).toMatchObject({
         disposition: 'false_positive',
-        author: { role: 'system' },
+        carried_by: { role: 'system' },
+        carried_from: { screen_id: designee.last_screen_id },
       });
       expect(carried.disposition.note).toMatch(/do not bear on it: .*programmes reworded/);
       expect(await newRun()).toMatchObject({ trigger: 'list_change', queued: 1, changed: [] });

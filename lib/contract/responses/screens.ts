@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { DISPOSITIONS } from '../../screening/request.ts';
 import {
+  CarriedFromSchema,
   HISTORY_VALUES,
   SCREEN_ORIGINS,
   HistoryEntrySchema as StoredHistoryEntrySchema,
@@ -110,7 +111,22 @@ export const CriminalResultSchema = v.strictObject({
   ...matchCount,
 });
 
-const historyEntryEntries = { ...StoredHistoryEntrySchema.entries, author: ActorSchema };
+const historyEntryEntries = {
+  ...StoredHistoryEntrySchema.entries,
+  author: ActorSchema,
+  carried_by: v.pipe(
+    v.optional(ActorSchema),
+    v.description(
+      'On a decision the system carried forward to a client’s newer screen: the system, its carrier. `author` stays the person who made the decision',
+    ),
+  ),
+  carried_from: v.pipe(
+    v.optional(v.strictObject(CarriedFromSchema.entries)),
+    v.description(
+      'With `carried_by`: the screen where the person made the decision, its `decision_version` there and when it was made (`decided_at`)',
+    ),
+  ),
+};
 const decisionEntries = { ...historyEntryEntries, disposition: v.picklist(DISPOSITIONS) };
 
 /** One decision of a screen's history, as stored. */
