@@ -10,6 +10,7 @@ import {
   putScreen,
   type ScreenItem,
 } from '../../lib/screening/screen-table.ts';
+import { chainAudit } from '../support/audit-chain.ts';
 import { startTestStore, type TestStore } from '../support/dynamo.ts';
 import { failOnce } from '../support/flaky-table.ts';
 
@@ -62,6 +63,7 @@ function decidedBy(source: ScreenItem): ScreenItem {
 }
 
 async function carriesOf(tenantId: string): Promise<AuditEntry[]> {
+  await chainAudit(store.table, tenantId);
   const entries: AuditEntry[] = [];
   for await (const entry of allAuditEntries(store.table, tenantId)) {
     if (entry.action === 'screen.carry') entries.push(entry);
