@@ -24,6 +24,7 @@ import {
   scheduledJobs,
 } from '../../lib/contract/routes.ts';
 import { AccessLogBucket } from './constructs/access-log-bucket.ts';
+import { AuditChain } from './constructs/audit-chain.ts';
 import { BatchPipeline } from './constructs/batch-pipeline.ts';
 import { ConsoleSite } from './constructs/console-site.ts';
 import { ListSync } from './constructs/list-sync.ts';
@@ -247,6 +248,12 @@ export class ScreeningServiceStack extends Stack {
 
     // The daily list sync, and every function that screens (or starts a rescreen run, which names
     // the newest version) reading the snapshot it publishes.
+    // The audit trail's chain writer on the table's stream, and the Object Lock bucket it anchors
+    // each tenant's chain head in; the audit export ends with the newest anchor.
+    const auditChain = new AuditChain(this, 'AuditChain', { settings, table, accessLogBucket });
+    for (const endpoint of batch.streamEndpoints)
+      if (endpoint.route.path === '/audit/export') auditChain.grantAnchorRead(endpoint.handler.function);
+
     const listSync = new ListSync(this, 'ListSync', {
       settings,
       table,

@@ -194,3 +194,37 @@ export class ChainWriter {
     while (this.runs.size > 0) await Promise.allSettled([...this.runs.values()]);
   }
 }
+
+/** The part of a DynamoDB Stream record the chain writer reads: the item's keys. */
+export interface StreamRecordKeys {
+  dynamodb?: { Keys?: Record<string, { S?: string } | undefined> };
+}
+
+/**
+ * The tenants whose entries a batch of stream records announces (each record is the INSERT of a
+ * waiting entry, `TENANT#<tid>` / `AUDITQ#…`), once each, in the order first seen.
+ */
+export function tenantsAnnounced(records: readonly StreamRecordKeys[]): string[] {
+  const tenants = new Set<string>();
+  for (const record of records) {
+    const pk = record.dynamodb?.Keys?.pk?.S;
+    const sk = record.dynamodb?.Keys?.sk?.S;
+    if (pk?.startsWith('TENANT#') && sk?.startsWith('AUDITQ#')) tenants.add(pk.slice('TENANT#'.length));
+  }
+  return [...tenants];
+}
+
+/**
+ * The stream consumer's work: a run of the chain writer for each tenant the batch announces. A
+ * run that fails (the table or the anchor store unavailable) fails the batch, so Lambda retries
+ * it; a run refused because the chain no longer reaches its anchor does not (retrying cannot mend
+ * it): it is logged, the entries wait, and verify-audit names the damage.
+ */
+export async function chainAnnouncedTenants(
+  deps: ChainWriterDeps,
+  records: readonly StreamRecordKeys[],
+): Promise<ChainRun[]> {
+  const runs: ChainRun[] = [];
+  for (const tenantId of tenantsAnnounced(records)) runs.push(await chainWaitingEntries(deps, tenantId));
+  return runs;
+}

@@ -45,9 +45,11 @@ describe('list sync', () => {
       .filter(([, p]) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
       .flatMap(([, p]) => (p.Properties.PolicyDocument as { Statement: PolicyStatementJson[] }).Statement);
   };
-  /** The snapshot bucket (the other one holds access logs). */
+  /** The snapshot bucket (the others hold access logs and, under Object Lock, the audit anchors). */
   const bucketId = () => {
-    const buckets = resourcesOf('AWS::S3::Bucket').filter(([, b]) => b.Properties.VersioningConfiguration);
+    const buckets = resourcesOf('AWS::S3::Bucket').filter(
+      ([, b]) => b.Properties.VersioningConfiguration && !b.Properties.ObjectLockEnabled,
+    );
     expect(buckets).toHaveLength(1);
     return buckets[0][0];
   };

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { expect } from 'vitest';
+import { AUDIT_CHAIN_ENTRY } from '../../infra/cdk/constructs/audit-chain.ts';
 import { LIST_SYNC_ENTRY } from '../../infra/cdk/constructs/list-sync.ts';
 import type { LockdownSettings } from '../../infra/cdk/constructs/lockdown.ts';
 import { ORIGIN_SECRET_ROTATION_ENTRY } from '../../infra/cdk/constructs/origin-secret-rotation.ts';
@@ -15,10 +16,11 @@ export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)
 
 export const deployedRoutes: readonly RouteDefinition[] = routes;
 
-export type Resource = { Type: string; Properties: Record<string, unknown> };
+export type Resource = { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string };
 export type Statement = {
   Effect: string;
   Action: string | string[];
+  Resource?: unknown;
   Condition?: Record<string, Record<string, unknown>>;
 };
 
@@ -120,6 +122,7 @@ export function synthDeployedStack(): {
     LIST_SYNC_ENTRY,
     ORIGIN_SECRET_ROTATION_ENTRY,
     webhookDelivery.entry,
+    AUDIT_CHAIN_ENTRY,
   ]);
   const template = Template.fromStack(buildStack(deployedRoutes, root));
   resources = template.toJSON().Resources as Record<string, Resource>;

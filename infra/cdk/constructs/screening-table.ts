@@ -1,5 +1,5 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 import { INDEXES, TABLE_KEYS } from '../../../lib/store/schema.ts';
@@ -20,6 +20,9 @@ export class ScreeningTable extends Construct {
       sortKey: string(TABLE_KEYS.sortKey),
       billingMode: BillingMode.PAY_PER_REQUEST,
       timeToLiveAttribute: TABLE_KEYS.ttlAttribute,
+      // Keys only: the audit chain writer (constructs/audit-chain.ts) learns which tenant has
+      // waiting entries and reads them itself, consistently; no item's content leaves the table.
+      stream: StreamViewType.KEYS_ONLY,
       // Screens and dispositions are the tenant's compliance record: recoverable to the second
       // and kept even if the stack is deleted.
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },

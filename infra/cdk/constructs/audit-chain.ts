@@ -1,0 +1,126 @@
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import {
+  BlockPublicAccess,
+  Bucket,
+  BucketEncryption,
+  type IBucket,
+  ObjectLockRetention,
+} from 'aws-cdk-lib/aws-s3';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { DEFAULT_SNAPSHOT_RETENTION_DAYS } from '../../../lib/common/config.ts';
+import { ServiceFunction, type ServiceFunctionSettings } from './service-function.ts';
+import { grantTableAccess } from './table-access.ts';
+
+/** The chain writer's entry (lib/audit/chain-writer.ts through its stream handler). */
+export const AUDIT_CHAIN_ENTRY = 'functions/table-stream/audit-chain.ts';
+
+export interface AuditChainProps {
+  settings: ServiceFunctionSettings;
+  /** The table; its stream must be on (ScreeningTable turns it on, keys only). */
+  table: Table;
+  accessLogBucket: IBucket;
+  /** The least number of days an anchor is locked for (a tenant's longer retention wins). */
+  anchorRetentionDays?: number;
+}
+
+/**
+ * The audit trail's chain writer and its anchors (lib/audit/chain-writer.ts, anchor-store.ts):
+ * - a function on the table's DynamoDB Stream, filtered to the INSERT of waiting audit entries
+ *   (`sk` starting `AUDITQ#`), so it runs only when an audited action happened. One batch per
+ *   shard at a time (parallelization factor 1), and a tenant's items share a partition, so one
+ *   tenant's entries are linked by one run at a time; the writer's conditions make a second run
+ *   (a retry) safe anyway. A batch that keeps failing goes to a dead-letter queue after 10 tries;
+ *   its entries stay waiting in the table, and the tenant's next action links them.
+ * - an S3 bucket with Object Lock in COMPLIANCE mode for the published heads: each anchor is put
+ *   with its own retention date (the tenant's retention, at least `anchorRetentionDays`), and the
+ *   bucket's default retention is that floor, so no anchor is ever unlocked. In compliance mode
+ *   no one, the account's root user included, can shorten it or delete the object before then.
+ *   Only the chain writer may put; the audit export and the ops CLI read.
+ */
+export class AuditChain extends Construct {
+  readonly bucket: Bucket;
+  readonly writer: ServiceFunction;
+  readonly deadLetters: Queue;
+
+  constructor(scope: Construct, id: string, props: AuditChainProps) {
+    super(scope, id);
+    const floor = props.anchorRetentionDays ?? DEFAULT_SNAPSHOT_RETENTION_DAYS;
+    this.bucket = new Bucket(this, 'Anchors', {
+      objectLockEnabled: true,
+      objectLockDefaultRetention: ObjectLockRetention.compliance(Duration.days(floor)),
+      versioned: true,
+      ...(props.settings.encryptionKey
+        ? {
+            encryption: BucketEncryption.KMS,
+            encryptionKey: props.settings.encryptionKey,
+            bucketKeyEnabled: true,
+          }
+        : { encryption: BucketEncryption.S3_MANAGED }),
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      serverAccessLogsBucket: props.accessLogBucket,
+      serverAccessLogsPrefix: 's3/audit-anchors/',
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    this.writer = new ServiceFunction(this, 'Writer', {
+      ...props.settings,
+      entry: AUDIT_CHAIN_ENTRY,
+      description: 'Links waiting audit entries into each tenant’s hash chain and anchors its head',
+      timeout: Duration.minutes(1),
+      environment: {
+        AUDIT_ANCHOR_BUCKET: this.bucket.bucketName,
+        AUDIT_ANCHOR_RETENTION_DAYS: String(floor),
+      },
+    });
+    grantTableAccess(props.table, this.writer.function, 'read-write');
+    this.bucket.grantPut(this.writer.function, 'anchors/*');
+    this.grantAnchorRead(this.writer.function, false);
+    // Setting an object's retention date as it is put.
+    this.writer.function.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['s3:PutObjectRetention'],
+        resources: [this.bucket.arnForObjects('anchors/*')],
+      }),
+    );
+
+    this.deadLetters = new Queue(this, 'DeadLetters', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    this.writer.function.addEventSource(
+      new DynamoEventSource(props.table, {
+        startingPosition: StartingPosition.TRIM_HORIZON,
+        batchSize: 100,
+        maxBatchingWindow: Duration.seconds(1),
+        retryAttempts: 10,
+        bisectBatchOnError: true,
+        parallelizationFactor: 1,
+        onFailure: new SqsDlq(this.deadLetters),
+        filters: [
+          FilterCriteria.filter({
+            eventName: FilterRule.isEqual('INSERT'),
+            dynamodb: { Keys: { sk: { S: FilterRule.beginsWith('AUDITQ#') } } },
+          }),
+        ],
+      }),
+    );
+  }
+
+  /** Lets a function read the anchors (the audit export, the ops CLI's role), and names the bucket to it. */
+  grantAnchorRead(fn: IFunction, setEnvironment = true): void {
+    this.bucket.grantRead(fn, 'anchors/*');
+    if (setEnvironment && 'addEnvironment' in fn)
+      (fn as unknown as { addEnvironment(k: string, v: string): void }).addEnvironment(
+        'AUDIT_ANCHOR_BUCKET',
+        this.bucket.bucketName,
+      );
+  }
+}
