@@ -29,7 +29,7 @@ export interface ServiceOptions {
   /** Node flags before the entry (a heap cap). */
   nodeArgs?: readonly string[];
   /** `pipe` to read the service's JSON log lines from `stdout`; default ignored. */
-  stdout?: 'pipe' | 'ignore';
+  stdout?: 'pipe' | 'ignore' | 'inherit';
 }
 
 export function spawnService(options: ServiceOptions): ChildProcess {
@@ -115,7 +115,7 @@ export interface RunningService {
  * directory, and waits until `/health` says ok and the demo keys are written.
  */
 export async function startService(
-  options: Partial<Pick<ServiceOptions, 'env' | 'nodeArgs'>> = {},
+  options: Partial<Pick<ServiceOptions, 'env' | 'nodeArgs' | 'stdout'>> = {},
 ): Promise<RunningService> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-service-'));
   const port = await freePort();

@@ -3,7 +3,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import pLimit from 'p-limit';
 import { consoleResponse, isConsolePath } from '../../lib/api-docs/console-files.ts';
+import { localSettings } from '../../lib/common/config.ts';
 import { PayloadTooLargeError } from '../../lib/common/errors.ts';
 import { logger } from '../../lib/common/log.ts';
 import { fallbackRoute, type RouteDefinition, routes } from '../../lib/contract/routes.ts';
@@ -153,7 +155,15 @@ const KEEP_ALIVE = { keepAliveTimeout: 65_000, headersTimeout: 66_000 };
  * that are deployed as Lambdas, with payload-v2 events built from the request; and, standing in
  * for the distribution's S3 behaviour, the console's files under /console.
  */
-export async function createHttpServer(options: { streamServer?: StreamRouteServer } = {}): Promise<Server> {
+export async function createHttpServer(
+  options: { streamServer?: StreamRouteServer; concurrency?: number } = {},
+): Promise<Server> {
+  // Invocations in flight at once: more wait for a slot, and their function's time (its context,
+  // its timeout) starts when they get one, as a Lambda's starts when it is invoked. On AWS each
+  // invocation has its own CPU and DynamoDB takes any number of writes at once; here one machine
+  // and one DynamoDB Local (which takes writes one at a time, behind a lock) serve them all, so
+  // hundreds started together would share both until every one of them ran out of time.
+  const invocation = pLimit(options.concurrency ?? localSettings().concurrency);
   const handlers = new Map<string, HttpLambda>();
   for (const route of routes)
     if (route.kind === 'http') handlers.set(route.id, await loadHandler(route.entry));
@@ -205,7 +215,8 @@ export async function createHttpServer(options: { streamServer?: StreamRouteServ
         await options.streamServer(route, event, res);
         return;
       }
-      send(res, await handlers.get(route.id)!(event, localContext(route.id)));
+      const handler = handlers.get(route.id)!;
+      send(res, await invocation(() => handler(event, localContext(route.id))));
     } catch (error) {
       if (!res.headersSent) send(res, localError(error, req));
       else res.end();

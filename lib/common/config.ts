@@ -200,6 +200,8 @@ export interface LocalSettings {
   webhookAllowLoopback: string | undefined;
   /** WEBHOOK_DRAIN_PERIOD_SECONDS as set; the local stack drains every second by default. */
   webhookDrainPeriodSeconds: string | undefined;
+  /** LOCAL_CONCURRENCY: HTTP invocations the local server runs at once (more wait for a slot), default 32. */
+  concurrency: number;
   /** LOCAL_WEBHOOK_CONSUMERS: the delivery function's pollers on the local queue, default 2. */
   webhookConsumers: number;
 }
@@ -208,6 +210,7 @@ export function localSettings(env: NodeJS.ProcessEnv = process.env): LocalSettin
   return {
     dataDir: env.DATA_DIR ?? '.data',
     port: Number(env.PORT ?? 3000),
+    concurrency: Number(env.LOCAL_CONCURRENCY ?? 32),
     batchConsumers: Number(env.LOCAL_BATCH_CONSUMERS ?? 4),
     listSyncIntervalSeconds: Number(env.LIST_SYNC_INTERVAL_SECONDS ?? 0),
     dynamodbEndpoint: env.DYNAMODB_ENDPOINT,
