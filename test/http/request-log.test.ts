@@ -1,5 +1,4 @@
 import type { Context } from 'aws-lambda';
-import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { logger } from '../../lib/common/log.ts';
 import { pipelineOf } from '../../lib/http/handler.ts';
@@ -8,8 +7,9 @@ import type { Services } from '../../lib/ports.ts';
 /** Every log line of a request carries its request id and Lambda's own (docs/operations.md#log-lines). */
 
 type Line = Record<string, unknown> & { msg: string };
-const streamSym = pino.symbols.streamSym as unknown as 'stream';
-const holder = logger as unknown as Record<'stream', unknown>;
+// pino writes each line to the stream held under its `pino.stream` symbol: the test holds it instead.
+const streamSym = Object.getOwnPropertySymbols(logger).find((s) => s.description === 'pino.stream') as symbol;
+const holder = logger as unknown as Record<symbol, unknown>;
 let lines: Line[];
 let stream: unknown;
 let level: string;
@@ -38,6 +38,7 @@ const event = (requestId: string) => ({
   requestContext: { requestId: 'apigw-id', http: { method: 'GET', path: '/health' } },
 });
 const context = { awsRequestId: 'lambda-invocation-1' } as Context;
+const health = { status: 'ok' as const, version: '1.5.0', timestamp: '2026-11-28T00:00:00+00:00' };
 type Invoke = (e: ReturnType<typeof event>, c: Context) => Promise<{ statusCode: number }>;
 
 describe('log lines of a request', () => {
@@ -46,7 +47,7 @@ describe('log lines of a request', () => {
       logger.info({ step: 'use case' }, 'from lib/');
       await new Promise((resolve) => setTimeout(resolve, 5));
       logger.info({ step: 'after an await' }, 'from lib/');
-      return { body: { status: 'ok' } };
+      return { body: health };
     }) as unknown as Invoke;
 
     const response = await handler(event('req-log-1'), context);
@@ -63,7 +64,7 @@ describe('log lines of a request', () => {
       await new Promise((resolve) => setTimeout(resolve, request.requestId === 'req-a' ? 20 : 1));
       logger.info('working');
       if (request.requestId === 'req-a') throw new Error('boom');
-      return { body: { status: 'ok' } };
+      return { body: health };
     }) as unknown as Invoke;
 
     const [a, b] = await Promise.all([
