@@ -7,7 +7,13 @@ import { defineConfig } from 'vitest/config';
 const shared = {
   testTimeout: 60_000,
   hookTimeout: 120_000,
-  env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', LOG_LEVEL: 'silent' },
+  // The business metrics' EMF lines (lib/common/metrics.ts) stay out of the test output;
+  // test/common/metrics.test.ts turns them on to read them.
+  env: {
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    LOG_LEVEL: 'silent',
+    POWERTOOLS_METRICS_DISABLED: 'true',
+  },
 };
 
 /**

@@ -27,8 +27,10 @@ import { AccessLogBucket } from './constructs/access-log-bucket.ts';
 import { AuditChain } from './constructs/audit-chain.ts';
 import { BatchPipeline } from './constructs/batch-pipeline.ts';
 import { ConsoleSite } from './constructs/console-site.ts';
+import { denyExpiry, entriesSettingExpiry } from './constructs/expiry-permission.ts';
 import { ListSync } from './constructs/list-sync.ts';
 import { DEFAULT_LOCKDOWN, dataKey, type LockdownSettings, webAclFor } from './constructs/lockdown.ts';
+import { Observability } from './constructs/observability.ts';
 import { OriginSecret } from './constructs/origin-secret.ts';
 import { OriginSecretRotation } from './constructs/origin-secret-rotation.ts';
 import { PublicEndpoint } from './constructs/public-endpoint.ts';
@@ -271,6 +273,27 @@ export class ScreeningServiceStack extends Stack {
     }
     for (const reader of snapshotHistoryReaders) listSync.grantSnapshotHistoryRead(reader.function);
 
+    // Only the functions that write an expiring kind may set the TTL attribute; every other one
+    // is denied it, whatever else it is granted (docs/operations.md#the-ttl-attribute).
+    const settingExpiry = entriesSettingExpiry([
+      ...props.routes,
+      batchWorker,
+      ...(props.scheduledJobs ?? scheduledJobs),
+    ]);
+    for (const construct of this.node.findAll()) {
+      if (construct instanceof ServiceFunction && !settingExpiry.has(construct.entry)) {
+        denyExpiry(table, construct.function);
+      }
+    }
+    // Last, so its dashboard's alarm panel finds every alarm of the stack.
+    const observability = new Observability(this, 'Observability', {
+      httpApi,
+      deadLetterQueues: [
+        { label: 'batch subjects', queue: batch.deadLetterQueue },
+        { label: 'webhook deliveries', queue: webhooks.deadLetterQueue },
+      ],
+    });
+    new CfnOutput(this, 'DashboardName', { value: observability.dashboard.dashboardName });
     new CfnOutput(this, 'ApiUrl', {
       description: 'The base URL tenants call (CloudFront: HTTP API and batch streams)',
       value: `https://${lockdown.publicDomain?.domainName ?? publicEndpoint.distribution.distributionDomainName}`,

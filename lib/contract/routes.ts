@@ -39,6 +39,13 @@ export interface FunctionDefinition {
   sealsWebhookSecrets?: boolean;
   /** Whether it sends to the webhook delivery queue (a replay). */
   sendsWebhooks?: boolean;
+  /**
+   * Whether it writes an item of a kind that expires (the table's TTL attribute: rescreen changes,
+   * runs, batches). Routes that authenticate a key need not say so (each counts its request in an
+   * expiring request window); every other function without it is denied the TTL attribute
+   * (infra/cdk/constructs/expiry-permission.ts).
+   */
+  writesExpiringItems?: boolean;
   summary: string;
 }
 
@@ -612,6 +619,7 @@ export const batchWorker = {
   entry: 'functions/queue/batch-worker.ts',
   tableAccess: 'read-write',
   needsWatchlists: true,
+  writesExpiringItems: true,
   batchSize: 10,
   summary: 'Screens one queued subject per message and records its outcome',
 } as const satisfies QueueWorkerDefinition;
@@ -655,6 +663,7 @@ export const scheduledJobs: readonly ScheduledJobDefinition[] = [
     tableAccess: 'read-write',
     sendsToQueue: true,
     readsSnapshotVersion: true,
+    writesExpiringItems: true,
     everyMinutes: 60,
     localPeriodVariable: 'AUTO_RESCREEN_PERIOD_SECONDS',
     summary: 'Hourly: a rescreen run for every tenant with clients past their due date',

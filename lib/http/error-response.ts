@@ -4,10 +4,12 @@ import {
   DomainError,
   type ErrorCode,
   MethodNotAllowedError,
+  QuotaExceededError,
   ServiceStartingError,
   TooManyRequestsError,
 } from '../common/errors.ts';
 import type { Logger } from '../common/log.ts';
+import { countMetric, METRIC } from '../common/metrics.ts';
 
 export const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' } as const;
 
@@ -89,6 +91,7 @@ export function errorResponse(
       { 'retry-after': String(error.retryAfterSeconds) },
     );
   if (error instanceof DomainError) {
+    if (error instanceof QuotaExceededError) countMetric(METRIC.quotaRefusals);
     const headers: Record<string, string> =
       error instanceof MethodNotAllowedError
         ? { allow: error.allow.join(', ') }

@@ -355,15 +355,34 @@ function httpHandler<const TRoute extends RouteId | HandlerRoute>(
 ) {
   const definition = routeOf(route);
   const spec = inputOf(route);
-  return pipeline(services, definition, Boolean(spec.body), false).handler(async (event, context) => {
-    const result = await loggingAs(requestIdOf(event), () =>
-      recordingUsage(event.usageSeen ?? new Map(), () =>
+  const handler = pipeline(services, definition, Boolean(spec.body), false).handler(
+    async (event, context) => {
+      const result = await recordingUsage(event.usageSeen ?? new Map(), () =>
         useCase(requestOf(services(), event, spec, definition), context),
-      ),
-    );
-    if ('content' in result) return contentResponse(result.status ?? 200, result.content, result.headers);
-    return jsonResponse((result as HttpResult).status ?? 200, result.body);
-  });
+      );
+      if ('content' in result) return contentResponse(result.status ?? 200, result.content, result.headers);
+      return jsonResponse((result as HttpResult).status ?? 200, result.body);
+    },
+  );
+  // Called (event, context).
+  return inRequest(handler, 1);
+}
+
+/**
+ * The whole pipeline run as part of its request (lib/common/log.ts `loggingAs`): every line
+ * logged while it runs, by the middlewares (origin check, authentication, rate, quota headers,
+ * the 500's log), the use case or the module logger deep in lib/, carries the request id and
+ * Lambda's own request id, so one id finds every line of a request.
+ */
+function inRequest<TArgs extends unknown[], TResult>(
+  handler: (...args: TArgs) => TResult,
+  contextAt: number,
+): (...args: TArgs) => TResult {
+  return (...args: TArgs) => {
+    const event = args[0] as ServiceEvent;
+    const context = args[contextAt] as Context | undefined;
+    return loggingAs(requestIdOf(event), () => handler(...args), context?.awsRequestId);
+  };
 }
 
 /**
@@ -379,7 +398,7 @@ function streamHandler<const TRoute extends RouteId>(
 ) {
   const definition = routeOf(route);
   const spec = inputOf(route);
-  return pipeline(services, definition, true, true).handler(async (event, context) => {
+  const handler = pipeline(services, definition, true, true).handler(async (event, context) => {
     const requestId = requestIdOf(event);
     // Validated first, so a 400 never takes one of the tenant's stream slots.
     const request = requestOf<Output<BodySchemaOf<TRoute>>, Output<QuerySchemaOf<TRoute>>, Principal>(
@@ -391,9 +410,7 @@ function streamHandler<const TRoute extends RouteId>(
     const slot = await openStream(services().table, request.principal, definition.id);
     let result: StreamResult;
     try {
-      result = await loggingAs(requestId, () =>
-        recordingUsage(event.usageSeen ?? new Map(), () => useCase(request, context)),
-      );
+      result = await recordingUsage(event.usageSeen ?? new Map(), () => useCase(request, context));
     } catch (error) {
       await slot.release();
       throw error;
@@ -410,6 +427,11 @@ function streamHandler<const TRoute extends RouteId>(
       body,
     };
   });
+  // A response-streaming handler is called (event, responseStream, context), and the runtime
+  // recognises it by the mark `awslambda.streamifyResponse` sets (middy set it on its own).
+  const streaming = inRequest(handler, 2);
+  const runtime = (globalThis as { awslambda?: { streamifyResponse?: <T>(handler: T) => T } }).awslambda;
+  return runtime?.streamifyResponse ? runtime.streamifyResponse(streaming) : streaming;
 }
 
 /**

@@ -1,4 +1,6 @@
-import countries from 'i18n-iso-countries';
+// The package's core (codes only): its main entry also registers every language's country names
+// (about 700 KB in each function's bundle), and codes are all this reads.
+import countries from 'i18n-iso-countries/index.js';
 import { countryNameForCode, normaliseCountry } from '../watchlists/countries.ts';
 
 /**

@@ -1,9 +1,16 @@
-import { type Config, readConfig } from '../common/config.ts';
+import { readConfig } from '../common/config.ts';
 import { whenReady } from '../common/readiness.ts';
 import type { Services } from '../ports.ts';
 import { type BatchQueue, createBatchQueue } from '../queue/batch-queue.ts';
-import { createTable, type Table } from '../store/table.ts';
-import { liveWatchlistsOf } from '../sync/live-watchlists.ts';
+import { createTable } from '../store/table.ts';
+
+/**
+ * Replaced at bundle time by the stack (infra/cdk/constructs/service-function.ts): `false` in the
+ * bundle of a function that never screens, so esbuild leaves the matcher, the list parsers and
+ * their dependencies out of it (about 2 MB each). Undefined when the code runs unbundled (`npm
+ * start`, tests), which screens as before.
+ */
+declare const SERVICE_BUNDLES_WATCHLISTS: boolean | undefined;
 
 /**
  * The composition root: every handler gets its adapters (lib/ports.ts `Services`) from here, built
@@ -24,8 +31,15 @@ export function getServices(): Services {
       }),
       // A starting process (npm start) loads the lists itself; a request waits for it, bounded.
       matcher: async () => {
-        await whenReady(config.STARTUP_WAIT_SECONDS * 1000);
-        return liveWatchlistsOf(config).matcher();
+        // The test inline, so esbuild drops the import from a bundle where it is false.
+        if (typeof SERVICE_BUNDLES_WATCHLISTS === 'undefined' || SERVICE_BUNDLES_WATCHLISTS) {
+          await whenReady(config.STARTUP_WAIT_SECONDS * 1000);
+          const { liveWatchlistsOf } = await import('../sync/live-watchlists.ts');
+          return liveWatchlistsOf(config).matcher();
+        }
+        throw new Error(
+          'This function was deployed without the watchlists (needsWatchlists in lib/contract/routes.ts)',
+        );
       },
       batchQueue: () => {
         batchQueue ??= createBatchQueue({

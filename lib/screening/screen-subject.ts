@@ -1,5 +1,6 @@
 import { QuotaExceededError } from '../common/errors.ts';
 import { logger } from '../common/log.ts';
+import { countMetric, METRIC } from '../common/metrics.ts';
 import { isoSeconds } from '../common/time.ts';
 import type { ScreenChecks } from '../matcher/types.ts';
 import type { Services } from '../ports.ts';
@@ -226,6 +227,7 @@ export async function screenSubject(
   // The per-subject row of GET /clients/screened follows the screen (derived data: a failure
   // here must not turn a stored, charged screen into an error).
   await recordSubjectScreen(table, item, at).catch((error) => subjectRowLog(error, item));
+  countScreen(item);
   // A forced screen asked for by the tenant becomes what a repeat within the window returns. A
   // client's re-screen skips that write (one per re-screened client): a repeat still finds it
   // first, through the subject's newest screen in the subject-screens index (findRecentScreen);
@@ -234,6 +236,16 @@ export async function screenSubject(
     await pointWindowAt(table, principal.tenantId, hash, { screenId, at });
   }
   return { ...toScreen(item), skipped: false };
+}
+
+/**
+ * The screen in the business metrics (lib/common/metrics.ts): one screen by origin, a hit by its
+ * level, and an alert when this screen raised it (a carried-forward alert was counted when raised).
+ */
+function countScreen(item: ScreenItem): void {
+  countMetric(METRIC.screens, { origin: item.origin });
+  if (item.risk_level !== 'CLEAR') countMetric(METRIC.hits, { risk_level: item.risk_level });
+  if (item.alert && item.alert.raised_by_screen_id === item.screen_id) countMetric(METRIC.alertsRaised);
 }
 
 function definedFields(subject: Subject): Subject {

@@ -11,6 +11,7 @@ import { isoSeconds } from '../common/time.ts';
  */
 
 import { logger } from '../common/log.ts';
+import { countMetric, METRIC } from '../common/metrics.ts';
 import { parseSnapshot, serialiseSnapshot } from '../matcher/snapshot-file.ts';
 import { outboxEvent } from '../outbox/outbox.ts';
 import type { Table } from '../store/table.ts';
@@ -306,6 +307,7 @@ export async function syncLists(input: SyncListsInput): Promise<SyncReport> {
     const outcome = 'outcome' in result ? (result.outcome as ListOutcome) : undefined;
     if (outcome?.status === 'failed') {
       await recordSyncFailure(input.table, outcome.listId, at, outcome.error, { held: outcome.held });
+      countMetric(outcome.held ? METRIC.listSyncsHeld : METRIC.listSyncsFailed);
       continue;
     }
     // The counts of the snapshot in force, as /dbstatus shows them: after linking, a historical

@@ -1,6 +1,7 @@
 import type { SQSRecord } from 'aws-lambda';
 import { Webhook } from 'standardwebhooks';
 import type { Logger } from '../common/log.ts';
+import { countMetric, METRIC } from '../common/metrics.ts';
 import { DONE, type JobOutcome, sqsPartialBatch } from '../queue/partial-batch.ts';
 import type { Table } from '../store/table.ts';
 import { sendWrite, sendWriteIf } from '../store/write.ts';
@@ -32,25 +33,11 @@ export function signatureHeader(
   return secrets.map((secret) => new Webhook(secret).sign(deliveryId, at, payload)).join(' ');
 }
 
-/** Metric for the failing-endpoints alarm (CloudWatch embedded metric format, read from the log). */
+/** The failing-endpoints metric (lib/common/metrics.ts) and its log line. */
 function failingMetric(log: Logger, endpoint: WebhookItem, disabled: boolean) {
+  countMetric(METRIC.webhookEndpointsFailing);
   log.warn(
-    {
-      _aws: {
-        Timestamp: Date.now(),
-        CloudWatchMetrics: [
-          {
-            Namespace: 'ScreeningService/Webhooks',
-            Dimensions: [[]],
-            Metrics: [{ Name: 'EndpointsFailing', Unit: 'Count' }],
-          },
-        ],
-      },
-      EndpointsFailing: 1,
-      tenant: endpoint.tenant_id,
-      webhook: endpoint.webhook_id,
-      disabled,
-    },
+    { tenant: endpoint.tenant_id, webhook: endpoint.webhook_id, disabled },
     disabled ? 'webhook endpoint disabled after 72 hours failing' : 'webhook endpoint failing',
   );
 }
@@ -152,6 +139,7 @@ export async function attemptDelivery(
     await markSucceeded(table, endpoint, attempt.at);
     return DONE;
   }
+  countMetric(METRIC.webhookDeliveriesFailed);
   const last = receiveCount >= maxAttempts;
   await recordAttempt(
     table,

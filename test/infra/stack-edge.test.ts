@@ -571,6 +571,17 @@ describe('cdk-nag (AwsSolutions)', () => {
     ).toBe('');
   });
 
+  it('finds nothing unacknowledged when synthesised for a region, with or without an account (as `npm run synth` is)', () => {
+    // The CDK CLI resolves a region (us-east-1 with no AWS configuration), so the app's stack is
+    // never environment-agnostic there, and every ARN CDK writes names that region.
+    expect(nagFindings(buildStack(deployedRoutes, root, { region: 'us-east-1', account: null }))).toBe('');
+    expect(nagFindings(buildStack(deployedRoutes, root, { region: 'us-east-1' }))).toBe('');
+    const given = 'arn:aws:wafv2:us-east-1:111122223333:global/webacl/shared/abc';
+    expect(
+      nagFindings(buildStack(deployedRoutes, root, { region: 'eu-west-2', lockdown: { webAclArn: given } })),
+    ).toBe('');
+  });
+
   it('fails on a finding nobody acknowledged', () => {
     const stack = nagApp();
     // A bucket that allows plain HTTP and logs nothing: AwsSolutions-S1 and -S10.

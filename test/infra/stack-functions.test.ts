@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -139,8 +139,9 @@ describe('functions', () => {
       expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
       expect(fn.Properties.Handler).toBe('index.handler');
       const env = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      // No source map is bundled (docs/operations.md#deploy), so none is enabled.
+      expect(env.NODE_OPTIONS).toBeUndefined();
       expect(env).toMatchObject({
-        NODE_OPTIONS: '--enable-source-maps',
         LOG_LEVEL: 'info',
         SERVICE_VERSION: '1.5.0',
         TABLE_NAME: { Ref: expect.stringMatching(/^ScreeningTable/) },
@@ -332,6 +333,67 @@ describe('reference page', () => {
         type: 'text/javascript; charset=utf-8',
       });
       expect(served['package.json'].status).toBe(404);
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
+  });
+
+  // Lean bundles keep `npm run synth` short and cold starts small (docs/operations.md#deploy).
+  it('bundles a function that never screens without a source map, the AWS SDK or the watchlist code, and it answers', () => {
+    const outdir = mkdtempSync(path.join(tmpdir(), 'screening-bundle-'));
+    try {
+      const app = new App({ outdir, context: { 'aws:cdk:enable-asset-metadata': true } });
+      const stack = new Stack(app, 'LeanBundle');
+      const health = routeById('health');
+      new ServiceFunction(stack, 'Health', {
+        projectRoot: repoRoot,
+        tableName: 'unused',
+        logLevel: 'silent',
+        serviceVersion: '1.5.0',
+        entry: health.entry,
+      });
+      const assembly = app.synth();
+      const template = assembly.getStackByName('LeanBundle').template as {
+        Resources: Record<string, Resource & { Metadata?: Record<string, string> }>;
+      };
+      const [fn] = Object.values(template.Resources).filter((r) => r.Type === 'AWS::Lambda::Function');
+      const packageDir = path.join(assembly.directory, fn.Metadata!['aws:asset:path']);
+      expect(readdirSync(packageDir)).toEqual(['index.mjs']);
+      const code = readFileSync(path.join(packageDir, 'index.mjs'), 'utf8');
+      // 2.2 MB with the watchlist code and every language's country names; about 0.9 MB without.
+      expect(code.length).toBeLessThan(1_000_000);
+      // The SDK is imported from the runtime, not bundled: its clients' own code is absent.
+      expect(code).toMatch(/from\s*"@aws-sdk\/client-dynamodb"/);
+      expect(code).not.toContain('DynamoDBServiceException');
+      // lib/sync/sync-lists.ts and the list parsers stay out of a function that never screens.
+      expect(code).not.toContain('stored watchlist snapshot unreadable');
+      expect(code).not.toContain('SheetJS');
+
+      mkdirSync(path.join(outdir, 'node_modules'));
+      symlinkSync(path.join(repoRoot, 'node_modules/@aws-sdk'), path.join(outdir, 'node_modules/@aws-sdk'));
+      const run = spawnSync(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `const { handler } = await import(${JSON.stringify(pathToFileURL(path.join(packageDir, 'index.mjs')).href)});
+           const res = await handler({ version: '2.0', routeKey: 'GET /health', rawPath: '/health', headers: {},
+             isBase64Encoded: false, requestContext: { http: { method: 'GET', path: '/health' }, requestId: 'bundle-test' } }, {});
+           process.stdout.write(JSON.stringify({ status: res.statusCode, body: JSON.parse(res.body) }));`,
+        ],
+        {
+          encoding: 'utf8',
+          env: {
+            PATH: process.env.PATH,
+            TABLE_NAME: 'unused',
+            AWS_REGION: 'eu-west-2',
+            LOG_LEVEL: 'silent',
+            AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+          },
+        },
+      );
+      expect(run.stderr).toBe('');
+      expect(JSON.parse(run.stdout)).toMatchObject({ status: 200, body: { status: 'ok' } });
     } finally {
       rmSync(outdir, { recursive: true, force: true });
     }

@@ -45,15 +45,17 @@ export function fixtureRoot(entries: readonly string[]): string {
 export function buildStack(
   routeList: readonly RouteDefinition[],
   root: string,
-  options: { lockdown?: Partial<LockdownSettings>; region?: string } = {},
+  options: { lockdown?: Partial<LockdownSettings>; region?: string; account?: string | null } = {},
 ): ScreeningServiceStack {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  // `account: null`: a region and no account, as the CDK CLI resolves them with no credentials.
+  const account = options.account === null ? undefined : (options.account ?? '111122223333');
   return new ScreeningServiceStack(app, 'Test', {
     routes: routeList,
     projectRoot: root,
     serviceVersion: '1.5.0',
     lockdown: options.lockdown,
-    ...(options.region ? { env: { account: '111122223333', region: options.region } } : {}),
+    ...(options.region ? { env: { account, region: options.region } } : {}),
   });
 }
 

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { DefaultStackSynthesizer, Duration, RemovalPolicy, Stack, Token, Validations } from 'aws-cdk-lib';
 import {
   AllowedMethods,
   CachePolicy,
@@ -105,6 +105,19 @@ export class ConsoleSite extends Construct {
 }
 
 /**
+ * The CDK asset bucket's objects as cdk-nag names them: each part the stack knows (the CDK CLI always
+ * resolves a region; an account with credentials; the partition from the region) is written out, and
+ * only an unknown one stays a pseudo parameter. An acknowledgement naming `<AWS::Region>` alone would
+ * not match the finding of `npm run synth`, which synthesises for a region.
+ */
+function assetBucketObjects(stack: Stack): string {
+  const known = (value: string, pseudo: string) => (Token.isUnresolved(value) ? `<AWS::${pseudo}>` : value);
+  const qualifier: unknown = stack.node.tryGetContext('@aws-cdk/core:bootstrapQualifier');
+  const bucket = `cdk-${typeof qualifier === 'string' ? qualifier : DefaultStackSynthesizer.DEFAULT_QUALIFIER}-assets-${known(stack.account, 'AccountId')}-${known(stack.region, 'Region')}`;
+  return `arn:${known(stack.partition, 'Partition')}:s3:::${bucket}/*`;
+}
+
+/**
  * CDK's own BucketDeployment provider (one per stack, it runs only during a deploy): its role,
  * grants and runtime are aws-cdk-lib's, each finding acknowledged by its exact id.
  */
@@ -123,10 +136,7 @@ function acknowledgeDeploymentHandler(role: IConstruct, stack: Stack, bucket: Bu
     ...['s3:GetObject*', 's3:GetBucket*', 's3:List*', 's3:DeleteObject*', 's3:Abort*'].map(
       (action): [string, string] => [`AwsSolutions-IAM5[Action::${action}]`, grants],
     ),
-    [
-      'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*]',
-      grants,
-    ],
+    [`AwsSolutions-IAM5[Resource::${assetBucketObjects(stack)}]`, grants],
     [`AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/*]`, grants],
     [
       'AwsSolutions-IAM5[Resource::*]',

@@ -62,6 +62,8 @@ export interface ServiceFunctionProps extends ServiceFunctionSettings {
 export class ServiceFunction extends Construct {
   readonly function: NodejsFunction;
   readonly logGroup: LogGroup;
+  /** Its entry file, relative to the project root (the manifest's `entry`). */
+  readonly entry: string;
   /** Whether it screens (and so reads the synced watchlist snapshot). */
   readonly needsWatchlists: boolean;
   /** Whether it reads the synced snapshot store: it screens, or it names the newest version. */
@@ -69,6 +71,7 @@ export class ServiceFunction extends Construct {
 
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
+    this.entry = props.entry;
     const needsWatchlists = props.needsWatchlists ?? false;
     this.needsWatchlists = needsWatchlists;
     this.readsSnapshotStore = needsWatchlists || (props.readsSnapshotVersion ?? false);
@@ -114,7 +117,6 @@ export class ServiceFunction extends Construct {
       tracing: Tracing.ACTIVE,
       environment: {
         TABLE_NAME: props.tableName,
-        NODE_OPTIONS: '--enable-source-maps',
         LOG_LEVEL: props.logLevel,
         SERVICE_VERSION: props.serviceVersion,
         ...(needsWatchlists ? { WATCHLIST_SNAPSHOT: WATCHLIST_SNAPSHOT_IN_BUNDLE } : {}),
@@ -132,8 +134,15 @@ export class ServiceFunction extends Construct {
           "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
         // The nodejs22.x runtime ships AWS SDK v3; bundling it would only grow the cold start.
         externalModules: ['@aws-sdk/*'],
-        sourceMap: true,
+        // Lean bundles (docs/operations.md#deploy): no source map (7 MB a function, and
+        // --enable-source-maps slows every stack trace); names kept, so a stack trace still names
+        // the functions it passed through.
+        sourceMap: false,
         minify: true,
+        keepNames: true,
+        // A function that never screens leaves the matcher and the list parsers out
+        // (lib/runtime/services.ts).
+        define: { SERVICE_BUNDLES_WATCHLISTS: String(needsWatchlists) },
         commandHooks: copyHooks(needsWatchlists, props.bundledFiles),
       },
     });

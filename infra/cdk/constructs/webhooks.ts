@@ -1,13 +1,15 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { METRIC } from '../../../lib/common/metrics.ts';
 import { webhookDelivery } from '../../../lib/contract/routes.ts';
 import { attemptsOf, RETRY_DELAYS_SECONDS } from '../../../lib/webhooks/retry.ts';
+import { serviceMetric } from './observability.ts';
 import { ServiceFunction, type ServiceFunctionSettings } from './service-function.ts';
 import { grantTableAccess } from './table-access.ts';
 
@@ -84,12 +86,7 @@ export class Webhooks extends Construct {
     });
     this.failingAlarm = new Alarm(this, 'FailingEndpointsAlarm', {
       alarmDescription: 'A webhook endpoint was marked failing (or disabled after 72 hours failing)',
-      metric: new Metric({
-        namespace: 'ScreeningService/Webhooks',
-        metricName: 'EndpointsFailing',
-        period: Duration.minutes(5),
-        statistic: 'Sum',
-      }),
+      metric: serviceMetric(METRIC.webhookEndpointsFailing),
       threshold: 0,
       comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
       evaluationPeriods: 1,
