@@ -31,8 +31,8 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
  * |                |                    |                                 | clients-due: TENANT#<tid>#DUE#<shard> / <due>#<cid>     |
  * |                |                    |                                 |   (only while monitored)                                |
  * | client-ref     | TENANT#<tid>       | CLIENTREF#<reference>           |   (uniqueness of the tenant's own customer reference)   |
- * | client-person  | TENANT#<tid>       | CLIENTPERSON#<hash>             |   (one monitored client per person: normalised name,    |
- * |                |                    |                                 |    dob, nationality; monitoring/client-claim-table.ts)  |
+ * | client-person  | TENANT#<tid>       | CLIENTPERSON#<hash>             |   (one monitored client per person: folded name, dob,   |
+ * |                |                    |                                 |    nationality; monitoring/client-person.ts)            |
  * | subject        | TENANT#<tid>       | SUBJECT#<hash>                  | subjects-by-activity: TENANT#<tid>#SUBJECTS / <at>#<h>  |
  * |                |                    |                                 | reviewed-subjects: TENANT#<tid>#REVIEWED / <at>#<h>     |
  * |                |                    |                                 |   (only while a screen of the subject has a decision)   |
@@ -121,11 +121,12 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
  *   claim (done) or not done (failed); sets the sparse batch-progress keys
  * - stream progress: Query batch-progress pk = TENANT#<tid>#BATCH#<batch_id>, sk > last
  *   contiguous sequence read (only the newly finished subjects are read on each poll)
- * - register a client: consistent GetItem of its client-ref and client-person claims (a holder
- *   that is an active client: 409 before anything is screened), then ONE TransactWriteItems of
- *   the client (attribute_not_exists), its client-ref and client-person claims
- *   (attribute_not_exists(pk) OR client_id = its own); stopping it is one transaction of the stop
- *   and the deletion of the claims it holds; list clients newest first: Query pk, begins_with
+ * - register a client: consistent GetItem of its client-ref and client-person claims (one to
+ *   four, monitoring/client-person.ts; a client in the way that is active: 409 before anything is
+ *   screened), then ONE TransactWriteItems of the client (attribute_not_exists), its client-ref
+ *   claim and its client-person claims (UpdateItem: its own names it, the more general ones list
+ *   it in a string set; each conditioned on no other client and the sets it needs empty); stopping
+ *   it is one transaction of the stop and the release of the claims it holds; list clients newest first: Query pk, begins_with
  *   CLIENT# descending (client ids sort by time); by risk level: Query clients-by-risk
  * - a client's screens: Query client-screens, descending
  * - clients due for rescreen (a tenant's trigger; the hourly scheduler does it for each tenant):
@@ -267,7 +268,7 @@ export const keys = {
     pk: `TENANT#${tenantId}`,
     sk: `CLIENTREF#${reference}`,
   }),
-  /** One monitored client per person (lib/monitoring/client-claim-table.ts): the hash of who they are. */
+  /** One monitored client per person (lib/monitoring/client-person.ts): the hash of who they are. */
   clientPerson: (tenantId: string, personHash: string) => ({
     pk: `TENANT#${tenantId}`,
     sk: `CLIENTPERSON#${personHash}`,
