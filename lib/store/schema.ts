@@ -41,7 +41,9 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
  * | audit          | TENANT#<tid>       | AUDIT#<seq, 12 digits>          |   (the hash-chained audit trail, audit/audit-table.ts)  |
  * | rescreen-window| TENANT#<tid>       | WINDOW#<hash>                   |   (the screen holding the subject's rescreen window)    |
  * | running-run    | TENANT#<tid>       | RESCREEN#RUNNING                |   (the tenant's one running manual/scheduled run)       |
- * | request-window | TENANT#<tid>       | RATE#<window start, epoch s>    |   (requests counted in a 10 s window, TTL)              |
+ * | request-rate   | TENANT#<tid>       | RATE                            |   (the tenant's request rate: one TAT, tenancy/request- |
+ * |                |                    |                                 |    rate.ts; items RATE#<epoch s> of the fixed windows   |
+ * |                |                    |                                 |    before it expire by TTL)                             |
  * | stream-slot    | TENANT#<tid>       | STREAMSLOT#<n>                  |   (one open stream each: tenancy/fair-use-table.ts)     |
  * | list-sync      | LISTS              | LIST#<list id>                  |   (no tenant: one row per synced watchlist;             |
  * |                |                    |                                 |   lib/sync/list-status-table.ts `listSyncKeys`)         |
@@ -133,8 +135,9 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
  *   Query each of the tenant's clients-due shards with sk <= now, in parallel: the items read
  *   are the clients due, never the clients registered; a claimed client's due key moves past
  *   its lease, so a run that dies leaves it due again, not lost
- * - count a request (every authenticated request): UpdateItem request-window of the current 10 s
- *   window, ADD requests 1, condition requests < the plan's limit (lib/tenancy/fair-use-table.ts)
+ * - count a request (every authenticated request): UpdateItem request-rate, SET tat = now + T
+ *   with the condition tat <= now, or SET tat = tat + T with now < tat <= now + τ (the one the
+ *   TAT last seen says; the other when refused on the TAT it found), lib/tenancy/fair-use-table.ts
  * - open a stream: UpdateItem stream-slot n, condition no stream_id or lease passed, trying the
  *   plan's slots from a random one; its end: UpdateItem REMOVE stream_id, condition still its own
  * - claim the tenant's running rescreen run (manual trigger, schedule): PutItem running-run,
@@ -177,7 +180,7 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
  *
  * Each stored kind has one keeper module (`*-table.ts`, in the folder that owns it) that declares
  * its item as a schema, builds its keys from `keys` below and offers its writes as values
- * (./write.ts); the keepers: tenant, user, usage, request-window and stream-slot in lib/tenancy/
+ * (./write.ts); the keepers: tenant, user, usage, request-rate and stream-slot in lib/tenancy/
  * (tenant-table, user-table, usage-table, fair-use-table); screen, rescreen-window and subject in
  * lib/screening/ (screen-table, window-table, subject-table); client, client-ref, client-person,
  * client-name-key, running-run and rescreen-change in lib/monitoring/ (client-table,
@@ -230,7 +233,7 @@ export type Entity =
   | 'audit'
   | 'rescreen-window'
   | 'running-run'
-  | 'request-window'
+  | 'request-rate'
   | 'stream-slot'
   | 'list-sync'
   | 'idempotency-key'
@@ -301,11 +304,8 @@ export const keys = {
     pk: `TENANT#${tenantId}`,
     sk: `AUDIT#${String(seq).padStart(12, '0')}`,
   }),
-  /** A tenant's requests in one fixed window (lib/tenancy/fair-use-table.ts). */
-  requestWindow: (tenantId: string, windowStart: number) => ({
-    pk: `TENANT#${tenantId}`,
-    sk: `RATE#${windowStart}`,
-  }),
+  /** A tenant's request rate: the TAT of its next request (lib/tenancy/fair-use-table.ts). */
+  requestRate: (tenantId: string) => ({ pk: `TENANT#${tenantId}`, sk: 'RATE' }),
   /** One of a tenant's open-stream slots (lib/tenancy/fair-use-table.ts). */
   streamSlot: (tenantId: string, slot: number) => ({ pk: `TENANT#${tenantId}`, sk: `STREAMSLOT#${slot}` }),
   /** The tenant's running rescreen run (lib/monitoring/run-table.ts). */
