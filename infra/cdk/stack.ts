@@ -27,7 +27,13 @@ import { AccessLogBucket } from './constructs/access-log-bucket.ts';
 import { BatchPipeline } from './constructs/batch-pipeline.ts';
 import { ConsoleSite } from './constructs/console-site.ts';
 import { ListSync } from './constructs/list-sync.ts';
-import { DEFAULT_LOCKDOWN, dataKey, type LockdownSettings, webAclFor } from './constructs/lockdown.ts';
+import {
+  DEFAULT_LOCKDOWN,
+  dataKey,
+  type LockdownSettings,
+  stageThrottleOf,
+  webAclFor,
+} from './constructs/lockdown.ts';
 import { OriginSecret } from './constructs/origin-secret.ts';
 import { OriginSecretRotation } from './constructs/origin-secret-rotation.ts';
 import { PublicEndpoint } from './constructs/public-endpoint.ts';
@@ -92,7 +98,7 @@ export class ScreeningServiceStack extends Stack {
       table,
       streamRoutes,
       workerEntry: props.batchWorkerEntry ?? BATCH_WORKER_ENTRY,
-      streamConcurrency: lockdown.streamConcurrency,
+      sizedFor: lockdown.sizedFor,
       workerConcurrency: lockdown.workerConcurrency,
     });
 
@@ -147,7 +153,7 @@ export class ScreeningServiceStack extends Stack {
     httpApi.addStage('DefaultStage', {
       stageName: '$default',
       autoDeploy: true,
-      throttle: lockdown.throttle,
+      throttle: stageThrottleOf(lockdown),
       accessLogSettings: {
         destination: new LogGroupLogDestination(accessLogs),
         // No API key, body or query string: request id, route, status, latency and caller IP.
