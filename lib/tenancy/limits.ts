@@ -8,8 +8,9 @@ import { decide, MICROS_PER_SECOND, type RateLimit, rateLimitOf, retryAfterSecon
 /**
  * Fair use between tenants, enforced by the request pipeline (lib/http/handler.ts) with the table
  * (the counters: lib/tenancy/fair-use-table.ts), per tenant and per plan (lib/tenancy/plans.ts). The stage throttle and the stream functions'
- * reserved concurrency are shared by every tenant; these limits are what keeps one tenant from
- * taking all of them. Each answers 429 with `Retry-After` and a detail that names the limit, never
+ * reserved concurrency are shared by every tenant, and sized from these limits' sum
+ * (lib/tenancy/capacity.ts); these limits are what keeps one tenant from taking more than its
+ * share. Each answers 429 with `Retry-After` and a detail that names the limit, never
  * the monthly quota's screens.
  *
  * Request rate: a token bucket per tenant (lib/tenancy/request-rate.ts: the plan's
@@ -21,7 +22,7 @@ import { decide, MICROS_PER_SECOND, type RateLimit, rateLimitOf, retryAfterSecon
  * guessed from the TAT this process last saw for the tenant; a wrong guess is refused with the TAT
  * found, which decides the other write (or the 429) exactly, so a guess costs at most one more
  * write and never admits what the bucket would not.
-
+ *
  * Open streams: the plan's `open_streams` slots per tenant, one item each. A stream takes a slot
  * with one conditional UpdateItem (free, or its lease has passed) and gives it back when it ends,
  * with a condition naming itself. The lease is the stream function's longest life, so a stream
