@@ -7,7 +7,7 @@
  * that drifts on a shared machine weighs on both). Prints both times, their ratio (batch /
  * direct), and the service's CPU seconds per subject on each path (/proc/<pid>/stat), which do
  * not depend on what else the machine is doing. BENCH_SUBJECTS (default 500) and BENCH_ROUNDS
- * (default 1: a fresh service each round, so the tenant's fair-use window starts empty) change
+ * (default 1: a fresh service each round, so the tenant's fair-use request rate starts with a full bucket) change
  * the run; LOCAL_BATCH_CONSUMERS is passed to the service.
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';

@@ -48,8 +48,9 @@ Commands
   file-name-keys                                              files every monitored client under its name keys
                                                               (once, for clients registered before delta rescreens)
   claim-client-persons                                        claims the person of every monitored client (once, for
-                                                              clients registered before one client per person); lists
-                                                              the copies of a person found, oldest kept, to stop
+                                                              clients registered before one client per person, or before
+                                                              it folded names as the matcher does); lists the copies of
+                                                              a person found, oldest kept, to stop
   sync-review   --list ID [--store DIR]                       a list file the sync held for review: why it was
                                                               refused and how it differs from the list in force
   sync-accept   --list ID --reason TEXT [--store DIR]         publishes the held file; its count becomes the

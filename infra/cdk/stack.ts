@@ -29,7 +29,13 @@ import { BatchPipeline } from './constructs/batch-pipeline.ts';
 import { ConsoleSite } from './constructs/console-site.ts';
 import { denyExpiry, entriesSettingExpiry } from './constructs/expiry-permission.ts';
 import { ListSync } from './constructs/list-sync.ts';
-import { DEFAULT_LOCKDOWN, dataKey, type LockdownSettings, webAclFor } from './constructs/lockdown.ts';
+import {
+  DEFAULT_LOCKDOWN,
+  dataKey,
+  type LockdownSettings,
+  stageThrottleOf,
+  webAclFor,
+} from './constructs/lockdown.ts';
 import { Observability } from './constructs/observability.ts';
 import { OriginSecret } from './constructs/origin-secret.ts';
 import { OriginSecretRotation } from './constructs/origin-secret-rotation.ts';
@@ -95,7 +101,7 @@ export class ScreeningServiceStack extends Stack {
       table,
       streamRoutes,
       workerEntry: props.batchWorkerEntry ?? BATCH_WORKER_ENTRY,
-      streamConcurrency: lockdown.streamConcurrency,
+      sizedFor: lockdown.sizedFor,
       workerConcurrency: lockdown.workerConcurrency,
     });
 
@@ -150,7 +156,7 @@ export class ScreeningServiceStack extends Stack {
     httpApi.addStage('DefaultStage', {
       stageName: '$default',
       autoDeploy: true,
-      throttle: lockdown.throttle,
+      throttle: stageThrottleOf(lockdown),
       accessLogSettings: {
         destination: new LogGroupLogDestination(accessLogs),
         // No API key, body or query string: request id, route, status, latency and caller IP.

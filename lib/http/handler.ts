@@ -15,6 +15,7 @@ import {
   routeById,
 } from '../contract/routes.ts';
 import type { Services } from '../ports.ts';
+import { API_KEY_HEADER } from '../tenancy/api-keys.ts';
 import { authenticate, type Principal, requirePlanFeature } from '../tenancy/auth.ts';
 import { countRequest, releaseStreamSlot, type StreamSlot, takeStreamSlot } from '../tenancy/limits.ts';
 import { recordingUsage, type UsageSeen } from '../tenancy/quota.ts';
@@ -234,7 +235,7 @@ function methodGuard(route: HandlerRoute): MiddlewareObj<ServiceEvent, PipelineR
 function apiKeyAuth(services: () => Services): MiddlewareObj<ServiceEvent, PipelineResult> {
   return {
     before: async ({ event }) => {
-      event.principal = await authenticate(services().table, event.headers?.['x-api-key']);
+      event.principal = await authenticate(services().table, event.headers?.[API_KEY_HEADER]);
     },
   };
 }
@@ -293,7 +294,7 @@ function requestOf<TBody, TQuery, TPrincipal>(
     query: query as TQuery,
     params: (event.pathParameters ?? {}) as Record<string, string>,
     principal: event.principal as TPrincipal,
-    apiKey: event.headers?.['x-api-key'] ?? '',
+    apiKey: event.headers?.[API_KEY_HEADER] ?? '',
     idempotencyKey,
     once: async (useCase, options) =>
       tenantId === undefined

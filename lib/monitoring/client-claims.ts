@@ -1,28 +1,35 @@
 import { ConflictError } from '../common/errors.ts';
 import type { Table } from '../store/table.ts';
-import { type TableWrite, trySendWrite } from '../store/write.ts';
+import { type TableWrite, transact } from '../store/write.ts';
 import { listTenants } from '../tenancy/tenants.ts';
 import {
+  blockingClient,
   type Claim,
   type ClaimedClient,
   claimsOf,
   clientClaimWrites,
   getClaim,
-  personClaim,
+  type HeldPersonClaim,
+  heldPersonClaim,
+  holdsClient,
+  legacyPersonClaim,
+  referenceClaim,
 } from './client-claim-table.ts';
-import { activeClientsOf, getClientItem } from './client-table.ts';
+import { activeClientsOf, clientWrites, getClientItem } from './client-table.ts';
 
 /**
- * What makes a registered client unique in its tenant, each held by one claim item naming the
- * client (client-claim-table.ts): the tenant's own reference, and the person (the normalised
- * name, date of birth and nationality), so the same person cannot be monitored, and charged every
- * cycle, twice.
+ * What makes a registered client unique in its tenant, each held by claim items naming the
+ * client (client-claim-table.ts): the tenant's own reference, and the person as the matcher reads
+ * a person (client-person.ts: the folded name, whatever the order of its parts, and the date of
+ * birth and nationality, each the same or left out by one of the two), so the same person cannot
+ * be monitored, and charged every cycle, twice.
  *
  * A registration reads the claims before anything is screened or charged (the 409 costs the
  * tenant nothing), then writes its claims in the one transaction that writes the client item
- * ({@link claimWrites}): a registration of the same person or reference that won the race meanwhile
- * refuses the whole transaction, so no client is ever written without its claims, nor a claim
- * without its client. Stopping a client deletes its claims in the transaction that stops it
+ * ({@link claimWrites}), each conditioned on what must not be there: a registration of the same
+ * person or reference that won the race meanwhile refuses the whole transaction, so no client is
+ * ever written without its claims, nor a claim without its client. The client item records its
+ * person claims (`person_claims`), and stopping it releases them in the transaction that stops it
  * ({@link releaseWrites}).
  */
 
@@ -48,8 +55,12 @@ function claimConflict(claim: Claim, holder: string | undefined): ClientExistsEr
       holder,
     );
   return new ClientExistsError(
-    `This person (the same name, date of birth and nationality) is already monitored as client ${named}; ` +
-      'stop that client first, or give the date of birth or nationality that tells them apart',
+    `This person is already monitored as client ${named}: the same name as the matcher reads it ` +
+      '(case, accents, punctuation and the order of the names aside), and no date of birth or ' +
+      'nationality that tells them apart (each is the same, or one of the two leaves it out). ' +
+      `To give that client a date of birth or nationality, stop it (DELETE /clients/${named}) and ` +
+      'register the person again with them; if this is another person, give the date of birth or ' +
+      'nationality that tells them apart.',
     holder,
   );
 }
@@ -61,33 +72,45 @@ export interface FreeClaim {
 }
 
 /**
- * Reads the claims the client would take (consistent reads, reference first): a 409 naming the
- * existing client (`existing_client_id`) when either is held by another active client; nothing is
- * written. A claim naming this very client (an earlier attempt of the same queued registration)
- * is its own. A claim naming a client that is stopped or was never written can only be left from
- * before claims were written with their client: the registration's transaction replaces it.
+ * Reads the claims the client would take (consistent reads, reference first), and the person's
+ * claim from before names were folded: a 409 naming the existing client (`existing_client_id`)
+ * when one is held by, or lists, another active client; nothing is written. A claim naming this
+ * very client (an earlier attempt of the same queued registration) is its own. A claim naming a
+ * client that is stopped or was never written can only be left from before claims were written
+ * with their client: the registration's transaction replaces it.
  */
 export async function freeClaimsOf(table: Table, client: ClaimedClient): Promise<FreeClaim[]> {
   const claims = claimsOf(client);
-  const held = await Promise.all(claims.map((claim) => getClaim(table, claim, true)));
+  const legacy = legacyPersonClaim(client.tenantId, client.subject);
+  const held = await Promise.all([...claims, legacy].map((claim) => getClaim(table, claim, true)));
+  const active = async (holder: string) =>
+    (await getClientItem(table, client.tenantId, holder, true))?.status === 'active';
+  const legacyHolder = held[claims.length]?.client_id;
+  if (legacyHolder && legacyHolder !== client.clientId && (await active(legacyHolder)))
+    throw claimConflict(legacy, legacyHolder);
   const free: FreeClaim[] = [];
   for (const [i, claim] of claims.entries()) {
-    const holder = held[i]?.client_id;
-    if (!holder || holder === client.clientId) {
+    const blocking = blockingClient(claim, held[i], client.clientId);
+    if (!blocking) {
       free.push({ claim });
       continue;
     }
-    const holding = await getClientItem(table, client.tenantId, holder, true);
-    if (holding?.status === 'active') throw claimConflict(claim, holder);
-    free.push({ claim, leftover: holder });
+    // A set lists only clients registered with their claims: active until their stop releases them.
+    if (!blocking.named || (await active(blocking.holder))) throw claimConflict(claim, blocking.holder);
+    free.push({ claim, leftover: blocking.holder });
   }
   return free;
 }
 
+/** The person claims among `free`, as the client item records them. */
+export function heldPersonClaims(free: readonly FreeClaim[]): HeldPersonClaim[] {
+  return free.flatMap(({ claim }) => (claim.hash ? [{ hash: claim.hash, holds: claim.holds }] : []));
+}
+
 /**
- * The puts of the client's claims, for the transaction that writes its client item: each refused
- * (a {@link ClientExistsError} naming the holder) when another client took the claim since
- * {@link freeClaimsOf} read it.
+ * The writes of the client's claims, for the transaction that writes its client item: each
+ * refused (a {@link ClientExistsError} naming the client in the way) when another client took the
+ * claim, or was listed where this one needs none, since {@link freeClaimsOf} read it.
  */
 export function claimWrites(free: readonly FreeClaim[], clientId: string, at: Date): TableWrite[] {
   return free.map(({ claim, leftover }) =>
@@ -99,48 +122,50 @@ export function claimWrites(free: readonly FreeClaim[], clientId: string, at: Da
 }
 
 /**
- * The deletions of the claims the client holds (consistent reads), for the transaction that stops
- * it. A claim that is gone, or held by another client (a copy of a person listed by the
+ * The releases of the claims the client holds (consistent reads), for the transaction that stops
+ * it: its reference, the person claims its item records and the person claim from before names
+ * were folded. A claim that is gone, or held by another client (a copy of a person listed by the
  * {@link claimAllClientPersons} upgrade), is left alone. A claim read as this client's stays its
  * own until this client stops: no registration may take a claim of an active client.
  */
 export async function releaseWrites(table: Table, client: ClaimedClient): Promise<TableWrite[]> {
-  const claims = claimsOf(client);
+  const claims = [
+    ...(client.reference ? [referenceClaim(client.tenantId, client.reference)] : []),
+    ...(client.personClaims ?? []).map((held) => heldPersonClaim(client.tenantId, held)),
+    legacyPersonClaim(client.tenantId, client.subject),
+  ];
   const held = await Promise.all(claims.map((claim) => getClaim(table, claim, true)));
   return claims
-    .filter((_claim, i) => held[i]?.client_id === client.clientId)
+    .filter((claim, i) => holdsClient(claim, held[i], client.clientId))
     .map((claim) => clientClaimWrites.release(claim, client.clientId));
 }
 
 /**
- * Takes one claim for an existing client with one conditional put; the holder's id when another
- * active client holds it. A claim naming a client that is not active is replaced.
+ * Claims the person of one client whose item records no person claims (registered before
+ * them): the claims and their record on the client item, in one transaction; the client in the
+ * way when another active client is the same person (nothing written then).
  */
-async function claimAlone(
-  table: Table,
-  tenantId: string,
-  claim: Claim,
-  clientId: string,
-  at: Date,
-): Promise<string | undefined> {
-  let leftover: string | undefined;
-  for (let attempt = 1; ; attempt++) {
-    const outcome = await trySendWrite(table, clientClaimWrites.take(claim, clientId, at, { leftover }));
-    if (outcome.written) return undefined;
-    const holder = typeof outcome.found?.client_id === 'string' ? outcome.found.client_id : undefined;
-    if (!holder || attempt === 2) return holder ?? '(unknown)';
-    const holding = await getClientItem(table, tenantId, holder, true);
-    if (holding?.status === 'active') return holder;
-    leftover = holder;
+async function claimPersonOf(table: Table, client: ClaimedClient, at: Date): Promise<string | undefined> {
+  try {
+    const free = await freeClaimsOf(table, { ...client, reference: undefined });
+    await transact(table, [
+      clientWrites.recordPersonClaims(client.tenantId, client.clientId, heldPersonClaims(free)),
+      ...claimWrites(free, client.clientId, at),
+    ]);
+    return undefined;
+  } catch (error) {
+    if (error instanceof ClientExistsError) return error.holder ?? '(unknown)';
+    throw error;
   }
 }
 
 /**
  * Claims the person of every monitored client of every tenant (`npm run admin --
  * claim-client-persons`): once after upgrading a table whose clients were registered before
- * person claims existed. Reads each tenant's client items, never another partition. Clients that
- * are the same person as one claimed before them are listed, oldest claim kept, for the tenant
- * to stop the copies. Running it again is harmless.
+ * person claims existed, or before they folded names as the matcher does. Reads each tenant's
+ * client items, never another partition; a client whose item records its person claims is left
+ * as it is. Clients that are the same person as one claimed before them are listed, oldest claim
+ * kept, for the tenant to stop the copies. Running it again is harmless.
  */
 export async function claimAllClientPersons(table: Table, at: Date = new Date()) {
   const tenants = await listTenants(table);
@@ -148,8 +173,12 @@ export async function claimAllClientPersons(table: Table, at: Date = new Date())
   const duplicates: { tenant_id: string; client_id: string; existing_client_id: string }[] = [];
   for (const tenant of tenants) {
     for (const client of await activeClientsOf(table, tenant.tenant_id)) {
-      const claim = personClaim(tenant.tenant_id, client.subject);
-      const holder = await claimAlone(table, tenant.tenant_id, claim, client.client_id, at);
+      if (client.person_claims) continue;
+      const holder = await claimPersonOf(
+        table,
+        { tenantId: tenant.tenant_id, clientId: client.client_id, subject: client.subject },
+        at,
+      );
       if (holder)
         duplicates.push({
           tenant_id: tenant.tenant_id,

@@ -79,6 +79,19 @@ export const ClientItemSchema = v.object({
   last_run_id: v.optional(v.string()),
   stopped_at: v.optional(v.string()),
   stopped_by: v.optional(ActorSchema),
+  /**
+   * The person claims the client holds (lib/monitoring/client-claim-table.ts), released from this
+   * record at its stop, so a later change of how names are folded cannot strand one. Absent on a
+   * client registered before they were recorded (`npm run admin -- claim-client-persons`).
+   */
+  person_claims: v.optional(
+    v.array(
+      v.object({
+        hash: v.string(),
+        holds: v.picklist(['client', 'with_both', 'dob_only', 'nationality_only']),
+      }),
+    ),
+  ),
 });
 
 export type ClientItem = v.InferOutput<typeof ClientItemSchema>;
@@ -118,6 +131,27 @@ export const clientWrites = {
         ConditionExpression: 'attribute_not_exists(pk)',
       },
       refused: () => new ConflictError(`Client ${client.client_id} is already registered`),
+    };
+  },
+
+  /**
+   * Records the person claims taken for an active client registered before its item recorded
+   * them (the claim-client-persons upgrade); refused when it is not active or records them already.
+   */
+  recordPersonClaims(
+    tenantId: string,
+    clientId: string,
+    personClaims: NonNullable<ClientItem['person_claims']>,
+  ): TableWrite {
+    return {
+      what: 'client',
+      Update: {
+        Key: keys.client(tenantId, clientId),
+        UpdateExpression: 'SET person_claims = :claims',
+        ConditionExpression: '#status = :active AND attribute_not_exists(person_claims)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':claims': personClaims, ':active': 'active' },
+      },
     };
   },
 

@@ -174,6 +174,7 @@ async function stopMonitoring(
     clientId,
     reference: client.reference,
     subject: client.subject,
+    personClaims: client.person_claims,
   });
   const stopped = await stopClientItem(
     table,

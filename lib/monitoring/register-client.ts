@@ -15,7 +15,7 @@ import type { Subject } from '../screening/subject.ts';
 import type { Table } from '../store/table.ts';
 import { refundScreens } from '../tenancy/quota.ts';
 import type { CheckType } from '../watchlists/types.ts';
-import { ClientExistsError, claimWrites, freeClaimsOf } from './client-claims.ts';
+import { ClientExistsError, claimWrites, freeClaimsOf, heldPersonClaims } from './client-claims.ts';
 import { updateClientNameKeys } from './client-name-keys.ts';
 import {
   type ClientProfile,
@@ -230,6 +230,7 @@ async function registerMonitoredClient(
     risk_level: screen.risk_level,
     rescreen_interval_days: interval,
     next_due_at: dueAt,
+    person_claims: heldPersonClaims(claims),
   });
   // Filed under its name keys before it is written, so a list change that could match it
   // rescreens it at once. The name keys are a partition of ids outside the tenant's, a separate

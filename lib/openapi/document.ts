@@ -136,7 +136,7 @@ function errorStatuses(route: RouteDefinition, operation: Operation): Map<ErrorS
   if (route.auth === 'api-key') {
     add(
       429,
-      'Fair use: the tenant is over its plan’s request rate (`Request rate limit reached`, Retry-After: the seconds left in the 10-second window); nothing was done',
+      'Fair use: the tenant is over its plan’s request rate (`Request rate limit reached`, Retry-After: the seconds until a request would be admitted); nothing was done',
     );
   }
   if (route.auth === 'api-key' && route.kind === 'stream') {

@@ -31,8 +31,8 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
  * |                |                    |                                 | clients-due: TENANT#<tid>#DUE#<shard> / <due>#<cid>     |
  * |                |                    |                                 |   (only while monitored)                                |
  * | client-ref     | TENANT#<tid>       | CLIENTREF#<reference>           |   (uniqueness of the tenant's own customer reference)   |
- * | client-person  | TENANT#<tid>       | CLIENTPERSON#<hash>             |   (one monitored client per person: normalised name,    |
- * |                |                    |                                 |    dob, nationality; monitoring/client-claim-table.ts)  |
+ * | client-person  | TENANT#<tid>       | CLIENTPERSON#<hash>             |   (one monitored client per person: folded name, dob,   |
+ * |                |                    |                                 |    nationality; monitoring/client-person.ts)            |
  * | subject        | TENANT#<tid>       | SUBJECT#<hash>                  | subjects-by-activity: TENANT#<tid>#SUBJECTS / <at>#<h>  |
  * |                |                    |                                 | reviewed-subjects: TENANT#<tid>#REVIEWED / <at>#<h>     |
  * |                |                    |                                 |   (only while a screen of the subject has a decision)   |
@@ -42,7 +42,9 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
  * | audit-pending  | TENANT#<tid>       | AUDITQ#<at>#<entry_id>          |   (an entry written with its action, not yet chained)   |
  * | rescreen-window| TENANT#<tid>       | WINDOW#<hash>                   |   (the screen holding the subject's rescreen window)    |
  * | running-run    | TENANT#<tid>       | RESCREEN#RUNNING                |   (the tenant's one running manual/scheduled run)       |
- * | request-window | TENANT#<tid>       | RATE#<window start, epoch s>    |   (requests counted in a 10 s window, TTL)              |
+ * | request-rate   | TENANT#<tid>       | RATE                            |   (the tenant's request rate: one TAT, tenancy/request- |
+ * |                |                    |                                 |    rate.ts; items RATE#<epoch s> of the fixed windows   |
+ * |                |                    |                                 |    before it expire by TTL)                             |
  * | stream-slot    | TENANT#<tid>       | STREAMSLOT#<n>                  |   (one open stream each: tenancy/fair-use-table.ts)     |
  * | list-sync      | LISTS              | LIST#<list id>                  |   (no tenant: one row per synced watchlist;             |
  * |                |                    |                                 |   lib/sync/list-status-table.ts `listSyncKeys`)         |
@@ -124,19 +126,21 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
  *   claim (done) or not done (failed); sets the sparse batch-progress keys
  * - stream progress: Query batch-progress pk = TENANT#<tid>#BATCH#<batch_id>, sk > last
  *   contiguous sequence read (only the newly finished subjects are read on each poll)
- * - register a client: consistent GetItem of its client-ref and client-person claims (a holder
- *   that is an active client: 409 before anything is screened), then ONE TransactWriteItems of
- *   the client (attribute_not_exists), its client-ref and client-person claims
- *   (attribute_not_exists(pk) OR client_id = its own); stopping it is one transaction of the stop
- *   and the deletion of the claims it holds; list clients newest first: Query pk, begins_with
+ * - register a client: consistent GetItem of its client-ref and client-person claims (one to
+ *   four, monitoring/client-person.ts; a client in the way that is active: 409 before anything is
+ *   screened), then ONE TransactWriteItems of the client (attribute_not_exists), its client-ref
+ *   claim and its client-person claims (UpdateItem: its own names it, the more general ones list
+ *   it in a string set; each conditioned on no other client and the sets it needs empty); stopping
+ *   it is one transaction of the stop and the release of the claims it holds; list clients newest first: Query pk, begins_with
  *   CLIENT# descending (client ids sort by time); by risk level: Query clients-by-risk
  * - a client's screens: Query client-screens, descending
  * - clients due for rescreen (a tenant's trigger; the hourly scheduler does it for each tenant):
  *   Query each of the tenant's clients-due shards with sk <= now, in parallel: the items read
  *   are the clients due, never the clients registered; a claimed client's due key moves past
  *   its lease, so a run that dies leaves it due again, not lost
- * - count a request (every authenticated request): UpdateItem request-window of the current 10 s
- *   window, ADD requests 1, condition requests < the plan's limit (lib/tenancy/fair-use-table.ts)
+ * - count a request (every authenticated request): UpdateItem request-rate, SET tat = now + T
+ *   with the condition tat <= now, or SET tat = tat + T with now < tat <= now + τ (the one the
+ *   TAT last seen says; the other when refused on the TAT it found), lib/tenancy/fair-use-table.ts
  * - open a stream: UpdateItem stream-slot n, condition no stream_id or lease passed, trying the
  *   plan's slots from a random one; its end: UpdateItem REMOVE stream_id, condition still its own
  * - claim the tenant's running rescreen run (manual trigger, schedule): PutItem running-run,
@@ -179,7 +183,7 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
  *
  * Each stored kind has one keeper module (`*-table.ts`, in the folder that owns it) that declares
  * its item as a schema, builds its keys from `keys` below and offers its writes as values
- * (./write.ts); the keepers: tenant, user, usage, request-window and stream-slot in lib/tenancy/
+ * (./write.ts); the keepers: tenant, user, usage, request-rate and stream-slot in lib/tenancy/
  * (tenant-table, user-table, usage-table, fair-use-table); screen, rescreen-window and subject in
  * lib/screening/ (screen-table, window-table, subject-table); client, client-ref, client-person,
  * client-name-key, running-run and rescreen-change in lib/monitoring/ (client-table,
@@ -232,7 +236,7 @@ export type Entity =
   | 'audit'
   | 'rescreen-window'
   | 'running-run'
-  | 'request-window'
+  | 'request-rate'
   | 'stream-slot'
   | 'list-sync'
   | 'idempotency-key'
@@ -270,7 +274,7 @@ export const keys = {
     pk: `TENANT#${tenantId}`,
     sk: `CLIENTREF#${reference}`,
   }),
-  /** One monitored client per person (lib/monitoring/client-claim-table.ts): the hash of who they are. */
+  /** One monitored client per person (lib/monitoring/client-person.ts): the hash of who they are. */
   clientPerson: (tenantId: string, personHash: string) => ({
     pk: `TENANT#${tenantId}`,
     sk: `CLIENTPERSON#${personHash}`,
@@ -312,11 +316,8 @@ export const keys = {
     pk: `TENANT#${tenantId}`,
     sk: `AUDITQ#${at}#${entryId}`,
   }),
-  /** A tenant's requests in one fixed window (lib/tenancy/fair-use-table.ts). */
-  requestWindow: (tenantId: string, windowStart: number) => ({
-    pk: `TENANT#${tenantId}`,
-    sk: `RATE#${windowStart}`,
-  }),
+  /** A tenant's request rate: the TAT of its next request (lib/tenancy/fair-use-table.ts). */
+  requestRate: (tenantId: string) => ({ pk: `TENANT#${tenantId}`, sk: 'RATE' }),
   /** One of a tenant's open-stream slots (lib/tenancy/fair-use-table.ts). */
   streamSlot: (tenantId: string, slot: number) => ({ pk: `TENANT#${tenantId}`, sk: `STREAMSLOT#${slot}` }),
   /** The tenant's running rescreen run (lib/monitoring/run-table.ts). */

@@ -1,5 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
+/** The request header that carries the key (SPEC 5: `X-API-Key`), as HTTP/2 and API Gateway spell it. */
+export const API_KEY_HEADER = 'x-api-key';
+
 /**
  * API keys: `isk_<tenantId>.<userId>.<secret>`, the secret 32 random bytes (base64url).
  * The key names its tenant and user, so authentication is one GetItem on the user record (tenant

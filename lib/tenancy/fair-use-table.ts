@@ -1,24 +1,23 @@
 import * as v from 'valibot';
-import type { TooManyRequestsError } from '../common/errors.ts';
 import { keys } from '../store/schema.ts';
 import type { Table } from '../store/table.ts';
-import { sendWrite, trySendWrite, type UpdateWrite } from '../store/write.ts';
+import { trySendWrite, type UpdateWrite } from '../store/write.ts';
+import type { RateLimit } from './request-rate.ts';
 
 /**
- * The fair-use counters (lib/tenancy/limits.ts holds the rules): a tenant's request windows and
- * open-stream slots. Neither is ever read: each is one conditional write, whose refusal is the
- * answer.
+ * The fair-use counters (lib/tenancy/limits.ts holds the rules): a tenant's request rate and
+ * open-stream slots. Neither is read before it is written: each is a conditional write, whose
+ * refusal (with the item it found) is the answer.
  */
 
 /**
- * A tenant's requests in one fixed window (pk TENANT#<tid>, sk RATE#<window start, epoch s>),
- * deleted by DynamoDB's TTL (`expires_at`) after its window.
+ * A tenant's request rate (pk TENANT#<tid>, sk RATE): the theoretical arrival time of its next
+ * request, epoch microseconds (lib/tenancy/request-rate.ts).
  */
-const RequestWindowItemSchema = v.object({
-  requests: v.number(),
-  expires_at: v.number(),
+const RequestRateItemSchema = v.object({
+  tat: v.number(),
 });
-export type RequestWindowItem = v.InferOutput<typeof RequestWindowItemSchema>;
+export type RequestRateItem = v.InferOutput<typeof RequestRateItemSchema>;
 
 /**
  * One of a tenant's open-stream slots (pk TENANT#<tid>, sk STREAMSLOT#<n>): free without a
@@ -35,29 +34,42 @@ export type StreamSlotItem = v.InferOutput<typeof StreamSlotItemSchema>;
 /** The fair-use counters' writes, as values (lib/store/write.ts). */
 export const fairUseWrites = {
   /**
-   * Counts one request in the window from `window.start` to `window.end` (epoch seconds): ADD requests 1 while `requests` is below `limit`. Refused: `refused()`.
+   * Admits a request of a tenant whose bucket is full (its TAT not after `now`): the TAT becomes
+   * now + T. Refused when the TAT is after now.
    */
-  countRequest(
-    tenantId: string,
-    window: { start: number; end: number },
-    limit: number,
-    refused: () => TooManyRequestsError,
-  ): UpdateWrite {
+  admitIdle(tenantId: string, now: number, limit: RateLimit): UpdateWrite {
     return {
       Update: {
-        Key: keys.requestWindow(tenantId, window.start),
-        UpdateExpression: 'SET entity = :entity, expires_at = :expires ADD requests :one',
-        ConditionExpression: 'attribute_not_exists(requests) OR requests < :limit',
+        Key: keys.requestRate(tenantId),
+        UpdateExpression: 'SET entity = :entity, tat = :next',
+        ConditionExpression: 'attribute_not_exists(tat) OR tat <= :now',
         ExpressionAttributeValues: {
-          ':entity': 'request-window',
-          // Kept a minute past its window, for whoever looks; DynamoDB's TTL deletes it later.
-          ':expires': window.end + 60,
-          ':one': 1,
-          ':limit': limit,
+          ':entity': 'request-rate',
+          ':next': now + limit.intervalMicros,
+          ':now': now,
         },
       },
-      what: 'request window',
-      refused,
+      what: 'request rate',
+    };
+  },
+
+  /**
+   * Admits a request of a tenant whose TAT is after `now` by at most τ: the TAT moves on by T.
+   * Refused otherwise (the bucket is empty, or full again).
+   */
+  admitBusy(tenantId: string, now: number, limit: RateLimit): UpdateWrite {
+    return {
+      Update: {
+        Key: keys.requestRate(tenantId),
+        UpdateExpression: 'SET tat = tat + :interval',
+        ConditionExpression: 'tat > :now AND tat <= :latest',
+        ExpressionAttributeValues: {
+          ':interval': limit.intervalMicros,
+          ':now': now,
+          ':latest': now + limit.toleranceMicros,
+        },
+      },
+      what: 'request rate',
     };
   },
 
@@ -101,17 +113,18 @@ export const fairUseWrites = {
 };
 
 /**
- * Counts one request in its window ({@link fairUseWrites.countRequest}); once the window is full,
- * throws `refused()` (the 429 naming the plan's limit).
+ * Sends one of the request rate's admissions ({@link fairUseWrites.admitIdle} or `admitBusy`):
+ * admitted, or refused with the TAT it found (undefined: none). It asks for no values back: a
+ * read-only route may write the counters, with `ReturnValues` NONE (infra/cdk/constructs/table-access.ts).
  */
-export async function countInRequestWindow(
+export async function admitRequest(
   table: Table,
-  tenantId: string,
-  window: { start: number; end: number },
-  limit: number,
-  refused: () => TooManyRequestsError,
-): Promise<void> {
-  await sendWrite(table, fairUseWrites.countRequest(tenantId, window, limit, refused));
+  write: UpdateWrite,
+): Promise<{ admitted: true } | { admitted: false; tat: number | undefined }> {
+  const outcome = await trySendWrite(table, write);
+  if (outcome.written) return { admitted: true };
+  const found = outcome.found ? v.parse(RequestRateItemSchema, outcome.found) : undefined;
+  return { admitted: false, tat: found?.tat };
 }
 
 /** Takes one stream slot ({@link fairUseWrites.takeStreamSlot}); false while a live stream holds it. */

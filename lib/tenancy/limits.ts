@@ -1,29 +1,33 @@
 import { randomUUID } from 'node:crypto';
 import { TooManyRequestsError } from '../common/errors.ts';
 import type { Table } from '../store/table.ts';
-import { countInRequestWindow, releaseStreamSlotItem, takeStreamSlotItem } from './fair-use-table.ts';
+import { admitRequest, fairUseWrites, releaseStreamSlotItem, takeStreamSlotItem } from './fair-use-table.ts';
 import type { Plan } from './plans.ts';
+import { decide, MICROS_PER_SECOND, type RateLimit, rateLimitOf, retryAfterSeconds } from './request-rate.ts';
 
 /**
  * Fair use between tenants, enforced by the request pipeline (lib/http/handler.ts) with the table
  * (the counters: lib/tenancy/fair-use-table.ts), per tenant and per plan (lib/tenancy/plans.ts). The stage throttle and the stream functions'
- * reserved concurrency are shared by every tenant; these limits are what keeps one tenant from
- * taking all of them. Each answers 429 with `Retry-After` and a detail that names the limit, never
+ * reserved concurrency are shared by every tenant, and sized from these limits' sum
+ * (lib/tenancy/capacity.ts); these limits are what keeps one tenant from taking more than its
+ * share. Each answers 429 with `Retry-After` and a detail that names the limit, never
  * the monthly quota's screens.
  *
- * Request rate: a fixed window of RATE_WINDOW_SECONDS per tenant, one item per window, counted by
- * ONE conditional UpdateItem per authenticated request (`ADD requests 1` while `requests` is below
- * the plan's limit for the window). A token bucket would need the time since the last refill in
- * the write, which an update expression cannot compute; the fixed window can let through up to
- * twice a window's worth across a window boundary, which the limit allows for.
+ * Request rate: a token bucket per tenant (lib/tenancy/request-rate.ts: the plan's
+ * `requests_per_second` × 10 in any 10 seconds, one second's worth at once), whose whole state is
+ * one number on one item, the theoretical arrival time (TAT) of the tenant's next request. Each
+ * authenticated request is admitted by ONE conditional UpdateItem: `SET tat = now + T` if the TAT
+ * is not after now (the bucket is full), or `SET tat = tat + T` if it is after now by at most τ;
+ * neither needs more arithmetic than an update expression has. Which of the two to send is
+ * guessed from the TAT this process last saw for the tenant; a wrong guess is refused with the TAT
+ * found, which decides the other write (or the 429) exactly, so a guess costs at most one more
+ * write and never admits what the bucket would not.
  *
  * Open streams: the plan's `open_streams` slots per tenant, one item each. A stream takes a slot
  * with one conditional UpdateItem (free, or its lease has passed) and gives it back when it ends,
  * with a condition naming itself. The lease is the stream function's longest life, so a stream
  * whose process died frees its slot by itself: a crash never holds a slot for good.
  */
-
-export const RATE_WINDOW_SECONDS = 10;
 
 /**
  * How long a slot stays taken without being given back: the stream functions' timeout (10 min,
@@ -34,28 +38,57 @@ export const STREAM_LEASE_MS = 11 * 60_000;
 /** The Retry-After of a refused stream: a slot frees when one of the tenant's streams ends. */
 export const STREAM_RETRY_AFTER_SECONDS = 15;
 
-/** Counts one request of the tenant in the current window; 429 once the window's limit is reached. */
+/**
+ * The TAT each tenant's requests last left here, at least (epoch µs): only a guess at which write
+ * to send first, never a reason to admit or refuse. Forgotten wholesale past 10,000 tenants.
+ */
+const seenTat = new Map<string, number>();
+const SEEN_TENANTS = 10_000;
+
+function remember(tenantId: string, tat: number | undefined): void {
+  if (tat === undefined) return;
+  if (seenTat.size >= SEEN_TENANTS) seenTat.clear();
+  seenTat.set(tenantId, tat);
+}
+
+/** The 429 of a request past the plan's rate. */
+function rateRefusal(plan: Plan, limit: RateLimit, retryAfter: number): TooManyRequestsError {
+  return new TooManyRequestsError(
+    `Request rate limit reached: the ${plan.name} plan allows ${limit.requests} requests in any ${limit.windowSeconds} seconds (${plan.requests_per_second} per second), at most ${limit.burst} of them at once, for your tenant; retry after ${retryAfter} s.`,
+    retryAfter,
+  );
+}
+
+/**
+ * Admits one request of the tenant at its plan's rate (one conditional write, two when the guess
+ * of which was wrong); past the rate, 429 with the seconds until a request would be admitted.
+ */
 export async function countRequest(
   table: Table,
   tenantId: string,
   plan: Plan,
-  now = Date.now(),
+  nowMs = Date.now(),
 ): Promise<void> {
-  const windowSeconds = Math.floor(now / 1000 / RATE_WINDOW_SECONDS) * RATE_WINDOW_SECONDS;
-  const limit = plan.requests_per_second * RATE_WINDOW_SECONDS;
-  await countInRequestWindow(
-    table,
-    tenantId,
-    { start: windowSeconds, end: windowSeconds + RATE_WINDOW_SECONDS },
-    limit,
-    () => {
-      const retryAfter = Math.max(1, windowSeconds + RATE_WINDOW_SECONDS - Math.floor(now / 1000));
-      return new TooManyRequestsError(
-        `Request rate limit reached: the ${plan.name} plan allows ${limit} requests per ${RATE_WINDOW_SECONDS} seconds (${plan.requests_per_second} per second) for your tenant; retry after ${retryAfter} s.`,
-        retryAfter,
-      );
-    },
-  );
+  const limit = rateLimitOf(plan);
+  const now = Math.round(nowMs * 1000);
+  const seen = seenTat.get(tenantId);
+  let kind: 'idle' | 'busy' = seen !== undefined && seen > now ? 'busy' : 'idle';
+  // A refused write found a TAT that decides the other one; the TAT only moves forward, so after
+  // an idle write is refused (the TAT is after now) the busy one is final: three writes at most.
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    const write = kind === 'idle' ? fairUseWrites.admitIdle : fairUseWrites.admitBusy;
+    const outcome = await admitRequest(table, write(tenantId, now, limit));
+    if (outcome.admitted) {
+      remember(tenantId, now + limit.intervalMicros);
+      return;
+    }
+    remember(tenantId, outcome.tat);
+    const decision = decide(outcome.tat, now, limit);
+    if (!decision.admitted) throw rateRefusal(plan, limit, retryAfterSeconds(decision.retryAfterMicros));
+    kind = decision.kind;
+  }
+  // Not reached (see above); were it ever, a short wait is the honest answer.
+  throw rateRefusal(plan, limit, retryAfterSeconds(MICROS_PER_SECOND));
 }
 
 /** A taken stream slot: give it back with `releaseStreamSlot` when the stream ends. */

@@ -6,8 +6,9 @@ export interface Plan {
   analyst_seats: number | null;
   batch: boolean;
   /**
-   * Fair use between tenants (lib/tenancy/limits.ts): authenticated requests per second, counted in
-   * fixed 10-second windows, so a burst of up to ten seconds' worth is accepted at once.
+   * Fair use between tenants (lib/tenancy/limits.ts): authenticated requests per second, as a
+   * token bucket (lib/tenancy/request-rate.ts): ten times this in any 10 seconds, one second's
+   * worth at once.
    */
   requests_per_second: number;
   /** Streamed responses (batch streams, their re-attachment, exports) open at once. */

@@ -136,6 +136,31 @@ describe('POST /clients', () => {
     expect(await usedOf(key)).toBe(3);
   });
 
+  it('the same person as the matcher reads it (accents, word order, a dob or nationality added) is 409 naming the client', async () => {
+    const { key } = await freshTenant();
+    const first = await local.api.post('/clients', key, { name: 'Noref Registrant Qwv' });
+    const usedBefore = await usedOf(key);
+
+    const variants = [
+      { name: 'Noréf Registrant Qwv' },
+      { name: 'Qwv Noref Registrant' },
+      { name: 'Noref Registrant Qwv', dob: '1984-06-30' },
+      { name: 'Noref Registrant Qwv', nationality: 'Belgian' },
+    ];
+    const answers = [];
+    for (const variant of variants) answers.push(await local.api.post('/clients', key, variant));
+
+    expect(first.status).toBe(201);
+    for (const answer of answers) {
+      expect(answer.status).toBe(409);
+      expect(answer.body.existing_client_id).toBe(first.body.client_id);
+      expect(answer.body.detail).toContain(`already monitored as client ${first.body.client_id}`);
+      expect(answer.body.detail).toContain(`stop it (DELETE /clients/${first.body.client_id})`);
+    }
+    expect(await usedOf(key)).toBe(usedBefore);
+    expect((await local.api.get('/clients', key)).body.clients).toHaveLength(1);
+  });
+
   it('a stopped client frees its person: the same person registers again; tenants do not share persons', async () => {
     const { key } = await freshTenant();
     const { key: otherTenant } = await freshTenant();

@@ -9,6 +9,9 @@ import { pathPatternFor } from '../../infra/cdk/constructs/public-endpoint.ts';
 import { TABLE_ACTIONS } from '../../infra/cdk/constructs/table-access.ts';
 import { BATCH_WORKER_ENTRY, UNROUTED_REQUEST_ENTRY } from '../../infra/cdk/stack.ts';
 import { type RouteDefinition, routes, scheduledJobs, webhookDelivery } from '../../lib/contract/routes.ts';
+import { SIZED_FOR } from '../../lib/tenancy/capacity.ts';
+import { PLAN_IDS, PLANS } from '../../lib/tenancy/plans.ts';
+import { mostInAnyWindow, rateLimitOf } from '../../lib/tenancy/request-rate.ts';
 
 import {
   actionsOf,
@@ -187,8 +190,10 @@ describe('locked down', () => {
       StageName: '$default',
       AutoDeploy: true,
       DefaultRouteSettings: {
-        ThrottlingRateLimit: DEFAULT_LOCKDOWN.throttle.rateLimit,
-        ThrottlingBurstLimit: DEFAULT_LOCKDOWN.throttle.burstLimit,
+        // The tenants it is sized for (3 Enterprise, 5 Professional, 10 Growth, 20 Starter), each
+        // at its plan's steady rate, 0.9 × requests_per_second, and with its whole burst at once.
+        ThrottlingRateLimit: 855,
+        ThrottlingBurstLimit: 950,
       },
     });
     const logs = stage.Properties.AccessLogSettings as { DestinationArn: unknown; Format: string };
@@ -197,11 +202,51 @@ describe('locked down', () => {
     expect(logs.Format).not.toMatch(/api-key|x-api-key|body/i);
   });
 
-  it('reserves concurrency for the stream functions and the worker, and caps the queue source at it', () => {
-    for (const route of streamRoutes)
-      expect(functionFor(route)[1].Properties.ReservedConcurrentExecutions, route.id).toBe(
-        DEFAULT_LOCKDOWN.streamConcurrency,
-      );
+  it('sizes the stage throttle from the plans: the sized-for tenants at their limits fit, and one Enterprise tenant is a small share', () => {
+    const [stage] = only('AWS::ApiGatewayV2::Stage', resources);
+    const { ThrottlingRateLimit: rate, ThrottlingBurstLimit: burst } = stage.Properties
+      .DefaultRouteSettings as {
+      ThrottlingRateLimit: number;
+      ThrottlingBurstLimit: number;
+    };
+    let steady = 0;
+    let bursts = 0;
+    for (const id of PLAN_IDS) {
+      const limit = rateLimitOf(PLANS[id]);
+      steady += (SIZED_FOR[id] * (mostInAnyWindow(limit, 100) - limit.burst)) / 100;
+      bursts += SIZED_FOR[id] * limit.burst;
+    }
+    expect(rate).toBeGreaterThanOrEqual(steady);
+    expect(burst).toBeGreaterThanOrEqual(bursts);
+    const enterprise = rateLimitOf(PLANS.enterprise);
+    expect(burst).toBeGreaterThan(SIZED_FOR.enterprise * enterprise.burst);
+    expect(rate).toBeGreaterThan(SIZED_FOR.enterprise * PLANS.enterprise.requests_per_second);
+  });
+
+  it('reserves for each stream function every stream its tenants may hold open on it, and the worker its own, within the account', () => {
+    // A batch route: the batch plans' open streams (10 Growth × 3, 5 Professional × 5, 3
+    // Enterprise × 8); an export or a batch's events: every plan's (20 Starter × 2 more).
+    const expected: Record<string, number> = {
+      'POST /batch/stream': 79,
+      'POST /batch/clients/stream': 79,
+      'GET /audit/export': 119,
+      'GET /screens/export': 119,
+      'GET /batch/{batch_id}/events': 119,
+    };
+    let reserved = 0;
+    for (const route of streamRoutes) {
+      const executions = functionFor(route)[1].Properties.ReservedConcurrentExecutions;
+      expect(executions, route.id).toBe(expected[`${route.method} ${route.path}`]);
+      // More than three Enterprise tenants with every stream open (the issue: 3 × 8 filled 20).
+      expect(executions, route.id).toBeGreaterThan(3 * PLANS.enterprise.open_streams);
+    }
+    for (const [, fn] of resourcesOf('AWS::Lambda::Function'))
+      reserved += Number(fn.Properties.ReservedConcurrentExecutions ?? 0);
+    // AWS's default account quota is 1,000 concurrent executions, 100 of which must stay unreserved.
+    expect(reserved + 100).toBeLessThanOrEqual(1_000);
+  });
+
+  it('reserves concurrency for the worker, and caps the queue source at it', () => {
     const [, worker] = resourcesOf('AWS::Lambda::Function').find(([, r]) =>
       String(r.Properties.Description).startsWith('Screens one batch subject'),
     )!;
@@ -289,10 +334,56 @@ describe('locked down', () => {
       Statement: Record<string, unknown>;
     };
     const rules = acl.Properties.Rules as Rule[];
-    expect(rules[0]).toMatchObject({
-      Action: { Block: {} },
-      Statement: { RateBasedStatement: { Limit: DEFAULT_LOCKDOWN.wafRateLimit, AggregateKeyType: 'IP' } },
-    });
+    // What the largest plan admits in five minutes: a burst of 100 and 90 a second after it.
+    const perKey = mostInAnyWindow(rateLimitOf(PLANS.enterprise), 300);
+    expect(perKey).toBe(27_097);
+    expect(rules.slice(0, 3)).toMatchObject([
+      {
+        Name: 'rate-per-key',
+        Action: { Block: {} },
+        Statement: {
+          RateBasedStatement: {
+            Limit: perKey,
+            EvaluationWindowSec: 300,
+            AggregateKeyType: 'CUSTOM_KEYS',
+            CustomKeys: [
+              { Header: { Name: 'x-api-key', TextTransformations: [{ Priority: 0, Type: 'NONE' }] } },
+            ],
+          },
+        },
+      },
+      {
+        Name: 'rate-per-ip',
+        Action: { Block: {} },
+        Statement: {
+          RateBasedStatement: { Limit: perKey, EvaluationWindowSec: 300, AggregateKeyType: 'IP' },
+        },
+      },
+      {
+        Name: 'rate-per-ip-without-key',
+        Action: { Block: {} },
+        Statement: {
+          RateBasedStatement: {
+            Limit: DEFAULT_LOCKDOWN.wafUnkeyedRateLimit,
+            AggregateKeyType: 'IP',
+            ScopeDownStatement: {
+              NotStatement: {
+                Statement: {
+                  SizeConstraintStatement: {
+                    FieldToMatch: { SingleHeader: { Name: 'x-api-key' } },
+                    ComparisonOperator: 'GT',
+                    Size: 0,
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    ]);
+    // No plan's own rate is blocked by the WAF before the service's 429.
+    for (const id of PLAN_IDS)
+      expect(mostInAnyWindow(rateLimitOf(PLANS[id]), 300)).toBeLessThanOrEqual(perKey);
     const managed = (name: string) =>
       rules.find(
         (r) => (r.Statement.ManagedRuleGroupStatement as { Name?: string } | undefined)?.Name === name,

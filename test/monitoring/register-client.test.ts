@@ -9,7 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../lib/common/config.ts';
 import { createMatcher, type Matcher } from '../../lib/matcher/screen.ts';
 import { loadSnapshot } from '../../lib/matcher/snapshot-file.ts';
-import { getClaim, personClaim, referenceClaim } from '../../lib/monitoring/client-claim-table.ts';
+import {
+  type ClaimedPerson,
+  getClaim,
+  legacyPersonClaim,
+  personClaims,
+  referenceClaim,
+} from '../../lib/monitoring/client-claim-table.ts';
 import { ClientExistsError, claimAllClientPersons, claimWrites } from '../../lib/monitoring/client-claims.ts';
 import {
   clientsPage,
@@ -52,7 +58,13 @@ const principalOf = (tenantId: string) => ({
   plan: PLANS.enterprise,
 });
 
-type TransactItem = { Put?: { Item: Record<string, unknown> } };
+type TransactItem = {
+  Put?: { Item: Record<string, unknown> };
+  Update?: { ExpressionAttributeValues: Record<string, unknown> };
+};
+
+/** The claim item naming the client of exactly this person (the first of its person claims). */
+const personClaim = (tenantId: string, person: ClaimedPerson) => personClaims(tenantId, person)[0];
 
 /**
  * The same table, except that its first transaction writing a client item waits until
@@ -110,10 +122,16 @@ describe('registering a client', () => {
       body: { existing_client_id: first.client.client_id },
       detail: expect.stringContaining(`already monitored as client ${first.client.client_id}`),
     });
-    // One transaction: the client item, its reference claim, its person claim and its audit entry.
-    expect(lateItems.map((item) => item.Put?.Item.entity)).toEqual([
+    // One transaction: the client item, its reference claim, its person claims (its own, and the
+    // same name with the date of birth, the nationality and both left out) and its audit entry.
+    expect(
+      lateItems.map((item) => item.Put?.Item.entity ?? item.Update?.ExpressionAttributeValues[':entity']),
+    ).toEqual([
       'client',
       'client-ref',
+      'client-person',
+      'client-person',
+      'client-person',
       'client-person',
       'audit',
     ]);
@@ -264,3 +282,176 @@ async function putClaim(key: { pk: string; sk: string }, clientId: string) {
     }),
   );
 }
+
+const register = (tenantId: string, person: ClaimedPerson) =>
+  registerClient(servicesOn(store.table), principalOf(tenantId), person);
+/** The error a registration is refused with, or undefined when it registers. */
+const refusal = (tenantId: string, person: ClaimedPerson) =>
+  register(tenantId, person).then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+
+describe('one client per person, as the matcher reads a person', () => {
+  it.each([
+    ['an accent', { name: 'Noréf Registrant Qwv' }],
+    ['another token order', { name: 'Qwv Noref Registrant' }],
+    ['a date of birth added', { name: 'Noref Registrant Qwv', dob: '1984-06-30' }],
+    ['a nationality added', { name: 'Noref Registrant Qwv', nationality: 'Belgian' }],
+    ['punctuation, case and the surname first', { name: 'REGISTRANT, Noref-Qwv' }],
+  ])('the same person with %s is 409 naming the client, charged nothing', async (_variant, person) => {
+    const tenantId = await freshTenant();
+    const existing = await register(tenantId, { name: 'Noref Registrant Qwv' });
+    const usedBefore = await getMonthlyUsage(store.table, tenantId);
+
+    const refused = await refusal(tenantId, person);
+
+    expect(refused).toBeInstanceOf(ClientExistsError);
+    expect(refused).toMatchObject({
+      status: 409,
+      holder: existing.client.client_id,
+      body: { existing_client_id: existing.client.client_id },
+      detail: expect.stringContaining(`client ${existing.client.client_id}`),
+    });
+    expect((refused as ClientExistsError).detail).toMatch(/DELETE \/clients\//);
+    expect(await clientIdsOf(tenantId)).toEqual([existing.client.client_id]);
+    expect(await getMonthlyUsage(store.table, tenantId)).toBe(usedBefore);
+  });
+
+  it.each([
+    ['a date of birth left out', { name: 'Registrant Noref Qwv' }],
+    ['the nationality left out', { name: 'Noref Registrant Qwv', dob: '1984-06-30' }],
+    [
+      'the nationality as a country code',
+      { name: 'Noref Registrant Qwv', dob: '1984-06-30', nationality: 'BE' },
+    ],
+    [
+      'the date of birth left out, the nationality kept',
+      { name: 'Noref Registrant Qwv', nationality: 'Belgium' },
+    ],
+  ])(
+    'a client known with its date of birth and nationality: %s is 409 naming it',
+    async (_variant, person) => {
+      const tenantId = await freshTenant();
+      const existing = await register(tenantId, {
+        name: 'Noref Registrant Qwv',
+        dob: '1984-06-30',
+        nationality: 'Belgian',
+      });
+
+      const refused = await refusal(tenantId, person);
+
+      expect(refused).toMatchObject({ status: 409, holder: existing.client.client_id });
+    },
+  );
+
+  it('a date of birth alone and a nationality alone are the same person: 409 either way round', async () => {
+    const tenantId = await freshTenant();
+    const withDob = await register(tenantId, { name: 'Oskar Pleunisse', dob: '1970-01-02' });
+
+    expect(await refusal(tenantId, { name: 'Oskar Pleunisse', nationality: 'Dutch' })).toMatchObject({
+      holder: withDob.client.client_id,
+    });
+  });
+
+  it('another date of birth, or another nationality, is another person: both register', async () => {
+    const tenantId = await freshTenant();
+    const first = await register(tenantId, {
+      name: 'Noref Registrant Qwv',
+      dob: '1984-06-30',
+      nationality: 'Belgian',
+    });
+
+    const otherDob = await register(tenantId, {
+      name: 'Noref Registrant Qwv',
+      dob: '1991-11-02',
+      nationality: 'Belgian',
+    });
+    const otherNationality = await register(tenantId, {
+      name: 'Noref Registrant Qwv',
+      dob: '1984-06-30',
+      nationality: 'French',
+    });
+
+    expect(otherDob.client.client_id).not.toBe(first.client.client_id);
+    expect(otherNationality.client.client_id).not.toBe(first.client.client_id);
+    expect((await clientIdsOf(tenantId)).sort()).toEqual(
+      [first.client.client_id, otherDob.client.client_id, otherNationality.client.client_id].sort(),
+    );
+    // The name alone, or with one date of birth, may be any of them: refused.
+    expect(await refusal(tenantId, { name: 'Noref Registrant Qwv' })).toBeInstanceOf(ClientExistsError);
+    expect(await refusal(tenantId, { name: 'Noref Registrant Qwv', dob: '1991-11-02' })).toMatchObject({
+      holder: otherDob.client.client_id,
+    });
+    // A date of birth none of them has, with no nationality, is another person again.
+    expect(
+      (await register(tenantId, { name: 'Noref Registrant Qwv', dob: '2001-01-01' })).client.status,
+    ).toBe('active');
+  });
+
+  it('stopping the client frees the person: the same person with a date of birth registers', async () => {
+    const tenantId = await freshTenant();
+    const existing = await register(tenantId, { name: 'Noref Registrant Qwv' });
+    const refused = await refusal(tenantId, { name: 'Noref Registrant Qwv', dob: '1984-06-30' });
+    expect(refused).toBeInstanceOf(ClientExistsError);
+
+    await stopClient(store.table, principalOf(tenantId), existing.client.client_id);
+    const again = await register(tenantId, { name: 'Noref Registrant Qwv', dob: '1984-06-30' });
+
+    expect(again.client.status).toBe('active');
+    await stopClient(store.table, principalOf(tenantId), again.client.client_id);
+    // Every claim went with the stops: the name alone, and with a nationality, register again.
+    expect(
+      (await register(tenantId, { name: 'Noref Registrant Qwv', nationality: 'Dutch' })).client.status,
+    ).toBe('active');
+  });
+
+  it('of two concurrent registrations, one with a date of birth and one without, exactly one is written', async () => {
+    const tenantId = await freshTenant();
+
+    const outcomes = await Promise.allSettled([
+      register(tenantId, { name: 'Hedwig Vanparys' }),
+      register(tenantId, { name: 'Vanparys Hedwig', dob: '1966-06-06' }),
+      register(tenantId, { name: 'Hedwig Vanparys', nationality: 'Belgian' }),
+    ]);
+
+    const written = outcomes.filter((o) => o.status === 'fulfilled');
+    expect(written).toHaveLength(1);
+    const winner = (written[0] as PromiseFulfilledResult<{ client: { client_id: string } }>).value.client
+      .client_id;
+    for (const lost of outcomes.filter((o) => o.status === 'rejected'))
+      expect((lost as PromiseRejectedResult).reason).toMatchObject({ status: 409, holder: winner });
+    expect(await clientIdsOf(tenantId)).toEqual([winner]);
+  });
+});
+
+describe('person claims from before names were folded', () => {
+  it('a claim of the old key still refuses the same person; the upgrade claims the folded person', async () => {
+    const tenantId = await freshTenant();
+    const person = { name: 'Noref Registrant Qwv', dob: '1984-06-30' };
+    // A client registered when person claims were the exact normalised text: its item records none.
+    const older = monitoredClientItem(
+      tenantId,
+      'CLI-20250101-000000000-eeeeee',
+      person,
+      '2099-01-01T00:00:00Z',
+    );
+    await putItems(store.table, [older]);
+    await putClaim(legacyPersonClaim(tenantId, person).key, older.client_id);
+
+    const sameText = await refusal(tenantId, { name: 'noref  REGISTRANT qwv', dob: '1984-06-30' });
+    const report = await claimAllClientPersons(store.table);
+    const accent = await refusal(tenantId, { name: 'Qwv Noréf Registrant' });
+
+    expect(sameText).toMatchObject({ status: 409, holder: older.client_id });
+    expect(report.duplicates.filter((d) => d.tenant_id === tenantId)).toEqual([]);
+    expect((await getClientItem(store.table, tenantId, older.client_id, true))?.person_claims).toHaveLength(
+      2,
+    );
+    expect(accent).toMatchObject({ status: 409, holder: older.client_id });
+    // Its stop releases both the old claim and the folded ones.
+    await stopClient(store.table, principalOf(tenantId), older.client_id);
+    expect(await getClaim(store.table, legacyPersonClaim(tenantId, person), true)).toBeUndefined();
+    expect((await register(tenantId, { name: 'Qwv Noréf Registrant' })).client.status).toBe('active');
+  });
+});

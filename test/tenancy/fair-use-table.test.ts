@@ -3,17 +3,19 @@ import { TooManyRequestsError } from '../../lib/common/errors.ts';
 import { keys } from '../../lib/store/schema.ts';
 import { transact } from '../../lib/store/write.ts';
 import {
-  countInRequestWindow,
   fairUseWrites,
   releaseStreamSlotItem,
   takeStreamSlotItem,
 } from '../../lib/tenancy/fair-use-table.ts';
+import { countRequest } from '../../lib/tenancy/limits.ts';
+import { PLANS } from '../../lib/tenancy/plans.ts';
+import { rateLimitOf } from '../../lib/tenancy/request-rate.ts';
 import { readItem, startTestStore, type TestStore } from '../support/dynamo.ts';
 
 /**
- * The fair-use counters on DynamoDB Local: a tenant's requests in one window counted up to the
- * plan's limit and no further, and an open-stream slot held by one live stream at a time. Each is
- * one conditional write whose refusal is the answer.
+ * The fair-use counters on DynamoDB Local: a tenant's requests admitted at the plan's rate and no
+ * faster, however many arrive at once, and an open-stream slot held by one live stream at a time.
+ * Each is a conditional write whose refusal is the answer.
  */
 let store: TestStore;
 beforeAll(async () => {
@@ -25,12 +27,17 @@ let tenants = 0;
 /** A tenant of its own per test. */
 const newTenant = () => `tfair${++tenants}`;
 
-const WINDOW = { start: 1_800_000_000, end: 1_800_000_060 };
-const tooMany = () => new TooManyRequestsError('Rate limit: 10 requests per minute on your plan', 7);
-const count = (tenantId: string, window = WINDOW) =>
-  countInRequestWindow(store.table, tenantId, window, 10, tooMany);
-const windowItem = (tenantId: string, window = WINDOW) =>
-  readItem(store.table, keys.requestWindow(tenantId, window.start));
+const STARTER = PLANS.starter;
+const LIMIT = rateLimitOf(STARTER);
+const count = (tenantId: string, atMs: number) => countRequest(store.table, tenantId, STARTER, atMs);
+const rateItem = (tenantId: string) => readItem(store.table, keys.requestRate(tenantId));
+/** How many of the requests were admitted; every other one must be the rate's 429. */
+function admittedOf(outcomes: PromiseSettledResult<void>[]): number {
+  for (const o of outcomes)
+    if (o.status === 'rejected')
+      expect((o as PromiseRejectedResult).reason).toBeInstanceOf(TooManyRequestsError);
+  return outcomes.filter((o) => o.status === 'fulfilled').length;
+}
 
 const NOW = 1_800_000_000_000;
 const stream = (streamId: string, leaseUntil = NOW + 30_000) => ({
@@ -40,49 +47,57 @@ const stream = (streamId: string, leaseUntil = NOW + 30_000) => ({
 });
 const slotItem = (tenantId: string, slot = 0) => readItem(store.table, keys.streamSlot(tenantId, slot));
 
-describe("a tenant's request window", () => {
-  it('counts a request, kept a minute past its window for DynamoDB’s TTL', async () => {
+describe("a tenant's request rate", () => {
+  it('admits a request and stores the time the next one is due at the steady rate', async () => {
     const tenant = newTenant();
 
-    await count(tenant);
+    await count(tenant, NOW);
 
-    expect(await windowItem(tenant)).toMatchObject({
-      entity: 'request-window',
-      requests: 1,
-      expires_at: WINDOW.end + 60,
+    expect(await rateItem(tenant)).toMatchObject({
+      entity: 'request-rate',
+      tat: NOW * 1000 + LIMIT.intervalMicros,
     });
   });
 
-  it('refuses the request past the limit with the 429 it was given, counting nothing', async () => {
+  it('of 30 concurrent requests at one instant admits exactly the burst (10 on Starter); the others get the 429', async () => {
     const tenant = newTenant();
-    for (let i = 0; i < 10; i++) await count(tenant);
 
-    const refusal = count(tenant);
+    const outcomes = await Promise.allSettled(Array.from({ length: 30 }, () => count(tenant, NOW)));
 
-    await expect(refusal).rejects.toBeInstanceOf(TooManyRequestsError);
-    await expect(refusal).rejects.toMatchObject({ retryAfterSeconds: 7 });
-    expect((await windowItem(tenant))?.requests).toBe(10);
+    expect(admittedOf(outcomes)).toBe(LIMIT.burst);
+    const refusal = outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult;
+    expect(refusal.reason).toMatchObject({
+      status: 429,
+      retryAfterSeconds: 1,
+      detail: expect.stringMatching(
+        /^Request rate limit reached: the Starter plan allows 100 requests in any 10 seconds \(10 per second\), at most 10 of them at once, for your tenant; retry after 1 s\.$/,
+      ),
+    });
   });
 
-  it('counts the next window afresh', async () => {
+  it('admits a refused request once its Retry-After has passed', async () => {
     const tenant = newTenant();
-    for (let i = 0; i < 10; i++) await count(tenant);
+    await Promise.allSettled(Array.from({ length: LIMIT.burst }, () => count(tenant, NOW)));
+    const refused = (await count(tenant, NOW).catch((error: unknown) => error)) as TooManyRequestsError;
 
-    await count(tenant, { start: WINDOW.end, end: WINDOW.end + 60 });
-
-    expect((await windowItem(tenant, { start: WINDOW.end, end: WINDOW.end + 60 }))?.requests).toBe(1);
+    await expect(count(tenant, NOW + refused.retryAfterSeconds * 1000)).resolves.toBeUndefined();
   });
 
-  it('lets exactly 10 of 30 concurrent requests through a limit of 10; the others get the 429', async () => {
+  it('never admits more than 100 in any 10 seconds, however many arrive at once, at any offset', async () => {
     const tenant = newTenant();
+    // 25 requests at once every 700 ms for 14 s: far past the rate, across every window's edge.
+    const admittedAt: number[] = [];
+    for (let at = NOW; at <= NOW + 14_000; at += 700) {
+      const outcomes = await Promise.allSettled(Array.from({ length: 25 }, () => count(tenant, at)));
+      for (let i = 0; i < admittedOf(outcomes); i++) admittedAt.push(at);
+    }
 
-    const outcomes = await Promise.allSettled(Array.from({ length: 30 }, () => count(tenant)));
-
-    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(10);
-    const refused = outcomes.filter((o) => o.status === 'rejected');
-    expect(refused).toHaveLength(20);
-    for (const r of refused) expect((r as PromiseRejectedResult).reason).toBeInstanceOf(TooManyRequestsError);
-    expect((await windowItem(tenant))?.requests).toBe(10);
+    let busiest = 0;
+    for (const start of admittedAt)
+      busiest = Math.max(busiest, admittedAt.filter((t) => t >= start && t <= start + 10_000).length);
+    expect(busiest).toBeLessThanOrEqual(LIMIT.requests);
+    // ...and is not met by refusing what it allows: a burst, then about 9 a second.
+    expect(busiest).toBeGreaterThanOrEqual(LIMIT.requests - 10);
   });
 });
 
@@ -146,17 +161,19 @@ describe('an open-stream slot', () => {
 });
 
 describe('in a transaction', () => {
-  it('takes no stream slot when the request window is full, and counts nothing', async () => {
+  it('takes no stream slot when the request rate refuses, and changes nothing', async () => {
     const tenant = newTenant();
-    for (let i = 0; i < 10; i++) await count(tenant);
+    await count(tenant, NOW);
+    const before = await rateItem(tenant);
 
     const refusal = transact(store.table, [
       fairUseWrites.takeStreamSlot(tenant, 0, stream('stream-a'), NOW),
-      fairUseWrites.countRequest(tenant, WINDOW, 10, tooMany),
+      // The bucket is not full: the write for a full one is refused.
+      fairUseWrites.admitIdle(tenant, NOW * 1000, LIMIT),
     ]);
 
-    await expect(refusal).rejects.toBeInstanceOf(TooManyRequestsError);
+    await expect(refusal).rejects.toThrow();
     expect(await slotItem(tenant)).toBeUndefined();
-    expect((await windowItem(tenant))?.requests).toBe(10);
+    expect(await rateItem(tenant)).toEqual(before);
   });
 });

@@ -7,6 +7,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { BATCH_MAX_RECEIVE_COUNT } from '../../../lib/batch/worker.ts';
 import { batchWorker, type RouteDefinition } from '../../../lib/contract/routes.ts';
+import { streamConcurrency, type TenantMix } from '../../../lib/tenancy/capacity.ts';
 import { constructIdFor, ServiceFunction, type ServiceFunctionSettings } from './service-function.ts';
 import { grantFairUseCounting, grantTableAccess } from './table-access.ts';
 
@@ -17,8 +18,12 @@ export interface BatchPipelineProps {
   streamRoutes: readonly RouteDefinition[];
   /** Entry of the queue worker, relative to the project root. */
   workerEntry: string;
-  /** Reserved concurrency of each stream function and of the worker (LockdownSettings). */
-  streamConcurrency: number;
+  /**
+   * The tenants the stream functions are sized for (LockdownSettings `sizedFor`): each reserves
+   * every stream those tenants' plans may hold open on its route (lib/tenancy/capacity.ts).
+   */
+  sizedFor: TenantMix;
+  /** Reserved concurrency of the worker (LockdownSettings). */
   workerConcurrency: number;
 }
 
@@ -109,7 +114,9 @@ export class BatchPipeline extends Construct {
         timeout: Duration.minutes(10),
         // Only the routes that queue work know the queue and may send to it (not the exports).
         environment: route.sendsToQueue ? { BATCH_QUEUE_URL: this.queue.queueUrl } : {},
-        reservedConcurrency: props.streamConcurrency,
+        // Every stream the tenants it is sized for may hold open at once on this route: no tenant,
+        // nor all of them at their plans' limits, is throttled by Lambda (docs/operations.md).
+        reservedConcurrency: streamConcurrency(route.planFeature, props.sizedFor),
       });
       grantTableAccess(props.table, handler.function, route.tableAccess);
       grantFairUseCounting(props.table, handler.function, route.tableAccess);

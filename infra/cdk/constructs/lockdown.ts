@@ -6,6 +6,14 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { CfnLoggingConfiguration, CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
 import { ORIGIN_VERIFY_HEADER } from '../../../lib/http/origin-verify.ts';
+import { API_KEY_HEADER } from '../../../lib/tenancy/api-keys.ts';
+import {
+  SIZED_FOR,
+  stageThrottle,
+  type TenantMix,
+  WAF_WINDOW_SECONDS,
+  wafRequestsPerKey,
+} from '../../../lib/tenancy/capacity.ts';
 
 /**
  * How tightly the deployed stack is closed. Every field has a default that deploys on a fresh
@@ -18,10 +26,18 @@ export interface LockdownSettings {
    * so the customer can audit and revoke its use. `aws-managed`: AWS-managed keys, no key to pay for.
    */
   encryption: 'aws-managed' | 'customer-managed';
-  /** The HTTP API stage's steady request rate and burst, for all tenants together. */
-  throttle: { rateLimit: number; burstLimit: number };
-  /** Requests one client IP may make in five minutes before the WAF blocks it. */
-  wafRateLimit: number;
+  /**
+   * How many tenants of each plan the shared limits are sized for (lib/tenancy/capacity.ts): the
+   * HTTP API stage's throttle and each stream function's reserved executions are those tenants'
+   * plans added up.
+   */
+  sizedFor: TenantMix;
+  /**
+   * Requests one client IP may make in five minutes WITHOUT an API key (health, the reference,
+   * the console's files) before the WAF blocks it. Requests with a key are limited per key and
+   * per IP to what the largest plan admits in five minutes (capacity.ts `wafRequestsPerKey`).
+   */
+  wafUnkeyedRateLimit: number;
   /**
    * An existing CLOUDFRONT-scope web ACL (such ACLs live in us-east-1). Without one the stack
    * creates its own (webAclFor), so it must then be deployed in us-east-1: synth refuses another
@@ -39,17 +55,14 @@ export interface LockdownSettings {
    * then need TLS 1.2 at least (TLSv1.2_2021); without it CloudFront's default certificate is used.
    */
   publicDomain?: { domainName: string; certificateArn: string };
-  /** Concurrent executions reserved for (and capping) each streaming function. */
-  streamConcurrency: number;
   /** Concurrent executions reserved for the queue worker; the queue source never exceeds it. */
   workerConcurrency: number;
 }
 
 export const DEFAULT_LOCKDOWN: LockdownSettings = {
   encryption: 'customer-managed',
-  throttle: { rateLimit: 200, burstLimit: 400 },
-  wafRateLimit: 2_000,
-  streamConcurrency: 20,
+  sizedFor: SIZED_FOR,
+  wafUnkeyedRateLimit: 2_000,
   workerConcurrency: 20,
 };
 
@@ -109,9 +122,31 @@ const managedGroup = (
   visibilityConfig: visibility(`screening-${name}`),
 });
 
+/** The HTTP API stage's throttle: the sized-for tenants' request rates added up (capacity.ts). */
+export function stageThrottleOf(settings: LockdownSettings): { rateLimit: number; burstLimit: number } {
+  return stageThrottle(settings.sizedFor);
+}
+
+/** A request that carries no API key (the header absent or empty). */
+const WITHOUT_API_KEY: CfnWebACL.StatementProperty = {
+  notStatement: {
+    statement: {
+      sizeConstraintStatement: {
+        fieldToMatch: { singleHeader: { Name: API_KEY_HEADER } },
+        comparisonOperator: 'GT',
+        size: 0,
+        textTransformations: [{ priority: 0, type: 'NONE' }],
+      },
+    },
+  },
+};
+
 /**
  * The web ACL for the CloudFront distribution: the one given, or a new one with
- * - the rate rule: a client IP past `wafRateLimit` requests in five minutes is blocked;
+ * - the rate rules, over five minutes: an API key past what the largest plan admits in that time
+ *   is blocked (the service answers 429 long before, so only a key that keeps sending past its
+ *   429s meets it); a client IP past that many (a tenant's servers may share one address), or
+ *   past `wafUnkeyedRateLimit` requests without a key, is blocked;
  * - AWS's IP reputation list, known bad inputs and common rule set. The common set's
  *   SizeRestrictions_BODY blocks any body past 8 KB, and a batch of 500 subjects is far larger
  *   (the service's own limit is 1 MB, lib/http/body-limit.ts): that rule only counts (and labels),
@@ -147,20 +182,57 @@ export function webAclFor(scope: Construct, settings: LockdownSettings, key?: IK
     visibilityConfig: visibility('screening-web-acl'),
     rules: [
       {
-        name: 'rate-per-ip',
+        name: 'rate-per-key',
         priority: 0,
         action: { block: {} },
-        statement: { rateBasedStatement: { limit: settings.wafRateLimit, aggregateKeyType: 'IP' } },
+        statement: {
+          rateBasedStatement: {
+            limit: wafRequestsPerKey(),
+            evaluationWindowSec: WAF_WINDOW_SECONDS,
+            aggregateKeyType: 'CUSTOM_KEYS',
+            // WAF counts each distinct key apart; a request without the header is not counted here.
+            customKeys: [
+              { header: { name: API_KEY_HEADER, textTransformations: [{ priority: 0, type: 'NONE' }] } },
+            ],
+          },
+        },
+        visibilityConfig: visibility('screening-rate-per-key'),
+      },
+      {
+        name: 'rate-per-ip',
+        priority: 1,
+        action: { block: {} },
+        statement: {
+          rateBasedStatement: {
+            limit: wafRequestsPerKey(),
+            evaluationWindowSec: WAF_WINDOW_SECONDS,
+            aggregateKeyType: 'IP',
+          },
+        },
         visibilityConfig: visibility('screening-rate-per-ip'),
       },
-      managedGroup('AWSManagedRulesAmazonIpReputationList', 1),
-      managedGroup('AWSManagedRulesKnownBadInputsRuleSet', 2),
-      managedGroup('AWSManagedRulesCommonRuleSet', 3, [
+      {
+        name: 'rate-per-ip-without-key',
+        priority: 2,
+        action: { block: {} },
+        statement: {
+          rateBasedStatement: {
+            limit: settings.wafUnkeyedRateLimit,
+            evaluationWindowSec: WAF_WINDOW_SECONDS,
+            aggregateKeyType: 'IP',
+            scopeDownStatement: WITHOUT_API_KEY,
+          },
+        },
+        visibilityConfig: visibility('screening-rate-per-ip-without-key'),
+      },
+      managedGroup('AWSManagedRulesAmazonIpReputationList', 3),
+      managedGroup('AWSManagedRulesKnownBadInputsRuleSet', 4),
+      managedGroup('AWSManagedRulesCommonRuleSet', 5, [
         { name: 'SizeRestrictions_BODY', actionToUse: { count: {} } },
       ]),
       {
         name: 'large-body-outside-batch',
-        priority: 4,
+        priority: 6,
         action: { block: {} },
         statement: {
           andStatement: {
@@ -206,7 +278,7 @@ export function webAclFor(scope: Construct, settings: LockdownSettings, key?: IK
     // The API key identifies a tenant's user; the origin secret is never sent by viewers, but
     // a request forging it must not leave the guess in the log either.
     redactedFields: [
-      { singleHeader: { Name: 'x-api-key' } },
+      { singleHeader: { Name: API_KEY_HEADER } },
       { singleHeader: { Name: ORIGIN_VERIFY_HEADER } },
     ],
   });

@@ -51,15 +51,14 @@ export function grantTableAccess(table: ITable, grantee: IGrantable, access: Tab
 }
 
 /**
- * The attributes the fair-use counters write (lib/tenancy/limits.ts: a request window's count, a
+ * The attributes the fair-use counters write (lib/tenancy/limits.ts: the request rate's TAT, a
  * stream slot's holder and lease), and nothing else.
  */
 export const FAIR_USE_ATTRIBUTES = [
   'pk',
   'sk',
   'entity',
-  'requests',
-  'expires_at',
+  'tat',
   'stream_id',
   'stream_route',
   'lease_until',

@@ -20,7 +20,7 @@ export const clientsOperations = {
     idempotent: true,
     success: created(ClientProfileSchema, 'The client, screened and under monitoring'),
     errors: {
-      409: 'Another monitored client of the tenant has this reference, or is this person (the same normalised name, date of birth and nationality): `existing_client_id` names it; nothing is screened or charged',
+      409: 'Another monitored client of the tenant has this reference, or is this person as the matcher reads one (the same name, whatever its case, accents, punctuation or word order, and no date of birth or nationality that tells them apart: each the same, or left out by one of the two): `existing_client_id` names it, and the `detail` says how to give that client a date of birth or nationality; nothing is screened or charged',
       429: 'The monthly screen limit is reached; nothing is stored or charged',
       ...starting,
     },

@@ -45,7 +45,7 @@ export const ClientConflictSchema = v.pipe(
       v.pipe(
         clientId,
         v.description(
-          'The monitored client that already has this reference, or is this person (the same normalised name, date of birth and nationality). Absent when the 409 is an Idempotency-Key still running.',
+          'The monitored client that already has this reference, or is this person (the same name as the matcher reads it, and no date of birth or nationality that tells them apart). Absent when the 409 is an Idempotency-Key still running.',
         ),
       ),
     ),

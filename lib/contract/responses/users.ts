@@ -18,7 +18,9 @@ export const AccountSchema = v.strictObject({
     batch: v.boolean(),
     requests_per_second: v.pipe(
       v.number(),
-      v.description('Fair use: authenticated requests per second, counted in 10-second windows.'),
+      v.description(
+        'Fair use: authenticated requests per second; at most ten times this in any 10 seconds, one second’s worth at once.',
+      ),
     ),
     open_streams: v.pipe(
       v.number(),
