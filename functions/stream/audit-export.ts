@@ -2,10 +2,13 @@ import { startExport } from '../../lib/export/export.ts';
 import { streamHandler } from '../../lib/runtime/handlers.ts';
 
 /** GET /audit/export: a period of the tenant's audit trail, streamed (admins). */
-export const handler = streamHandler('audit-export', ({ services, principal, query, event }, context) =>
-  startExport(services.table, principal, 'audit', {
-    query,
-    accept: event.headers?.accept,
-    remainingMs: () => context.getRemainingTimeInMillis(),
-  }),
+export const handler = streamHandler(
+  'audit-export',
+  ({ services, principal, query, event, apiKey }, context) =>
+    startExport(services.table, principal, 'audit', {
+      query,
+      accept: event.headers?.accept,
+      remainingMs: () => context.getRemainingTimeInMillis(),
+      apiKey,
+    }),
 );

@@ -148,7 +148,12 @@ export interface AuditExportEnd {
   /** The trail's last entry when the export began: the export stops there. */
   chain_head_seq: number;
   chain_head_hash: string | null;
-  /** False when the export stopped early (the function's time limit); `detail` says where to resume. */
+  /**
+   * False when the export stopped early: at the function's time limit (`detail` says where to
+   * resume), or because the person exporting lost access part way (disabled, key rotated or revoked).
+   */
   complete: boolean;
+  /** Why an incomplete export stopped, e.g. `the user was disabled`; absent when complete. */
+  reason?: string;
   detail?: string;
 }
