@@ -40,6 +40,10 @@ export const AUDIT_ACTIONS = [
   'webhook.rotate-secret',
   // An admin's test event to an endpoint (lib/webhooks/test-event.ts).
   'webhook.test',
+  // An admin's replay of a screen on its receipt's snapshot and today's lists (lib/screening/replay.ts).
+  'screen.replay',
+  // An admin's replay of a webhook delivery (lib/webhooks/deliveries.ts).
+  'webhook.replay',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
