@@ -43,6 +43,10 @@ export const AUDIT_ACTIONS = [
   'webhook.test',
   // A decision the system carried to a client's newer screen, by its author (lib/monitoring/carried-decisions.ts).
   'screen.carry',
+  // An admin's replay of a screen on its receipt's snapshot and today's lists (lib/screening/replay.ts).
+  'screen.replay',
+  // An admin's replay of a webhook delivery (lib/webhooks/deliveries.ts).
+  'webhook.replay',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -155,7 +155,12 @@ export interface AuditExportEnd {
    * <seq> --expect-head <hash>` later proves the trail still reaches it unchanged.
    */
   anchor: AuditAnchor | null;
-  /** False when the export stopped early (the function's time limit); `detail` says where to resume. */
+  /**
+   * False when the export stopped early: at the function's time limit (`detail` says where to
+   * resume), or because the person exporting lost access part way (disabled, key rotated or revoked).
+   */
   complete: boolean;
+  /** Why an incomplete export stopped, e.g. `the user was disabled`; absent when complete. */
+  reason?: string;
   detail?: string;
 }

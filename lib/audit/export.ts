@@ -70,7 +70,15 @@ export interface AuditExportOptions {
   anchors?: AnchorStore;
   /** Filled in as the export ends. */
   summary?: AuditExportSummary;
+  /**
+   * Why the person exporting may no longer read the trail (disabled, key revoked), or undefined
+   * while they may: asked before every page, so the export stops within a page of the change.
+   */
+  accessEnded?: () => Promise<string | undefined>;
 }
+
+/** The `reason` of an export that stopped at the function's time limit. */
+export const TIME_LIMIT_REASON = "the function's time limit";
 
 /** Stop reading when less than this is left, to write the end record inside the function's time. */
 const TIME_MARGIN_MS = 20_000;
@@ -80,7 +88,7 @@ export async function* auditExportChunks(
   table: Table,
   tenantId: string,
   period: ExportPeriod,
-  { format, remainingMs, anchors, summary }: AuditExportOptions,
+  { format, remainingMs, anchors, summary, accessEnded }: AuditExportOptions,
 ): AsyncGenerator<string> {
   const head = await readChainHead(table, tenantId);
   const headSeq = head?.seq ?? 0;
@@ -104,12 +112,15 @@ export async function* auditExportChunks(
   let lastEntry: AuditEntry | undefined;
   let next: AuditEntry | undefined;
   let stoppedEarly = false;
+  let lostAccess: string | undefined;
   let afterSeq: number | null = first - 1;
   reading: while (afterSeq !== null && afterSeq < headSeq) {
     if (remainingMs && count > 0 && remainingMs() < TIME_MARGIN_MS) {
       stoppedEarly = true;
       break;
     }
+    lostAccess = await accessEnded?.();
+    if (lostAccess) break;
     const page = await readAuditEntries(table, tenantId, { afterSeq, limit: PAGE });
     let chunk = '';
     for (const entry of page.entries) {
@@ -148,9 +159,16 @@ export async function* auditExportChunks(
     chain_head_seq: headSeq,
     chain_head_hash: head?.hash ?? null,
     anchor,
-    complete: !stoppedEarly,
+    complete: !stoppedEarly && !lostAccess,
+    ...(lostAccess
+      ? {
+          reason: lostAccess,
+          detail: `The export stopped ${lastEntry ? `after entry ${lastEntry.seq}` : 'before its first entry'}: ${lostAccess}. Its records are not the whole period.`,
+        }
+      : {}),
     ...(stoppedEarly && lastEntry
       ? {
+          reason: TIME_LIMIT_REASON,
           detail: `The export stopped at the function's time limit after entry ${lastEntry.seq} (at ${lastEntry.at}); export the rest with from=${lastEntry.at} and skip the entries up to ${lastEntry.seq}`,
         }
       : {}),

@@ -2,6 +2,7 @@ import { NotFoundError } from '../common/errors.ts';
 import { isBatchId } from '../common/ids.ts';
 import type { Logger } from '../common/log.ts';
 import type { Services } from '../ports.ts';
+import { ACCESS_ENDED, keyWatch } from '../tenancy/access-recheck.ts';
 import type { Principal } from '../tenancy/auth.ts';
 import { type BatchItemSubject, type BatchPurpose, getBatch } from './batch-table.ts';
 import { type BatchStreamMessage, batchEvents, type ProgressStreamOptions } from './progress-stream.ts';
@@ -18,6 +19,24 @@ export interface BatchStreamRequest {
    * repeat with the same key and body starts nothing and streams the first request's batch again.
    */
   once: (start: () => Promise<StartedBatch>) => Promise<StartedBatch>;
+  /** The key the stream was asked with: re-checked as it goes (lib/tenancy/access-recheck.ts). */
+  apiKey: string;
+}
+
+/**
+ * What a stream that stopped because its caller lost access says: a disabled (or removed) user's
+ * batch stops as well (lib/batch/worker.ts), a rotated or revoked key stops only the stream.
+ */
+function accessEndedDetail(batchId: string) {
+  return (reason: string) =>
+    reason === ACCESS_ENDED.keyReplaced
+      ? `The stream stopped: ${reason}. The batch goes on; follow it with a current key: GET /batch/${batchId}/events.`
+      : `The stream stopped: ${reason}. The batch stops too: its subjects not yet screened are not screened, and are refunded.`;
+}
+
+/** The re-check of a stream's caller, with what its `complete` event then says. */
+function watchingKey(table: Services['table'], apiKey: string, batchId: string): ProgressStreamOptions {
+  return { accessEnded: keyWatch(table, apiKey), accessEndedDetail: accessEndedDetail(batchId) };
 }
 
 /**
@@ -30,7 +49,7 @@ export async function streamBatch(
   services: Services,
   principal: Principal,
   body: BatchRequest & { subjects: readonly BatchItemSubject[]; purpose?: BatchPurpose },
-  { log, remainingMs, once }: BatchStreamRequest,
+  { log, remainingMs, once, apiKey }: BatchStreamRequest,
   streamOptions: ProgressStreamOptions = {},
 ): Promise<AsyncIterable<readonly BatchStreamMessage[]>> {
   // A repeat with the same Idempotency-Key and body starts nothing: it streams the first
@@ -41,7 +60,11 @@ export async function streamBatch(
   async function* logged() {
     let finished = false;
     try {
-      yield* batchEvents(services.table, batch, { remainingMs, ...streamOptions });
+      yield* batchEvents(services.table, batch, {
+        remainingMs,
+        ...watchingKey(services.table, apiKey, batch.batchId),
+        ...streamOptions,
+      });
       finished = true;
     } finally {
       // A disconnect ends the stream early; the subjects are screened all the same.
@@ -64,7 +87,7 @@ export async function reattachBatch(
   services: Pick<Services, 'table'>,
   principal: Principal,
   batchId: string,
-  remainingMs: () => number,
+  { remainingMs, apiKey }: { remainingMs: () => number; apiKey: string },
   streamOptions: ProgressStreamOptions = {},
 ): Promise<AsyncIterable<readonly BatchStreamMessage[]>> {
   const notFound = new NotFoundError(`Batch ${batchId.slice(0, 40)} not found`);
@@ -72,5 +95,9 @@ export async function reattachBatch(
   const record = await getBatch(services.table, { tenantId: principal.tenantId, batchId });
   if (!record) throw notFound;
   const batch = { tenantId: principal.tenantId, batchId, total: record.total };
-  return batchEvents(services.table, batch, { remainingMs, ...streamOptions });
+  return batchEvents(services.table, batch, {
+    remainingMs,
+    ...watchingKey(services.table, apiKey, batchId),
+    ...streamOptions,
+  });
 }

@@ -38,7 +38,11 @@ export interface BatchCompleteEvent {
   failed: number;
   /** Screens per risk level, every level present. */
   risk_counts: Record<RiskLevel, number>;
-  /** Why the stream ended before every subject was reported (the subjects are still screened). */
+  /** False when the stream stopped before every subject was reported; absent when it did not. */
+  complete?: false;
+  /** Why it stopped early, in a few words (`the user was disabled`); `detail` says what to do. */
+  reason?: string;
+  /** Why the stream ended before every subject was reported, and what happens to the rest. */
   detail?: string;
 }
 
@@ -87,6 +91,13 @@ export interface ProgressStreamOptions {
   sweepMs?: number;
   /** Consecutive failed reads of the store before the stream gives up with `complete` (default 5). */
   readAttempts?: number;
+  /**
+   * Why the caller may no longer follow the batch (disabled, key rotated or revoked), or undefined:
+   * asked on every poll (lib/tenancy/access-recheck.ts re-reads the user every 2 s at most).
+   */
+  accessEnded?: () => Promise<string | undefined>;
+  /** What `detail` says when access ended for `reason` (the batch's own fate depends on why). */
+  accessEndedDetail?: (reason: string) => string;
 }
 
 /** Where a stream that had to stop early sends the client: the batch goes on. */
@@ -121,6 +132,7 @@ export async function* batchEvents(
   let failed = 0;
   let failedReads = 0;
   let detail: string | undefined;
+  let reason: string | undefined;
   const riskCounts = Object.fromEntries([...RISK_ORDER].reverse().map((level) => [level, 0])) as Record<
     RiskLevel,
     number
@@ -134,7 +146,14 @@ export async function* batchEvents(
 
   while (reported.size < batch.total) {
     if (remainingMs() < stopMarginMs) {
+      reason = 'the stream’s time limit';
       detail = `The stream reached its time limit. ${reattachDetail(batch.batchId)}`;
+      break;
+    }
+    const ended = await options.accessEnded?.().catch(() => undefined);
+    if (ended) {
+      reason = ended;
+      detail = options.accessEndedDetail?.(ended) ?? `The stream stopped: ${ended}.`;
       break;
     }
     const sweep = Date.now() - lastNews >= sweepMs && Date.now() - lastSweep >= sweepMs;
@@ -146,6 +165,7 @@ export async function* batchEvents(
     } catch {
       // The events so far stand; a store that stays unreadable ends the stream properly.
       if (++failedReads >= readAttempts) {
+        reason = 'batch progress could not be read';
         detail = `Batch progress could not be read. ${reattachDetail(batch.batchId)}`;
         break;
       }
@@ -220,6 +240,7 @@ export async function* batchEvents(
         completed: screened,
         failed,
         risk_counts: riskCounts,
+        ...(reason ? { complete: false as const, reason } : {}),
         ...(detail ? { detail } : {}),
       },
     },

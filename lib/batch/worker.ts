@@ -13,6 +13,7 @@ import {
 import { blockScreenId } from '../screening/screen-id.ts';
 import type { ScreeningPrincipal, screenSubject } from '../screening/screen-subject.ts';
 import type { Table } from '../store/table.ts';
+import { whyUserStopped } from '../tenancy/access-recheck.ts';
 import { PLANS } from '../tenancy/plans.ts';
 import { getUser } from '../tenancy/tenants.ts';
 import { type BatchAccount, recordFailedSubject, recordScreenedSubject } from './batch-items.ts';
@@ -108,6 +109,17 @@ export function failedDetail(attempts: number): string {
 }
 export const UNPROCESSABLE_DETAIL = 'The subject could not be screened; it was not charged. Screen it again.';
 
+/** A batch subject left unscreened because the batch's author lost access (`the user was disabled`). */
+export function authorStoppedDetail(record: Pick<BatchRecord, 'created_by'>, reason: string): string {
+  return `Not screened: the batch was started by ${record.created_by.user_id}, and ${reason}; the subject was not charged.`;
+}
+
+/**
+ * How long a warm worker trusts what it last read of a batch author's standing: a disabled
+ * user's batch stops within this (and the subjects already being screened).
+ */
+export const AUTHOR_RECHECK_MS = 1_000;
+
 /**
  * The use case of one batch subject (job kind `batch-subject`); it knows nothing of SQS.
  *
@@ -161,6 +173,22 @@ export function batchSubjectHandler(deps: BatchSubjectDependencies): JobHandler<
       // Another delivery holds a live claim: look again once it should have finished.
       const leaseLeft = Math.ceil(((claim.leaseUntil ?? 0) - Date.now()) / 1000);
       return { status: 'retry', afterSeconds: Math.max(1, Math.min(leaseLeft, 60)) };
+    }
+    // Work in a disabled user's name stops (issue 35, item 5): a subject claimed here and not yet
+    // screened is not screened, and its charge is given back (a subject another delivery is
+    // screening was not claimed here, and finishes). Nothing to inspect: the message is done.
+    let stopped: string | undefined;
+    try {
+      stopped = await batches.authorStopped(table, record);
+    } catch (error) {
+      deps.log.warn({ ...where, err: error }, 'batch author not read; will retry');
+      await releaseBatchItem(table, ref, job.index, token);
+      return { status: 'retry' };
+    }
+    if (stopped) {
+      deps.log.info({ ...where, problem: 'batch author lost access' }, 'batch subject stopped');
+      await recordFailure(batch, job.index, authorStoppedDetail(record, stopped), 'refused');
+      return DONE;
     }
 
     let screen: SubjectOutcome;
@@ -295,10 +323,28 @@ const accountOf = ({ record }: VerifiedBatch): BatchAccount => ({
  * The batch records this worker has read, with whether their author exists. A batch record never
  * changes after it is written (only its finish counter, which is not read from here), so one
  * read per batch per warm worker serves all its subjects. Bounded: the oldest entries go first.
+ * The author's standing does change (disabled): it is read again after AUTHOR_RECHECK_MS.
  */
 class BatchCache {
   private readonly entries = new Map<string, Promise<VerifiedBatch | undefined>>();
+  private readonly standing = new Map<string, { at: number; stopped: Promise<string | undefined> }>();
   constructor(private readonly capacity = 200) {}
+
+  /**
+   * Why the batch's author may no longer have work done in their name (disabled, removed), or
+   * undefined. A scheduled run's author is the service itself and never stops.
+   */
+  authorStopped(table: Table, record: BatchRecord): Promise<string | undefined> {
+    if (record.created_by.role === 'system') return Promise.resolve(undefined);
+    const key = `${record.tenant_id}/${record.created_by.user_id}`;
+    const known = this.standing.get(key);
+    if (known && Date.now() - known.at < AUTHOR_RECHECK_MS) return known.stopped;
+    const stopped = whyUserStopped(table, record.tenant_id, record.created_by.user_id);
+    this.standing.set(key, { at: Date.now(), stopped });
+    if (this.standing.size > this.capacity) this.standing.delete(this.standing.keys().next().value as string);
+    stopped.catch(() => this.standing.delete(key));
+    return stopped;
+  }
 
   get(table: Table, ref: BatchRef): Promise<VerifiedBatch | undefined> {
     const key = `${ref.tenantId}/${ref.batchId}`;

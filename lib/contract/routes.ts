@@ -236,7 +236,8 @@ export const routes = [
     entry: 'functions/http/screen-replay.ts',
     auth: 'api-key',
     kind: 'http',
-    tableAccess: 'read',
+    // read-write: the replay is recorded on the audit trail (`screen.replay`).
+    tableAccess: 'read-write',
     needsWatchlists: true,
     readsSnapshotHistory: true,
     summary: 'Re-run a screen on the snapshot and matcher its receipt names, and on today’s lists',

@@ -14,6 +14,7 @@ import {
 import { logger } from '../common/log.ts';
 import { type ScreensExportEnd, screensExportChunks } from '../screening/export.ts';
 import type { Table } from '../store/table.ts';
+import { keyWatch } from '../tenancy/access-recheck.ts';
 import { type Principal, requireRole } from '../tenancy/auth.ts';
 
 /**
@@ -22,7 +23,9 @@ import { type Principal, requireRole } from '../tenancy/auth.ts';
  * export is recorded on the audit trail before it starts (`audit.export` or `screens.export`,
  * `started`, with the period and format: write-ahead, as every action), its body streams, and its
  * outcome is appended after the last record: `done` with the count and the head hash or digest the
- * file ends with, or `failed` when it stopped before (the client went away, the store failed). The
+ * file ends with, or `failed` when it stopped before (the client went away, the store failed). An
+ * export whose user is disabled, or whose key is rotated or revoked, while it runs ends early with
+ * `complete: false` and the reason in its last record and in its `done` entry. The
  * trail thus says who took which records out of the service, and its chain keeps the digest
  * a screens export ends with.
  */
@@ -35,6 +38,11 @@ export interface ExportInput {
   remainingMs?: () => number;
   /** Where the audit chain's heads are anchored (the audit export ends with the newest). */
   anchors?: AnchorStore;
+  /**
+   * The key the export was asked with: re-checked as the export goes (lib/tenancy/access-recheck.ts),
+   * so an export whose user is disabled or whose key is revoked part way ends with `complete: false`.
+   */
+  apiKey: string;
 }
 
 export interface ExportStream {
@@ -57,6 +65,7 @@ interface ExportKind {
       remainingMs?: () => number;
       anchors?: AnchorStore;
       summary: { end?: EndRecord };
+      accessEnded: () => Promise<string | undefined>;
     },
   ) => AsyncGenerator<string>;
   /** What the `done` entry records of the end record: counts and hashes, nothing personal. */
@@ -77,6 +86,7 @@ const KINDS = {
         last_seq: audit.last_seq,
         head_hash: audit.head_hash,
         complete: audit.complete,
+        ...(audit.reason ? { reason: audit.reason } : {}),
       };
     },
   },
@@ -87,7 +97,12 @@ const KINDS = {
     chunks: screensExportChunks as ExportKind['chunks'],
     recorded: (end) => {
       const screens = end as ScreensExportEnd;
-      return { count: screens.count, sha256: screens.sha256, complete: screens.complete };
+      return {
+        count: screens.count,
+        sha256: screens.sha256,
+        complete: screens.complete,
+        ...(screens.reason ? { reason: screens.reason } : {}),
+      };
     },
   },
 } satisfies Record<string, ExportKind>;
@@ -145,6 +160,7 @@ export async function startExport(
         remainingMs: input.remainingMs,
         anchors: input.anchors,
         summary,
+        accessEnded: keyWatch(table, input.apiKey),
       });
       failure = undefined;
     } catch (error) {

@@ -17,7 +17,7 @@ const LEVEL_MEANING: Record<RiskLevel, string> = {
 /** "OFAC SDN (source date 2021-07-07), UN Security Council (source date 2026-02-27)". */
 export function describeLists(lists: readonly ListSummary[]): string {
   if (lists.length === 0) return 'no lists (none loaded for this check)';
-  return lists.map((l) => `${l.name} (source date ${l.source_date})`).join(', ');
+  return lists.map((l) => `${l.name} (source date ${l.source_date ?? 'unknown'})`).join(', ');
 }
 
 function describeMatch(m: Match): string {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../audit/chain.ts';
-import { exportRecord } from '../audit/export.ts';
+import { exportRecord, TIME_LIMIT_REASON } from '../audit/export.ts';
 import { csvRow, displayCell } from '../common/csv.ts';
 import type { ExportFormat, ExportPeriod } from '../common/export-query.ts';
 import { DAY_MS } from '../common/time.ts';
@@ -82,7 +82,10 @@ export interface ScreensExportEnd {
   last_screen_id: string | null;
   /** SHA-256 (hex) of each record's canonical JSON and a line feed, in export order. */
   sha256: string;
+  /** False when the export stopped early: the function's time limit, or the person exporting lost access. */
   complete: boolean;
+  /** Why an incomplete export stopped, e.g. `the user was disabled`; absent when complete. */
+  reason?: string;
   detail?: string;
 }
 
@@ -90,6 +93,8 @@ export interface ScreensExportOptions {
   format: ExportFormat;
   remainingMs?: () => number;
   summary?: { end?: ScreensExportEnd };
+  /** Why the person exporting may no longer read screens, or undefined: asked before every page. */
+  accessEnded?: () => Promise<string | undefined>;
 }
 
 const TIME_MARGIN_MS = 20_000;
@@ -99,7 +104,7 @@ export async function* screensExportChunks(
   table: Table,
   tenantId: string,
   period: ExportPeriod,
-  { format, remainingMs, summary }: ScreensExportOptions,
+  { format, remainingMs, summary, accessEnded }: ScreensExportOptions,
 ): AsyncGenerator<string> {
   const from = Date.parse(period.from);
   const to = Date.parse(period.to);
@@ -110,6 +115,7 @@ export async function* screensExportChunks(
   let firstId: string | null = null;
   let lastId: string | null = null;
   let stoppedEarly = false;
+  let lostAccess: string | undefined;
 
   if (format === 'csv') yield csvRow(SCREENS_CSV_HEADER);
   let startKey: ScreenPagePosition | undefined;
@@ -118,6 +124,8 @@ export async function* screensExportChunks(
       stoppedEarly = true;
       break;
     }
+    lostAccess = await accessEnded?.();
+    if (lostAccess) break;
     const page = await screensNumberedBetween(table, tenantId, { firstDay, lastDay }, PAGE, startKey);
     let chunk = '';
     for (const screen of page.screens) {
@@ -147,9 +155,16 @@ export async function* screensExportChunks(
     first_screen_id: firstId,
     last_screen_id: lastId,
     sha256: digest.digest('hex'),
-    complete: !stoppedEarly,
+    complete: !stoppedEarly && !lostAccess,
+    ...(lostAccess
+      ? {
+          reason: lostAccess,
+          detail: `The export stopped ${lastId ? `after screen ${lastId}` : 'before its first screen'}: ${lostAccess}. Its records are not the whole period.`,
+        }
+      : {}),
     ...(stoppedEarly
       ? {
+          reason: TIME_LIMIT_REASON,
           detail: `The export stopped at the function's time limit after screen ${lastId}; export the rest with a later from`,
         }
       : {}),

@@ -13,11 +13,14 @@ import { CHECK_TYPES, type CheckType } from '../watchlists/types.ts';
 /** One list of the snapshot, as it stood when the screen was made. */
 export interface ReceiptList {
   id: string;
-  /** The publisher's date of the data. */
-  source_date: string;
+  /** The publisher's date of the data; null when the publisher states none. */
+  source_date: string | null;
   /** When this list's data was parsed into a snapshot (ISO 8601 UTC). */
   synced_at: string;
-  /** SHA-256 of the publisher's files the sync downloaded; null for data bundled with the code. */
+  /**
+   * SHA-256 of the list's files (lib/watchlists/content-hash.ts): those a sync downloaded, or for
+   * bundled data those under data/; null only on screens made before bundled lists were hashed.
+   */
   content_hash: string | null;
   individual_count: number;
 }
@@ -84,7 +87,7 @@ export const ScreenReceiptSchema = v.object({
     lists: v.array(
       v.object({
         id: v.string(),
-        source_date: v.string(),
+        source_date: v.nullable(v.string()),
         synced_at: v.string(),
         content_hash: v.nullable(v.string()),
         individual_count: v.number(),

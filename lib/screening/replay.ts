@@ -4,7 +4,13 @@
  * stored; then on the lists in force today, and what they would change. Read-only: nothing is
  * stored or charged. It answers an examiner's "show me this customer was screened against the
  * lists in force that day" from the record rather than from memory.
+ *
+ * For admins only (403 for analysts), and on the audit trail (`screen.replay`, write-ahead: the
+ * `started` entry before the re-run, `done` with both risk levels after). A replay re-runs the
+ * matcher on today's lists, unmetered: that is a screen in all but name, and the examiner's
+ * question it answers is an admin's to ask (docs/api-decisions.md#screen-replay-is-for-admins).
  */
+import { audited } from '../audit/trail.ts';
 import { ConflictError, GoneError } from '../common/errors.ts';
 import { MATCHING_CONSTANTS } from '../matcher/matching-config.ts';
 import type { Matcher } from '../matcher/screen.ts';
@@ -15,6 +21,7 @@ import type { Services } from '../ports.ts';
 import { matcherForSnapshotVersion } from '../sync/snapshot-matchers.ts';
 import { retentionRule } from '../sync/snapshot-retention.ts';
 import { snapshotStoreOf } from '../sync/snapshot-store.ts';
+import { type Principal, requireRole } from '../tenancy/auth.ts';
 import { listingChanged, matchesOf, refOf } from './change-detection.ts';
 import { receiptListsOf, type ScreenReceipt } from './receipt.ts';
 import type { MatchRef, ScreenItem } from './screen-record.ts';
@@ -61,8 +68,37 @@ export interface ScreenReplay {
 
 const MAX_OTHER_FIELDS = 20;
 
-/** Replays a screen of the caller's tenant (another tenant's screen is 404 like a missing one). */
+/**
+ * Replays a screen of the caller's tenant (another tenant's screen is 404 like a missing one):
+ * admins only, recorded on the trail as `screen.replay`.
+ */
 export async function replayScreen(
+  services: Pick<Services, 'table' | 'config' | 'matcher'>,
+  caller: Principal,
+  screenId: string,
+): Promise<ScreenReplay> {
+  requireRole(caller, 'admin', 'Replaying a screen');
+  return audited(
+    services.table,
+    caller.tenantId,
+    {
+      action: 'screen.replay',
+      actor: { user_id: caller.userId, role: caller.role },
+      target: { screen_id: screenId.slice(0, 40) },
+      done: (replay) => ({
+        details: {
+          snapshot_version: replay.replayed.snapshot_version,
+          identical: replay.replayed.identical,
+          replayed_risk_level: replay.replayed.risk_level,
+          today_risk_level: replay.today.risk_level,
+        },
+      }),
+    },
+    () => replayOf(services, caller.tenantId, screenId),
+  );
+}
+
+async function replayOf(
   services: Pick<Services, 'table' | 'config' | 'matcher'>,
   tenantId: string,
   screenId: string,

@@ -31,7 +31,16 @@ export function bundledFeeds(dataDir: string, feeds: readonly ListFeed[] = LIST_
       parse(files) {
         const bytes = files.get(PARSED);
         if (!bytes) throw new Error(`${PARSED} was not read`);
-        return JSON.parse(bytes.toString('utf8')) as ParsedList;
+        const parsed = JSON.parse(bytes.toString('utf8')) as ParsedList;
+        // The bundled copy's date is in the repository's attribution metadata (the descriptor, from
+        // the list's SOURCE.md) where its files state none; never the day of this run.
+        return parsed.sourceDate
+          ? parsed
+          : {
+              ...parsed,
+              sourceDate: source.descriptor.source_date,
+              sourceDateBasis: `Bundled copy: ${source.descriptor.source_date_basis}`,
+            };
       },
     };
   });

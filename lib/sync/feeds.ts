@@ -8,7 +8,6 @@
  * (`npm run sync -- --from <dir|url>`). Mirror paths follow the repository's data/ layout where
  * the bundled copy is the same format as the official file.
  */
-import { createHash } from 'node:crypto';
 import { AU_DFAT_FILE } from '../watchlists/au-dfat.ts';
 import { CA_SEMA_FILE } from '../watchlists/ca-sema.ts';
 import { listCountries } from '../watchlists/countries.ts';
@@ -230,14 +229,7 @@ export function feedFor(listId: ListId): ListFeed | undefined {
 }
 
 /**
- * SHA-256 of what was downloaded, names included, in name order: equal hashes mean the publisher
- * published nothing new, and the parse is skipped.
+ * SHA-256 of what was downloaded, names included, in name order (lib/watchlists/content-hash.ts):
+ * equal hashes mean the publisher published nothing new, and the parse is skipped.
  */
-export function contentHash(files: ReadonlyMap<string, Buffer>): string {
-  const hash = createHash('sha256');
-  for (const name of [...files.keys()].sort()) {
-    hash.update(`${name}\0${files.get(name)?.length ?? 0}\0`);
-    hash.update(files.get(name) ?? Buffer.alloc(0));
-  }
-  return hash.digest('hex');
-}
+export { contentHash } from '../watchlists/content-hash.ts';

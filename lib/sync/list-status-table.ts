@@ -25,7 +25,8 @@ export const ListSyncRowSchema = v.object({
   last_success_at: v.optional(v.string()),
   /** When the data now in force was downloaded (the last success that changed or confirmed it). */
   fetched_at: v.optional(v.string()),
-  source_date: v.optional(v.string()),
+  /** Null when the list's files state no date of their own (the list is then stale). */
+  source_date: v.optional(v.nullable(v.string())),
   entity_count: v.optional(v.number()),
   individual_count: v.optional(v.number()),
   content_hash: v.optional(v.string()),
@@ -50,7 +51,7 @@ export type ListSyncRow = v.InferOutput<typeof ListSyncRowSchema>;
 export interface SyncSuccess {
   listId: string;
   at: string;
-  sourceDate: string;
+  sourceDate: string | null;
   entityCount: number;
   individualCount: number;
   contentHash: string;

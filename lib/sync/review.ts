@@ -120,13 +120,14 @@ export async function acceptHeld(input: DecisionInput): Promise<AcceptedHeld> {
         LIST_SOURCES.find((source) => source.descriptor.id === held.list_id)?.descriptor;
       if (!descriptor) throw new NotFoundError(`${held.list_id} is not a shipped list`);
       const previousPeople = peopleOf(base, held.list_id);
-      const sourceDate = held.source_date ?? held.fetched_on;
+      // The date the file states, or unknown (null): never the day it was fetched.
+      const sourceDate = held.source_date;
       const summary = {
         ...descriptor,
         source_date: sourceDate,
         source_date_basis: held.source_date
           ? `Stated in the file downloaded on ${held.fetched_on} from ${held.origin}; accepted by an operator on ${at.slice(0, 10)}.`
-          : `Download date (${held.fetched_on}, from ${held.origin}); accepted by an operator on ${at.slice(0, 10)}.`,
+          : `Unknown: the file states no date of its own (downloaded on ${held.fetched_on} from ${held.origin}); accepted by an operator on ${at.slice(0, 10)}.`,
         entity_count: held.entity_count,
         individual_count: held.people.length,
         synced_at: at,

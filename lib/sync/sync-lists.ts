@@ -63,7 +63,8 @@ export type ListOutcome =
       status: 'updated';
       individuals: number;
       previousIndividuals: number;
-      sourceDate: string;
+      /** The date the files state; null when they state none. */
+      sourceDate: string | null;
     }
   | { listId: ListId; status: 'unchanged'; individuals: number }
   | {
@@ -263,14 +264,17 @@ export async function syncLists(input: SyncListsInput): Promise<SyncReport> {
     const descriptor =
       previous ?? LIST_SOURCES.find((source) => source.descriptor.id === feed.listId)?.descriptor;
     if (!descriptor) throw new Error(`list ${feed.listId} has a feed but is not a shipped list`);
-    const sourceDate = parsed.sourceDate ?? fetchedOn;
+    // The date of the data as its publisher states it, never the day it was fetched (issue 35).
+    const sourceDate = parsed.sourceDate ?? null;
     replaced.set(feed.listId, {
       summary: {
         ...descriptor,
         source_date: sourceDate,
-        source_date_basis: parsed.sourceDate
-          ? `Stated in the file downloaded on ${fetchedOn} from ${input.origin}.`
-          : `Download date: the file states no date of its own (downloaded on ${fetchedOn} from ${input.origin}).`,
+        source_date_basis:
+          parsed.sourceDateBasis ??
+          (parsed.sourceDate
+            ? `Stated in the file downloaded on ${fetchedOn} from ${input.origin}.`
+            : `Unknown: the file states no date of its own (downloaded on ${fetchedOn} from ${input.origin}).`),
         entity_count: parsed.entityCount,
         individual_count: parsed.people.length,
         synced_at: at,

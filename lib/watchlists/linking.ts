@@ -395,7 +395,7 @@ export function applyLinks(
   return { people: out, kept, linked };
 }
 
-function descriptorsOf(snapshot: WatchlistSnapshot): Map<ListId, ListDescriptor> {
+function descriptorsOf(snapshot: WatchlistSnapshot): Map<ListId, Omit<ListDescriptor, 'source_date'>> {
   return new Map(snapshot.lists.map((list) => [list.id, list]));
 }
 

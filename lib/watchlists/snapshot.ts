@@ -8,16 +8,17 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readWatchlistConfig } from '../common/config.ts';
 import { isoSeconds } from '../common/time.ts';
+import { bundledListFiles, contentHash } from './content-hash.ts';
 import { linkSnapshot } from './linking.ts';
 import { LIST_SOURCES, type ListSource } from './sources.ts';
 import type { ListedPerson, ListSummary, WatchlistSnapshot } from './types.ts';
 
 /**
  * Bumped whenever the snapshot's shape or a parser's reading changes (3: OFAC remark aliases are
- * weak; 4: linked people, listing records and the 2026 lists); an older file is rebuilt rather
- * than misread.
+ * weak; 4: linked people, listing records and the 2026 lists; 5: every list's content hash, a
+ * source date that may be unknown); an older file is rebuilt rather than misread.
  */
-export const SNAPSHOT_FORMAT_VERSION = 4;
+export const SNAPSHOT_FORMAT_VERSION = 5;
 
 /** The repository's data/ directory, found from this module so it works from any working directory. */
 export function defaultDataDir(): string {
@@ -55,6 +56,7 @@ export function buildSnapshot(
       entity_count: parsed.entityCount,
       individual_count: parsed.people.length,
       synced_at: builtAt,
+      content_hash: contentHash(bundledListFiles(dataDir, source.descriptor)),
     };
     lists.push(summary);
     options.onList?.(summary, lists.length, sources.length);

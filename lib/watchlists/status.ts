@@ -20,7 +20,7 @@ export const STALENESS_RULE =
   `A list is stale when its own publication date is more than ${MAX_SOURCE_AGE_DAYS.sanctions} days old (sanctions) ` +
   `or ${MAX_SOURCE_AGE_DAYS.pep} days old (PEP, criminal), or when the service last synced it more than ` +
   `${MAX_SYNC_AGE_HOURS} hours ago, or when its last sync failed (screening then uses its last good data). ` +
-  'The database is stale when any list is.';
+  'A list whose data states no date of its own (source_date null) is stale. The database is stale when any list is.';
 
 function wholeDaysBetween(from: string, to: Date): number {
   return Math.floor((to.getTime() - Date.parse(from)) / DAY_MS);
@@ -45,7 +45,8 @@ export function describeDatabase(
 ) {
   const described = lists.map((list) => {
     const state = sync.get(list.id);
-    const sourceAgeDays = wholeDaysBetween(`${list.source_date}T00:00:00Z`, now);
+    const sourceAgeDays =
+      list.source_date === null ? null : wholeDaysBetween(`${list.source_date}T00:00:00Z`, now);
     // A sync that found the publisher's files unchanged confirms the list without rebuilding it.
     const confirmedAt = [list.synced_at, state?.last_success_at ?? ''].sort().at(-1) as string;
     const syncAgeHours = Math.floor((now.getTime() - Date.parse(confirmedAt)) / 3_600_000);
@@ -55,7 +56,10 @@ export function describeDatabase(
         `last sync failed: ${state.error} (screening uses the data of ${state.last_success_at ? `the sync of ${state.last_success_at}` : 'the bundled copy'})`,
       );
     }
-    if (sourceAgeDays > MAX_SOURCE_AGE_DAYS[list.category]) {
+    // A list whose data has no date may be of any age: it cannot be called current.
+    if (sourceAgeDays === null) {
+      staleReasons.push('source date unknown: the publisher states no date for this data');
+    } else if (sourceAgeDays > MAX_SOURCE_AGE_DAYS[list.category]) {
       staleReasons.push(`published ${sourceAgeDays} days ago (limit ${MAX_SOURCE_AGE_DAYS[list.category]})`);
     }
     if (syncAgeHours > MAX_SYNC_AGE_HOURS) {

@@ -170,9 +170,17 @@ export interface ParsedList {
   entityCount: number;
   /** The list's own date when the file states it (YYYY-MM-DD); the descriptor's date otherwise. */
   sourceDate?: string;
+  /** How `sourceDate` was established, when not stated in the file (a bundled copy's attribution). */
+  sourceDateBasis?: string;
 }
 
-export interface ListSummary extends ListDescriptor {
+export interface ListSummary extends Omit<ListDescriptor, 'source_date'> {
+  /**
+   * The list's own publication date, YYYY-MM-DD, as the publisher states it (in the file, or for a
+   * bundled copy in its attribution metadata); null when unknown: such a list counts as stale.
+   * Never the date it was fetched.
+   */
+  source_date: string | null;
   /** Every record in the source (individuals, entities, vessels, ...). */
   entity_count: number;
   /** Individuals kept for screening (a historical list: only those linked to a current listing). */
@@ -182,8 +190,9 @@ export interface ListSummary extends ListDescriptor {
   /** When this snapshot was built from the files (ISO 8601 UTC). */
   synced_at: string;
   /**
-   * SHA-256 of the files a list sync downloaded (lib/sync/feeds.ts `contentHash`); the next sync
-   * skips the parse when the publisher's files hash the same. Absent for bundled data.
+   * SHA-256 of the list's files (lib/watchlists/content-hash.ts): those a list sync downloaded (the
+   * next sync skips the parse when the publisher's files hash the same), or for bundled data those
+   * under data/ it was built from. Absent only in snapshots built before hashes were recorded.
    */
   content_hash?: string;
 }

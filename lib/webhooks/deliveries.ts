@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { auditedCommit } from '../audit/trail.ts';
 import { NotFoundError } from '../common/errors.ts';
 import type { OutboxEvent } from '../outbox/outbox-table.ts';
 import type { Table } from '../store/table.ts';
@@ -6,10 +7,10 @@ import { type Principal, requireRole } from '../tenancy/auth.ts';
 import {
   DELIVERY_OUTCOMES,
   type DeliveryItem,
+  deliveryWrites,
   findDeliveries,
   readDeliveryItem,
   recordDeliveryOnce,
-  replayDeliveryItem,
 } from './delivery-table.ts';
 import type { WebhookDeps } from './deps.ts';
 import { requireWebhook } from './endpoints.ts';
@@ -150,9 +151,25 @@ export async function replayDelivery(
 ) {
   const { table } = deps;
   const endpoint = await requireEndpoint(table, caller, webhookId);
-  const delivery = await getDelivery(table, caller.tenantId, webhookId, deliveryId);
-  if (!delivery) throw new NotFoundError(`No delivery ${deliveryId} of webhook ${webhookId}`);
-  const replayed = await replayDeliveryItem(table, caller.tenantId, webhookId, deliveryId);
+  // The delivery made pending again and its `webhook.replay` entry are one transaction; a replay
+  // of a delivery the endpoint does not have (404) writes nothing and is one `refused` entry.
+  const replayed = await auditedCommit(
+    table,
+    caller.tenantId,
+    {
+      action: 'webhook.replay',
+      actor: { user_id: caller.userId, role: caller.role },
+      details: { webhook_id: webhookId, delivery_id: deliveryId.slice(0, 100) },
+    },
+    async (commit) => {
+      const delivery = await getDelivery(table, caller.tenantId, webhookId, deliveryId);
+      if (!delivery) throw new NotFoundError(`No delivery ${deliveryId} of webhook ${webhookId}`);
+      await commit([deliveryWrites.replayed(caller.tenantId, webhookId, deliveryId)], {
+        details: { event_id: delivery.event_id, replays: delivery.replays + 1 },
+      });
+      return { ...delivery, status: 'pending' as const, detail: null, replays: delivery.replays + 1 };
+    },
+  );
   await sendDeliveries(deps, [
     {
       tenant_id: caller.tenantId,

@@ -104,12 +104,13 @@ export const deliveryWrites = {
     };
   },
 
-  /** Makes a delivery pending again and counts the replay. */
+  /** Makes a delivery pending again and counts the replay: only a delivery that exists. */
   replayed(tenantId: string, webhookId: string, deliveryId: string): TableWrite {
     return {
       Update: {
         Key: keys.webhookDelivery(tenantId, webhookId, deliveryId),
         UpdateExpression: 'SET #status = :pending, detail = :null ADD replays :one',
+        ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':pending': 'pending', ':null': null, ':one': 1 },
       },
@@ -142,21 +143,6 @@ export async function recordAttempt(
 /** Ends a delivery without an attempt (its endpoint was deleted or disabled): {@link deliveryWrites.ended}. */
 export async function endDelivery(table: Table, delivery: DeliveryItem, detail: string): Promise<void> {
   await sendWrite(table, deliveryWrites.ended(delivery, detail));
-}
-
-/** Sends {@link deliveryWrites.replayed} and returns the delivery as it left it. */
-export async function replayDeliveryItem(
-  table: Table,
-  tenantId: string,
-  webhookId: string,
-  deliveryId: string,
-): Promise<DeliveryItem> {
-  const attributes = await sendWrite(
-    table,
-    deliveryWrites.replayed(tenantId, webhookId, deliveryId),
-    'ALL_NEW',
-  );
-  return parseItem(DeliveryItemSchema, attributes ?? {});
 }
 
 const ofEndpoint = (tenantId: string, webhookId: string) => ({

@@ -41,6 +41,7 @@ let original: string;
 let stack: LocalStack;
 let api: ReturnType<typeof apiClient>;
 let key: string;
+let adminKey: string;
 let otherTenantKey: string;
 
 beforeAll(async () => {
@@ -53,6 +54,7 @@ beforeAll(async () => {
   stack = await startLocalStack({ dataDir: null });
   api = apiClient(stack);
   key = demoKey(stack, 'tdemoenterprise', 'analyst').api_key;
+  adminKey = demoKey(stack, 'tdemoenterprise', 'admin').api_key;
   otherTenantKey = demoKey(stack, 'tdemostarter', 'admin').api_key;
 }, 120_000);
 
@@ -85,6 +87,14 @@ const unList = (receipt: { snapshot: { lists: { id: string }[] } }) =>
 describe('screen receipts and replay', { timeout: 120_000 }, () => {
   let before: { screen_id: string; version: string };
   let after: { screen_id: string; version: string };
+
+  it('a screen on the bundled lists names each list’s content hash (issue 35: it was null)', async () => {
+    const screened = await screenBadege();
+    expect(screened.status).toBe(200);
+    const { lists } = screened.body.receipt.snapshot;
+    expect(lists.map((list: { id: string }) => list.id).sort()).toEqual([...LISTS].sort());
+    for (const list of lists) expect(list.content_hash).toMatch(/^[0-9a-f]{64}$/);
+  });
 
   it('a screen shows its receipt: the snapshot version in force, each list, the matcher', async () => {
     // The publisher's file as it was before Eric Badege was designated.
@@ -125,7 +135,7 @@ describe('screen receipts and replay', { timeout: 120_000 }, () => {
     expect(screened.body.receipt.snapshot.version).toBe(version);
     after = { screen_id: screened.body.screen_id, version };
 
-    const replay = await api.post(`/screens/${before.screen_id}/replay`, key);
+    const replay = await api.post(`/screens/${before.screen_id}/replay`, adminKey);
     expect(replay.status).toBe(200);
     const stored = (await api.get(`/screens/${before.screen_id}`, key)).body;
     expect(replay.body.receipt).toEqual(stored.receipt);
@@ -160,17 +170,47 @@ describe('screen receipts and replay', { timeout: 120_000 }, () => {
   });
 
   it('replays a screen made on today’s lists as identical both ways', async () => {
-    const replay = await api.post(`/screens/${after.screen_id}/replay`, key);
+    const replay = await api.post(`/screens/${after.screen_id}/replay`, adminKey);
     expect(replay.status).toBe(200);
     expect(replay.body.replayed).toMatchObject({ snapshot_version: after.version, identical: true });
     expect(replay.body.today).toMatchObject({ snapshot_version: after.version, identical: true });
+  });
+
+  it('is for admins: an analyst gets 403 naming the role; each replay is on the audit trail', async () => {
+    const refused = await api.post(`/screens/${after.screen_id}/replay`, key);
+    expect(refused.status).toBe(403);
+    expect(refused.body.detail).toBe('Replaying a screen requires the admin role; your role is analyst');
+
+    const replayed = await api.post(`/screens/${after.screen_id}/replay`, adminKey);
+    expect(replayed.status).toBe(200);
+    const trail = (await api.get('/audit?limit=5', adminKey)).body.entries;
+    const done = trail.find(
+      (entry: { action: string; outcome: string }) =>
+        entry.action === 'screen.replay' && entry.outcome === 'done',
+    );
+    expect(done).toMatchObject({
+      actor: { user_id: demoKey(stack, 'tdemoenterprise', 'admin').user_id, role: 'admin' },
+      target: { screen_id: after.screen_id },
+      details: {
+        snapshot_version: after.version,
+        identical: true,
+        replayed_risk_level: replayed.body.replayed.risk_level,
+        today_risk_level: replayed.body.today.risk_level,
+      },
+    });
+    expect(
+      trail.some(
+        (entry: { action: string; outcome: string }) =>
+          entry.action === 'screen.replay' && entry.outcome === 'started',
+      ),
+    ).toBe(true);
   });
 
   it('answers 404 for another tenant’s screen, as for one that does not exist', async () => {
     const other = await api.post(`/screens/${before.screen_id}/replay`, otherTenantKey);
     expect(other.status).toBe(404);
     expect(other.body.detail).toBe(`Screen ${before.screen_id} not found`);
-    expect((await api.post('/screens/SCR-20200101-999999/replay', key)).status).toBe(404);
+    expect((await api.post('/screens/SCR-20200101-999999/replay', adminKey)).status).toBe(404);
   });
 
   it('answers 409 for a screen stored before screens recorded their receipt', async () => {
@@ -187,7 +227,7 @@ describe('screen receipts and replay', { timeout: 120_000 }, () => {
     );
     expect((await api.get(`/screens/${screened.body.screen_id}`, key)).body.receipt).toBeNull();
 
-    const replay = await api.post(`/screens/${screened.body.screen_id}/replay`, key);
+    const replay = await api.post(`/screens/${screened.body.screen_id}/replay`, adminKey);
     expect(replay.status).toBe(409);
     expect(replay.body.detail).toMatch(/stored before screens recorded their receipt/);
   });
@@ -202,7 +242,7 @@ describe('screen receipts and replay', { timeout: 120_000 }, () => {
     await store.write(latest?.body as Buffer);
     expect(await store.has(before.version)).toBe(false);
 
-    const replay = await api.post(`/screens/${before.screen_id}/replay`, key);
+    const replay = await api.post(`/screens/${before.screen_id}/replay`, adminKey);
     expect(replay.status).toBe(410);
     expect(replay.body.detail).toBe(
       `Screen ${before.screen_id} was matched against watchlist snapshot ${before.version}, which is no longer kept (a snapshot version is kept for 1827 days after a newer one replaced it)`,

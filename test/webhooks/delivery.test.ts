@@ -244,6 +244,29 @@ describe('webhooks on the local stack', { timeout: 180_000 }, () => {
       (l) => l.length >= 4,
     );
     expect(again[3].headers['webhook-id']).toBe(got[0].headers['webhook-id']);
+    // The test event and the replay are each on the audit trail (issue 35, item 4); a replay of a
+    // delivery the endpoint does not have is a 404, writes nothing, and is one `refused` entry.
+    const missing = await local.api.post(
+      `/webhooks/${flaky.id}/deliveries/no-such-delivery/replay`,
+      bankA.admin,
+    );
+    expect(missing.status).toBe(404);
+    const trail: Body[] = (await local.api.get('/audit?limit=50', bankA.admin)).body.entries;
+    const of = (action: string, outcome: string) =>
+      trail.filter((entry) => entry.action === action && entry.outcome === outcome);
+    expect(of('webhook.test', 'done').some((entry) => entry.details.webhook_id === flaky.id)).toBe(true);
+    expect(of('webhook.replay', 'done')).toContainEqual(
+      expect.objectContaining({
+        details: expect.objectContaining({
+          webhook_id: flaky.id,
+          delivery_id: log.deliveries[0].delivery_id,
+          replays: 1,
+        }),
+      }),
+    );
+    expect(of('webhook.replay', 'refused')).toContainEqual(
+      expect.objectContaining({ details: expect.objectContaining({ delivery_id: 'no-such-delivery' }) }),
+    );
   });
 
   it('delivers a burst of 150 test events on one endpoint once each, and empties the outbox', async () => {

@@ -56,7 +56,9 @@ export function ListsPage() {
                       <td>{list.category}</td>
                       <td>{list.individual_count.toLocaleString('en')}</td>
                       <td>
-                        {list.source_date} ({list.age_days} days)
+                        {list.source_date === null
+                          ? 'unknown'
+                          : `${list.source_date} (${list.age_days} days)`}
                       </td>
                       <td>{when(list.last_successful_sync)}</td>
                       <td>

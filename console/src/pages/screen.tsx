@@ -89,7 +89,7 @@ export function ScreenPage({ screenId, account }: { screenId: string; account: A
           <ul class="compact">
             {screen.receipt.snapshot.lists.map((list) => (
               <li key={list.id}>
-                {list.id}: source {list.source_date}, synced {when(list.synced_at)},{' '}
+                {list.id}: source {list.source_date ?? 'date unknown'}, synced {when(list.synced_at)},{' '}
                 {list.individual_count.toLocaleString('en')} individuals
               </li>
             ))}

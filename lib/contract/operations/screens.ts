@@ -9,7 +9,7 @@ import {
   ScreenSchema,
 } from '../responses.ts';
 import type { RouteId } from '../routes.ts';
-import { json, notFound, type Operation, starting } from './shared.ts';
+import { adminsOnly, json, notFound, type Operation, starting } from './shared.ts';
 
 const filteredListErrors = {
   400: 'A limit outside 1 to 200, a cursor this list did not issue, a filter value that is not valid (the detail names the parameter and what it takes), or a query parameter the route does not take',
@@ -46,9 +46,10 @@ export const screensOperations = {
   'screen-replay': {
     success: json(
       ScreenReplaySchema,
-      'The screen re-run on the snapshot its receipt names and on today’s lists; nothing is stored or charged',
+      'The screen re-run on the snapshot its receipt names and on today’s lists (admins only; recorded on the audit trail as `screen.replay`); nothing is stored on the screen or charged',
     ),
     errors: {
+      ...adminsOnly,
       ...notFound('screen'),
       409: 'The screen was stored before screens recorded their receipt: there is no record of its lists to replay it on',
       410: 'The snapshot the receipt names is no longer kept (past the retention period, or a bundled snapshot an earlier release shipped); the detail names the version and the rule',

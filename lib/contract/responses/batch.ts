@@ -30,6 +30,20 @@ export const BatchEventSchemas = {
       LOW: v.number(),
       CLEAR: v.number(),
     }),
+    complete: v.optional(
+      v.pipe(
+        v.literal(false),
+        v.description('Present (false) when the stream stopped before every subject was reported'),
+      ),
+    ),
+    reason: v.optional(
+      v.pipe(
+        v.string(),
+        v.description(
+          'Why the stream stopped early, e.g. `the user was disabled` (the batch then stops too: its unscreened subjects are refunded)',
+        ),
+      ),
+    ),
     detail: v.optional(v.string()),
   }),
 };

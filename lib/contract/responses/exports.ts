@@ -15,7 +15,15 @@ const exportPeriodEntries = {
   complete: v.pipe(
     v.boolean(),
     v.description(
-      'False when the export stopped at the function’s time limit; `detail` says where to resume',
+      'False when the export stopped early: at the function’s time limit (`detail` says where to resume), or because the user exporting was disabled or their key rotated or revoked while it ran',
+    ),
+  ),
+  reason: v.optional(
+    v.pipe(
+      v.string(),
+      v.description(
+        'Why an incomplete export stopped, e.g. `the user was disabled`, `the user’s API key was rotated or revoked`, `the function’s time limit`',
+      ),
     ),
   ),
   detail: v.optional(v.string()),

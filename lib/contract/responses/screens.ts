@@ -194,11 +194,14 @@ export const ReceiptSchema = v.strictObject({
         v.array(
           v.strictObject({
             id: v.string(),
-            source_date: described(v.string(), 'The publisher’s date of the list’s data.'),
+            source_date: described(
+              v.nullable(v.string()),
+              'The publisher’s date of the list’s data; null when the publisher states none (never the date it was fetched).',
+            ),
             synced_at: described(timestamp, 'When the list’s data was parsed into a snapshot.'),
             content_hash: described(
               v.nullable(v.string()),
-              'SHA-256 of the publisher’s files the sync downloaded; null for data bundled with the code.',
+              'SHA-256 of the list’s files (the publisher’s files a sync downloaded, or the files under data/ a bundled list was built from; recipe in docs/lists-and-matching.md); null only on screens made before bundled lists were hashed.',
             ),
             individual_count: described(v.number(), 'Individuals screened on the list.'),
           }),
