@@ -100,7 +100,7 @@ describe('audit chain', () => {
     const exportActions = statementsOf(exportFn)
       .filter((s) => mentions(s.Resource, bucketId))
       .flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));
-    expect(exportActions).toContain('s3:GetObject*');
+    expect(exportActions).toContain('s3:GetObject');
     expect(
       exportActions.some((a) => String(a).startsWith('s3:Put') || String(a).startsWith('s3:Delete')),
     ).toBe(false);

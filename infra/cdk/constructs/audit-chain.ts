@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
@@ -8,6 +8,7 @@ import {
   BlockPublicAccess,
   Bucket,
   BucketEncryption,
+  type CfnBucket,
   type IBucket,
   ObjectLockRetention,
 } from 'aws-cdk-lib/aws-s3';
@@ -18,6 +19,9 @@ import { ServiceFunction, type ServiceFunctionSettings } from './service-functio
 import { grantTableAccess } from './table-access.ts';
 
 /** The chain writer's entry (lib/audit/chain-writer.ts through its stream handler). */
+/** The anchors' keys (lib/audit/anchor-store.ts): `anchors/<tenant>/<inverted seq>.json`. */
+const ANCHOR_OBJECTS = 'anchors/*';
+
 export const AUDIT_CHAIN_ENTRY = 'functions/table-stream/audit-chain.ts';
 
 export interface AuditChainProps {
@@ -80,20 +84,25 @@ export class AuditChain extends Construct {
       },
     });
     grantTableAccess(props.table, this.writer.function, 'read-write');
-    this.bucket.grantPut(this.writer.function, 'anchors/*');
-    this.grantAnchorRead(this.writer.function, false);
-    // Setting an object's retention date as it is put.
+    // Put an anchor and set its retention date as it is put; nothing can delete one.
     this.writer.function.addToRolePolicy(
       new PolicyStatement({
-        actions: ['s3:PutObjectRetention'],
-        resources: [this.bucket.arnForObjects('anchors/*')],
+        actions: ['s3:PutObject', 's3:PutObjectRetention'],
+        resources: [this.bucket.arnForObjects(ANCHOR_OBJECTS)],
       }),
     );
+    props.settings.encryptionKey?.grantEncryptDecrypt(this.writer.function);
+    this.grantAnchorRead(this.writer.function, false);
 
     this.deadLetters = new Queue(this, 'DeadLetters', {
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       retentionPeriod: Duration.days(14),
+    });
+    Validations.of(this.deadLetters).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason:
+        'This queue is itself the dead-letter destination of the chain writer’s stream event source (the batches that failed 10 times); their entries stay waiting in the table',
     });
     this.writer.function.addEventSource(
       new DynamoEventSource(props.table, {
@@ -116,7 +125,27 @@ export class AuditChain extends Construct {
 
   /** Lets a function read the anchors (the audit export, the ops CLI's role), and names the bucket to it. */
   grantAnchorRead(fn: IFunction, setEnvironment = true): void {
-    this.bucket.grantRead(fn, 'anchors/*');
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['s3:GetObject'],
+        resources: [this.bucket.arnForObjects(ANCHOR_OBJECTS)],
+      }),
+    );
+    // Listing finds a tenant's newest anchor (the first key under its prefix).
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['s3:ListBucket'],
+        resources: [this.bucket.bucketArn],
+        conditions: { StringLike: { 's3:prefix': [ANCHOR_OBJECTS] } },
+      }),
+    );
+    this.bucket.encryptionKey?.grantDecrypt(fn);
+    const bucketId = Stack.of(this).getLogicalId(this.bucket.node.defaultChild as CfnBucket);
+    Validations.of(fn.role ?? fn).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${ANCHOR_OBJECTS}]`,
+      reason:
+        'The anchors, one object per published head under anchors/<tenant>/ (lib/audit/anchor-store.ts): the function reads (or the writer puts) those objects and nothing else of the bucket',
+    });
     if (setEnvironment && 'addEnvironment' in fn)
       (fn as unknown as { addEnvironment(k: string, v: string): void }).addEnvironment(
         'AUDIT_ANCHOR_BUCKET',
