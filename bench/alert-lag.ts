@@ -84,6 +84,13 @@ const recentLog = () =>
 const waitFor = <T>(what: string, read: () => Promise<T | undefined>, timeoutMs = 600_000) =>
   waitForValue(what, read, timeoutMs, recentLog);
 
+/** The service's warnings and errors (pino levels 40 and up), for a run that failed. */
+function printServiceProblems(): void {
+  const problems = logLines.filter((line) => Number(line.level) >= 40);
+  console.log(`The service logged ${problems.length} warnings and errors${problems.length ? ':' : '.'}`);
+  for (const line of problems.slice(-30)) console.log(JSON.stringify(line).slice(0, 2000));
+}
+
 const timeOf = (line: LogLine) => Date.parse(line.time ?? '') || 0;
 const lastLog = (msg: string, after = 0) =>
   logLines.filter((line) => line.msg === msg && timeOf(line) >= after).at(-1);
@@ -139,6 +146,7 @@ try {
     );
     for (const line of logLines.filter((l) => typeof l.msg === 'string' && /sync|rescreen|run/.test(l.msg)))
       console.log(JSON.stringify(line).slice(0, 400));
+    printServiceProblems();
     process.exitCode = 1;
   }
 
@@ -177,7 +185,12 @@ try {
       ? `OK: exactly ${matchingWanted} alerts, ${matchingWanted} screens charged, nobody else re-screened.`
       : `UNEXPECTED: ${seen.screens.size} alerts pending, ${charged} screens charged, ${delta.matching} clients matched.`,
   );
+  if (!ok) printServiceProblems();
   process.exitCode = ok ? 0 : 1;
+} catch (error) {
+  // What the service said went wrong (a 500's detail names only its request id).
+  printServiceProblems();
+  throw error;
 } finally {
   service.kill('SIGTERM');
   await new Promise((done) => service.once('exit', done));
