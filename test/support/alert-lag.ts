@@ -236,7 +236,9 @@ export async function awaitAlerts(
       const ms = done ? Math.max(...outcomes.map((o) => o.ms ?? 0)) : Date.now() - since;
       return { complete: done, ms, screens, clients: outcomes };
     }
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    // Each poll reads every waiting client and its current screen: often enough to time a lag of
+    // seconds, seldom enough not to slow an in-process stack (test/sync/alert-lag.test.ts).
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
