@@ -67,10 +67,12 @@ export interface AddressPolicy {
   allowLoopback: boolean;
 }
 
+/** The address itself, or the IPv4 address an IPv4-mapped one (dotted) carries. */
+const unmapped = (address: string) => /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1] ?? address;
+
 /** Why an address is refused, or undefined when it may be reached. */
 export function refusedAddress(address: string, policy: AddressPolicy): string | undefined {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  const plain = mapped ?? address;
+  const plain = unmapped(address);
   const family = isIP(plain);
   if (family === 0) return `${address} is not an IP address`;
   if (policy.allowLoopback && LOOPBACK.has(plain)) return undefined;
@@ -88,7 +90,13 @@ export interface CheckedTarget {
 /** Thrown when a URL may not be reached; a 400 at registration, a failed attempt at delivery. */
 export class RefusedUrlError extends InvalidRequestError {}
 
-/** The URL's form alone: https (or loopback http when allowed), no credentials, a host. */
+const HTTPS_ONLY = 'url: must use https';
+const LOOPBACK_HTTP_ONLY = `${HTTPS_ONLY} (http only for receivers on 127.0.0.1 or [::1] here)`;
+
+/**
+ * The URL's form alone: https (or, when loopback is allowed, http, which checkTarget then allows
+ * only to a host whose every address is loopback), no credentials, a host.
+ */
 export function checkUrlForm(text: string, policy: AddressPolicy): URL {
   let url: URL;
   try {
@@ -96,12 +104,9 @@ export function checkUrlForm(text: string, policy: AddressPolicy): URL {
   } catch {
     throw new RefusedUrlError('url: must be an absolute https URL');
   }
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  const loopbackHttp = policy.allowLoopback && url.protocol === 'http:' && LOOPBACK.has(host);
+  const loopbackHttp = policy.allowLoopback && url.protocol === 'http:';
   if (url.protocol !== 'https:' && !loopbackHttp)
-    throw new RefusedUrlError(
-      `url: must use https${policy.allowLoopback ? ' (http only for 127.0.0.1 or [::1] here)' : ''}`,
-    );
+    throw new RefusedUrlError(policy.allowLoopback ? LOOPBACK_HTTP_ONLY : HTTPS_ONLY);
   if (url.username || url.password) throw new RefusedUrlError('url: must not carry a user name or password');
   if (url.hash) throw new RefusedUrlError('url: must not have a fragment');
   return url;
@@ -110,6 +115,8 @@ export function checkUrlForm(text: string, policy: AddressPolicy): URL {
 /**
  * Resolves the URL's host and checks every address: refused (RefusedUrlError, naming the host and
  * the address) when any is forbidden, so a name with one public and one private address is refused too.
+ * Plain http (allowed only with loopback, for development and tests) must stay on this machine:
+ * every address loopback, whether the URL names an address or a host name that resolves to one.
  */
 export async function checkTarget(
   text: string,
@@ -133,5 +140,7 @@ export async function checkTarget(
     if (why)
       throw new RefusedUrlError(`url: ${host} resolves to ${why}; webhooks go to public addresses only`);
   }
+  if (url.protocol === 'http:' && !addresses.every(({ address }) => LOOPBACK.has(unmapped(address))))
+    throw new RefusedUrlError(LOOPBACK_HTTP_ONLY);
   return { url, address: addresses[0] };
 }

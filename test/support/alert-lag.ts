@@ -142,16 +142,57 @@ export async function screensUsed(api: ServiceClient): Promise<number> {
   return me.body.usage.screens_used;
 }
 
+/** Where one client's alert stands: in the pending queue, not there yet (late), or never to come (missing). */
+export interface ClientAlert {
+  client_id: string;
+  /** `pending`: its alert is on a screen in the pending queue. `late`: not re-screened yet. `missing`: re-screened, and the alert is not in the queue (why: `detail`). */
+  state: 'pending' | 'late' | 'missing';
+  /** The screen carrying the alert (pending), or the client's current screen. */
+  screen_id: string;
+  /** ms from `since` until the alert was seen in the queue (pending only). */
+  ms: number | null;
+  /** The client's screens since the one it was registered with. */
+  rescreens: number;
+  detail: string;
+}
+
 export interface AlertsSeen {
-  /** ms from `since` until every client's alert screen was in the pending queue. */
+  /** True when every client's alert was in the pending queue before the deadline. */
+  complete: boolean;
+  /** ms from `since` until every client's alert was in the pending queue (or the deadline). */
   ms: number;
-  /** The alert screens, by client. */
+  /** The screens carrying the alerts in the queue, by client. */
   screens: Map<string, string>;
+  /** Each client's alert, in the order given. */
+  clients: ClientAlert[];
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the flow reads arbitrary JSON bodies
+type Json = any;
+
+const addsDesignee = (alert: Json) =>
+  Boolean(alert?.matches_added?.some((m: { entity_id: string }) => m.entity_id === DESIGNEE.entity_id));
+
+/** Every screen id in the tenant's pending queue, as an analyst's queue pages through it. */
+async function pendingScreenIds(api: ServiceClient): Promise<Set<string>> {
+  const pending = new Set<string>();
+  let cursor: string | undefined;
+  do {
+    const page = (await api.get(`/screens/pending?limit=200${cursor ? `&cursor=${cursor}` : ''}`)).body;
+    for (const row of page.screens) pending.add(row.screen_id);
+    cursor = page.next_cursor ?? undefined;
+  } while (cursor);
+  return pending;
 }
 
 /**
- * Polls, as an analyst's queue would, until each client has a newer screen than `clients` say
- * and all of those screens are in the tenant's pending queue; the time is taken then.
+ * Polls, as an analyst's queue would, until each client's open alert adding the designee (GET
+ * /clients/{id}: the alert on the client's current screen) is on a screen in the tenant's pending
+ * queue; the time is taken then. Whichever screen of the client carries it counts, so a client
+ * re-screened twice (its first alert screen superseded by a newer one carrying the alert forward)
+ * is not waited for in vain. At the deadline each client still out is told apart: `late` when it
+ * has not been re-screened yet, `missing` when it was and its alert is not in the queue (the
+ * detail says what its current screen holds instead).
  */
 export async function awaitAlerts(
   api: ServiceClient,
@@ -159,27 +200,72 @@ export async function awaitAlerts(
   since: number,
   timeoutMs: number,
 ): Promise<AlertsSeen> {
-  const screens = new Map<string, string>();
+  const arrived = new Map<string, ClientAlert>();
   const deadline = since + timeoutMs;
   for (;;) {
+    const current = new Map<string, Json>();
     for (const client of clients) {
-      if (screens.has(client.client_id)) continue;
-      const body = (await api.get(`/clients/${client.client_id}`)).body;
-      if (body.last_screen_id !== client.last_screen_id) screens.set(client.client_id, body.last_screen_id);
+      if (arrived.has(client.client_id)) continue;
+      current.set(client.client_id, (await api.get(`/clients/${client.client_id}`)).body);
     }
-    if (screens.size === clients.length) {
-      const pending = new Set<string>();
-      let cursor: string | undefined;
-      do {
-        const page = (await api.get(`/screens/pending?limit=200${cursor ? `&cursor=${cursor}` : ''}`)).body;
-        for (const row of page.screens) pending.add(row.screen_id);
-        cursor = page.next_cursor ?? undefined;
-      } while (cursor);
-      if ([...screens.values()].every((id) => pending.has(id))) return { ms: Date.now() - since, screens };
+    const alerted = [...current.entries()].filter(([, detail]) => addsDesignee(detail.open_alert));
+    if (alerted.length > 0) {
+      const pending = await pendingScreenIds(api);
+      const at = Date.now() - since;
+      for (const [clientId, detail] of alerted) {
+        const screenId: string = detail.open_alert.screen_id;
+        if (pending.has(screenId))
+          arrived.set(clientId, {
+            client_id: clientId,
+            state: 'pending',
+            screen_id: screenId,
+            ms: at,
+            rescreens: detail.screens.length - 1,
+            detail: 'in the pending queue',
+          });
+      }
     }
-    if (Date.now() > deadline) {
-      throw new Error(`only ${screens.size} of ${clients.length} alerts after ${timeoutMs} ms`);
+    const done = arrived.size === clients.length;
+    if (done || Date.now() > deadline) {
+      const outcomes: ClientAlert[] = [];
+      for (const client of clients)
+        outcomes.push(arrived.get(client.client_id) ?? (await whyNotPending(api, client)));
+      const screens = new Map(
+        outcomes.filter((o) => o.state === 'pending').map((o) => [o.client_id, o.screen_id]),
+      );
+      const ms = done ? Math.max(...outcomes.map((o) => o.ms ?? 0)) : Date.now() - since;
+      return { complete: done, ms, screens, clients: outcomes };
     }
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    // Each poll reads every waiting client and its current screen: often enough to time a lag of
+    // seconds, seldom enough not to slow an in-process stack (test/sync/alert-lag.test.ts).
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** A client whose alert is not in the queue at the deadline: not re-screened yet, or why its alert is missing. */
+async function whyNotPending(api: ServiceClient, client: RegisteredClient): Promise<ClientAlert> {
+  const detail = (await api.get(`/clients/${client.client_id}`)).body;
+  const screenId: string = detail.last_screen_id;
+  const base = {
+    client_id: client.client_id,
+    screen_id: screenId,
+    ms: null,
+    rescreens: detail.screens.length - 1,
+  };
+  if (screenId === client.last_screen_id)
+    return {
+      ...base,
+      state: 'late',
+      detail: 'not re-screened yet: its current screen is still its registration screen',
+    };
+  const screen = (await api.get(`/screens/${screenId}`)).body;
+  const pending = await pendingScreenIds(api);
+  const state = `${screenId}: risk ${screen.risk_level}, disposition ${screen.disposition?.disposition ?? 'none'}, superseded_by ${screen.superseded_by ?? 'none'}, ${pending.has(screenId) ? 'in' : 'not in'} the pending queue`;
+  if (!addsDesignee(screen.alert))
+    return {
+      ...base,
+      state: 'missing',
+      detail: `re-screened, but its current screen raises no alert adding the designee (${state})`,
+    };
+  return { ...base, state: 'missing', detail: `its alert is on a screen that is not pending (${state})` };
 }

@@ -11,11 +11,17 @@ export interface Received {
 /** How a path answers: a status per request in turn (the last one repeats), or `hang` (never answers). */
 export type Behaviour = number[] | 'hang';
 
+/** The loopback address a receiver listens on; tests and benchmarks never listen elsewhere. */
+export type LoopbackAddress = '127.0.0.1' | '::1';
+
 /**
- * A real HTTP receiver on 127.0.0.1 (never another address): each path answers as told and
+ * A real HTTP receiver on 127.0.0.1 or ::1 (never another address): each path answers as told and
  * records what it got, for the webhook tests and `npm run bench:webhooks`.
  */
-export async function startReceiver(behaviours: Record<string, Behaviour> = {}) {
+export async function startReceiver(
+  behaviours: Record<string, Behaviour> = {},
+  address: LoopbackAddress = '127.0.0.1',
+) {
   const received: Received[] = [];
   const counts = new Map<string, number>();
   const server: Server = createServer((req: IncomingMessage, res) => {
@@ -38,10 +44,12 @@ export async function startReceiver(behaviours: Record<string, Behaviour> = {}) 
       res.end('received');
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, address, resolve));
   const { port } = server.address() as AddressInfo;
+  const literal = address === '::1' ? '[::1]' : address;
   return {
-    url: (path: string) => `http://127.0.0.1:${port}${path}`,
+    port,
+    url: (path: string) => `http://${literal}:${port}${path}`,
     received,
     on: (path: string) => received.filter((r) => r.path === path),
     close: async () => {

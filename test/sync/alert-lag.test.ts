@@ -61,6 +61,9 @@ it('raises exactly one alert per matching client, and charges nobody else', {
 
   mirror.list();
   const seen = await awaitAlerts(api, matching, Date.now(), 90_000);
+  expect(seen.clients.map((client) => [client.state, client.detail])).toEqual(
+    matching.map(() => ['pending', 'in the pending queue']),
+  );
 
   for (const screenId of seen.screens.values()) {
     const screen = (await api.get(`/screens/${screenId}`)).body;
