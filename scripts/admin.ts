@@ -2,9 +2,10 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openTable } from '../infra/local/open-table.ts';
 import { anchorStoreOf } from '../lib/audit/anchor-store.ts';
+import { chainWaitingEntries } from '../lib/audit/chain-writer.ts';
 import { AUDIT_LIMIT_MAX, audited, listAudit, OPS_ACTOR } from '../lib/audit/trail.ts';
 import { type ExpectedHead, verifyTenantTrail } from '../lib/audit/verify.ts';
-import { localSettings, readConfig } from '../lib/common/config.ts';
+import { DEFAULT_SNAPSHOT_RETENTION_DAYS, localSettings, readConfig } from '../lib/common/config.ts';
 import { rescreenAfterSync, summariseSync } from '../lib/jobs/run-sync.ts';
 import { loadSnapshot } from '../lib/matcher/snapshot-file.ts';
 import { claimAllClientPersons } from '../lib/monitoring/client-claims.ts';
@@ -128,6 +129,14 @@ async function tenantArg(): Promise<string> {
   return values.tenant;
 }
 
+/** The audit anchors: AUDIT_ANCHOR_BUCKET or AUDIT_ANCHOR_DIR, else `npm start`'s directory. */
+function anchorStore() {
+  return anchorStoreOf({
+    ...process.env,
+    AUDIT_ANCHOR_DIR: process.env.AUDIT_ANCHOR_DIR ?? resolve(localSettings().dataDir, 'audit-anchors'),
+  });
+}
+
 /** --expect-count N [--expect-head HASH]: a head an examiner kept. */
 function expectedHeadArgs(): ExpectedHead | undefined {
   const count = values['expect-count'];
@@ -240,7 +249,23 @@ try {
       const limit = Number(values.limit ?? AUDIT_LIMIT_MAX);
       if (!Number.isInteger(limit) || limit < 1 || limit > AUDIT_LIMIT_MAX)
         fail(`--limit must be a whole number from 1 to ${AUDIT_LIMIT_MAX}`);
-      output = await listAudit(store.table, await tenantArg(), limit);
+      const tenantId = await tenantArg();
+      // Entries this CLI (or anything else) wrote wait for the chain writer, which runs on the
+      // table's stream on AWS and inside `npm start` locally; with neither running, the listing
+      // links them first, as the writer would. A writer that cannot (no right to put anchors)
+      // leaves them waiting, and the chain is listed as it stands.
+      await chainWaitingEntries(
+        {
+          table: store.table,
+          anchors: anchorStore(),
+          retainDays: async () =>
+            Number(process.env.AUDIT_ANCHOR_RETENTION_DAYS ?? DEFAULT_SNAPSHOT_RETENTION_DAYS),
+        },
+        tenantId,
+      ).catch((error: unknown) =>
+        process.stderr.write(`waiting audit entries not linked: ${(error as Error).message}\n`),
+      );
+      output = await listAudit(store.table, tenantId, limit);
       break;
     }
     case 'verify-audit': {

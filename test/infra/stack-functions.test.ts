@@ -131,8 +131,8 @@ describe('functions', () => {
   it('all run nodejs22.x on arm64 with active tracing and the service environment', () => {
     const functions = resourcesOf('AWS::Lambda::Function');
     // one per route and scheduled job, plus the batch worker, the unrouted-request fallback, the
-    // list sync, the origin secret's rotation and the webhook delivery
-    expect(functions).toHaveLength(deployedRoutes.length + scheduledJobs.length + 5);
+    // list sync, the origin secret's rotation, the webhook delivery and the audit chain writer
+    expect(functions).toHaveLength(deployedRoutes.length + scheduledJobs.length + 6);
     for (const [, fn] of functions) {
       expect(fn.Properties.Runtime).toBe('nodejs22.x');
       expect(fn.Properties.Architectures).toEqual(['arm64']);
@@ -154,7 +154,7 @@ describe('functions', () => {
     const groups = resourcesOf('AWS::Logs::LogGroup').filter(
       ([id]) => !id.startsWith('ApiAccessLogs') && !id.startsWith('WebAclLogs'),
     );
-    expect(groups).toHaveLength(deployedRoutes.length + scheduledJobs.length + 5);
+    expect(groups).toHaveLength(deployedRoutes.length + scheduledJobs.length + 6);
     for (const [, group] of groups) expect(group.Properties.RetentionInDays).toBe(30);
     const referenced = new Set(
       resourcesOf('AWS::Lambda::Function').map(

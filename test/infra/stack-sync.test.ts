@@ -191,7 +191,12 @@ describe('list sync', () => {
       const history = historyReaders.some((route) =>
         description.startsWith(`${route.method} ${route.path}:`),
       );
-      const s3 = actionsOf(fn).filter((a) => a.startsWith('s3:'));
+      // On the snapshot bucket (the audit export and the chain writer read the audit anchors' bucket).
+      const snapshotBucket = bucketId();
+      const s3 = statementsOf(fn)
+        .filter((statement) => JSON.stringify(statement.Resource).includes(snapshotBucket))
+        .flatMap((statement) => (Array.isArray(statement.Action) ? statement.Action : [statement.Action]))
+        .filter((a) => a.startsWith('s3:'));
       expect(s3.sort(), description).toEqual(
         history
           ? ['s3:GetObject', 's3:GetObjectVersion', 's3:ListBucket']

@@ -133,7 +133,7 @@ describe('registering a client', () => {
       'client-person',
       'client-person',
       'client-person',
-      'audit',
+      'audit-pending',
     ]);
     const lateId = lateItems[0].Put?.Item.client_id as string;
     expect(await getClientItem(store.table, tenantId, lateId, true)).toBeUndefined();

@@ -95,7 +95,9 @@ export class AuditChain extends Construct {
     this.grantAnchorRead(this.writer.function, false);
 
     this.deadLetters = new Queue(this, 'DeadLetters', {
-      encryption: QueueEncryption.SQS_MANAGED,
+      ...(props.settings.encryptionKey
+        ? { encryption: QueueEncryption.KMS, encryptionMasterKey: props.settings.encryptionKey }
+        : { encryption: QueueEncryption.SQS_MANAGED }),
       enforceSSL: true,
       retentionPeriod: Duration.days(14),
     });
