@@ -165,7 +165,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   // The audit chain's anchors: append-only files beside the table (a temporary directory when
   // the stack keeps nothing), unless an anchor bucket or directory is configured.
   const anchorDir =
-    process.env.AUDIT_ANCHOR_BUCKET || process.env.AUDIT_ANCHOR_DIR
+    stores.auditAnchorBucket || stores.auditAnchorDir
       ? undefined
       : options.dataDir
         ? join(options.dataDir, 'audit-anchors')

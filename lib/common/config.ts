@@ -193,6 +193,9 @@ export interface LocalSettings {
   batchQueueUrl: string | undefined;
   watchlistStoreDir: string | undefined;
   watchlistBucket: string | undefined;
+  /** AUDIT_ANCHOR_DIR / AUDIT_ANCHOR_BUCKET as set (else the stack anchors under DATA_DIR/audit-anchors). */
+  auditAnchorDir: string | undefined;
+  auditAnchorBucket: string | undefined;
   region: string | undefined;
   /** WEBHOOK_SECRET_KEY as set (else the stack keeps one in DATA_DIR, or a fresh one in memory). */
   webhookSecretKey: string | undefined;
@@ -220,6 +223,8 @@ export function localSettings(env: NodeJS.ProcessEnv = process.env): LocalSettin
     batchQueueUrl: env.BATCH_QUEUE_URL,
     watchlistStoreDir: env.WATCHLIST_STORE_DIR,
     watchlistBucket: env.WATCHLIST_BUCKET,
+    auditAnchorDir: env.AUDIT_ANCHOR_DIR,
+    auditAnchorBucket: env.AUDIT_ANCHOR_BUCKET,
     region: env.AWS_REGION,
     webhookSecretKey: env.WEBHOOK_SECRET_KEY,
     webhookAllowLoopback: env.WEBHOOK_ALLOW_LOOPBACK,
