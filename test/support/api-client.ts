@@ -24,13 +24,22 @@ export function apiClient(stack: LocalStack) {
     headers: Record<string, string> = {},
   ): Promise<ApiResponse> => {
     if (method === 'GET' && path.startsWith('/audit')) await stack.auditChain.settle();
-    const response = await fetch(`${stack.url}${path}`, {
-      method,
-      headers: { ...(key ? { 'x-api-key': key } : {}), 'content-type': 'application/json', ...headers },
-      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-    });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : undefined };
+    // The tenant's request rate (a token bucket: a plan's burst, then its steady rate) may answer
+    // 429 `rate_limited` to a test that sends a burst; like a client, this one waits as the
+    // Retry-After says and sends again. Tests of the rate itself use fetch (test/api/fair-use.test.ts).
+    for (let attempt = 1; ; attempt += 1) {
+      const response = await fetch(`${stack.url}${path}`, {
+        method,
+        headers: { ...(key ? { 'x-api-key': key } : {}), 'content-type': 'application/json', ...headers },
+        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      });
+      const text = await response.text();
+      const parsed = text ? JSON.parse(text) : undefined;
+      const rateLimited = response.status === 429 && JSON.stringify(parsed ?? {}).includes('rate_limited');
+      if (!rateLimited || attempt >= 20) return { status: response.status, body: parsed };
+      const wait = Number(response.headers.get('retry-after') ?? 1);
+      await new Promise((resolve) => setTimeout(resolve, 1000 * Math.min(Math.max(wait, 0.1), 5)));
+    }
   };
   return {
     get: (path: string, key?: string) => call('GET', path, key),
