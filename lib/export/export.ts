@@ -160,7 +160,8 @@ export async function startExport(
         remainingMs: input.remainingMs,
         anchors: input.anchors,
         summary,
-        accessEnded: keyWatch(table, input.apiKey),
+        // Before every page: a page is up to 1 MB read, a key check one GetItem.
+        accessEnded: keyWatch(table, input.apiKey, 0),
       });
       failure = undefined;
     } catch (error) {
