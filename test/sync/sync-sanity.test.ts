@@ -120,7 +120,13 @@ function admin(...args: string[]): { status: number | null; stdout: string; stde
     ['run', '--silent', 'admin', '--', ...args, '--endpoint', db.endpoint, '--table', tableName],
     {
       encoding: 'utf8',
-      env: { ...process.env, WATCHLIST_STORE_DIR: join(work, 'store'), WATCHLIST_SNAPSHOT: bundledFile },
+      env: {
+        ...process.env,
+        WATCHLIST_STORE_DIR: join(work, 'store'),
+        WATCHLIST_SNAPSHOT: bundledFile,
+        // The anchors of this test's table, not the repository's DATA_DIR.
+        AUDIT_ANCHOR_DIR: join(work, `anchors-${tableName}`),
+      },
       timeout: 120_000,
     },
   );
