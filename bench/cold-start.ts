@@ -55,6 +55,7 @@ let status = '-';
 if (invocation.kind === 'http' || invocation.kind === 'plain') {
   const result = await handler(invocation.event, context);
   status = String(result?.statusCode ?? 'ok');
+  if (process.env.LOG_LEVEL !== 'silent') console.error(result?.body);
 } else if (invocation.kind === 'stream') {
   const stream = new Writable({ write(_chunk, _encoding, callback) { callback(); } });
   const done = new Promise((resolve) => stream.on('finish', resolve).on('close', resolve));
@@ -212,6 +213,7 @@ async function runOnce(bundle: BundleSize, invocation: Invocation, env: NodeJS.P
     BENCH_BUNDLE: pathToFileURL(bundle.file).href,
     BENCH_INVOCATION: JSON.stringify(invocation),
   });
+  if (process.env.BENCH_LOG_LEVEL) process.stderr.write(`${bundle.name}: ${err}\n`);
   try {
     return JSON.parse(out.slice(out.lastIndexOf('\n') + 1)) as Timing;
   } catch {
@@ -285,6 +287,7 @@ async function main(): Promise<void> {
         timings.push(await runOnce(bundle, invocation, env));
         if (bundle.name === 'POST /screen' && ids.screenId === 'scr_none') {
           ids.screenId = await screenIdFrom(bundle, env, ids.key);
+          if (process.env.BENCH_LOG_LEVEL) console.log('screen', ids.screenId);
         }
       }
       const timing = timings.sort((a, b) => a.total - b.total)[Math.floor((timings.length - 1) / 2)];
@@ -317,15 +320,17 @@ async function screenIdFrom(bundle: BundleSize, env: NodeJS.ProcessEnv, key: str
   const script = `
     const { handler } = await import(process.env.BENCH_BUNDLE);
     const result = await handler(JSON.parse(process.env.BENCH_EVENT), { awsRequestId: 'x', getRemainingTimeInMillis: () => 30000 });
-    process.stdout.write(JSON.parse(result.body).screen_id ?? '');`;
+    process.stdout.write('\\n' + (JSON.parse(result.body).screen_id ?? ''));`;
   const { out, err } = await runNode(script, {
     ...env,
     ...snapshotEnv(bundle),
     BENCH_BUNDLE: pathToFileURL(bundle.file).href,
     BENCH_EVENT: JSON.stringify(apiEvent('POST', '/screen', key, BODIES['POST /screen'])),
   });
-  if (!out) throw new Error(`POST /screen gave no screen_id: ${err.slice(0, 600)}`);
-  return out;
+  // The screen's metrics (CloudWatch embedded metric format) are printed before it.
+  const screenId = out.slice(out.lastIndexOf('\n') + 1);
+  if (!screenId) throw new Error(`POST /screen gave no screen_id: ${err.slice(0, 600)}`);
+  return screenId;
 }
 
 await main();
