@@ -11,6 +11,7 @@
  *   npm run bench:cold-start                         # builds the bundles (infra/cdk/function-bundles.ts)
  *   npm run bench:cold-start -- --cdk-out DIR        # the packages of a synth (another commit's too)
  *   npm run bench:cold-start -- --runs 5 --only 'GET /me,POST /screen'
+ *   npm run bench:cold-start -- --cdk-out cdk.out --baseline /tmp/before/cdk.out   # before and after, alternated
  *
  * Only 127.0.0.1 is called: the list sync (which downloads from the publishers) and the origin
  * secret rotation (Secrets Manager, CloudFront) are loaded but not invoked.
@@ -38,17 +39,23 @@ interface Timing {
   load: number;
   first: number;
   total: number;
+  /** CPU time (user + system) of the load and of the first invocation: steadier than wall time on a busy machine. */
+  cpuLoad: number;
+  cpuFirst: number;
   status: string;
 }
 
 /** The script each fresh process runs: import the bundle, invoke it once, report the times. */
 const CHILD = `
 const boot = performance.now();
+const cpuAt = () => { const { user, system } = process.cpuUsage(); return (user + system) / 1000; };
+const cpuBoot = cpuAt();
 process.on('exit', (code) => { if (!globalThis.benchDone) process.stderr.write('exited before the invocation ended, code ' + code + '\\n'); });
 globalThis.awslambda = { streamifyResponse: (h) => h, HttpResponseStream: { from: (s, meta) => { s.statusCode = meta.statusCode; return s; } } };
 const { Writable } = await import('node:stream');
 const { handler } = await import(process.env.BENCH_BUNDLE);
 const loaded = performance.now();
+const cpuLoaded = cpuAt();
 const invocation = JSON.parse(process.env.BENCH_INVOCATION);
 const context = { awsRequestId: 'cold-start', functionName: 'bench', getRemainingTimeInMillis: () => 30000 };
 let status = '-';
@@ -64,8 +71,10 @@ if (invocation.kind === 'http' || invocation.kind === 'plain') {
   status = String(stream.statusCode ?? 200);
 }
 const first = performance.now();
+const cpuFirst = cpuAt() - cpuLoaded;
 globalThis.benchDone = true;
-process.stdout.write('\\n' + JSON.stringify({ boot, load: loaded - boot, first: first - loaded, total: first, status }));
+// As Lambda freezes a function once it answered, the process ends here, whatever it keeps open.
+process.stdout.write('\\n' + JSON.stringify({ boot, load: loaded - boot, first: first - loaded, total: first, cpuLoad: cpuLoaded - cpuBoot, cpuFirst, status }), () => process.exit(0));
 `;
 
 function apiEvent(
@@ -181,6 +190,9 @@ function sqsRecord(body: string) {
   };
 }
 
+/** A start that takes longer is reported as failed rather than holding the run. */
+const CHILD_TIMEOUT_MS = 60_000;
+
 /** Runs `script` in a fresh Node process (an ES module), and resolves with what it printed. */
 function runNode(
   script: string,
@@ -199,7 +211,14 @@ function runNode(
     child.stderr.on('data', (chunk) => {
       err += chunk;
     });
-    child.on('close', (code) => resolve({ code, out, err }));
+    const timer = setTimeout(() => {
+      err += `\nkilled after ${CHILD_TIMEOUT_MS / 1000} s`;
+      child.kill('SIGKILL');
+    }, CHILD_TIMEOUT_MS);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, out, err });
+    });
   });
 }
 
@@ -239,6 +258,10 @@ async function main(): Promise<void> {
     ?.split(',')
     .map((name) => name.trim());
   const cdkOut = option('--cdk-out');
+  const baselineDir = option('--baseline');
+  const baseline = baselineDir
+    ? new Map(synthesisedBundleSizes(path.resolve(baselineDir)).map((bundle) => [bundle.name, bundle]))
+    : undefined;
 
   let scratch: string | undefined;
   let bundles: BundleSize[];
@@ -252,10 +275,17 @@ async function main(): Promise<void> {
     bundles = await builtBundleSizes(path.join(scratch, 'bundles'));
   }
   if (only) bundles = bundles.filter((bundle) => only.includes(bundle.name));
-  // POST /screen first (the screen the other screen routes read), POST /me/rotate-key last (it
-  // replaces the key every other request uses).
+  // POST /screen first (the screen the other screen routes read), then the routes that read or
+  // decide it, the deletes after them, POST /me/rotate-key last (it replaces the key every other
+  // request uses).
   const rank = (bundle: BundleSize) =>
-    bundle.name === 'POST /screen' ? 0 : bundle.name === 'POST /me/rotate-key' ? 2 : 1;
+    bundle.name === 'POST /screen'
+      ? 0
+      : bundle.name === 'POST /me/rotate-key'
+        ? 3
+        : bundle.name.startsWith('DELETE ')
+          ? 2
+          : 1;
   bundles.sort((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name));
 
   const dynamo = await startDynamoDbLocal();
@@ -278,36 +308,56 @@ async function main(): Promise<void> {
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     };
     const ids = { key: admin.api_key, screenId: 'scr_none', tenantId: admin.tenant_id };
-    const results: { bundle: BundleSize; timing: Timing }[] = [];
-    console.log(`${bundles.length} functions, ${runs} cold start(s) each; the median start of each:`);
+    // With --baseline, each function of the other build starts right before this one's, run by
+    // run, so both see the same machine (a shared one's load moves by the minute).
+    const sources = baseline ? (['before', 'now'] as const) : (['now'] as const);
+    const results: { source: string; bundle: BundleSize; timing: Timing }[] = [];
+    console.log(
+      `${bundles.length} functions, ${runs} cold start(s) each${baseline ? `, alternating with ${baselineDir}` : ''}; the median start of each:`,
+    );
     for (const bundle of bundles) {
-      const timings: Timing[] = [];
+      const timings = new Map<string, Timing[]>(sources.map((source) => [source, []]));
+      const of = (source: string) => (source === 'now' ? bundle : baseline?.get(bundle.name));
       for (let run = 0; run < runs; run += 1) {
-        const invocation = invocationOf(bundle, ids);
-        timings.push(await runOnce(bundle, invocation, env));
-        if (bundle.name === 'POST /screen' && ids.screenId === 'scr_none') {
-          ids.screenId = await screenIdFrom(bundle, env, ids.key);
-          if (process.env.BENCH_LOG_LEVEL) console.log('screen', ids.screenId);
+        for (const source of sources) {
+          const target = of(source);
+          if (!target) continue;
+          try {
+            timings.get(source)?.push(await runOnce(target, invocationOf(target, ids), env));
+          } catch (error) {
+            console.log(`${source} ${bundle.name}: ${(error as Error).message.split('\n')[0]}`);
+          }
+          if (source === 'now' && bundle.name === 'POST /screen' && ids.screenId === 'scr_none') {
+            ids.screenId = await screenIdFrom(bundle, env, ids.key);
+          }
         }
       }
-      const timing = timings.sort((a, b) => a.total - b.total)[Math.floor((timings.length - 1) / 2)];
-      results.push({ bundle, timing });
-      console.log(
-        `${bundle.name.padEnd(60)} boot ${ms(timing.boot).padStart(7)}  load ${ms(timing.load).padStart(7)}  first ${ms(timing.first).padStart(7)}  total ${ms(timing.total).padStart(7)}  ${timing.status}`,
-      );
+      for (const source of sources) {
+        const list = (timings.get(source) ?? []).sort((a, b) => a.total - b.total);
+        if (list.length === 0) continue;
+        const timing = list[Math.floor((list.length - 1) / 2)];
+        results.push({ source, bundle: of(source) as BundleSize, timing });
+        console.log(
+          `${baseline ? `${source.padEnd(7)}` : ''}${bundle.name.padEnd(60)} boot ${ms(timing.boot).padStart(7)}  load ${ms(timing.load).padStart(7)}  first ${ms(timing.first).padStart(7)}  total ${ms(timing.total).padStart(7)}  cpu: load ${ms(timing.cpuLoad).padStart(7)} first ${ms(timing.cpuFirst).padStart(7)}  ${timing.status}`,
+        );
+      }
     }
-    for (const [label, group] of [
-      ['functions that do not screen', results.filter((result) => !result.bundle.screens)],
-      ['functions that screen (load the snapshot)', results.filter((result) => result.bundle.screens)],
-    ] as const) {
-      if (group.length === 0) continue;
-      const worst = group.reduce((a, b) => (b.timing.total > a.timing.total ? b : a));
-      console.log(
-        `\n${label} (${group.length}): load median ${ms(median(group.map((r) => r.timing.load)))}, worst ${ms(Math.max(...group.map((r) => r.timing.load)))}; ` +
-          `load + first invocation median ${ms(median(group.map((r) => r.timing.load + r.timing.first)))}, ` +
-          `worst ${ms(Math.max(...group.map((r) => r.timing.load + r.timing.first)))}; ` +
-          `total (with boot) median ${ms(median(group.map((r) => r.timing.total)))}, worst ${ms(worst.timing.total)} (${worst.bundle.name})`,
-      );
+    for (const source of sources) {
+      const mine = results.filter((result) => result.source === source);
+      for (const [label, group] of [
+        ['functions that do not screen', mine.filter((result) => !result.bundle.screens)],
+        ['functions that screen (load the snapshot)', mine.filter((result) => result.bundle.screens)],
+      ] as const) {
+        if (group.length === 0) continue;
+        const worst = group.reduce((a, b) => (b.timing.total > a.timing.total ? b : a));
+        console.log(
+          `\n${baseline ? `${source}: ` : ''}${label} (${group.length}): load median ${ms(median(group.map((r) => r.timing.load)))}, worst ${ms(Math.max(...group.map((r) => r.timing.load)))}; ` +
+            `load + first invocation median ${ms(median(group.map((r) => r.timing.load + r.timing.first)))}, ` +
+            `worst ${ms(Math.max(...group.map((r) => r.timing.load + r.timing.first)))}; ` +
+            `total (with boot) median ${ms(median(group.map((r) => r.timing.total)))}, worst ${ms(worst.timing.total)} (${worst.bundle.name}); ` +
+            `CPU of load + first invocation median ${ms(median(group.map((r) => r.timing.cpuLoad + r.timing.cpuFirst)))}, worst ${ms(Math.max(...group.map((r) => r.timing.cpuLoad + r.timing.cpuFirst)))}`,
+        );
+      }
     }
   } finally {
     await dynamo.close();
@@ -320,7 +370,7 @@ async function screenIdFrom(bundle: BundleSize, env: NodeJS.ProcessEnv, key: str
   const script = `
     const { handler } = await import(process.env.BENCH_BUNDLE);
     const result = await handler(JSON.parse(process.env.BENCH_EVENT), { awsRequestId: 'x', getRemainingTimeInMillis: () => 30000 });
-    process.stdout.write('\\n' + (JSON.parse(result.body).screen_id ?? ''));`;
+    process.stdout.write('\\n' + (JSON.parse(result.body).screen_id ?? ''), () => process.exit(0));`;
   const { out, err } = await runNode(script, {
     ...env,
     ...snapshotEnv(bundle),
