@@ -47,6 +47,8 @@ export const AUDIT_ACTIONS = [
   'screen.replay',
   // An admin's replay of a webhook delivery (lib/webhooks/deliveries.ts).
   'webhook.replay',
+  // An admin's revocation of a remembered false positive (lib/screening/false-positive-memory.ts).
+  'false-positive.revoke',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

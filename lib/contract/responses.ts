@@ -30,6 +30,11 @@ export {
 } from './responses/exports.ts';
 export { ActorSchema, ErrorBodySchema, SubjectSchema } from './responses/fields.ts';
 export {
+  DecidedFalsePositiveMarkSchema,
+  FalsePositiveRevokedSchema,
+  RememberedFalsePositivePageSchema,
+} from './responses/policy.ts';
+export {
   CriminalResultSchema,
   DecisionSchema,
   DispositionSchema,

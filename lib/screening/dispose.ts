@@ -9,6 +9,7 @@ import type { TableWrite } from '../store/write.ts';
 import type { Principal } from '../tenancy/auth.ts';
 import { sharedCredential } from '../tenancy/key-lineage.ts';
 import { getUser } from '../tenancy/tenants.ts';
+import { memoryWrites } from './remembered-false-positives.ts';
 import type { DisposeRequest } from './request.ts';
 import { currentDisposition, historyView } from './screen-record.ts';
 import {
@@ -210,9 +211,16 @@ async function recordDecision(
       ...extra,
       refused: () => new AlongsideRefused(`The ${extra.what} could not be written with the decision`),
     }));
+    // The tenant's memory of decided false positives changes with the decision, in its transaction.
+    const memory = memoryWrites(decided, at);
     try {
-      await commit([write, ...joined], {
-        details: { ...inForceBefore(found), ...decisionOutcome(decided) },
+      await commit([write, ...memory.writes, ...joined], {
+        details: {
+          ...inForceBefore(found),
+          ...decisionOutcome(decided),
+          false_positives_remembered: memory.remembered,
+          false_positives_forgotten: memory.forgotten,
+        },
       });
       return decided;
     } catch (error) {

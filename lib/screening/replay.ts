@@ -24,6 +24,7 @@ import { snapshotStoreOf } from '../sync/snapshot-store.ts';
 import { type Principal, requireRole } from '../tenancy/auth.ts';
 import { listingChanged, matchesOf, refOf } from './change-detection.ts';
 import { receiptListsOf, type ScreenReceipt } from './receipt.ts';
+import { applyRemembered } from './remembered-false-positives.ts';
 import type { MatchRef, ScreenItem } from './screen-record.ts';
 import { getScreenItem } from './screens-read.ts';
 
@@ -159,7 +160,10 @@ const checksOf = (checks: Checks): Checks => ({
 
 function rerun(item: ScreenItem, matcher: Matcher): ReplayOutcome {
   const stored = checksOf(item);
-  const now = checksOf(matcher.screen(item.subject, item.types));
+  // With the decided false positives the screen applied (none on a client's screens).
+  const now = checksOf(
+    applyRemembered(matcher.screen(item.subject, item.types), item.remembered_false_positives ?? []),
+  );
   const differences = compareResults(stored, now);
   return {
     snapshot_version: matcher.snapshot.version,

@@ -4,6 +4,7 @@ import type { Matcher } from '../matcher/screen.ts';
 import type { CheckType, ScreenChecks, SubjectInput } from '../matcher/types.ts';
 import type { Table } from '../store/table.ts';
 import { compareWithBaseline } from './change-detection.ts';
+import { applyRemembered } from './remembered-false-positives.ts';
 import { findScreen, latestSubjectScreen, type ScreenItem } from './screen-table.ts';
 import {
   claimWindow,
@@ -50,9 +51,11 @@ export function judgeCachedScreen(
 ): CachedScreenVerdict {
   if (cached.receipt?.snapshot.version === matcher.snapshot.version) return { stands: true };
   const checks = matcher.screen(subject, types);
-  const change = compareWithBaseline(cached, { ...checks, subject: cached.subject });
+  // Compared as the cached screen was made: with the decided false positives it applied.
+  const shown = applyRemembered(checks, cached.remembered_false_positives ?? []);
+  const change = compareWithBaseline(cached, { ...shown, subject: cached.subject });
   const same =
-    checks.risk_level === cached.risk_level &&
+    shown.risk_level === cached.risk_level &&
     change.matches_added.length === 0 &&
     change.matches_removed.length === 0 &&
     change.identifying.length === 0 &&

@@ -7,7 +7,10 @@ import type { Services } from '../ports.ts';
 import type { Principal } from '../tenancy/auth.ts';
 import { refundScreens } from '../tenancy/quota.ts';
 import { CHECK_TYPES, type CheckType } from '../watchlists/types.ts';
+import type { RememberedFalsePositive } from './false-positive-record.ts';
+import { rememberedForPerson } from './false-positive-table.ts';
 import { screenReceipt } from './receipt.ts';
+import { applyRemembered, memoriesFor, personKeyOf } from './remembered-false-positives.ts';
 import { findRecentScreen, judgeCachedScreen, takeWindow, windowScreen } from './rescreen-window.ts';
 import { numberScreen } from './screen-id.ts';
 import type { RescreenTrigger, ScreenOrigin } from './screen-origin.ts';
@@ -135,6 +138,16 @@ export async function screenSubject(
 
   // The same matcher makes the screen and its receipt: the receipt names the lists this result came from.
   checks ??= matcher.screen(subject, types);
+  // An ad-hoc screen shows the matches decided false positive for this subject before, at the
+  // lower level (a client's re-screens carry their own decisions: lib/monitoring/).
+  let remembered: RememberedFalsePositive[] = [];
+  if (!options.clientId) {
+    remembered = memoriesFor(
+      checks,
+      await rememberedForPerson(table, principal.tenantId, personKeyOf(subject)),
+    );
+    checks = applyRemembered(checks, remembered);
+  }
 
   if (options.screenId !== undefined && charge) throw new Error('a drawn screen id is never charged here');
   let screenId: string;
@@ -203,6 +216,7 @@ export async function screenSubject(
     ...(options.clientId ? { client_id: options.clientId } : {}),
     ...(options.jobRef !== undefined ? { job_ref: options.jobRef } : {}),
     receipt: screenReceipt(matcher, types),
+    ...(remembered.length > 0 ? { remembered_false_positives: remembered } : {}),
   });
 
   let item = fresh;

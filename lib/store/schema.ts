@@ -57,6 +57,8 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
  * |   delivery     |                    |                                 |    lib/webhooks/delivery-table.ts)                      |
  * | webhook-seq    | TENANT#<tid>       | WEBHOOKSEQ                      |   (the tenant's event sequence counter)                 |
  * | lists-event    | LISTSEVENTS        | <published at>#<version>        |   (no tenant: a list update every tenant may hear of)   |
+ * | false-positive | TENANT#<tid>       | FALSEPOS#<person>#<listing>     |   (a decided false positive remembered for ad-hoc       |
+ * |                |                    |                                 |    screens: screening/false-positive-table.ts)          |
  * | (any item)     |                    |                                 | webhook-outbox: OUTBOX / <occurred at>#<pk>#<sk>        |
  * |                |                    |                                 |   (only while it carries undrained `webhook_events`)    |
  *
@@ -184,8 +186,8 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
  * Each stored kind has one keeper module (`*-table.ts`, in the folder that owns it) that declares
  * its item as a schema, builds its keys from `keys` below and offers its writes as values
  * (./write.ts); the keepers: tenant, user, usage, request-rate and stream-slot in lib/tenancy/
- * (tenant-table, user-table, usage-table, fair-use-table); screen, rescreen-window and subject in
- * lib/screening/ (screen-table, window-table, subject-table); client, client-ref, client-person,
+ * (tenant-table, user-table, usage-table, fair-use-table); screen, rescreen-window, subject and false-positive
+ * in lib/screening/ (screen-table, window-table, subject-table, false-positive-table); client, client-ref, client-person,
  * client-name-key, running-run and rescreen-change in lib/monitoring/ (client-table,
  * client-claim-table, client-name-key-table, run-table); batch, batch-item and open-batch in
  * lib/batch/batch-table; idempotency-key in lib/http/idempotency-table; list-sync and lists-event
@@ -245,7 +247,8 @@ export type Entity =
   | 'webhook'
   | 'webhook-delivery'
   | 'webhook-seq'
-  | 'lists-event';
+  | 'lists-event'
+  | 'false-positive';
 
 /** `{ <index pk attribute>: pk, <index sk attribute>: sk }`: an item's entry in one index. */
 export function indexKeys(index: IndexName, pk: string, sk: string): Record<string, string> {
@@ -322,6 +325,14 @@ export const keys = {
   streamSlot: (tenantId: string, slot: number) => ({ pk: `TENANT#${tenantId}`, sk: `STREAMSLOT#${slot}` }),
   /** The tenant's running rescreen run (lib/monitoring/run-table.ts). */
   runningRun: (tenantId: string) => ({ pk: `TENANT#${tenantId}`, sk: 'RESCREEN#RUNNING' }),
+  /**
+   * A decided false positive remembered for the tenant (lib/screening/false-positive-table.ts):
+   * the folded subject's key, then the listing's, so one Query finds a subject's memories.
+   */
+  falsePositive: (tenantId: string, personKey: string, listingKey: string) => ({
+    pk: `TENANT#${tenantId}`,
+    sk: `FALSEPOS#${personKey}#${listingKey}`,
+  }),
   /** The screen holding a subject's rescreen window (lib/screening/window-table.ts). */
   rescreenWindow: (tenantId: string, subjectHash: string) => ({
     pk: `TENANT#${tenantId}`,

@@ -16,6 +16,7 @@ import {
   screenId,
   timestamp,
 } from './fields.ts';
+import { DecidedFalsePositiveMarkSchema } from './policy.ts';
 
 /** Responses of the screen routes: a screen, its matches, receipt, replay, history and pages. */
 
@@ -82,6 +83,7 @@ export const MatchSchema = v.strictObject({
       current: v.boolean(),
     }),
   ),
+  decided_false_positive: v.optional(DecidedFalsePositiveMarkSchema),
 });
 
 export const SanctionsResultSchema = v.strictObject({

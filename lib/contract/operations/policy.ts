@@ -1,0 +1,20 @@
+import { ListQuerySchema } from '../../common/fields.ts';
+import { FalsePositiveRevokedSchema, RememberedFalsePositivePageSchema } from '../responses.ts';
+import type { RouteId } from '../routes.ts';
+import { adminsOnly, json, listQueryErrors, notFound, type Operation } from './shared.ts';
+
+/** The contract of the tenant tuning routes (docs/policies.md; lib/contract/operations.ts). */
+export const policyOperations = {
+  'false-positives-list': {
+    query: ListQuerySchema,
+    success: json(RememberedFalsePositivePageSchema, 'A page of the remembered false positives'),
+    errors: { ...listQueryErrors, ...adminsOnly },
+  },
+  'false-positive-revoke': {
+    success: json(
+      FalsePositiveRevokedSchema,
+      'Forgotten: the next ad-hoc screen shows the match at its own level',
+    ),
+    errors: { ...adminsOnly, ...notFound('remembered false positive') },
+  },
+} as const satisfies Partial<Record<RouteId, Operation>>;
