@@ -143,7 +143,9 @@ try {
   await call('webhook-delete', 'DELETE', `/webhooks/${hookId}`, admin);
   await call('webhook-get', 'GET', `/webhooks/${hookId}`, admin);
 
-  // Tenant tuning (docs/policies.md): a namesake decided false positive, remembered, listed, revoked.
+  // Tenant tuning (docs/policies.md): the policy in force; a namesake decided false positive,
+  // remembered, listed, revoked.
+  await call('policy-get', 'GET', '/settings/policy', analyst);
   const namesake = { name: 'Vladimir Putin', types: 'sanctions,pep', force: true };
   const decided = await call('screen', 'POST', '/screen', analyst, namesake);
   await call('screen-dispose', 'POST', `/screens/${decided.screen_id}/dispose`, analyst, {

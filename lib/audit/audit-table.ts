@@ -49,6 +49,8 @@ export const AUDIT_ACTIONS = [
   'webhook.replay',
   // An admin's revocation of a remembered false positive (lib/screening/false-positive-memory.ts).
   'false-positive.revoke',
+  // A version of a tenant's screening policy adopted (lib/policy/policy-settings.ts; docs/policies.md).
+  'policy.adopt',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

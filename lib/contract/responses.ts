@@ -32,6 +32,7 @@ export { ActorSchema, ErrorBodySchema, SubjectSchema } from './responses/fields.
 export {
   DecidedFalsePositiveMarkSchema,
   FalsePositiveRevokedSchema,
+  PolicySchema,
   RememberedFalsePositivePageSchema,
 } from './responses/policy.ts';
 export {

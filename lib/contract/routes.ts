@@ -393,7 +393,18 @@ export const routes = [
     tableAccess: 'read-write',
     summary: 'Set the retention period, or turn the retention lock on (admins; audited)',
   },
-  // Tenant tuning (issue 40, docs/policies.md): the remembered false positives.
+  // Tenant tuning (issue 40, docs/policies.md): the tenant's screening policy and the remembered
+  // false positives.
+  {
+    id: 'policy-get',
+    method: 'GET',
+    path: '/settings/policy',
+    entry: 'functions/http/policy-get.ts',
+    auth: 'api-key',
+    kind: 'http',
+    tableAccess: 'read',
+    summary: 'The tenant’s screening policy in force, with its version and the service’s bounds',
+  },
   {
     id: 'false-positives-list',
     method: 'GET',

@@ -59,6 +59,8 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
  * | lists-event    | LISTSEVENTS        | <published at>#<version>        |   (no tenant: a list update every tenant may hear of)   |
  * | false-positive | TENANT#<tid>       | FALSEPOS#<person>#<listing>     |   (a decided false positive remembered for ad-hoc       |
  * |                |                    |                                 |    screens: screening/false-positive-table.ts)          |
+ * | policy-version | TENANT#<tid>       | POLICY#<version, 12 digits>     |   (a screening policy the tenant adopted; never updated:|
+ * |                |                    |                                 |    policy/policy-table.ts)                              |
  * | (any item)     |                    |                                 | webhook-outbox: OUTBOX / <occurred at>#<pk>#<sk>        |
  * |                |                    |                                 |   (only while it carries undrained `webhook_events`)    |
  *
@@ -193,7 +195,7 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
  * lib/batch/batch-table; idempotency-key in lib/http/idempotency-table; list-sync and lists-event
  * in lib/sync/ (list-status-table, lists-event-table); audit in lib/audit/audit-table; webhook,
  * webhook-delivery and webhook-seq in lib/webhooks/ (webhook-table, delivery-table); the
- * webhook-outbox index in lib/outbox/outbox-table.
+ * webhook-outbox index in lib/outbox/outbox-table; policy-version in lib/policy/policy-table.
  *
  * Every invariant is one conditional write; where an action and its records belong together (a
  * decision and its audit entry, a client and its claims), their writes are one transaction
@@ -248,7 +250,8 @@ export type Entity =
   | 'webhook-delivery'
   | 'webhook-seq'
   | 'lists-event'
-  | 'false-positive';
+  | 'false-positive'
+  | 'policy-version';
 
 /** `{ <index pk attribute>: pk, <index sk attribute>: sk }`: an item's entry in one index. */
 export function indexKeys(index: IndexName, pk: string, sk: string): Record<string, string> {
@@ -332,6 +335,11 @@ export const keys = {
   falsePositive: (tenantId: string, personKey: string, listingKey: string) => ({
     pk: `TENANT#${tenantId}`,
     sk: `FALSEPOS#${personKey}#${listingKey}`,
+  }),
+  /** A screening policy version the tenant adopted (lib/policy/policy-table.ts), from 1. */
+  policyVersion: (tenantId: string, version: number) => ({
+    pk: `TENANT#${tenantId}`,
+    sk: `POLICY#${String(version).padStart(12, '0')}`,
   }),
   /** The screen holding a subject's rescreen window (lib/screening/window-table.ts). */
   rescreenWindow: (tenantId: string, subjectHash: string) => ({

@@ -14,9 +14,9 @@ import type { MarkedMatch } from '../../lib/screening/remembered-false-positives
 import { DisposeRequestSchema } from '../../lib/screening/request.ts';
 import { type ScreenResult, screenSubject } from '../../lib/screening/screen-subject.ts';
 import type { Principal } from '../../lib/tenancy/auth.ts';
-import { PLANS } from '../../lib/tenancy/plans.ts';
 import { chainAudit } from '../support/audit-chain.ts';
 import { startTestStore, type TestStore } from '../support/dynamo.ts';
+import { enterprisePrincipal } from '../support/enterprise-principal.ts';
 
 /**
  * Issue 40, item 4: a decided false positive is remembered for the tenant, per folded subject and
@@ -39,15 +39,7 @@ const services = (screening: Matcher = matcher) => ({
   config: readConfig({ TABLE_NAME: store.table.name, RESCREEN_WINDOW_HOURS: '0' }),
   matcher: () => screening,
 });
-const person = (tenantId: string, userId: string, role: 'admin' | 'analyst'): Principal => ({
-  tenantId,
-  tenantName: tenantId,
-  userId,
-  userName: userId,
-  role,
-  plan: PLANS.enterprise,
-  keyLineage: [],
-});
+const person = enterprisePrincipal;
 const screen = (caller: Principal, subject: Record<string, string> = SUBJECT, screening?: Matcher) =>
   screenSubject(services(screening), caller, subject as { name: string });
 const decide = (caller: Principal, screenId: string, input: Record<string, unknown>) =>

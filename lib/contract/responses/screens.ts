@@ -245,6 +245,12 @@ export const ReceiptSchema = v.strictObject({
     }),
     'The matching code and configuration the screen was made with.',
   ),
+  policy: v.optional(
+    described(
+      v.strictObject({ version: v.number() }),
+      'The tenant’s screening policy version the screen was made under (GET /settings/policy; docs/policies.md); a replay applies it again. Absent on screens made before policies: version 0, the service’s own.',
+    ),
+  ),
 });
 
 export const ScreenSchema = v.strictObject({
