@@ -1,9 +1,7 @@
 import * as v from 'valibot';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readConfig } from '../../lib/common/config.ts';
 import { disposeScreen } from '../../lib/jobs/dispose-screen.ts';
-import { createMatcher, type Matcher } from '../../lib/matcher/screen.ts';
-import { loadSnapshot } from '../../lib/matcher/snapshot-file.ts';
 import {
   boundsProblems,
   NEW_TENANT_POLICY,
@@ -14,33 +12,26 @@ import { adoptPolicy, readPolicy } from '../../lib/policy/policy-settings.ts';
 import { replayScreen } from '../../lib/screening/replay.ts';
 import { DisposeRequestSchema } from '../../lib/screening/request.ts';
 import { screenSubject } from '../../lib/screening/screen-subject.ts';
-import { startTestStore, type TestStore } from '../support/dynamo.ts';
-import { enterprisePrincipal } from '../support/enterprise-principal.ts';
+import { enterprisePrincipal, useStoreWithMatcher } from '../support/enterprise-principal.ts';
 
 /**
  * Issue 40, item 1: a tenant's screening policy, versioned. Its approval rules make a decision
  * await a sign-off; its bands and lists shape what a screen shows, within the service's bounds;
  * every receipt names the version, and a replay applies that version, whatever is in force now.
- * On DynamoDB Local, with the real matcher and the shipped lists ("Vladimir Putin" without a date
+ * On DynamoDB Local, with the real local.matcher and the shipped lists ("Vladimir Putin" without a date
  * of birth: OFAC SDN at MEDIUM, the world leaders' list at HIGH).
  */
-let store: TestStore;
-let matcher: Matcher;
-beforeAll(async () => {
-  store = await startTestStore();
-  matcher = createMatcher(loadSnapshot());
-}, 60_000);
-afterAll(async () => store.close());
+const local = useStoreWithMatcher();
 
 const services = () => ({
-  table: store.table,
-  config: readConfig({ TABLE_NAME: store.table.name, RESCREEN_WINDOW_HOURS: '0' }),
-  matcher: () => matcher,
+  table: local.store.table,
+  config: readConfig({ TABLE_NAME: local.store.table.name, RESCREEN_WINDOW_HOURS: '0' }),
+  matcher: () => local.matcher,
 });
 const person = enterprisePrincipal;
 const ops = { user_id: 'ops-cli', role: 'ops' as const };
 const adopt = (tenantId: string, policy: PolicyBody) =>
-  adoptPolicy(store.table, tenantId, ops, policy, { proposalId: null, reportDigest: null });
+  adoptPolicy(local.store.table, tenantId, ops, policy, { proposalId: null, reportDigest: null });
 const PUTIN = { name: 'Vladimir Putin' };
 const pepBandedDown: PolicyBody = {
   ...SERVICE_POLICY,
@@ -54,11 +45,11 @@ describe('the tenant policy', () => {
   it('version 0, the service’s own, changes nothing: the screen is the matcher’s and its receipt names version 0', async () => {
     const analyst = person('tpolicy0', 'u1', 'analyst');
 
-    const policy = await readPolicy(store.table, analyst);
+    const policy = await readPolicy(local.store.table, analyst);
     const screen = await screenSubject(services(), analyst, PUTIN);
 
     expect(policy).toMatchObject({ version: 0, policy: SERVICE_POLICY, adopted_by: null });
-    const raw = matcher.screen(PUTIN, ['sanctions', 'pep', 'criminal']);
+    const raw = local.matcher.screen(PUTIN, ['sanctions', 'pep', 'criminal']);
     expect(screen.risk_level).toBe(raw.risk_level);
     expect(screen.pep_result).toMatchObject({
       risk_level: raw.pep_result?.risk_level,
@@ -78,13 +69,13 @@ describe('the tenant policy', () => {
     const clear = await screenSubject(services(), analyst, { name: 'Hjordis Zqkalomir Quillonby' });
 
     const decided = await disposeScreen(
-      store.table,
+      local.store.table,
       analyst,
       high.screen_id,
       v.parse(DisposeRequestSchema, { disposition: 'false_positive' }),
     );
     const low = await disposeScreen(
-      store.table,
+      local.store.table,
       analyst,
       clear.screen_id,
       v.parse(DisposeRequestSchema, { disposition: 'false_positive' }),
@@ -128,7 +119,7 @@ describe('the tenant policy', () => {
     expect(underV3.pep_result).toMatchObject({ risk_level: 'CLEAR', matches: [] });
     expect(underV3.receipt?.policy).toEqual({ version: 3 });
     expect(replay.replayed).toMatchObject({ identical: true, risk_level: 'MEDIUM' });
-    expect((await readPolicy(store.table, analyst)).version).toBe(3);
+    expect((await readPolicy(local.store.table, analyst)).version).toBe(3);
   });
 
   it('keeps every policy within the service’s bounds', async () => {
@@ -162,6 +153,6 @@ describe('the tenant policy', () => {
       expect.stringContaining('risk_bands.criminal.MEDIUM: LOW is below the band of a weaker match'),
     ]);
     await expect(adopt('tpolicybounds', weakSanctions)).rejects.toThrow(/never lowered/);
-    expect((await readPolicy(store.table, person('tpolicybounds', 'u', 'admin'))).version).toBe(0);
+    expect((await readPolicy(local.store.table, person('tpolicybounds', 'u', 'admin'))).version).toBe(0);
   });
 });

@@ -1,10 +1,9 @@
 import * as v from 'valibot';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { allAuditEntries } from '../../lib/audit/trail.ts';
 import { readConfig } from '../../lib/common/config.ts';
 import { disposeScreen } from '../../lib/jobs/dispose-screen.ts';
-import { createMatcher, type Matcher } from '../../lib/matcher/screen.ts';
-import { loadSnapshot } from '../../lib/matcher/snapshot-file.ts';
+import type { Matcher } from '../../lib/matcher/screen.ts';
 import type { Match } from '../../lib/matcher/types.ts';
 import {
   listRememberedFalsePositives,
@@ -15,35 +14,28 @@ import { DisposeRequestSchema } from '../../lib/screening/request.ts';
 import { type ScreenResult, screenSubject } from '../../lib/screening/screen-subject.ts';
 import type { Principal } from '../../lib/tenancy/auth.ts';
 import { chainAudit } from '../support/audit-chain.ts';
-import { startTestStore, type TestStore } from '../support/dynamo.ts';
-import { enterprisePrincipal } from '../support/enterprise-principal.ts';
+import { enterprisePrincipal, useStoreWithMatcher } from '../support/enterprise-principal.ts';
 
 /**
  * Issue 40, item 4: a decided false positive is remembered for the tenant, per folded subject and
  * listing, and an ad-hoc screen of the same subject shows the match marked and at the lower level,
  * unless the listing (or the subject) changed materially since. On DynamoDB Local, with the real
- * matcher and the shipped lists: "Vladimir Putin" without a date of birth matches OFAC SDN 35096
+ * local.matcher and the shipped lists: "Vladimir Putin" without a date of birth matches OFAC SDN 35096
  * at MEDIUM and the world leaders' list at HIGH.
  */
-let store: TestStore;
-let matcher: Matcher;
-beforeAll(async () => {
-  store = await startTestStore();
-  matcher = createMatcher(loadSnapshot());
-}, 60_000);
-afterAll(async () => store.close());
+const local = useStoreWithMatcher();
 
 const SUBJECT = { name: 'Vladimir Putin' };
-const services = (screening: Matcher = matcher) => ({
-  table: store.table,
-  config: readConfig({ TABLE_NAME: store.table.name, RESCREEN_WINDOW_HOURS: '0' }),
+const services = (screening: Matcher = local.matcher) => ({
+  table: local.store.table,
+  config: readConfig({ TABLE_NAME: local.store.table.name, RESCREEN_WINDOW_HOURS: '0' }),
   matcher: () => screening,
 });
 const person = enterprisePrincipal;
 const screen = (caller: Principal, subject: Record<string, string> = SUBJECT, screening?: Matcher) =>
   screenSubject(services(screening), caller, subject as { name: string });
 const decide = (caller: Principal, screenId: string, input: Record<string, unknown>) =>
-  disposeScreen(store.table, caller, screenId, v.parse(DisposeRequestSchema, input));
+  disposeScreen(local.store.table, caller, screenId, v.parse(DisposeRequestSchema, input));
 
 const matchesOf = (result: ScreenResult): MarkedMatch[] => [
   ...(result.sanctions_result?.matches ?? []),
@@ -52,10 +44,10 @@ const matchesOf = (result: ScreenResult): MarkedMatch[] => [
   ...(result.criminal_result?.fbi_hits ?? []),
 ];
 
-/** The matcher with one listing amended by its publisher (`change` applied to that match). */
+/** The local.matcher with one listing amended by its publisher (`change` applied to that match). */
 function amended(listId: string, entityId: string, change: (match: Match) => Match): Matcher {
   const screenAmended: Matcher['screen'] = (subject, types) => {
-    const checks = matcher.screen(subject, types);
+    const checks = local.matcher.screen(subject, types);
     const swap = (matches: Match[]) =>
       matches.map((match) =>
         match.list_id === listId && match.entity_id === entityId ? change(match) : match,
@@ -64,7 +56,7 @@ function amended(listId: string, entityId: string, change: (match: Match) => Mat
     if (checks.pep_result) checks.pep_result.matches = swap(checks.pep_result.matches);
     return checks;
   };
-  return Object.assign(Object.create(matcher), { screen: screenAmended });
+  return Object.assign(Object.create(local.matcher), { screen: screenAmended });
 }
 
 /** A tenant where an analyst screened the subject and decided it false positive. */
@@ -83,7 +75,7 @@ describe('decided false positives on ad-hoc screens', () => {
   it('the same subject screened again comes back with its matches marked as decided, at the lower level', async () => {
     const { analyst, first } = await decidedTenant('tfpmark');
 
-    // "PUTIN, Vladimir" is the same person to the matcher, and so to the memory.
+    // "PUTIN, Vladimir" is the same person to the local.matcher, and so to the memory.
     const again = await screen(analyst, { name: 'PUTIN, Vladimir' });
 
     expect(again.screen_id).not.toBe(first.screen_id);
@@ -151,7 +143,7 @@ describe('decided false positives on ad-hoc screens', () => {
     expect(otherTenant.risk_level).toBe('HIGH');
     expect(matchesOf(otherTenant).some((match) => match.decided_false_positive)).toBe(false);
     expect(
-      (await listRememberedFalsePositives(store.table, person('tfpother', 'a', 'admin'), { limit: 50 }))
+      (await listRememberedFalsePositives(local.store.table, person('tfpother', 'a', 'admin'), { limit: 50 }))
         .false_positives,
     ).toEqual([]);
   });
@@ -182,26 +174,28 @@ describe('decided false positives on ad-hoc screens', () => {
     const { analyst, first } = await decidedTenant('tfprevoke');
     const admin = person('tfprevoke', 'u-admin', 'admin');
 
-    const listed = await listRememberedFalsePositives(store.table, admin, { limit: 1 });
-    await expect(listRememberedFalsePositives(store.table, analyst, { limit: 1 })).rejects.toThrow(/admin/);
+    const listed = await listRememberedFalsePositives(local.store.table, admin, { limit: 1 });
+    await expect(listRememberedFalsePositives(local.store.table, analyst, { limit: 1 })).rejects.toThrow(
+      /admin/,
+    );
     const memoryId = listed.false_positives[0]?.memory_id as string;
-    const rest = await listRememberedFalsePositives(store.table, admin, {
+    const rest = await listRememberedFalsePositives(local.store.table, admin, {
       limit: 50,
       cursor: listed.next_cursor ?? undefined,
     });
-    await revokeRememberedFalsePositive(store.table, admin, memoryId);
-    await expect(revokeRememberedFalsePositive(store.table, admin, memoryId)).rejects.toThrow(
+    await revokeRememberedFalsePositive(local.store.table, admin, memoryId);
+    await expect(revokeRememberedFalsePositive(local.store.table, admin, memoryId)).rejects.toThrow(
       /No remembered/,
     );
 
     expect(listed.false_positives[0]).toMatchObject({ screen_id: first.screen_id, subject: SUBJECT });
     expect(listed.next_cursor).not.toBeNull();
     expect(1 + rest.false_positives.length).toBe(matchesOf(first).length);
-    const left = await listRememberedFalsePositives(store.table, admin, { limit: 50 });
+    const left = await listRememberedFalsePositives(local.store.table, admin, { limit: 50 });
     expect(left.false_positives.map((memory) => memory.memory_id)).not.toContain(memoryId);
-    await chainAudit(store.table, 'tfprevoke');
+    await chainAudit(local.store.table, 'tfprevoke');
     const entries = [];
-    for await (const entry of allAuditEntries(store.table, 'tfprevoke')) entries.push(entry);
+    for await (const entry of allAuditEntries(local.store.table, 'tfprevoke')) entries.push(entry);
     expect(entries.map((entry) => `${entry.action} ${entry.outcome}`)).toEqual([
       'screen.dispose done',
       'false-positive.revoke done',
