@@ -143,6 +143,22 @@ try {
   await call('webhook-delete', 'DELETE', `/webhooks/${hookId}`, admin);
   await call('webhook-get', 'GET', `/webhooks/${hookId}`, admin);
 
+  // Tenant tuning (docs/policies.md): the policy in force; a namesake decided false positive,
+  // remembered, listed, revoked.
+  await call('policy-get', 'GET', '/settings/policy', analyst);
+  const namesake = { name: 'Vladimir Putin', types: 'sanctions,pep', force: true };
+  const decided = await call('screen', 'POST', '/screen', analyst, namesake);
+  await call('screen-dispose', 'POST', `/screens/${decided.screen_id}/dispose`, analyst, {
+    disposition: 'false_positive',
+    note: 'Namesake: born 1987 in Tallinn',
+  });
+  await call('screen', 'POST', '/screen', analyst, namesake);
+  const memories = await call('false-positives-list', 'GET', '/settings/false-positives?limit=2', admin);
+  await call('false-positives-list', 'GET', '/settings/false-positives', analyst);
+  const memoryId = memories.false_positives[0].memory_id;
+  await call('false-positive-revoke', 'DELETE', `/settings/false-positives/${memoryId}`, admin);
+  await call('false-positive-revoke', 'DELETE', `/settings/false-positives/${memoryId}`, admin);
+
   const subjects = [
     { name: 'Vladimir Putin', nationality: 'Russian' },
     { name: 'Jane Doe', dob: '1980-02-29', location: 'Leeds', alias: 'J. Doe' },

@@ -30,6 +30,12 @@ export {
 } from './responses/exports.ts';
 export { ActorSchema, ErrorBodySchema, SubjectSchema } from './responses/fields.ts';
 export {
+  DecidedFalsePositiveMarkSchema,
+  FalsePositiveRevokedSchema,
+  PolicySchema,
+  RememberedFalsePositivePageSchema,
+} from './responses/policy.ts';
+export {
   CriminalResultSchema,
   DecisionSchema,
   DispositionSchema,

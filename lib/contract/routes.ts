@@ -393,6 +393,38 @@ export const routes = [
     tableAccess: 'read-write',
     summary: 'Set the retention period, or turn the retention lock on (admins; audited)',
   },
+  // Tenant tuning (issue 40, docs/policies.md): the tenant's screening policy and the remembered
+  // false positives.
+  {
+    id: 'policy-get',
+    method: 'GET',
+    path: '/settings/policy',
+    entry: 'functions/http/policy-get.ts',
+    auth: 'api-key',
+    kind: 'http',
+    tableAccess: 'read',
+    summary: 'The tenant’s screening policy in force, with its version and the service’s bounds',
+  },
+  {
+    id: 'false-positives-list',
+    method: 'GET',
+    path: '/settings/false-positives',
+    entry: 'functions/http/false-positives-list.ts',
+    auth: 'api-key',
+    kind: 'http',
+    tableAccess: 'read',
+    summary: 'The decided false positives the tenant’s ad-hoc screens remember (admins)',
+  },
+  {
+    id: 'false-positive-revoke',
+    method: 'DELETE',
+    path: '/settings/false-positives/{memory_id}',
+    entry: 'functions/http/false-positive-revoke.ts',
+    auth: 'api-key',
+    kind: 'http',
+    tableAccess: 'read-write',
+    summary: 'Forget a remembered false positive: the match alerts again (admins; audited)',
+  },
   {
     id: 'rescreen-trigger',
     method: 'POST',

@@ -57,6 +57,10 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
  * |   delivery     |                    |                                 |    lib/webhooks/delivery-table.ts)                      |
  * | webhook-seq    | TENANT#<tid>       | WEBHOOKSEQ                      |   (the tenant's event sequence counter)                 |
  * | lists-event    | LISTSEVENTS        | <published at>#<version>        |   (no tenant: a list update every tenant may hear of)   |
+ * | false-positive | TENANT#<tid>       | FALSEPOS#<person>#<listing>     |   (a decided false positive remembered for ad-hoc       |
+ * |                |                    |                                 |    screens: screening/false-positive-table.ts)          |
+ * | policy-version | TENANT#<tid>       | POLICY#<version, 12 digits>     |   (a screening policy the tenant adopted; never updated:|
+ * |                |                    |                                 |    policy/policy-table.ts)                              |
  * | (any item)     |                    |                                 | webhook-outbox: OUTBOX / <occurred at>#<pk>#<sk>        |
  * |                |                    |                                 |   (only while it carries undrained `webhook_events`)    |
  *
@@ -184,14 +188,14 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
  * Each stored kind has one keeper module (`*-table.ts`, in the folder that owns it) that declares
  * its item as a schema, builds its keys from `keys` below and offers its writes as values
  * (./write.ts); the keepers: tenant, user, usage, request-rate and stream-slot in lib/tenancy/
- * (tenant-table, user-table, usage-table, fair-use-table); screen, rescreen-window and subject in
- * lib/screening/ (screen-table, window-table, subject-table); client, client-ref, client-person,
+ * (tenant-table, user-table, usage-table, fair-use-table); screen, rescreen-window, subject and false-positive
+ * in lib/screening/ (screen-table, window-table, subject-table, false-positive-table); client, client-ref, client-person,
  * client-name-key, running-run and rescreen-change in lib/monitoring/ (client-table,
  * client-claim-table, client-name-key-table, run-table); batch, batch-item and open-batch in
  * lib/batch/batch-table; idempotency-key in lib/http/idempotency-table; list-sync and lists-event
  * in lib/sync/ (list-status-table, lists-event-table); audit in lib/audit/audit-table; webhook,
  * webhook-delivery and webhook-seq in lib/webhooks/ (webhook-table, delivery-table); the
- * webhook-outbox index in lib/outbox/outbox-table.
+ * webhook-outbox index in lib/outbox/outbox-table; policy-version in lib/policy/policy-table.
  *
  * Every invariant is one conditional write; where an action and its records belong together (a
  * decision and its audit entry, a client and its claims), their writes are one transaction
@@ -245,7 +249,9 @@ export type Entity =
   | 'webhook'
   | 'webhook-delivery'
   | 'webhook-seq'
-  | 'lists-event';
+  | 'lists-event'
+  | 'false-positive'
+  | 'policy-version';
 
 /** `{ <index pk attribute>: pk, <index sk attribute>: sk }`: an item's entry in one index. */
 export function indexKeys(index: IndexName, pk: string, sk: string): Record<string, string> {
@@ -322,6 +328,19 @@ export const keys = {
   streamSlot: (tenantId: string, slot: number) => ({ pk: `TENANT#${tenantId}`, sk: `STREAMSLOT#${slot}` }),
   /** The tenant's running rescreen run (lib/monitoring/run-table.ts). */
   runningRun: (tenantId: string) => ({ pk: `TENANT#${tenantId}`, sk: 'RESCREEN#RUNNING' }),
+  /**
+   * A decided false positive remembered for the tenant (lib/screening/false-positive-table.ts):
+   * the folded subject's key, then the listing's, so one Query finds a subject's memories.
+   */
+  falsePositive: (tenantId: string, personKey: string, listingKey: string) => ({
+    pk: `TENANT#${tenantId}`,
+    sk: `FALSEPOS#${personKey}#${listingKey}`,
+  }),
+  /** A screening policy version the tenant adopted (lib/policy/policy-table.ts), from 1. */
+  policyVersion: (tenantId: string, version: number) => ({
+    pk: `TENANT#${tenantId}`,
+    sk: `POLICY#${String(version).padStart(12, '0')}`,
+  }),
   /** The screen holding a subject's rescreen window (lib/screening/window-table.ts). */
   rescreenWindow: (tenantId: string, subjectHash: string) => ({
     pk: `TENANT#${tenantId}`,

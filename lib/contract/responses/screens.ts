@@ -16,6 +16,7 @@ import {
   screenId,
   timestamp,
 } from './fields.ts';
+import { DecidedFalsePositiveMarkSchema } from './policy.ts';
 
 /** Responses of the screen routes: a screen, its matches, receipt, replay, history and pages. */
 
@@ -82,6 +83,7 @@ export const MatchSchema = v.strictObject({
       current: v.boolean(),
     }),
   ),
+  decided_false_positive: v.optional(DecidedFalsePositiveMarkSchema),
 });
 
 export const SanctionsResultSchema = v.strictObject({
@@ -242,6 +244,12 @@ export const ReceiptSchema = v.strictObject({
       ),
     }),
     'The matching code and configuration the screen was made with.',
+  ),
+  policy: v.optional(
+    described(
+      v.strictObject({ version: v.number() }),
+      'The tenant’s screening policy version the screen was made under (GET /settings/policy; docs/policies.md); a replay applies it again. Absent on screens made before policies: version 0, the service’s own.',
+    ),
   ),
 });
 
