@@ -79,6 +79,13 @@ const inProcess = [
   'test/openapi/document.test.ts',
   'test/webhooks/delivery.test.ts',
 ];
+/**
+ * The CDK stack's tests: one worker's files share one synth of the deployed stack
+ * (test/support/cdk-stack.ts memoises it; `isolate: false` keeps the module across files), and
+ * each file synthesises its own variants once.
+ */
+const stackTests = ['test/infra/stack-*.test.ts'];
+
 /** In-process too, but isolated: they set the origin secret's environment for their handlers. */
 const inProcessIsolated = ['test/api/origin-verify.test.ts'];
 
@@ -115,6 +122,10 @@ export default defineConfig({
         },
       },
       { extends: true, test: { ...shared, name: 'api-isolated', include: inProcessIsolated } },
+      {
+        extends: true,
+        test: { ...shared, name: 'infra', include: stackTests, isolate: false, maxWorkers: 1 },
+      },
       { extends: true, test: { ...shared, name: 'journeys', include: journeys, maxWorkers: 1 } },
       {
         extends: true,

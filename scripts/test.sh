@@ -12,8 +12,8 @@ echo "== lint and format check (biome ci)"
 npx biome ci . --reporter=summary
 echo "== OpenAPI document lint (redocly lint, rules in redocly.yaml)"
 REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true npx redocly lint docs/openapi.json --format=summary
-echo "== watchlist snapshot (built once here, so parallel test workers don't each build it)"
-npx tsx scripts/build-snapshot.ts > /dev/null
+echo "== watchlist snapshot (built once here, so parallel test workers don't each build it; skipped when its inputs are unchanged)"
+npx tsx scripts/build-snapshot.ts | tail -n 1
 echo "== console build (npm run build:console: typed client from docs/openapi.json, tsc, vite; the browser tests load it)"
 bash scripts/build-console.sh
 echo "== tests (vitest)"
