@@ -40,7 +40,8 @@ const coverage = {
  * `npm start` as a process), because a real socket or process is what they test: streams read as
  * a client reads them (SSE), dropped connections, restarts and the start-up, the browser, raw
  * request targets, host-name webhooks, the alert-lag flow, the README's curl walk-through.
- * Isolated, one file at a time. docs/testing.md gives the reasons file by file.
+ * Isolated; two at a time like the rest (vitest runs projects of one group with the same number
+ * of workers). docs/testing.md gives the reasons file by file.
  */
 const journeys = [
   'test/api/batch-stream.test.ts',
@@ -124,9 +125,9 @@ export default defineConfig({
       { extends: true, test: { ...shared, name: 'api-isolated', include: inProcessIsolated } },
       {
         extends: true,
-        test: { ...shared, name: 'infra', include: stackTests, isolate: false, maxWorkers: 1 },
+        test: { ...shared, name: 'infra', include: stackTests, isolate: false },
       },
-      { extends: true, test: { ...shared, name: 'journeys', include: journeys, maxWorkers: 1 } },
+      { extends: true, test: { ...shared, name: 'journeys', include: journeys } },
       {
         extends: true,
         test: { ...shared, name: 'alone', include: alone, maxWorkers: 1, sequence: { groupOrder: 1 } },

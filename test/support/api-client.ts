@@ -74,7 +74,9 @@ function useStack(start: () => Promise<LocalStack>): UsedStack {
   beforeAll(async () => {
     local.stack = await start();
     local.api = apiClient(local.stack);
-  }, 60_000);
+    // The first in-process stack of a worker imports every handler and indexes the watchlists:
+    // on a busy shared machine that took over a minute.
+  }, 120_000);
   afterAll(async () => local.stack?.close());
   return local;
 }
