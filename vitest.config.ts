@@ -109,7 +109,7 @@ export default defineConfig({
           ...shared,
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: [...journeys, ...alone, ...inProcess],
+          exclude: [...journeys, ...alone, ...inProcess, ...stackTests],
         },
       },
       {
