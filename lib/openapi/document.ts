@@ -252,7 +252,12 @@ const TAGS: Record<string, { name: string; description: string }> = {
     name: 'Clients',
     description: 'Clients under ongoing monitoring, re-screens, every subject screened',
   },
-  batch: { name: 'Batch', description: 'Up to 500 subjects, progress streamed back as Server-Sent Events' },
+  alerts: { name: 'Clients', description: '' },
+  batch: {
+    name: 'Batch',
+    description:
+      'Up to 500 subjects, progress streamed back as Server-Sent Events; the tenant’s batches and each batch’s results',
+  },
   users: { name: 'Users', description: 'The tenant’s users, keys and administration trail (admins)' },
   audit: { name: 'Users', description: '' },
   settings: { name: 'Settings', description: 'The tenant’s retention period and retention lock (admins)' },

@@ -1,11 +1,14 @@
 import { ListQuerySchema } from '../../common/fields.ts';
 import { ClientListQuerySchema } from '../../monitoring/clients-read.ts';
+import { AlertListQuerySchema } from '../../monitoring/monitoring-lists.ts';
 import { ClientRequestSchema } from '../../monitoring/register-client.ts';
 import {
+  AlertPageSchema,
   ClientConflictSchema,
   ClientDetailSchema,
   ClientPageSchema,
   ClientProfileSchema,
+  RescreenRunPageSchema,
   RescreenRunSchema,
   RescreenRunStartedSchema,
   ScreenedSubjectsPageSchema,
@@ -61,6 +64,22 @@ export const clientsOperations = {
       RescreenRunStartedSchema,
       'The run, started (its clients are re-screened in the background)',
     ),
+  },
+  'rescreen-runs': {
+    query: ListQuerySchema,
+    success: json(
+      RescreenRunPageSchema,
+      'The tenant’s rescreen runs of the last week (scheduled, manual, list change), newest first',
+    ),
+    errors: listQueryErrors,
+  },
+  'alerts-list': {
+    query: AlertListQuerySchema,
+    success: json(
+      AlertPageSchema,
+      'The tenant’s monitoring alerts, newest screen first: by default the open ones, one per client. The page reads at most 2000 screens: it may hold fewer rows than `limit` (even none) with a `next_cursor` to read on from',
+    ),
+    errors: { 400: 'A limit, cursor, status or since that is not valid' },
   },
   'rescreen-run': {
     success: json(RescreenRunSchema, 'The run’s counts, progress and the clients whose outcome changed'),
