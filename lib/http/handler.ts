@@ -200,7 +200,13 @@ function requestFrame(services: () => Services): MiddlewareObj<ServiceEvent, Pip
     after: finish,
     onError: async (request) => {
       const { event } = request;
-      request.response = errorResponse(request.error, requestIdOf(event), event.log ?? logger, event.rawPath);
+      request.response = errorResponse(
+        request.error,
+        requestIdOf(event),
+        event.log ?? logger,
+        event.rawPath,
+        event.headers?.accept,
+      );
       await finish(request);
     },
   };

@@ -134,7 +134,8 @@ export function contractOf(document: JsonObject = openApiDocument()) {
     const mediaType = mediaTypes.find((type) => contentType?.startsWith(type));
     if (!mediaType) return [`${name} ${status}: content-type ${contentType}, declared ${mediaTypes}`];
     if (mediaType === 'application/x-ndjson') return ndjsonProblems(found, name, status, mediaType, body);
-    if (mediaType !== 'application/json') return [];
+    // Problem details (errors) are JSON too: checked against the same schema.
+    if (mediaType !== 'application/json' && mediaType !== 'application/problem+json') return [];
     let parsed: unknown;
     try {
       parsed = JSON.parse(body);
