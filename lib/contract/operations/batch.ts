@@ -4,13 +4,39 @@ import { ListQuerySchema } from '../../common/fields.ts';
 import { BatchClientsRequestSchema } from '../../monitoring/register-client.ts';
 import { BatchDetailSchema, BatchPageSchema, BatchResultRowSchema } from '../responses.ts';
 import type { RouteId } from '../routes.ts';
-import { batchErrors, batchEvents, json, listQueryErrors, notFound, type Operation } from './shared.ts';
+import {
+  batchErrors,
+  batchEvents,
+  json,
+  listQueryErrors,
+  notFound,
+  type Operation,
+  requestExample,
+} from './shared.ts';
 
 /** The contract of the batch streams (lib/contract/operations.ts). */
 export const batchOperations = {
-  'batch-stream': { body: BatchRequestSchema, idempotent: true, success: batchEvents, errors: batchErrors },
+  'batch-stream': {
+    body: BatchRequestSchema,
+    requestExample: requestExample(BatchRequestSchema, {
+      subjects: [
+        { name: 'Vladimir Putin', nationality: 'Russian' },
+        { name: 'Jane Doe', dob: '1980-02-29', location: 'Leeds' },
+      ],
+      types: 'sanctions,pep',
+    }),
+    idempotent: true,
+    success: batchEvents,
+    errors: batchErrors,
+  },
   'batch-clients-stream': {
     body: BatchClientsRequestSchema,
+    requestExample: requestExample(BatchClientsRequestSchema, {
+      subjects: [
+        { name: 'Maria Example', dob: '1975-06-01', reference: 'CUST-0100' },
+        { name: 'Omar Example', nationality: 'Egyptian', reference: 'CUST-0101' },
+      ],
+    }),
     idempotent: true,
     success: batchEvents,
     // A subject whose reference another client holds is an `error` event of the stream, not a 409.

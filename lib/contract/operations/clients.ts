@@ -14,12 +14,26 @@ import {
   ScreenedSubjectsPageSchema,
 } from '../responses.ts';
 import type { RouteId } from '../routes.ts';
-import { accepted, created, json, listQueryErrors, notFound, type Operation, starting } from './shared.ts';
+import {
+  accepted,
+  created,
+  json,
+  listQueryErrors,
+  notFound,
+  type Operation,
+  requestExample,
+  starting,
+} from './shared.ts';
 
 /** The contract of the monitored-client and rescreen routes (lib/contract/operations.ts). */
 export const clientsOperations = {
   'client-register': {
     body: ClientRequestSchema,
+    requestExample: requestExample(ClientRequestSchema, {
+      name: 'Jane Quillonby',
+      dob: '1980-02-29',
+      reference: 'CUST-0001',
+    }),
     idempotent: true,
     success: created(ClientProfileSchema, 'The client, screened and under monitoring'),
     errors: {
