@@ -98,6 +98,9 @@ try {
   await call('client-stop', 'DELETE', `/clients/${stopped.client_id}`, analyst);
   const run = await call('rescreen-trigger', 'POST', '/clients/rescreen/auto/trigger', analyst);
   await call('rescreen-run', 'GET', `/clients/rescreen/runs/${run.run_id}`, analyst);
+  await call('rescreen-runs', 'GET', '/clients/rescreen/runs?limit=2', analyst);
+  await call('alerts-list', 'GET', '/alerts?status=open,closed&limit=2', analyst);
+  await call('alerts-list', 'GET', '/alerts?status=resolved', analyst);
 
   await call('users-list', 'GET', '/users', admin);
   await call('users-list', 'GET', '/users', analyst);
@@ -170,6 +173,9 @@ try {
   await call('batch-stream', 'POST', '/batch/stream', admin, { subjects: [{ name: 'X' }] });
   const batchId = /"batch_id":"([^"]+)"/.exec(events)?.[1];
   await call('batch-reattach', 'GET', `/batch/${batchId}/events`, admin);
+  await call('batches-list', 'GET', '/batch?limit=2', admin);
+  await call('batch-get', 'GET', `/batch/${batchId}`, admin);
+  await call('batch-get', 'GET', '/batch/BAT-20250314-6d92798d57', admin);
   await call('batch-clients-stream', 'POST', '/batch/clients/stream', admin, {
     subjects: [
       { name: 'Maria Example', dob: '1975-06-01', reference: 'CUST-0100' },

@@ -24,7 +24,8 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
  * |                |                    |                                 | subject-screens: TENANT#<tid>#SUBJECT#<hash> / <sid>    |
  * |                |                    |                                 | client-screens: TENANT#<tid>#CLIENT#<cid> / <sid>       |
  * |                |                    |                                 |   (screens of a registered client)                      |
- * | batch          | TENANT#<tid>       | BATCH#<batch_id>                |                                                         |
+ * | batch          | TENANT#<tid>       | BATCH#<batch_id>                | tenant-batches: TENANT#<tid>#BATCHES (or #RUNS for a    |
+ * |                |                    |                                 |   rescreen run) / <created_at>#<batch_id>               |
  * | batch-item     | TENANT#<tid>       | BATCH#<batch_id>#ITEM#<idx>     | batch-progress: TENANT#<tid>#BATCH#<bid> / <finish seq> |
  * |                |                    |                                 |   (only once done or failed)                            |
  * | client         | TENANT#<tid>       | CLIENT#<client_id>              | clients-by-risk: TENANT#<tid>#CLIENTS#<risk> / <cid>    |
@@ -128,6 +129,14 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
  * - number a finished subject: UpdateItem batch, ADD finished 1 (returns the finish sequence)
  * - finish / fail a batch subject: UpdateItem batch item, condition still processing under this
  *   claim (done) or not done (failed); sets the sparse batch-progress keys
+ * - list a tenant's batches or rescreen runs, newest first (GET /batch, GET /clients/rescreen/runs):
+ *   Query tenant-batches pk = TENANT#<tid>#BATCHES (or #RUNS), descending; the batch record
+ *   carries the keys from its PutItem, so the query reads only batch records, never their items
+ * - a batch's results (GET /batch/{id}/results): GetItem batch, Query pk, begins_with(sk,
+ *   BATCH#<batch_id>#ITEM#) (at most 500 items), BatchGetItem the screens they name (100 a call)
+ * - open monitoring alerts (GET /alerts): the screen list's Query (pk, begins_with SCREEN#,
+ *   descending, bounded like its filters) with the filter attribute_exists(alert_since), then
+ *   BatchGetItem the clients of the page: an alert is open on the client's current screen only
  * - stream progress: Query batch-progress pk = TENANT#<tid>#BATCH#<batch_id>, sk > last
  *   contiguous sequence read (only the newly finished subjects are read on each poll)
  * - register a client: consistent GetItem of its client-ref and client-person claims (one to
@@ -220,6 +229,7 @@ export const INDEXES = {
   subjectsByActivity: { name: 'subjects-by-activity', partitionKey: 'activity_pk', sortKey: 'activity_sk' },
   reviewedSubjects: { name: 'reviewed-subjects', partitionKey: 'reviewed_pk', sortKey: 'reviewed_sk' },
   webhookOutbox: { name: 'webhook-outbox', partitionKey: 'outbox_pk', sortKey: 'outbox_sk' },
+  tenantBatches: { name: 'tenant-batches', partitionKey: 'batches_pk', sortKey: 'batches_sk' },
 } as const;
 
 export type IndexName = keyof typeof INDEXES;
@@ -346,6 +356,12 @@ export const keys = {
     pk: `TENANT#${tenantId}`,
     sk: `WINDOW#${subjectHash}`,
   }),
+  /**
+   * tenant-batches partition of a tenant's batches (`batches`: POST /batch/stream and
+   * /batch/clients/stream) or rescreen runs (`runs`), sorted by `<created_at>#<batch_id>`.
+   */
+  tenantBatchesIndex: (tenantId: string, kind: 'batches' | 'runs') =>
+    `TENANT#${tenantId}#${kind === 'runs' ? 'RUNS' : 'BATCHES'}`,
   /** batch-progress partition of a batch's finished subjects, sorted by finish sequence. */
   batchProgressIndex: (tenantId: string, batchId: string) => `TENANT#${tenantId}#BATCH#${batchId}`,
   tenantPartition: (tenantId: string) => `TENANT#${tenantId}`,

@@ -164,7 +164,7 @@ describe('requests the service cannot route or read: a 4xx with a detail, never 
       Buffer.from('{"subjects":[{"name":"Jo Quillonby"}]}'),
     );
     expect(batchSlash.status).toBe(404);
-    expect(batchSlash.headers['content-type']).toMatch(/^application\/json/);
+    expect(batchSlash.headers['content-type']).toMatch(/^application\/problem\+json/);
   });
 
   it('answers HEAD /health with 200 and no body', async () => {

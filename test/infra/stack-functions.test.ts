@@ -93,7 +93,7 @@ describe('HTTP API', () => {
 });
 
 describe('table', () => {
-  it('is the single on-demand table with pk/sk, every GSI of lib/store/schema.ts (nine), TTL, PITR and retained on delete', () => {
+  it('is the single on-demand table with pk/sk, every GSI of lib/store/schema.ts (ten), TTL, PITR and retained on delete', () => {
     expect(resourcesOf('AWS::DynamoDB::Table')).toHaveLength(1);
     template.hasResource('AWS::DynamoDB::Table', {
       DeletionPolicy: 'Retain',

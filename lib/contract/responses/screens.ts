@@ -264,6 +264,19 @@ export const ScreenSchema = v.strictObject({
     v.nullable(ReceiptSchema),
     'The snapshot and matcher the screen was made with; null on screens stored before receipts were recorded.',
   ),
+  lists_stale: described(
+    v.optional(
+      v.array(
+        v.strictObject({
+          id: v.string(),
+          source_date: v.nullable(v.string()),
+          synced_at: timestamp,
+          reasons: v.array(v.string()),
+        }),
+      ),
+    ),
+    'The lists the screen used (those of its check types) that were stale when it was made, by the rule of GET /dbstatus (`staleness_rule`) applied at `screened_at` to the lists its receipt records; empty when none was. Absent on screens stored before receipts.',
+  ),
 });
 
 const replayDifferences = v.strictObject({
