@@ -27,7 +27,7 @@ export function ClientsPage() {
     async () =>
       ok(
         await api.GET('/clients', {
-          params: { query: { limit: '25', ...(cursor ? { cursor } : {}), ...search } },
+          params: { query: { limit: 25, ...(cursor ? { cursor } : {}), ...search } },
         }),
       ),
     [cursor, search.reference, search.risk_level],
