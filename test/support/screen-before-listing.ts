@@ -4,7 +4,7 @@ import { keys } from '../../lib/store/schema.ts';
 
 /**
  * Makes a stored screen say what a screen taken before its subject was listed would have said
- * (CLEAR, no sanctions or PEP matches), so the next re-screen of its client finds a new match and
+ * (CLEAR, no sanctions, PEP or criminal matches), so the next re-screen of its client finds a new match and
  * raises an alert.
  */
 export async function screenBeforeListing(tenantId: string, screenId: string): Promise<void> {
@@ -21,6 +21,9 @@ export async function screenBeforeListing(tenantId: string, screenId: string): P
         risk_level: 'CLEAR',
         sanctions_result: { ...Item?.sanctions_result, ...empty, is_sanctioned: false },
         pep_result: Item?.pep_result ? { ...Item.pep_result, ...empty, is_pep: false } : null,
+        criminal_result: Item?.criminal_result
+          ? { ...Item.criminal_result, risk_level: 'CLEAR', interpol_hits: [], fbi_hits: [] }
+          : null,
       },
     }),
   );
