@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirstSequencer from './test/support/longest-first-sequencer.ts';
 
 /**
  * One run, one summary, one table engine: AWS's own DynamoDB Local (Java 17), so every
@@ -96,6 +97,9 @@ export default defineConfig({
     // Two files at once (the machine's two cores; vitest's default is cores − 1): most files wait
     // on DynamoDB Local, timers or child processes more than they compute.
     maxWorkers: 2,
+    // Each project's slowest files first, from the times a whole run measured (a fresh clone has no
+    // vitest cache to order by).
+    sequence: { sequencer: LongestFirstSequencer },
     // One engine for every test: AWS's DynamoDB Local, one for the run (shared by the projects
     // below), a fresh table per store.
     globalSetup: ['test/support/dynamodb-local-setup.ts'],
