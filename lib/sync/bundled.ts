@@ -6,6 +6,7 @@
  * adds a newer SDN file, FBI and INTERPOL are older captures): the run exercises everything after
  * the download (sanity checks, snapshot store, status rows, swap, rescreens) on real data.
  */
+import { bundledListFiles } from '../watchlists/content-hash.ts';
 import { LIST_SOURCES } from '../watchlists/sources.ts';
 import type { ParsedList } from '../watchlists/types.ts';
 import { LIST_FEEDS, type ListFeed } from './feeds.ts';
@@ -13,7 +14,13 @@ import { LIST_FEEDS, type ListFeed } from './feeds.ts';
 /** The word `--from` takes for the bundled data. */
 export const BUNDLED_ORIGIN = 'bundled';
 
-const PARSED = 'bundled-parsed-list.json';
+/**
+ * Where a bundled list's files are named in its "download": a prefix of their own, so that their
+ * hash differs from the shipped snapshot's (which hashes the same files by their bare paths) and
+ * the first sync on a fresh store parses and publishes every list, while a second run over the same
+ * data/ hashes them alike and reports them unchanged without parsing anything.
+ */
+const BUNDLED_PREFIX = 'bundled/';
 
 /** Every synced list's feed, read from `dataDir` (a directory laid out like the repository's data/). */
 export function bundledFeeds(dataDir: string, feeds: readonly ListFeed[] = LIST_FEEDS): ListFeed[] {
@@ -23,15 +30,16 @@ export function bundledFeeds(dataDir: string, feeds: readonly ListFeed[] = LIST_
     return {
       listId: feed.listId,
       officialUrls: feed.officialUrls,
-      // The parsed list is what is "downloaded": its bytes are hashed like a file's, so a second
-      // run over the same data/ reports the list unchanged.
+      // The bundled files are what is "downloaded": their bytes are hashed as a download's are.
       async download() {
-        return new Map([[PARSED, Buffer.from(JSON.stringify(source.read(dataDir)))]]);
+        const files = new Map<string, Buffer>();
+        for (const [path, bytes] of bundledListFiles(dataDir, source.descriptor))
+          files.set(`${BUNDLED_PREFIX}${path}`, bytes);
+        return files;
       },
-      parse(files) {
-        const bytes = files.get(PARSED);
-        if (!bytes) throw new Error(`${PARSED} was not read`);
-        const parsed = JSON.parse(bytes.toString('utf8')) as ParsedList;
+      // Read with the reader that built the shipped snapshot, from the directory just hashed.
+      parse(): ParsedList {
+        const parsed = source.read(dataDir);
         // The bundled copy's date is in the repository's attribution metadata (the descriptor, from
         // the list's SOURCE.md) where its files state none; never the day of this run.
         return parsed.sourceDate

@@ -38,8 +38,8 @@ function npmRunSync() {
 }
 
 describe('npm run sync -- --from bundled', () => {
-  // Two runs of the whole sync, each parsing every list: about 50 s on a quiet 2-core machine, and
-  // each may take up to its 240 s spawn timeout on a loaded one (the 60 s default was too close).
+  // Two runs of the whole sync: the first parses every list (about 40 s on a quiet 2-core machine),
+  // the second only hashes the files; each may take up to its 240 s spawn timeout on a loaded one.
   it('succeeds on a fresh store for every synced list, and finds them unchanged the next time', {
     timeout: 500_000,
   }, () => {
