@@ -173,7 +173,7 @@ export function originSecretRotationTarget(env: NodeJS.ProcessEnv = process.env)
  * presence; numbers as `Number()` of the variable or its default, as before.
  */
 export interface LocalSettings {
-  /** DATA_DIR, default `.data` (unresolved). */
+  /** DATA_DIR, default `.data` (unresolved), also when set empty (never the working directory). */
   dataDir: string;
   /** PORT, default 3000. */
   port: number;
@@ -211,7 +211,7 @@ export interface LocalSettings {
 
 export function localSettings(env: NodeJS.ProcessEnv = process.env): LocalSettings {
   return {
-    dataDir: env.DATA_DIR ?? '.data',
+    dataDir: env.DATA_DIR || '.data',
     port: Number(env.PORT ?? 3000),
     concurrency: Number(env.LOCAL_CONCURRENCY ?? 32),
     batchConsumers: Number(env.LOCAL_BATCH_CONSUMERS ?? 4),
