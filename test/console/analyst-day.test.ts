@@ -24,6 +24,8 @@ import {
   WIDE,
 } from '../support/console-browser.ts';
 import { eventually } from '../support/eventually.ts';
+import { putItems } from '../support/monitored-client.ts';
+import { pendingScreenItem } from '../support/pending-screens.ts';
 
 /**
  * A real UN designee (born 1978-04-28). The same name with a birth date years away is an obvious
@@ -41,6 +43,7 @@ describe("an analyst's day in the console", { timeout: 240_000 }, () => {
   }
 
   let journey: ConsoleStack;
+  let tenantId: string;
   let adminKey: string;
   let analystKey: string;
   let analystId: string;
@@ -54,6 +57,7 @@ describe("an analyst's day in the console", { timeout: 240_000 }, () => {
     const { table } = getServices();
     const created = await createTenant(table, { name: 'Analyst Day Bank', plan: 'enterprise' });
     adminKey = created.admin.api_key;
+    tenantId = created.tenant.tenant_id;
     // The tenant's queue targets (there is no route to adopt a policy yet: the ops path).
     await adoptPolicy(
       table,
@@ -108,6 +112,14 @@ describe("an analyst's day in the console", { timeout: 240_000 }, () => {
   }
 
   it('the queue shows what needs a person, by risk then wait, with its best match and target; repeat screens are one row', async () => {
+    // A HIGH screen that has waited since 1 November: past its 24-hour target.
+    const waiting = pendingScreenItem(tenantId, {
+      sequence: 1,
+      day: '20261101',
+      risk_level: 'HIGH',
+      lists: ['un_sc'],
+    });
+    await putItems(getServices().table, [waiting]);
     const clear = (await analyst.post('/screen', { name: 'Ottoline Quarrenby', types: 'sanctions' })).body;
     expect(clear.risk_level).toBe('CLEAR');
     const low = await falsePositive(1940);
@@ -125,15 +137,19 @@ describe("an analyst's day in the console", { timeout: 240_000 }, () => {
     await page.getByRole('link', { name: 'Alert queue' }).click();
     const order = await queueOrder(page);
 
-    expect(order).toEqual([expect.stringMatching(/^SCR-/)]);
-    expect([low, repeat]).toContain(order[0]);
-    const row = page.locator('tbody tr').first();
+    // Highest risk first: the overdue HIGH screen, then the LOW subject screened twice (one row).
+    expect(order).toEqual([waiting.screen_id, expect.stringMatching(/^SCR-/)]);
+    expect([low, repeat]).toContain(order[1]);
+    const overdue = page.locator('tbody tr').first();
+    expect(await overdue.getAttribute('class')).toBe('overdue');
+    expect(await overdue.textContent()).toMatch(/\d+ d \d+ h overdue \(target 24 h\)/);
+    const row = page.locator('tbody tr').nth(1);
     const text = await row.textContent();
     expect(text).toContain(LISTED_NAME);
     expect(text).toMatch(/KATANGA.*\(un_sc\)/i);
     expect(text).toMatch(/\d+ min \(target 168 h\)/);
     expect(text).not.toMatch(/overdue/);
-    expect(await row.getByRole('link', { name: low === order[0] ? repeat : low }).count()).toBe(1);
+    expect(await row.getByRole('link', { name: low === order[1] ? repeat : low }).count()).toBe(1);
     expect(await page.getByRole('link', { name: clear.screen_id }).count()).toBe(0);
 
     // Every undecided screen, the CLEAR one too, is one choice away.
@@ -142,8 +158,8 @@ describe("an analyst's day in the console", { timeout: 240_000 }, () => {
     await page.getByRole('link', { name: clear.screen_id }).waitFor();
     await accessible(page, 'work queue');
 
-    // Clear both for the journeys that follow.
-    for (const id of [low, repeat])
+    // Clear them for the journeys that follow.
+    for (const id of [low, repeat, waiting.screen_id])
       expect((await analyst.post(`/screens/${id}/dispose`, { disposition: 'false_positive' })).status).toBe(
         200,
       );
