@@ -12,9 +12,10 @@ export const DECISIONS: { value: Decision; label: string }[] = [
   { value: 'cleared', label: 'Cleared' },
 ];
 
-/** What one screen of a bulk decision came to: recorded, or the API's detail. */
+/** What one screen of a bulk decision came to: recorded (awaiting an admin's approval, if a rule asks), or the API's detail. */
 export interface Outcome {
   screen_id: string;
+  awaiting_approval?: boolean;
   error?: string;
 }
 
@@ -34,8 +35,10 @@ export async function bulkDispose(ids: string[], body: DisposeBody, onEach?: () 
       const i = nextIndex++;
       const screen_id = ids[i];
       try {
-        ok(await api.POST('/screens/{screen_id}/dispose', { params: { path: { screen_id } }, body }));
-        outcomes[i] = { screen_id };
+        const answer = ok(
+          await api.POST('/screens/{screen_id}/dispose', { params: { path: { screen_id } }, body }),
+        );
+        outcomes[i] = { screen_id, awaiting_approval: Boolean(answer.disposition?.awaiting_approval) };
       } catch (error) {
         outcomes[i] = { screen_id, error: (error as Error).message };
       }

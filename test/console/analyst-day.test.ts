@@ -226,6 +226,42 @@ describe("an analyst's day in the console", { timeout: 240_000 }, () => {
       new RegExp(`${first}: .*disposition`, 'i'),
     );
     expect((await analyst.get(`/screens/${second}`)).body.disposition.disposition).toBe('false_positive');
+
+    // The four-eyes rule applies to each screen: under a policy that asks a second person to sign
+    // off a HIGH false positive, each is recorded awaiting an admin's approval.
+    await adoptPolicy(
+      getServices().table,
+      tenantId,
+      { user_id: 'ops-cli', role: 'ops' },
+      {
+        ...SERVICE_POLICY,
+        approval: { ...SERVICE_POLICY.approval, false_positive: ['HIGH'] },
+        queue_sla_hours: { CRITICAL: 4, HIGH: 24, MEDIUM: 72, LOW: 168, CLEAR: null },
+      },
+      { proposalId: null, reportDigest: null },
+    );
+    const high = [2, 3].map((sequence) =>
+      pendingScreenItem(tenantId, { sequence, day: '20261102', risk_level: 'HIGH', lists: ['un_sc'] }),
+    );
+    await putItems(getServices().table, high);
+    await page.reload();
+    expect((await queueOrder(page)).sort()).toEqual(high.map((screen) => screen.screen_id).sort());
+    await page.getByLabel('Select all on this page').check();
+    await page.getByLabel('Decision for the selected').selectOption('false_positive');
+    await page.getByRole('button', { name: 'Record for 2 selected' }).click();
+    await page
+      .getByText("Recorded 2 of 2 decisions. 2 await an admin's approval")
+      .waitFor({ timeout: 30_000 });
+    for (const { screen_id } of high) {
+      const screen = (await analyst.get(`/screens/${screen_id}`)).body;
+      expect(screen.disposition).toMatchObject({ disposition: 'false_positive', awaiting_approval: true });
+      // An admin signs each off (and so clears the queue for the journeys that follow).
+      const approved = await admin.post(`/screens/${screen_id}/dispose`, {
+        disposition: 'approved',
+        approves_version: 1,
+      });
+      expect(approved.status).toBe(200);
+    }
     await context.close();
   });
 

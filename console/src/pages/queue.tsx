@@ -393,11 +393,15 @@ function BulkDecision({
 
 function Outcomes({ outcomes }: { outcomes: Outcome[] }) {
   const failed = outcomes.filter((outcome) => outcome.error);
+  const awaiting = outcomes.filter((outcome) => outcome.awaiting_approval).length;
   return (
     <div class={failed.length ? 'warning' : 'ok'} role="status">
       <p>
         Recorded {outcomes.length - failed.length} of {outcomes.length} decisions
         {failed.length ? `; ${failed.length} failed:` : '.'}
+        {awaiting
+          ? ` ${awaiting} await an admin's approval (the tenant's policy asks for a second person).`
+          : ''}
       </p>
       {failed.length ? (
         <ul class="compact row-errors">
