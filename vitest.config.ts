@@ -52,6 +52,7 @@ const journeys = [
   'test/api/reference-page.test.ts',
   'test/api/readme-examples.test.ts',
   'test/api/input-rules.test.ts',
+  'test/console/analyst-day.test.ts',
   'test/console/console.test.ts',
   'test/infra/local-binding.test.ts',
   'test/infra/restart-fault.test.ts',

@@ -8,6 +8,7 @@ import type { DispositionValue } from './request.ts';
 import type { ScreenOrigin } from './screen-origin.ts';
 import type {
   Actor,
+  BestMatch,
   DecisionRecord,
   HistoryEntry,
   HistoryValue,
@@ -123,6 +124,8 @@ export interface ScreenSummary {
   alert_since: string | null;
   origin: ScreenOrigin;
   client_id: string | null;
+  /** The strongest match (highest risk, then score); null when nothing matched or on screens stored before it was recorded. */
+  best_match: BestMatch | null;
 }
 
 /** Where an entry points at another: its version, value, author and time. */
@@ -250,6 +253,7 @@ export function toSummary(item: ScreenSummaryItem): ScreenSummary {
     alert_since: item.alert_since ?? null,
     origin: item.origin,
     client_id: item.client_id ?? null,
+    best_match: item.best_match ?? null,
   };
 }
 

@@ -157,6 +157,16 @@ export interface ScreenAlert {
 
 const objectOf = <T>() => v.custom<T>((value) => typeof value === 'object' && value !== null);
 
+/** A screen's strongest match, as its list row shows it (bestMatchOf). */
+const BestMatchSchema = v.object({
+  name: v.string(),
+  list_id: v.string(),
+  list_name: v.string(),
+  score: v.number(),
+  risk_level: v.picklist(RISK_ORDER),
+});
+export type BestMatch = v.InferOutput<typeof BestMatchSchema>;
+
 /** The fields a screen row shows (the lists read only these). */
 const screenSummaryEntries = {
   screen_id: v.string(),
@@ -175,7 +185,39 @@ const screenSummaryEntries = {
   origin: v.optional(v.picklist(SCREEN_ORIGINS), 'api'),
   /** The registered client it belongs to (registration and re-screens). */
   client_id: v.optional(v.string()),
+  /** The strongest match (bestMatchOf), so a queue row shows it without reading the match data; absent on screens stored before it was recorded. */
+  best_match: v.optional(BestMatchSchema),
 };
+
+/**
+ * The screen's strongest match across its checks: the highest risk, then the highest score (the
+ * first listed on a tie). Undefined when nothing matched.
+ */
+export function bestMatchOf(
+  checks: Pick<ScreenItem, 'sanctions_result' | 'pep_result' | 'criminal_result'>,
+): BestMatch | undefined {
+  const matches = [
+    ...(checks.sanctions_result?.matches ?? []),
+    ...(checks.pep_result?.matches ?? []),
+    ...(checks.criminal_result?.interpol_hits ?? []),
+    ...(checks.criminal_result?.fbi_hits ?? []),
+  ];
+  let best: (typeof matches)[number] | undefined;
+  for (const match of matches) {
+    const rank = RISK_ORDER.indexOf(match.risk_level);
+    const bestRank = best ? RISK_ORDER.indexOf(best.risk_level) : -1;
+    if (!best || rank > bestRank || (rank === bestRank && match.score > best.score)) best = match;
+  }
+  return best
+    ? {
+        name: best.primary_name,
+        list_id: best.list_id,
+        list_name: best.list_name,
+        score: best.score,
+        risk_level: best.risk_level,
+      }
+    : undefined;
+}
 
 /**
  * The screen item in the table (keys.screen), parsed on the way out of the table, never cast.
@@ -270,6 +312,7 @@ export function historyEntryBytes(entry: HistoryEntry): number {
  */
 export function newScreenItem(screen: Omit<ScreenItem, 'pk' | 'sk' | 'entity'>): ScreenItem {
   const { tenant_id: tenantId, screen_id: screenId } = screen;
+  const best = bestMatchOf(screen);
   return {
     ...keys.screen(tenantId, screenId),
     ...indexKeys('pendingScreens', keys.pendingIndex(tenantId), screenId),
@@ -278,6 +321,7 @@ export function newScreenItem(screen: Omit<ScreenItem, 'pk' | 'sk' | 'entity'>):
       ? indexKeys('clientScreens', keys.clientScreensIndex(tenantId, screen.client_id), screenId)
       : {}),
     entity: 'screen',
+    ...(best ? { best_match: best } : {}),
     ...screen,
   };
 }
@@ -795,6 +839,7 @@ const SUMMARY_ATTRIBUTES = [
   'alert_since',
   'origin',
   'client_id',
+  'best_match',
 ];
 
 /** The highest screen id sort key of a tenant: `SCREEN#SCR-` and a day, then anything. */

@@ -73,6 +73,28 @@ describe('filters on real screens', () => {
     });
   });
 
+  it('each row names its strongest match (highest risk, then score); a screen with none, null', async () => {
+    const full = (await local.api.get(`/screens/${listed.screen_id}`, key)).body;
+    const matches = [...(full.sanctions_result?.matches ?? []), ...(full.pep_result?.matches ?? [])];
+    const rank = ['CLEAR', 'LOW', 'MEDIUM', 'HIGH', 'CRITICAL'];
+    const strongest = [...matches].sort(
+      (a, b) => rank.indexOf(b.risk_level) - rank.indexOf(a.risk_level) || b.score - a.score,
+    )[0];
+
+    const rows = (await local.api.get('/screens/pending?limit=50', key)).body.screens;
+    const row = (id: string) => rows.find((r: { screen_id: string }) => r.screen_id === id);
+
+    expect(matches.length).toBeGreaterThan(1);
+    expect(row(listed.screen_id).best_match).toEqual({
+      name: strongest.primary_name,
+      list_id: strongest.list_id,
+      list_name: strongest.list_name,
+      score: strongest.score,
+      risk_level: strongest.risk_level,
+    });
+    expect(row(clear.screen_id).best_match).toBeNull();
+  });
+
   it('check and list: screens whose check found a match, on the list named', async () => {
     const list = listed.sanctions_result.matches[0].list_id;
 

@@ -4,29 +4,20 @@
  * against a local mirror of the UN list. Every page is checked with axe-core (no serious or
  * critical violation) at 1280×800 and at a phone's width, and no request may leave the origin.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
+import type { LocalStack } from '../../infra/local/stack.ts';
 import { CONSOLE_CONTENT_SECURITY_POLICY } from '../../lib/api-docs/console-files.ts';
-import { writeSnapshot } from '../../lib/matcher/snapshot-file.ts';
 import { getServices } from '../../lib/runtime/services.ts';
 import { OPERATIONS_ISSUER } from '../../lib/tenancy/key-lineage.ts';
 import { addUser, createTenant } from '../../lib/tenancy/tenants.ts';
-import { DESIGNEE, designationMirror, serviceClient } from '../support/alert-lag.ts';
-import { CHROMIUM_ARGS, chromiumExecutable, missingChromium } from '../support/chromium.ts';
+import { DESIGNEE, type designationMirror, serviceClient } from '../support/alert-lag.ts';
+import { chromiumExecutable, missingChromium } from '../support/chromium.ts';
+import { accessible, openTab, signInWith, startConsoleStack, WIDE } from '../support/console-browser.ts';
 import { eventually } from '../support/eventually.ts';
-import { snapshotOfLists } from '../support/list-mirror.ts';
-import { type SyncEnvironment, setSyncEnvironment } from '../support/syncing-stack.ts';
 
-const repoRoot = resolve(import.meta.dirname, '../..');
 /** A real UN designee with his listed date of birth: a confirmed (CRITICAL) sanctions match. */
 const CRITICAL_SUBJECT = { name: 'Germain Katanga', dob: '1978-04-28' };
-const NARROW = { width: 390, height: 844 };
-const WIDE = { width: 1280, height: 800 };
 
 const executable = chromiumExecutable();
 
@@ -40,7 +31,7 @@ describe('the console in a browser', { timeout: 240_000 }, () => {
   let stack: LocalStack;
   let browser: Browser;
   let mirror: ReturnType<typeof designationMirror>;
-  let environment: SyncEnvironment;
+  let close: () => Promise<void>;
   let tenantId: string;
   let tenantName: string;
   let adminKey: string;
@@ -50,16 +41,7 @@ describe('the console in a browser', { timeout: 240_000 }, () => {
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(join(repoRoot, 'dist/console/index.html')))
-      execFileSync('bash', ['scripts/build-console.sh'], { cwd: repoRoot, stdio: 'ignore' });
-    // The bundled lists were synced three days ago: the US Congress list (not synced here) is stale.
-    environment = setSyncEnvironment({ lists: ['un_sc'], intervalSeconds: 2 });
-    writeSnapshot(
-      snapshotOfLists(['un_sc', 'us_congress_pep'], { now: new Date(Date.now() - 3 * 86_400_000) }),
-      environment.bundledSnapshot,
-    );
-    mirror = designationMirror(environment.mirrorDir);
-    stack = await startLocalStack({ dataDir: null });
+    ({ stack, browser, mirror, close } = await startConsoleStack(executable));
     const { table } = getServices();
     const created = await createTenant(table, { name: 'Console Journeys Bank', plan: 'enterprise' });
     tenantId = created.tenant.tenant_id;
@@ -71,57 +53,15 @@ describe('the console in a browser', { timeout: 240_000 }, () => {
     analystKey = (
       await addUser(table, tenantId, { name: 'Ana Lyst', role: 'analyst', issuer: OPERATIONS_ISSUER })
     ).api_key;
-    browser = await chromium.launch({ executablePath: executable, args: CHROMIUM_ARGS });
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await stack?.close();
-    environment?.restore();
+    await close?.();
   });
 
-  /** A fresh tab (its own sessionStorage) watched for requests off the origin and script errors. */
-  async function open(viewport = WIDE): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({ viewport });
-    const page = await context.newPage();
-    const origin = new URL(stack.url).origin;
-    page.on('request', (request) => {
-      const url = new URL(request.url());
-      if ((url.protocol === 'http:' || url.protocol === 'https:') && url.origin !== origin)
-        offOrigin.push(request.url());
-    });
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    page.on('console', (message) => {
-      // A failed API call is shown on the page; the browser also logs the status, which is expected.
-      if (message.type() === 'error' && !/status of 4\d\d/.test(message.text()))
-        pageErrors.push(message.text());
-    });
-    page.on('dialog', (dialog) => void dialog.accept());
-    return { context, page };
-  }
-
-  async function signIn(page: Page, key: string, path = '/console/'): Promise<void> {
-    await page.goto(`${stack.url}${path}`);
-    await page.getByLabel('API key').fill(key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('button', { name: 'Sign out' }).waitFor();
-  }
-
-  /** axe-core on the page as shown, at both widths: no serious or critical violation. */
-  async function accessible(page: Page, what: string): Promise<void> {
-    for (const viewport of [WIDE, NARROW]) {
-      await page.setViewportSize(viewport);
-      const results = await new AxeBuilder({ page }).analyze();
-      const bad = results.violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-      expect(bad, `${what} at ${viewport.width}px`).toEqual([]);
-      // Nothing wider than the window: a narrow window scrolls tables inside their frame only.
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow, `${what} at ${viewport.width}px scrolls sideways`).toBeLessThanOrEqual(0);
-    }
-    await page.setViewportSize(WIDE);
-  }
+  const watch = { offOrigin, pageErrors };
+  const open = (viewport = WIDE) => openTab(browser, stack.url, watch, viewport);
+  const signIn = (page: Page, key: string, path?: string) => signInWith(page, stack.url, key, path);
 
   it('serves the page and its files from the service under a strict policy; any console path reloads the page', async () => {
     const page = await fetch(`${stack.url}/console/screens/SCR-20260101-000001`);

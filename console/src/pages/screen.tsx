@@ -1,21 +1,11 @@
 import { useState } from 'preact/hooks';
 import { type Account, api, ok, type Schemas, type Screen } from '../api.ts';
-import type { paths } from '../generated/openapi.ts';
-import { type Check, matchesOf, resultOf } from '../queue.ts';
-import { href } from '../router.ts';
+import { DECISIONS, type Decision, type DisposeBody } from '../bulk.ts';
+import { type Check, matchesOf, nextInQueue, resultOf } from '../queue.ts';
+import { href, navigate } from '../router.ts';
 import { confirmed, ErrorNote, Loading, Page, Risk, useAction, useLoad, when } from '../ui.tsx';
 
 type Match = Schemas['Match'];
-type DisposeBody = NonNullable<
-  paths['/screens/{screen_id}/dispose']['post']['requestBody']
->['content']['application/json'];
-type Decision = 'confirmed_hit' | 'false_positive' | 'needs_review' | 'cleared';
-const DECISIONS: { value: Decision; label: string }[] = [
-  { value: 'confirmed_hit', label: 'Confirmed hit' },
-  { value: 'false_positive', label: 'False positive' },
-  { value: 'needs_review', label: 'Needs review' },
-  { value: 'cleared', label: 'Cleared' },
-];
 const CHECKS: { check: Check; label: string }[] = [
   { check: 'sanctions', label: 'Sanctions' },
   { check: 'pep', label: 'Politically exposed persons' },
@@ -52,6 +42,7 @@ export function ScreenPage({ screenId, account }: { screenId: string; account: A
           </>
         ) : null}
       </p>
+      {screen.alert ? <WhatChanged alert={screen.alert} /> : null}
       <section aria-labelledby="subject">
         <h2 id="subject">Subject</h2>
         <dl class="facts">
@@ -61,7 +52,6 @@ export function ScreenPage({ screenId, account }: { screenId: string; account: A
           ])}
         </dl>
       </section>
-      <Decide screen={screen} account={account} onDecided={loaded.reload} />
       {CHECKS.filter(({ check }) => screen.types.includes(check)).map(({ check, label }) => {
         const result = resultOf(screen, check);
         if (!result) return null;
@@ -96,6 +86,7 @@ export function ScreenPage({ screenId, account }: { screenId: string; account: A
           </ul>
         </section>
       ) : null}
+      <Decide screen={screen} account={account} onDecided={loaded.reload} />
       <section aria-labelledby="history">
         <h2 id="history">History</h2>
         {history.history.length === 0 ? <p class="muted">No decision recorded yet.</p> : null}
@@ -121,6 +112,58 @@ export function ScreenPage({ screenId, account }: { screenId: string; account: A
         </ol>
       </section>
     </Page>
+  );
+}
+
+type Alert = NonNullable<Screen['alert']>;
+
+/** A monitoring alert opens with what changed since the client's last settled screen. */
+function WhatChanged({ alert }: { alert: Alert }) {
+  const refs = (label: string, matches: Alert['matches_added']) =>
+    matches.length ? (
+      <>
+        <h3>{label}</h3>
+        <ul class="compact">
+          {matches.map((match) => (
+            <li key={`${match.list_id}-${match.entity_id}`}>
+              {match.primary_name} <span class="muted">({match.list_id})</span>{' '}
+              <Risk level={match.risk_level} />
+            </li>
+          ))}
+        </ul>
+      </>
+    ) : null;
+  const previous = alert.baseline_screen_id ?? alert.previous_screen_id;
+  return (
+    <section aria-labelledby="what-changed" class="notice">
+      <h2 id="what-changed">What changed</h2>
+      <p>
+        Monitoring alert since {when(alert.since)}: risk {alert.risk_before ?? 'none'} → {alert.risk_after}.
+        {previous ? (
+          <>
+            {' '}
+            Compared with <a href={href(`/screens/${previous}`)}>{previous}</a>
+            {alert.previous_screen_id && alert.previous_screen_id !== previous ? (
+              <>
+                ; the client's screen before this one:{' '}
+                <a href={href(`/screens/${alert.previous_screen_id}`)}>{alert.previous_screen_id}</a>
+              </>
+            ) : null}
+            .
+          </>
+        ) : null}
+      </p>
+      {alert.reasons.length ? (
+        <ul class="compact reasons">
+          {alert.reasons.map((reason) => (
+            <li key={reason}>{reason}</li>
+          ))}
+        </ul>
+      ) : null}
+      {refs('Matches added', alert.matches_added)}
+      {refs('Matches removed', alert.matches_removed)}
+      {refs('Listings changed (names, dates of birth or nationalities)', alert.matches_changed)}
+    </section>
   );
 }
 
@@ -188,7 +231,10 @@ function Decide({ screen, account, onDecided }: { screen: Screen; account: Accou
   const current = screen.disposition;
   const admin = account.role === 'admin';
   const mine = current?.author.user_id === account.user.user_id;
-  const dispose = (body: DisposeBody) =>
+  // After an approval the value in force is `approved` by the admin; the decision signed off and its author are kept beside it.
+  const decided = current?.approved_decision ?? current;
+  const [queueDone, setQueueDone] = useState(false);
+  const dispose = (body: DisposeBody, andNext = false) =>
     action.run(async () => {
       ok(
         await api.POST('/screens/{screen_id}/dispose', {
@@ -197,16 +243,29 @@ function Decide({ screen, account, onDecided }: { screen: Screen; account: Accou
         }),
       );
       setNote('');
+      if (andNext) {
+        const next = await nextInQueue(screen.screen_id, { user_id: account.user.user_id, admin });
+        if (next) return navigate(`/screens/${next}`);
+        setQueueDone(true);
+      }
       onDecided();
     });
   return (
     <section aria-labelledby="decision">
       <h2 id="decision">Decision</h2>
       {current ? (
-        <p>
-          In force: <strong>{current.disposition}</strong> by {current.author.user_id} {when(current.at)}
+        <p class="in-force">
+          In force: <strong>{decided?.disposition}</strong> by {decided?.author.user_id} (
+          {decided?.author.role}) {when(decided?.at)}
           {current.decision_version ? ` (v${current.decision_version})` : ''}
-          {current.note ? `: “${current.note}”` : ''}
+          {decided?.note ? `: “${decided.note}”` : ''}
+          {current.approved_decision ? (
+            <>
+              ; approved by {current.author.user_id} {when(current.at)}
+              {current.note ? `: “${current.note}”` : ''}
+            </>
+          ) : null}
+          {current.awaiting_approval ? '; awaiting approval' : ''}
         </p>
       ) : (
         <p>No decision yet.</p>
@@ -258,17 +317,21 @@ function Decide({ screen, account, onDecided }: { screen: Screen; account: Accou
         class="decide"
         onSubmit={(event) => {
           event.preventDefault();
+          const andNext = (event as SubmitEvent).submitter?.getAttribute('value') === 'next';
           if (
             current &&
             !confirmed(`Override the decision in force (${current.disposition}) with ${decision}?`)
           )
             return;
-          void dispose({
-            disposition: decision,
-            note: note || null,
-            override: Boolean(current),
-            approval_requested: requestApproval,
-          });
+          void dispose(
+            {
+              disposition: decision,
+              note: note || null,
+              override: Boolean(current),
+              approval_requested: requestApproval,
+            },
+            andNext,
+          );
         }}
       >
         <label for="disposition">{current ? 'Override with' : 'Disposition'}</label>
@@ -299,10 +362,22 @@ function Decide({ screen, account, onDecided }: { screen: Screen; account: Accou
           />{' '}
           Request an admin's approval
         </label>
-        <button type="submit" disabled={action.busy}>
-          {current ? 'Override decision' : 'Record decision'}
-        </button>
+        <div class="actions">
+          <button type="submit" disabled={action.busy}>
+            {current ? 'Override decision' : 'Record decision'}
+          </button>
+          {current ? null : (
+            <button type="submit" value="next" disabled={action.busy}>
+              Decide and next
+            </button>
+          )}
+        </div>
       </form>
+      {queueDone ? (
+        <p class="ok" role="status">
+          That was the last screen of the queue. <a href={href('/queue')}>Back to the queue</a>
+        </p>
+      ) : null}
       <ErrorNote error={action.error} />
     </section>
   );

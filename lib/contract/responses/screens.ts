@@ -174,7 +174,26 @@ const screenSummaryEntries = {
   client_id: v.nullable(clientId),
 };
 
-export const ScreenSummarySchema = v.strictObject(screenSummaryEntries);
+export const ScreenSummarySchema = v.strictObject({
+  ...screenSummaryEntries,
+  best_match: v.pipe(
+    v.nullable(
+      v.strictObject({
+        name: v.pipe(v.string(), v.description('The listed person’s primary name')),
+        list_id: v.string(),
+        list_name: v.string(),
+        score: v.pipe(
+          v.number(),
+          v.description('0..1: name similarity adjusted by date of birth and nationality'),
+        ),
+        risk_level: riskLevel,
+      }),
+    ),
+    v.description(
+      'The screen’s strongest match across its checks (the highest risk, then the highest score), so a queue row can show it without reading the match data; null when nothing matched, and on screens stored before it was recorded',
+    ),
+  ),
+});
 
 const described = <TSchema extends v.GenericSchema>(schema: TSchema, text: string) =>
   v.pipe(schema, v.description(text));
