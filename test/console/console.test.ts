@@ -366,8 +366,11 @@ describe('the console in a browser', { timeout: 240_000 }, () => {
     const file = await (await download).createReadStream();
     let text = '';
     for await (const chunk of file) text += chunk;
-    expect(text.split('\r\n')[0]).toBe('row,name,screen_id,risk_level,error');
-    expect(text).toMatch(/1,Germain Katanga,SCR-\d{8}-\d+,CRITICAL,/);
+    // The API's export (GET /batch/{id}/results?format=csv): the best match beside each subject.
+    expect(text.split(/\r?\n/)[0]).toMatch(
+      /^row,name,dob,.*,screen_id,risk_level,.*best_match_name,best_match_list/,
+    );
+    expect(text).toMatch(/\n1,Germain Katanga,1978-04-28,.*SCR-\d{8}-\d+,CRITICAL,.*KATANGA.*,un_sc,/i);
     await context.close();
   });
 
