@@ -52,6 +52,7 @@ const journeys = [
   'test/api/readme-examples.test.ts',
   'test/api/input-rules.test.ts',
   'test/console/console.test.ts',
+  'test/console/admin-pages.test.ts',
   'test/infra/local-binding.test.ts',
   'test/infra/restart-fault.test.ts',
   'test/sync/alert-lag.test.ts',
