@@ -10,8 +10,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, chromium } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
@@ -20,6 +19,7 @@ import { OPERATIONS_ISSUER } from '../../lib/tenancy/key-lineage.ts';
 import { addUser, createTenant } from '../../lib/tenancy/tenants.ts';
 import { serviceClient } from '../support/alert-lag.ts';
 import { CHROMIUM_ARGS, chromiumExecutable, missingChromium } from '../support/chromium.ts';
+import { consoleBrowser, words } from '../support/console-browser.ts';
 import { eventually } from '../support/eventually.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 
@@ -28,8 +28,6 @@ const repoRoot = resolve(import.meta.dirname, '../..');
 const CRITICAL_SUBJECT = { name: 'Germain Katanga', dob: '1978-04-28' };
 /** A subject's name a spreadsheet would run as a formula (OWASP CSV injection). */
 const FORMULA_NAME = '=HYPERLINK("http://127.0.0.1:9/x","Click Me")';
-const NARROW = { width: 390, height: 844 };
-const WIDE = { width: 1280, height: 800 };
 
 const executable = chromiumExecutable();
 
@@ -47,8 +45,10 @@ describe('the console’s batch results and admin pages in a browser', { timeout
   let secondAdminId: string;
   let analystKey: string;
   let analystId: string;
-  const offOrigin: string[] = [];
-  const pageErrors: string[] = [];
+  const { offOrigin, pageErrors, open, signIn, accessible } = consoleBrowser(
+    () => browser,
+    () => stack.url,
+  );
 
   beforeAll(async () => {
     if (!existsSync(join(repoRoot, 'dist/console/index.html')))
@@ -79,60 +79,6 @@ describe('the console’s batch results and admin pages in a browser', { timeout
     await stack?.close();
     await receiver?.close();
   });
-
-  /** A fresh tab (its own sessionStorage) watched for requests off the origin and script errors. */
-  async function open(viewport = WIDE): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({ viewport, acceptDownloads: true });
-    const page = await context.newPage();
-    const origin = new URL(stack.url).origin;
-    page.on('request', (request) => {
-      const url = new URL(request.url());
-      if ((url.protocol === 'http:' || url.protocol === 'https:') && url.origin !== origin)
-        offOrigin.push(request.url());
-    });
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !/status of 4\d\d/.test(message.text()))
-        pageErrors.push(message.text());
-    });
-    page.on('dialog', (dialog) => void dialog.accept());
-    return { context, page };
-  }
-
-  async function signIn(page: Page, key: string, path = '/console/'): Promise<void> {
-    await page.goto(`${stack.url}${path}`);
-    await page.getByLabel('API key').fill(key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('button', { name: 'Sign out' }).waitFor();
-  }
-
-  /**
-   * axe-core at both widths (no serious or critical violation, nothing wider than the window); on
-   * the narrow one the header stays compact and every table is shown as card rows.
-   */
-  async function accessible(page: Page, what: string): Promise<void> {
-    for (const viewport of [WIDE, NARROW]) {
-      await page.setViewportSize(viewport);
-      const results = await new AxeBuilder({ page }).analyze();
-      const bad = results.violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-      expect(bad, `${what} at ${viewport.width}px`).toEqual([]);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow, `${what} at ${viewport.width}px scrolls sideways`).toBeLessThanOrEqual(0);
-      const layout = await page.evaluate(() => ({
-        header: document.querySelector('header')?.getBoundingClientRect().height ?? 0,
-        rows: [...document.querySelectorAll('.table-wrap tbody tr')].map(
-          (tr) => getComputedStyle(tr).display,
-        ),
-      }));
-      if (viewport === NARROW) {
-        expect(layout.header, `${what}: header height at 390px`).toBeLessThanOrEqual(100);
-        expect(new Set(layout.rows), `${what}: table rows at 390px`).not.toContain('table-row');
-      } else expect(new Set(layout.rows), `${what}: table rows at 1280px`).not.toContain('block');
-    }
-    await page.setViewportSize(WIDE);
-  }
 
   it('a 200-row `;`-separated batch runs; its results table is riskiest first and its CSV has match columns and no live formula', {
     timeout: 420_000,
@@ -398,16 +344,6 @@ describe('the console’s batch results and admin pages in a browser', { timeout
     expect(pageErrors).toEqual([]);
   });
 });
-
-/** A made-up name part per number (names need letters, not digits). */
-function words(n: number): string {
-  const letters = 'abcdefghij';
-  return String(n)
-    .split('')
-    .map((d) => letters[Number(d)])
-    .join('')
-    .replace(/^./, (c) => c.toUpperCase());
-}
 
 /** RFC 4180 CSV (quoted fields, doubled quotes, CRLF), as a spreadsheet reads it. */
 function parseCsv(text: string): string[][] {

@@ -7,8 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
 import { CONSOLE_CONTENT_SECURITY_POLICY } from '../../lib/api-docs/console-files.ts';
@@ -18,6 +17,7 @@ import { OPERATIONS_ISSUER } from '../../lib/tenancy/key-lineage.ts';
 import { addUser, createTenant } from '../../lib/tenancy/tenants.ts';
 import { DESIGNEE, designationMirror, serviceClient } from '../support/alert-lag.ts';
 import { CHROMIUM_ARGS, chromiumExecutable, missingChromium } from '../support/chromium.ts';
+import { consoleBrowser, words } from '../support/console-browser.ts';
 import { eventually } from '../support/eventually.ts';
 import { snapshotOfLists } from '../support/list-mirror.ts';
 import { type SyncEnvironment, setSyncEnvironment } from '../support/syncing-stack.ts';
@@ -25,8 +25,6 @@ import { type SyncEnvironment, setSyncEnvironment } from '../support/syncing-sta
 const repoRoot = resolve(import.meta.dirname, '../..');
 /** A real UN designee with his listed date of birth: a confirmed (CRITICAL) sanctions match. */
 const CRITICAL_SUBJECT = { name: 'Germain Katanga', dob: '1978-04-28' };
-const NARROW = { width: 390, height: 844 };
-const WIDE = { width: 1280, height: 800 };
 
 const executable = chromiumExecutable();
 
@@ -46,8 +44,10 @@ describe('the console in a browser', { timeout: 240_000 }, () => {
   let adminKey: string;
   let secondAdminKey: string;
   let analystKey: string;
-  const offOrigin: string[] = [];
-  const pageErrors: string[] = [];
+  const { offOrigin, pageErrors, open, signIn, accessible } = consoleBrowser(
+    () => browser,
+    () => stack.url,
+  );
 
   beforeAll(async () => {
     if (!existsSync(join(repoRoot, 'dist/console/index.html')))
@@ -79,49 +79,6 @@ describe('the console in a browser', { timeout: 240_000 }, () => {
     await stack?.close();
     environment?.restore();
   });
-
-  /** A fresh tab (its own sessionStorage) watched for requests off the origin and script errors. */
-  async function open(viewport = WIDE): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({ viewport });
-    const page = await context.newPage();
-    const origin = new URL(stack.url).origin;
-    page.on('request', (request) => {
-      const url = new URL(request.url());
-      if ((url.protocol === 'http:' || url.protocol === 'https:') && url.origin !== origin)
-        offOrigin.push(request.url());
-    });
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    page.on('console', (message) => {
-      // A failed API call is shown on the page; the browser also logs the status, which is expected.
-      if (message.type() === 'error' && !/status of 4\d\d/.test(message.text()))
-        pageErrors.push(message.text());
-    });
-    page.on('dialog', (dialog) => void dialog.accept());
-    return { context, page };
-  }
-
-  async function signIn(page: Page, key: string, path = '/console/'): Promise<void> {
-    await page.goto(`${stack.url}${path}`);
-    await page.getByLabel('API key').fill(key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('button', { name: 'Sign out' }).waitFor();
-  }
-
-  /** axe-core on the page as shown, at both widths: no serious or critical violation. */
-  async function accessible(page: Page, what: string): Promise<void> {
-    for (const viewport of [WIDE, NARROW]) {
-      await page.setViewportSize(viewport);
-      const results = await new AxeBuilder({ page }).analyze();
-      const bad = results.violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-      expect(bad, `${what} at ${viewport.width}px`).toEqual([]);
-      // Nothing wider than the window: a narrow window scrolls tables inside their frame only.
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow, `${what} at ${viewport.width}px scrolls sideways`).toBeLessThanOrEqual(0);
-    }
-    await page.setViewportSize(WIDE);
-  }
 
   it('serves the page and its files from the service under a strict policy; any console path reloads the page', async () => {
     const page = await fetch(`${stack.url}/console/screens/SCR-20260101-000001`);
@@ -379,13 +336,3 @@ describe('the console in a browser', { timeout: 240_000 }, () => {
     expect(pageErrors).toEqual([]);
   });
 });
-
-/** A made-up name part per number (names need letters, not digits). */
-function words(n: number): string {
-  const letters = 'abcdefghij';
-  return String(n)
-    .split('')
-    .map((d) => letters[Number(d)])
-    .join('')
-    .replace(/^./, (c) => c.toUpperCase());
-}
