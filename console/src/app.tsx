@@ -131,7 +131,9 @@ function page(path: string, account: Account, refresh: () => Promise<void>) {
     case 'clients':
       return id ? <ClientPage key={id} clientId={decodeURIComponent(id)} /> : <ClientsPage />;
     case 'batch':
-      return <BatchPage />;
+      return (
+        <BatchPage key={id} included={account.plan.batch} batchId={id ? decodeURIComponent(id) : undefined} />
+      );
     case 'admin':
       return <AdminPage account={account} />;
     case 'audit':

@@ -154,6 +154,29 @@ describe('the console’s batch results and admin pages in a browser', { timeout
     // The formula comes back as text: a quote before it, and no cell anywhere a spreadsheet would run.
     expect(lines.find((cells) => cells[column('row')] === '2')![column('name')]).toBe(`'${FORMULA_NAME}`);
     expect(lines.flat().filter((cell) => /^[=+\-@\t\r]/.test(cell))).toEqual([]);
+
+    // The batch is listed with the week's batches and reopens with its results (/batch/{id}).
+    const batchId = file.suggestedFilename().replace(/-results\.csv$/, '');
+    await page.getByRole('link', { name: 'Batch', exact: true }).click();
+    await page.getByRole('link', { name: batchId }).click();
+    await page.getByRole('heading', { name: `Batch ${batchId}` }).waitFor();
+    const reopened = page.getByRole('region', { name: 'Batch results' });
+    await reopened.locator('tbody tr').nth(199).waitFor();
+    expect(await reopened.locator('tbody tr').first().locator('th, td').allTextContents()).toEqual(first);
+    await accessible(page, 'a batch reopened');
+    await context.close();
+  });
+
+  it('a plan without batch screening is offered no batch form (the API refuses the batch with 403)', async () => {
+    const starter = await createTenant(getServices().table, { name: 'Starter Pages Bank', plan: 'starter' });
+    const refused = await serviceClient(stack.url, starter.admin.api_key).post('/batch/stream', {
+      subjects: [{ name: 'Jane Ordinary Person' }],
+    });
+    expect(refused.status).toBe(403);
+    const { context, page } = await open();
+    await signIn(page, starter.admin.api_key, '/console/batch');
+    await page.getByText(/does not include batch screening/).waitFor();
+    expect(await page.getByLabel('CSV file').count()).toBe(0);
     await context.close();
   });
 

@@ -1,10 +1,21 @@
 import { useState } from 'preact/hooks';
-import { errorOf, keyHeaders, RISK_LEVELS, type RiskLevel } from '../api.ts';
+import { api, errorOf, keyHeaders, ok, RISK_LEVELS, type RiskLevel } from '../api.ts';
 import { type Bar, BarChart } from '../charts.tsx';
 import { download, readSubjectRows, subjectOf } from '../csv.ts';
 import { href } from '../router.ts';
 import { type BatchEvent, streamBatch } from '../stream.ts';
-import { ErrorNote, Loading, Page, Risk, TableFrame, useAction, useLoad } from '../ui.tsx';
+import {
+  ErrorNote,
+  Loading,
+  Page,
+  Pager,
+  Risk,
+  TableFrame,
+  useAction,
+  useCursors,
+  useLoad,
+  when,
+} from '../ui.tsx';
 
 /** A batch as it streams: counts, each row's result or error, and the summary once complete. */
 export interface Progress {
@@ -185,10 +196,102 @@ export function BatchResults({ batchId, risk }: { batchId: string; risk: Record<
   );
 }
 
-/** Screens a CSV of subjects through POST /batch/stream; the results table and CSV come from the API. */
-export function BatchPage() {
+/** One earlier batch (/batch/{id}): its counts from GET /batch/{id}, then its results. */
+function SavedBatch({ batchId }: { batchId: string }) {
+  const batch = useLoad(
+    async () => ok(await api.GET('/batch/{batch_id}', { params: { path: { batch_id: batchId } } })),
+    [batchId],
+  );
+  return (
+    <Page title={`Batch ${batchId}`}>
+      <p>
+        <a href={href('/batch')}>All batches</a>
+      </p>
+      <ErrorNote error={batch.error} />
+      {batch.loading && !batch.data ? <Loading what="the batch" /> : null}
+      {batch.data ? (
+        <>
+          <p>
+            {batch.data.purpose === 'screen' ? 'Screening' : 'Client import'} of {batch.data.total} subjects,
+            started {when(batch.data.created_at)} by {batch.data.created_by.user_id}: {batch.data.status},{' '}
+            {batch.data.finished} finished, {batch.data.failed} failed.
+          </p>
+          <BatchResults batchId={batchId} risk={batch.data.risk_counts} />
+        </>
+      ) : null}
+    </Page>
+  );
+}
+
+/** The tenant's batches of the last week (GET /batch), newest first, each opening its results. */
+function RecentBatches() {
+  const paging = useCursors();
+  const batches = useLoad(
+    async () =>
+      ok(await api.GET('/batch', { params: { query: { limit: 20, cursor: paging.cursor ?? undefined } } })),
+    [paging.cursor],
+  );
+  return (
+    <section aria-labelledby="recent-batches">
+      <h2 id="recent-batches">Batches of the last week</h2>
+      <ErrorNote error={batches.error} />
+      {batches.data && batches.data.batches.length === 0 ? <p>No batches yet.</p> : null}
+      {batches.data && batches.data.batches.length > 0 ? (
+        <>
+          <TableFrame label="Batches">
+            <table>
+              <caption class="visually-hidden">Batches, newest first</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Batch</th>
+                  <th scope="col">Started</th>
+                  <th scope="col">Kind</th>
+                  <th scope="col">Subjects</th>
+                  <th scope="col">Status</th>
+                </tr>
+              </thead>
+              <tbody>
+                {batches.data.batches.map((batch) => (
+                  <tr key={batch.batch_id}>
+                    <th scope="row">
+                      <a href={href(`/batch/${batch.batch_id}`)}>{batch.batch_id}</a>
+                    </th>
+                    <td>{when(batch.created_at)}</td>
+                    <td>{batch.purpose === 'screen' ? 'screening' : 'client import'}</td>
+                    <td>
+                      {batch.total} ({batch.failed} failed)
+                    </td>
+                    <td>{batch.status}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableFrame>
+          <Pager paging={paging} next={batches.data.next_cursor} />
+        </>
+      ) : null}
+    </section>
+  );
+}
+
+/**
+ * Screens a CSV of subjects through POST /batch/stream; the results table and CSV come from the
+ * API; earlier batches are listed and reopened (/batch/{id}). A plan without batch screening is
+ * refused by the API (403), so it is not offered.
+ */
+export function BatchPage({ included, batchId }: { included: boolean; batchId?: string }) {
   const action = useAction();
   const [progress, setProgress] = useState<Progress | null>(null);
+  if (batchId) return <SavedBatch batchId={batchId} />;
+  if (!included)
+    return (
+      <Page title="Batch screening">
+        <p>
+          Your plan does not include batch screening; screen one subject at a time, or ask for a plan with
+          batch.
+        </p>
+      </Page>
+    );
   return (
     <Page title="Batch screening">
       <p class="muted">
@@ -223,6 +326,7 @@ export function BatchPage() {
       {progress?.summary && progress.batch_id ? (
         <BatchResults batchId={progress.batch_id} risk={progress.summary.risk_counts} />
       ) : null}
+      <RecentBatches key={progress?.summary ? progress.batch_id : ''} />
     </Page>
   );
 }

@@ -52,58 +52,68 @@ export function WebhooksPage() {
         The service POSTs events to these endpoints, signed (Standard Webhooks) with each endpoint's secret.
         {list.data ? ` ${hooks.length} of ${list.data.cap} endpoints in use.` : ''}
       </p>
-      <form
-        class="grid-form"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void action.run(async () => {
-            const made = ok(
-              await api.POST('/webhooks', {
-                body: {
-                  url: url.trim(),
-                  events,
-                  ...(description.trim() ? { description: description.trim() } : {}),
-                },
-              }),
-            );
-            setSecret({ webhook_id: made.webhook.webhook_id, secret: made.secret, detail: made.detail });
-            setNote(null);
-            setUrl('');
-            setDescription('');
-            list.reload();
-          });
-        }}
-      >
-        <label for="hook-url">Endpoint URL</label>
-        <input id="hook-url" type="url" required value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
-        <label for="hook-description">Description</label>
-        <input
-          id="hook-description"
-          maxLength={500}
-          value={description}
-          onInput={(e) => setDescription(e.currentTarget.value)}
-        />
-        <fieldset>
-          <legend>Events</legend>
-          {EVENTS.map((name) => (
-            <label key={name} class="check">
-              <input
-                type="checkbox"
-                checked={events.includes(name)}
-                onChange={(e) =>
-                  setEvents(
-                    e.currentTarget.checked ? [...events, name] : events.filter((other) => other !== name),
-                  )
-                }
-              />
-              {name}
-            </label>
-          ))}
-        </fieldset>
-        <button type="submit" disabled={action.busy || events.length === 0}>
-          Add endpoint
-        </button>
-      </form>
+      {list.data && hooks.length >= list.data.cap ? (
+        <p class="notice">The plan's {list.data.cap} endpoints are in use: delete one to add another.</p>
+      ) : (
+        <form
+          class="grid-form"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void action.run(async () => {
+              const made = ok(
+                await api.POST('/webhooks', {
+                  body: {
+                    url: url.trim(),
+                    events,
+                    ...(description.trim() ? { description: description.trim() } : {}),
+                  },
+                }),
+              );
+              setSecret({ webhook_id: made.webhook.webhook_id, secret: made.secret, detail: made.detail });
+              setNote(null);
+              setUrl('');
+              setDescription('');
+              list.reload();
+            });
+          }}
+        >
+          <label for="hook-url">Endpoint URL</label>
+          <input
+            id="hook-url"
+            type="url"
+            required
+            value={url}
+            onInput={(e) => setUrl(e.currentTarget.value)}
+          />
+          <label for="hook-description">Description</label>
+          <input
+            id="hook-description"
+            maxLength={500}
+            value={description}
+            onInput={(e) => setDescription(e.currentTarget.value)}
+          />
+          <fieldset>
+            <legend>Events</legend>
+            {EVENTS.map((name) => (
+              <label key={name} class="check">
+                <input
+                  type="checkbox"
+                  checked={events.includes(name)}
+                  onChange={(e) =>
+                    setEvents(
+                      e.currentTarget.checked ? [...events, name] : events.filter((other) => other !== name),
+                    )
+                  }
+                />
+                {name}
+              </label>
+            ))}
+          </fieldset>
+          <button type="submit" disabled={action.busy || events.length === 0}>
+            Add endpoint
+          </button>
+        </form>
+      )}
       <ErrorNote error={action.error ?? list.error} />
       <Secret shown={secret} />
       {note ? (
