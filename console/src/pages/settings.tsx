@@ -34,8 +34,9 @@ export function SettingsPage() {
                 ? 'The retention lock is on: decided screens cannot be deleted before then. Only operations can lift the lock or shorten the period; here it can only be lengthened.'
                 : 'The retention lock is off.'}{' '}
               <span class="muted">
-                Last changed {when(current.changed_at)}
-                {current.changed_by ? ` by ${current.changed_by.user_id}` : ''}.
+                {current.changed_at
+                  ? `Last changed ${when(current.changed_at)}${current.changed_by ? ` by ${current.changed_by.user_id}` : ''}.`
+                  : 'Never changed.'}
               </span>
             </p>
             <form
