@@ -54,6 +54,7 @@ const journeys = [
   'test/api/input-rules.test.ts',
   'test/console/analyst-day.test.ts',
   'test/console/console.test.ts',
+  'test/console/admin-pages.test.ts',
   'test/infra/local-binding.test.ts',
   'test/infra/restart-fault.test.ts',
   'test/sync/alert-lag.test.ts',

@@ -8,7 +8,9 @@ import { ClientPage, ClientsPage } from './pages/clients.tsx';
 import { ListsPage } from './pages/lists.tsx';
 import { QueuePage } from './pages/queue.tsx';
 import { ScreenPage } from './pages/screen.tsx';
+import { SettingsPage } from './pages/settings.tsx';
 import { SignIn } from './pages/sign-in.tsx';
+import { WebhooksPage } from './pages/webhooks.tsx';
 import { href, onLinkClick, useRoute } from './router.ts';
 import { currentKey, signOut } from './session.ts';
 import { ErrorNote, Loading } from './ui.tsx';
@@ -22,6 +24,8 @@ const NAV: { path: string; label: string; admin?: boolean }[] = [
   { path: '/admin', label: 'Users', admin: true },
   { path: '/audit', label: 'Audit trail', admin: true },
   { path: '/lists', label: 'Lists' },
+  { path: '/webhooks', label: 'Webhooks', admin: true },
+  { path: '/settings', label: 'Settings', admin: true },
 ];
 
 export function App() {
@@ -127,13 +131,19 @@ function page(path: string, account: Account, refresh: () => Promise<void>) {
     case 'clients':
       return id ? <ClientPage key={id} clientId={decodeURIComponent(id)} /> : <ClientsPage />;
     case 'batch':
-      return <BatchPage />;
+      return (
+        <BatchPage key={id} included={account.plan.batch} batchId={id ? decodeURIComponent(id) : undefined} />
+      );
     case 'admin':
       return <AdminPage account={account} />;
     case 'audit':
       return <AuditPage />;
     case 'lists':
       return <ListsPage />;
+    case 'webhooks':
+      return <WebhooksPage />;
+    case 'settings':
+      return <SettingsPage />;
     default:
       return (
         <>

@@ -103,14 +103,6 @@ export function readSubjectRows(text: string): Record<string, string>[] {
   return table.rows;
 }
 
-export function toCsv(header: string[], rows: (string | number | null | undefined)[][]): string {
-  const cell = (value: string | number | null | undefined) => {
-    const text = value === null || value === undefined ? '' : String(value);
-    return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-  };
-  return [header, ...rows].map((r) => r.map(cell).join(',')).join('\r\n') + '\r\n';
-}
-
 /** Offers `text` as a file download (an object URL of this page: nothing leaves the origin). */
 export function download(name: string, text: string, type = 'text/csv'): void {
   const url = URL.createObjectURL(new Blob([text], { type }));

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { RiskLevel } from './api.ts';
 
 /** Loads `load()` on mount and when `deps` change; `reload` runs it again. */
@@ -80,11 +80,25 @@ export function when(at: string | null | undefined): string {
   return at ? at.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC') : '—';
 }
 
-/** A table that scrolls sideways inside its own frame on a narrow window, reachable by keyboard. */
+/**
+ * A table that scrolls sideways inside its own frame, reachable by keyboard. On a narrow window
+ * (style.css) each row becomes a card: every cell is labelled with its column's heading, copied
+ * here into `data-label` after each render so no page has to repeat its headings.
+ */
 export function TableFrame({ label, children }: { label: string; children: ComponentChildren }) {
+  const frame = useRef<HTMLElement>(null);
+  useEffect(() => {
+    for (const table of frame.current?.querySelectorAll('table') ?? []) {
+      const headings = [...table.querySelectorAll('thead th')].map((th) => th.textContent?.trim() ?? '');
+      for (const row of table.querySelectorAll('tbody tr'))
+        [...row.children].forEach((cell, i) => {
+          if (headings[i]) cell.setAttribute('data-label', headings[i]);
+        });
+    }
+  });
   return (
     // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus so keyboard users can scroll it
-    <section class="table-wrap" tabIndex={0} aria-label={label}>
+    <section class="table-wrap" tabIndex={0} aria-label={label} ref={frame}>
       {children}
     </section>
   );

@@ -98,6 +98,7 @@ export function describeDatabase(
       sync_error: state?.error ?? null,
       synced_from: [...(state?.official_urls ?? [])],
       age_days: sourceAgeDays,
+      age_limit_days: MAX_SOURCE_AGE_DAYS[list.category],
       stale: staleReasons.length > 0,
       stale_reasons: staleReasons,
       // Caveats a compliance reader must see with the counts (e.g. the UK list's missing dates

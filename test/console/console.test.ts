@@ -4,7 +4,7 @@
  * against a local mirror of the UN list. Every page is checked with axe-core (no serious or
  * critical violation) at 1280×800 and at a phone's width, and no request may leave the origin.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalStack } from '../../infra/local/stack.ts';
 import { CONSOLE_CONTENT_SECURITY_POLICY } from '../../lib/api-docs/console-files.ts';
@@ -13,7 +13,7 @@ import { OPERATIONS_ISSUER } from '../../lib/tenancy/key-lineage.ts';
 import { addUser, createTenant } from '../../lib/tenancy/tenants.ts';
 import { DESIGNEE, type designationMirror, serviceClient } from '../support/alert-lag.ts';
 import { chromiumExecutable, missingChromium } from '../support/chromium.ts';
-import { accessible, openTab, signInWith, startConsoleStack, WIDE } from '../support/console-browser.ts';
+import { consoleBrowser, startConsoleStack, words } from '../support/console-browser.ts';
 import { eventually } from '../support/eventually.ts';
 
 /** A real UN designee with his listed date of birth: a confirmed (CRITICAL) sanctions match. */
@@ -37,8 +37,10 @@ describe('the console in a browser', { timeout: 240_000 }, () => {
   let adminKey: string;
   let secondAdminKey: string;
   let analystKey: string;
-  const offOrigin: string[] = [];
-  const pageErrors: string[] = [];
+  const { offOrigin, pageErrors, open, signIn, accessible } = consoleBrowser(
+    () => browser,
+    () => stack.url,
+  );
 
   beforeAll(async () => {
     ({ stack, browser, mirror, close } = await startConsoleStack(executable));
@@ -58,10 +60,6 @@ describe('the console in a browser', { timeout: 240_000 }, () => {
   afterAll(async () => {
     await close?.();
   });
-
-  const watch = { offOrigin, pageErrors };
-  const open = (viewport = WIDE) => openTab(browser, stack.url, watch, viewport);
-  const signIn = (page: Page, key: string, path?: string) => signInWith(page, stack.url, key, path);
 
   it('serves the page and its files from the service under a strict policy; any console path reloads the page', async () => {
     const page = await fetch(`${stack.url}/console/screens/SCR-20260101-000001`);
@@ -306,8 +304,11 @@ describe('the console in a browser', { timeout: 240_000 }, () => {
     const file = await (await download).createReadStream();
     let text = '';
     for await (const chunk of file) text += chunk;
-    expect(text.split('\r\n')[0]).toBe('row,name,screen_id,risk_level,error');
-    expect(text).toMatch(/1,Germain Katanga,SCR-\d{8}-\d+,CRITICAL,/);
+    // The API's export (GET /batch/{id}/results?format=csv): the best match beside each subject.
+    expect(text.split(/\r?\n/)[0]).toMatch(
+      /^row,name,dob,.*,screen_id,risk_level,.*best_match_name,best_match_list/,
+    );
+    expect(text).toMatch(/\n1,Germain Katanga,1978-04-28,.*SCR-\d{8}-\d+,CRITICAL,.*KATANGA.*,un_sc,/i);
     await context.close();
   });
 
@@ -316,13 +317,3 @@ describe('the console in a browser', { timeout: 240_000 }, () => {
     expect(pageErrors).toEqual([]);
   });
 });
-
-/** A made-up name part per number (names need letters, not digits). */
-function words(n: number): string {
-  const letters = 'abcdefghij';
-  return String(n)
-    .split('')
-    .map((d) => letters[Number(d)])
-    .join('')
-    .replace(/^./, (c) => c.toUpperCase());
-}

@@ -62,7 +62,11 @@ export async function signInWith(
   await page.getByRole('button', { name: 'Sign out' }).waitFor();
 }
 
-/** axe-core on the page as shown, at both widths: no serious or critical violation, nothing scrolls sideways. */
+/**
+ * axe-core on the page as shown, at 1280 and 390 px: no serious or critical violation, nothing
+ * wider than the window (a narrow window scrolls only inside a table's frame); at 390 px the
+ * header stays compact (100 px at most) and every table shows its rows as cards.
+ */
 export async function accessible(page: Page, what: string): Promise<void> {
   for (const viewport of [WIDE, NARROW]) {
     await page.setViewportSize(viewport);
@@ -71,11 +75,42 @@ export async function accessible(page: Page, what: string): Promise<void> {
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
       .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
     expect(bad, `${what} at ${viewport.width}px`).toEqual([]);
-    // Nothing wider than the window: a narrow window scrolls tables inside their frame only.
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow, `${what} at ${viewport.width}px scrolls sideways`).toBeLessThanOrEqual(0);
+    const layout = await page.evaluate(() => ({
+      header: document.querySelector('header')?.getBoundingClientRect().height ?? 0,
+      rows: [...document.querySelectorAll('.table-wrap tbody tr')].map((tr) => getComputedStyle(tr).display),
+    }));
+    if (viewport === NARROW) {
+      expect(layout.header, `${what}: header height at 390px`).toBeLessThanOrEqual(100);
+      expect(new Set(layout.rows), `${what}: table rows at 390px`).not.toContain('table-row');
+    } else expect(new Set(layout.rows), `${what}: table rows at 1280px`).not.toContain('block');
   }
   await page.setViewportSize(WIDE);
+}
+
+/**
+ * The helpers bound to one suite's browser and service (read when called: the suites start them
+ * in beforeAll), with the suite's own watch of every tab it opens.
+ */
+export function consoleBrowser(browser: () => Browser, url: () => string) {
+  const watch: TabWatch = { offOrigin: [], pageErrors: [] };
+  return {
+    ...watch,
+    open: (viewport = WIDE) => openTab(browser(), url(), watch, viewport),
+    signIn: (page: Page, key: string, path?: string) => signInWith(page, url(), key, path),
+    accessible,
+  };
+}
+
+/** A made-up name part per number (names need letters, not digits). */
+export function words(n: number): string {
+  const letters = 'abcdefghij';
+  return String(n)
+    .split('')
+    .map((d) => letters[Number(d)])
+    .join('')
+    .replace(/^./, (c) => c.toUpperCase());
 }
 
 /** What a console journey runs on: the whole local stack syncing from a UN mirror, and a browser. */

@@ -24,7 +24,12 @@ describe('database status', () => {
   it('keeps a sanctions list published within 7 days and synced today fresh', () => {
     const status = describeDatabase([list({})], now);
 
-    expect(status.lists[0]).toMatchObject({ age_days: 3, stale: false, stale_reasons: [] });
+    expect(status.lists[0]).toMatchObject({
+      age_days: 3,
+      age_limit_days: 7,
+      stale: false,
+      stale_reasons: [],
+    });
     expect(status.stale).toBe(false);
   });
 

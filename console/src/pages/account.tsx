@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { type Account, api, ok } from '../api.ts';
 import { signIn } from '../session.ts';
 import { confirmed, ErrorNote, Page, useAction, when } from '../ui.tsx';
+import { AlertActivity } from './alert-activity.tsx';
 
 const count = (n: number | null) => (n === null ? 'unlimited' : n.toLocaleString('en'));
 
@@ -71,6 +72,7 @@ export function AccountPage({ account, onChanged }: { account: Account; onChange
           </p>
         </div>
       ) : null}
+      <AlertActivity />
       <p class="muted">
         Signed in until you sign out or close this tab. Checked {when(new Date().toISOString())}.
       </p>

@@ -2,7 +2,11 @@ import { useState } from 'preact/hooks';
 import { type Account, api, ok } from '../api.ts';
 import { confirmed, ErrorNote, Loading, Page, TableFrame, useAction, useLoad, when } from '../ui.tsx';
 
-/** The account administration page: the tenant's users (add, disable, reset key). */
+/**
+ * The account administration page: the tenant's users (add, disable, reset key). Only what the
+ * API allows an admin is offered: an admin's key is reset by operations (POST
+ * /users/{id}/revoke-key answers 403 to another admin), so no "Reset key" on admins.
+ */
 export function AdminPage({ account }: { account: Account }) {
   const users = useLoad(async () => ok(await api.GET('/users')).users, []);
   const action = useAction();
@@ -77,24 +81,28 @@ export function AdminPage({ account }: { account: Account }) {
                   <td class="actions">
                     {user.status === 'active' && user.user_id !== account.user.user_id ? (
                       <>
-                        <button
-                          type="button"
-                          aria-label={`Reset ${user.name}'s key`}
-                          onClick={() =>
-                            confirmed(`Reset ${user.name}'s key? Their current key stops working at once.`) &&
-                            action.run(async () => {
-                              const answer = ok(
-                                await api.POST('/users/{user_id}/revoke-key', {
-                                  params: { path: { user_id: user.user_id } },
-                                }),
-                              );
-                              setIssued({ who: user.name, api_key: answer.api_key, detail: answer.detail });
-                              users.reload();
-                            })
-                          }
-                        >
-                          Reset key
-                        </button>
+                        {user.role === 'admin' ? null : (
+                          <button
+                            type="button"
+                            aria-label={`Reset key of ${user.name}`}
+                            onClick={() =>
+                              confirmed(
+                                `Reset ${user.name}'s key? Their current key stops working at once.`,
+                              ) &&
+                              action.run(async () => {
+                                const answer = ok(
+                                  await api.POST('/users/{user_id}/revoke-key', {
+                                    params: { path: { user_id: user.user_id } },
+                                  }),
+                                );
+                                setIssued({ who: user.name, api_key: answer.api_key, detail: answer.detail });
+                                users.reload();
+                              })
+                            }
+                          >
+                            Reset key
+                          </button>
+                        )}
                         <button
                           type="button"
                           class="danger"
@@ -116,6 +124,11 @@ export function AdminPage({ account }: { account: Account }) {
                       </>
                     ) : user.user_id === account.user.user_id ? (
                       <span class="muted">you (rotate your key on Account)</span>
+                    ) : null}
+                    {user.role === 'admin' &&
+                    user.user_id !== account.user.user_id &&
+                    user.status === 'active' ? (
+                      <div class="muted">An admin's key is reset by operations, not here.</div>
                     ) : null}
                   </td>
                 </tr>

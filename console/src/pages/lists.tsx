@@ -1,4 +1,5 @@
 import { api, ok } from '../api.ts';
+import { BarChart } from '../charts.tsx';
 import { ErrorNote, Loading, Page, TableFrame, useLoad, when } from '../ui.tsx';
 
 /** GET /dbstatus: every list's date and last sync, stale lists called out first. */
@@ -32,6 +33,24 @@ export function ListsPage() {
             {data.totals.lists} lists, {data.totals.individuals.toLocaleString('en')} listed individuals; last
             sync {when(data.last_sync)}.
           </p>
+          <BarChart
+            title="Age of each list's data against its limit (days since the publisher's date)"
+            bars={[...data.lists]
+              .sort(
+                (a, b) =>
+                  (b.age_days ?? Infinity) / b.age_limit_days - (a.age_days ?? Infinity) / a.age_limit_days,
+              )
+              .map((list) => ({
+                label: list.name,
+                value: list.age_days ?? list.age_limit_days,
+                limit: list.age_limit_days,
+                text:
+                  list.age_days === null
+                    ? `date unknown (limit ${list.age_limit_days})`
+                    : `${list.age_days} of ${list.age_limit_days} days`,
+                tone: list.stale ? 'bad' : 'good',
+              }))}
+          />
           <TableFrame label="Watchlists">
             <table>
               <caption class="visually-hidden">Watchlists and their freshness</caption>

@@ -55,6 +55,10 @@ export const DatabaseStatusSchema = v.strictObject({
         v.nullable(v.number()),
         v.description('Days since `source_date`; null when it is unknown'),
       ),
+      age_limit_days: v.pipe(
+        v.number(),
+        v.description('Days after `source_date` at which the list is stale (its category’s limit)'),
+      ),
       stale: v.boolean(),
       stale_reasons: v.array(v.string()),
       notes: v.array(v.string()),
