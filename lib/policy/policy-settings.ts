@@ -1,5 +1,5 @@
 import { type AuditActor, auditedCommit } from '../audit/trail.ts';
-import { InvalidRequestError } from '../common/errors.ts';
+import { ConflictError, InvalidRequestError } from '../common/errors.ts';
 import { isoSeconds } from '../common/time.ts';
 import type { Table } from '../store/table.ts';
 import type { TableWrite } from '../store/write.ts';
@@ -28,11 +28,26 @@ export async function readPolicy(table: Table, caller: Principal): Promise<Polic
   return { ...(await currentPolicy(table, caller.tenantId)), bounds: POLICY_BOUNDS };
 }
 
-/** 400 naming every bound the policy breaks. */
-export function checkBounds(policy: PolicyBody): void {
+/**
+ * 400 naming every bound the policy breaks, in the detail and one by one in `errors` (each field
+ * under `field`, e.g. `policy` for a proposal's body).
+ */
+export function checkBounds(policy: PolicyBody, field?: string): void {
   const problems = boundsProblems(policy);
   if (problems.length > 0) {
-    throw new InvalidRequestError(`The policy is outside what the service allows: ${problems.join('; ')}`);
+    const fields = problems.map((problem) => {
+      const [path = '', ...message] = problem.split(': ');
+      return {
+        field: field ? `${field}.${path}` : path,
+        code: 'policy_bounds',
+        message: message.join(': '),
+      };
+    });
+    throw new InvalidRequestError(
+      `The policy is outside what the service allows: ${problems.map((problem) => (field ? `${field}.${problem}` : problem)).join('; ')}`,
+      undefined,
+      fields,
+    );
   }
 }
 
@@ -51,6 +66,11 @@ export async function adoptPolicy(
 ): Promise<PolicyVersion> {
   checkBounds(policy);
   const current = await currentPolicy(table, tenantId);
+  if (source.basedOn !== undefined && current.version !== source.basedOn) {
+    throw new ConflictError(
+      `The proposal was made on policy version ${source.basedOn}, and version ${current.version} is in force now: the proposal is superseded; propose again on the version in force`,
+    );
+  }
   const version = current.version + 1;
   return auditedCommit(
     table,

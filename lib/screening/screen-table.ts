@@ -997,3 +997,70 @@ export async function screensNumberedBy(
   );
   return { rows: items.map((item) => parseItem(PurgeRowSchema, item)), next };
 }
+
+/**
+ * The Query of the tenant's screens screened from `since` (inclusive) to `until` (exclusive): the
+ * day range of their numbers, a day either side (a screen numbered near midnight stays in), and
+ * the exact period as a filter.
+ */
+function screenedBetweenQuery(tenantId: string, period: { since: string; until: string }) {
+  const day = (at: string, days: number) =>
+    new Date(new Date(at).getTime() + days * 86_400_000).toISOString().slice(0, 10).replaceAll('-', '');
+  return {
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :first AND :last',
+    FilterExpression: 'screened_at >= :since AND screened_at < :until',
+    ExpressionAttributeValues: {
+      ':pk': keys.tenantPartition(tenantId),
+      ':first': `SCREEN#SCR-${day(period.since, -1)}`,
+      ':last': `SCREEN#SCR-${day(period.until, 1)}-~`,
+      ':since': period.since,
+      ':until': period.until,
+    },
+  };
+}
+
+/**
+ * One page of the tenant's screens screened from `period.since` (inclusive) to `period.until`
+ * (exclusive), oldest id first: a policy proposal's sandbox (lib/screening/policy-sandbox-job.ts).
+ * A page may hold fewer than `pageSize` screens (the period is a filter on the day range read).
+ */
+export async function screensScreenedBetween(
+  table: Table,
+  tenantId: string,
+  period: { since: string; until: string },
+  pageSize: number,
+  from: ScreenPagePosition | undefined,
+): Promise<{ screens: ScreenItem[]; next: ScreenPagePosition | undefined }> {
+  const { Items = [], LastEvaluatedKey } = await table.doc.send(
+    new QueryCommand({
+      TableName: table.name,
+      ...screenedBetweenQuery(tenantId, period),
+      Limit: pageSize,
+      ExclusiveStartKey: from,
+    }),
+  );
+  return { screens: Items.map(parseScreenItem), next: LastEvaluatedKey };
+}
+
+/** How many of the tenant's screens were screened in the period (the sandbox's progress total). */
+export async function countScreensScreenedBetween(
+  table: Table,
+  tenantId: string,
+  period: { since: string; until: string },
+): Promise<number> {
+  let count = 0;
+  let from: Record<string, unknown> | undefined;
+  do {
+    const page = await table.doc.send(
+      new QueryCommand({
+        TableName: table.name,
+        ...screenedBetweenQuery(tenantId, period),
+        Select: 'COUNT',
+        ExclusiveStartKey: from,
+      }),
+    );
+    count += page.Count ?? 0;
+    from = page.LastEvaluatedKey;
+  } while (from);
+  return count;
+}
