@@ -4,7 +4,7 @@ import { isoSeconds } from '../common/time.ts';
 import type { Table } from '../store/table.ts';
 import type { TableWrite } from '../store/write.ts';
 import type { Principal } from '../tenancy/auth.ts';
-import { boundsProblems, type PolicyBody } from './policy.ts';
+import { boundsProblems, NEW_TENANT_POLICY, type PolicyBody } from './policy.ts';
 import { currentPolicy, type PolicyVersion, policyWrites } from './policy-table.ts';
 
 /**
@@ -99,4 +99,21 @@ export async function adoptPolicy(
       return adopted;
     },
   );
+}
+
+/**
+ * The policy a tenant that operations creates starts with (NEW_TENANT_POLICY: four eyes on
+ * clearing HIGH and CRITICAL hits, decided screens locked five years), adopted as its version 1
+ * right after the tenant is made (scripts/admin.ts create-tenant), audited like any adoption.
+ */
+export function adoptNewTenantPolicy(
+  table: Table,
+  tenantId: string,
+  actor: AuditActor,
+): Promise<PolicyVersion> {
+  return adoptPolicy(table, tenantId, actor, NEW_TENANT_POLICY, {
+    proposalId: null,
+    reportDigest: null,
+    basedOn: 0,
+  });
 }

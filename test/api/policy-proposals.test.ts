@@ -1,5 +1,10 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { type PolicyBody, SERVICE_POLICY } from '../../lib/policy/policy.ts';
+import { NEW_TENANT_POLICY, type PolicyBody, SERVICE_POLICY } from '../../lib/policy/policy.ts';
 import { proposePolicy } from '../../lib/policy/policy-proposals.ts';
 import { getServices } from '../../lib/runtime/services.ts';
 import { sha256Of } from '../../lib/screening/policy-sandbox.ts';
@@ -251,5 +256,44 @@ describe('POST /settings/policy/proposals, the sandbox and four eyes to apply', 
     expect(elsewhereApply.status).toBe(404);
     expect(elsewhereList.body.proposals).toEqual([]);
     expect(unknown.status).toBe(404);
+  });
+});
+
+describe('a tenant operations creates', () => {
+  it('starts under the new-tenant policy, version 1, adopted by operations on the audit trail', async () => {
+    const cli = [
+      '--import',
+      'tsx',
+      resolve(import.meta.dirname, '../../scripts/admin.ts'),
+      'create-tenant',
+      '--name',
+      'Operated Bank',
+      '--plan',
+      'enterprise',
+      '--endpoint',
+      process.env.DYNAMODB_ENDPOINT ?? '',
+      '--table',
+      process.env.TABLE_NAME ?? '',
+    ];
+    const { stdout } = await promisify(execFile)(process.execPath, cli, {
+      env: {
+        ...process.env,
+        LOG_LEVEL: 'silent',
+        AUDIT_ANCHOR_DIR: mkdtempSync(join(tmpdir(), 'policy-anchors-')),
+      },
+    });
+    const created = JSON.parse(stdout);
+
+    const policy = await local.api.get('/settings/policy', created.api_key);
+    const trail = await local.api.get('/audit?limit=10', created.api_key);
+
+    expect(created.policy_version).toBe(1);
+    expect(policy.body).toMatchObject({
+      version: 1,
+      policy: NEW_TENANT_POLICY,
+      adopted_by: { user_id: 'ops-cli', role: 'ops' },
+      proposal_id: null,
+    });
+    expect(trail.body.entries.map((entry: { action: string }) => entry.action)).toContain('policy.adopt');
   });
 });
