@@ -11,7 +11,7 @@ import { sha256Of } from '../../lib/screening/policy-sandbox.ts';
 import { authenticate } from '../../lib/tenancy/auth.ts';
 import { OPERATIONS_ISSUER } from '../../lib/tenancy/key-lineage.ts';
 import { addUser, createTenant } from '../../lib/tenancy/tenants.ts';
-import { useLocalStack } from '../support/api-client.ts';
+import { madeUpName, useLocalStack } from '../support/api-client.ts';
 import { eventually } from '../support/eventually.ts';
 
 /**
@@ -295,5 +295,26 @@ describe('a tenant operations creates', () => {
       proposal_id: null,
     });
     expect(trail.body.entries.map((entry: { action: string }) => entry.action)).toContain('policy.adopt');
+
+    // Its policy's deletion rules: a decided screen needs a reason, and stays 1,825 days after its
+    // last decision; an undecided one is deleted as before.
+    const analyst = (await local.api.post('/users', created.api_key, { name: 'Olu Analyst' })).body.api_key;
+    const decided = (await local.api.post('/screen', analyst, { name: madeUpName(), force: true })).body;
+    await local.api.post(`/screens/${decided.screen_id}/dispose`, analyst, { disposition: 'cleared' });
+    const undecided = (await local.api.post('/screen', analyst, { name: madeUpName(), force: true })).body;
+
+    const withoutReason = await local.api.delete(`/screens/${decided.screen_id}`, created.api_key);
+    const locked = await local.api.delete(
+      `/screens/${decided.screen_id}?reason=${encodeURIComponent('Customer asked for erasure')}`,
+      created.api_key,
+    );
+    const free = await local.api.delete(`/screens/${undecided.screen_id}`, created.api_key);
+
+    expect(withoutReason.status).toBe(400);
+    expect(withoutReason.body.errors).toEqual([expect.objectContaining({ field: 'reason' })]);
+    expect(locked.status).toBe(403);
+    expect(locked.body.code).toBe('retention_locked');
+    expect(locked.body.detail).toContain('Tenant policy version 1 locks decided screens for 1825 days');
+    expect(free.status).toBe(200);
   });
 });
