@@ -11,7 +11,7 @@ import { sha256Of } from '../../lib/screening/policy-sandbox.ts';
 import { authenticate } from '../../lib/tenancy/auth.ts';
 import { OPERATIONS_ISSUER } from '../../lib/tenancy/key-lineage.ts';
 import { addUser, createTenant } from '../../lib/tenancy/tenants.ts';
-import { madeUpName, useLocalStack } from '../support/api-client.ts';
+import { demoKey, madeUpName, useLocalStack } from '../support/api-client.ts';
 import { eventually } from '../support/eventually.ts';
 
 /**
@@ -256,6 +256,40 @@ describe('POST /settings/policy/proposals, the sandbox and four eyes to apply', 
     expect(elsewhereApply.status).toBe(404);
     expect(elsewhereList.body.proposals).toEqual([]);
     expect(unknown.status).toBe(404);
+  });
+});
+
+describe('on the demo tenant', () => {
+  it('a proposal on the Demo Enterprise Bank’s history is reported with every figure, its decided confirmed hit the proposal would miss named first', async () => {
+    const tenantId = local.stack.demoKeys.find((key) => key.plan === 'enterprise')!.tenant_id;
+    const admin = demoKey(local.stack, tenantId, 'admin').api_key;
+    const analyst = demoKey(local.stack, tenantId, 'analyst').api_key;
+    const scholz = await screened(analyst, 'Olaf Scholz', 'confirmed_hit');
+    await screened(analyst, 'Joe Biden');
+
+    const proposal = (await local.api.post('/settings/policy/proposals', admin, { policy: PROPOSED })).body;
+    const done = await reported(admin, proposal.link);
+    const report = done.body.report;
+
+    expect(Object.keys(report)).toEqual([
+      'confirmed_hits_no_longer_alerting',
+      'false_positives_no_longer_alerting',
+      'policy_sha256',
+      'screens_replayed',
+      'screens_skipped',
+      'alerts_gained',
+      'alerts_lost',
+      'level_changes',
+      'level_changes_total',
+    ]);
+    expect(report.confirmed_hits_no_longer_alerting[0]).toMatchObject({
+      name: 'Olaf Scholz',
+      screen_id: scholz.screen_id,
+    });
+    expect(report.alerts_lost.HIGH).toBeGreaterThanOrEqual(1);
+    expect(report.alerts_gained.MEDIUM).toBeGreaterThanOrEqual(1);
+    expect(done.body.progress.done).toBe(done.body.progress.total);
+    expect(report.screens_replayed + report.screens_skipped.length).toBe(done.body.progress.total);
   });
 });
 
