@@ -144,6 +144,7 @@ export async function proposePolicy(
     progress: { done: 0, total: null },
     step: 0,
     queued_step: 0,
+    counting: null,
     position: null,
     partial: null,
     report: null,

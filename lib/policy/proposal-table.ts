@@ -50,6 +50,10 @@ export const ProposalItemSchema = v.object({
   queued_step: v.number(),
   /** Where the next step reads on (DynamoDB's LastEvaluatedKey of the screens), null at the start. */
   position: v.nullable(objectOf<Record<string, unknown>>()),
+  /** While the period's screens are counted (before the replay): those counted, and where it stopped. */
+  counting: v.optional(
+    v.nullable(v.object({ counted: v.number(), position: objectOf<Record<string, unknown>>() })),
+  ),
   /** The report so far, while running. */
   partial: v.nullable(objectOf<SandboxReport>()),
   report: v.nullable(objectOf<SandboxReport>()),
@@ -141,6 +145,19 @@ export const proposalWrites = {
       ':progress': { done: state.done, total: state.total },
       ':position': state.position,
       ':partial': state.partial,
+    });
+  },
+
+  /** A step that counted part of the period's screens, before any is replayed. */
+  counted(
+    tenantId: string,
+    proposalId: string,
+    step: number,
+    counting: { counted: number; position: Record<string, unknown> },
+  ): TableWrite {
+    return stepWrite(tenantId, proposalId, step, '#counting = :counting', {
+      ':progress': { done: 0, total: null },
+      ':counting': counting,
     });
   },
 

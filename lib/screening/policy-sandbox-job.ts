@@ -85,7 +85,7 @@ export async function runSandboxStep(
   services: SandboxServices,
   job: PolicySandboxJob,
   log: Logger,
-  options: { now?: () => Date; pageSize?: number; stepMilliseconds?: number } = {},
+  options: { now?: () => Date; pageSize?: number; countPageSize?: number; stepMilliseconds?: number } = {},
 ): Promise<JobOutcome> {
   const now = options.now ?? (() => new Date());
   const { table } = services;
@@ -99,8 +99,28 @@ export async function runSandboxStep(
     return DONE;
   }
   const deadline = Date.now() + (options.stepMilliseconds ?? STEP_MILLISECONDS);
-  const total =
-    proposal.progress.total ?? (await countScreensScreenedBetween(table, job.tenant_id, proposal.period));
+  let total = proposal.progress.total;
+  if (total === null) {
+    // First the period's screens are counted (the progress's total), in steps of their own.
+    const counted = await countScreensScreenedBetween(table, job.tenant_id, proposal.period, {
+      size: options.countPageSize ?? PAGE_SIZE * 10,
+      from: (proposal.counting?.position ?? undefined) as ScreenPagePosition | undefined,
+      goOn: () => Date.now() < deadline,
+    });
+    const sum = (proposal.counting?.counted ?? 0) + counted.count;
+    if (counted.next) {
+      const outcome = await trySendWrite(
+        table,
+        proposalWrites.counted(job.tenant_id, job.proposal_id, job.step, {
+          counted: sum,
+          position: counted.next as Record<string, unknown>,
+        }),
+      );
+      if (outcome.written) await queueStep(services, proposal, job.step + 1);
+      return DONE;
+    }
+    total = sum;
+  }
   const at = {
     position: (proposal.position ?? undefined) as ScreenPagePosition | undefined,
     finished: false,

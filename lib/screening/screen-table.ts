@@ -1042,25 +1042,32 @@ export async function screensScreenedBetween(
   return { screens: Items.map(parseScreenItem), next: LastEvaluatedKey };
 }
 
-/** How many of the tenant's screens were screened in the period (the sandbox's progress total). */
+/**
+ * How many of the tenant's screens were screened in the period (the sandbox's progress total),
+ * counted a Query page (`pageSize` screens read) at a time from `from` while `goOn()` says so:
+ * the count, and where it stopped (undefined: all were counted). A COUNT still reads each screen,
+ * so a long history is counted over several steps.
+ */
 export async function countScreensScreenedBetween(
   table: Table,
   tenantId: string,
   period: { since: string; until: string },
-): Promise<number> {
+  page: { size: number; from: ScreenPagePosition | undefined; goOn: () => boolean },
+): Promise<{ count: number; next: ScreenPagePosition | undefined }> {
   let count = 0;
-  let from: Record<string, unknown> | undefined;
+  let from = page.from;
   do {
-    const page = await table.doc.send(
+    const read = await table.doc.send(
       new QueryCommand({
         TableName: table.name,
         ...screenedBetweenQuery(tenantId, period),
         Select: 'COUNT',
+        Limit: page.size,
         ExclusiveStartKey: from,
       }),
     );
-    count += page.Count ?? 0;
-    from = page.LastEvaluatedKey;
-  } while (from);
-  return count;
+    count += read.Count ?? 0;
+    from = read.LastEvaluatedKey;
+  } while (from && page.goOn());
+  return { count, next: from };
 }

@@ -68,24 +68,25 @@ describe('the sandbox job', () => {
     }
 
     const proposal = await proposePolicy(services, admin, { policy: PROPOSED });
-    // Pages of two screens, and each step's time up after its first page: three steps.
+    // Pages of two screens, counted and replayed, each step's time up after its first page: the
+    // count in two steps (the third page's count goes on to the replay), the replay in three.
     const steps: string[] = [];
     let delivered = 0;
     while (held.sent.length > delivered) {
       const job = held.sent[delivered++]!;
-      await runSandboxStep(services, job, logger, { pageSize: 2, stepMilliseconds: 0 });
+      await runSandboxStep(services, job, logger, { pageSize: 2, countPageSize: 2, stepMilliseconds: 0 });
       steps.push((await readProposal(local.store.table, admin, proposal.proposal_id)).status);
       // The same message again: nothing changes, and nothing more is queued than its next step.
       if (delivered === 1) {
         const before = await readProposal(local.store.table, admin, proposal.proposal_id);
-        await runSandboxStep(services, job, logger, { pageSize: 2, stepMilliseconds: 0 });
+        await runSandboxStep(services, job, logger, { pageSize: 2, countPageSize: 2, stepMilliseconds: 0 });
         expect(await readProposal(local.store.table, admin, proposal.proposal_id)).toEqual(before);
       }
     }
     const done = await readProposal(local.store.table, admin, proposal.proposal_id);
     const onePass = await runSandbox(history, async () => local.matcher, PROPOSED, 1);
 
-    expect(steps).toEqual(['running', 'running', 'reported']);
+    expect(steps).toEqual(['running', 'running', 'running', 'running', 'reported']);
     expect(done.progress).toEqual({ done: 5, total: 5 });
     expect(done.report).toEqual(onePass);
     expect(done.report?.confirmed_hits_no_longer_alerting.map((row) => row.name)).toEqual(['Olaf Scholz']);
