@@ -10,6 +10,7 @@ import { rescreenAfterSync, summariseSync } from '../lib/jobs/run-sync.ts';
 import { loadSnapshot } from '../lib/matcher/snapshot-file.ts';
 import { claimAllClientPersons } from '../lib/monitoring/client-claims.ts';
 import { fileAllClientNameKeys } from '../lib/monitoring/client-name-keys.ts';
+import { adoptNewTenantPolicy } from '../lib/policy/policy-settings.ts';
 import { acceptHeld, OPERATIONS_TRAIL, rejectHeld, reviewHeld } from '../lib/sync/review.ts';
 import { snapshotStoreOf } from '../lib/sync/snapshot-store.ts';
 import { isPlanId, PLAN_IDS } from '../lib/tenancy/plans.ts';
@@ -26,7 +27,8 @@ import { addTenantUser, disableUser, listUsers, revokeUserKey } from '../lib/ten
 const USAGE = `Ops CLI: npm run admin -- <command> [options]
 
 Commands
-  create-tenant --name NAME --plan PLAN [--admin-name NAME]   prints tenant id and the admin key (once)
+  create-tenant --name NAME --plan PLAN [--admin-name NAME]   prints tenant id and the admin key (once);
+                the tenant starts under the new-tenant policy (version 1, docs/policies.md)
   add-user      --tenant ID --name NAME --role admin|analyst  prints the user's key (once); analysts use plan seats
   list-tenants
   set-plan      --tenant ID --plan PLAN
@@ -203,10 +205,13 @@ try {
         plan: planArg(),
         adminName: values['admin-name'],
       });
+      // A tenant made by operations starts under the new-tenant policy (docs/policies.md).
+      const policy = await adoptNewTenantPolicy(store.table, tenant.tenant_id, OPS_ACTOR);
       output = {
         tenant_id: tenant.tenant_id,
         name: tenant.name,
         plan: tenant.plan,
+        policy_version: policy.version,
         admin: admin.user,
         api_key: admin.api_key,
       };

@@ -11,6 +11,10 @@
 import { writeFileSync } from 'node:fs';
 import { startLocalStack } from '../infra/local/stack.ts';
 import { EXAMPLES_FILE } from '../lib/openapi/file.ts';
+import { SERVICE_POLICY } from '../lib/policy/policy.ts';
+import { getServices } from '../lib/runtime/services.ts';
+import { OPERATIONS_ISSUER } from '../lib/tenancy/key-lineage.ts';
+import { addUser } from '../lib/tenancy/tenants.ts';
 
 type Examples = Record<string, Record<string, unknown>>;
 
@@ -70,8 +74,10 @@ try {
   await call('screens-pending', 'GET', '/screens/pending?limit=2', analyst);
   await call('screen-get', 'GET', `/screens/${screen.screen_id}`, analyst);
   await call('screen-get', 'GET', '/screens/SCR-20250314-000001', analyst);
+  // Admins only (docs/api-decisions.md#screen-replay-is-for-admins).
+  await call('screen-replay', 'POST', `/screens/${screen.screen_id}/replay`, admin);
+  await call('screen-replay', 'POST', '/screens/SCR-20250314-000001/replay', admin);
   await call('screen-replay', 'POST', `/screens/${screen.screen_id}/replay`, analyst);
-  await call('screen-replay', 'POST', '/screens/SCR-20250314-000001/replay', analyst);
   const decision = {
     disposition: 'false_positive',
     note: 'DOB differs by 20 years',
@@ -186,6 +192,51 @@ try {
   await call('batch-clients-stream', 'POST', '/batch/clients/stream', starter.api_key, {
     subjects: [{ name: 'Maria Example' }],
   });
+
+  // A policy proposal (docs/policies.md): refused outside the bounds and for an analyst; its
+  // sandbox replays the tenant's screens above; a second admin (added by operations, as four eyes
+  // needs) applies it once the report exists. Near the end, so no screen above is under it.
+  const reviewer = (
+    await addUser(getServices().table, enterprise, {
+      name: 'Second Admin',
+      role: 'admin',
+      issuer: OPERATIONS_ISSUER,
+    })
+  ).api_key;
+  const proposed = {
+    policy: {
+      ...SERVICE_POLICY,
+      screening: { ...SERVICE_POLICY.screening, excluded_lists: ['world_leaders_pep', 'intl_bodies_pep'] },
+    },
+  };
+  await call('policy-propose', 'POST', '/settings/policy/proposals', admin, {
+    policy: {
+      ...SERVICE_POLICY,
+      risk_bands: {
+        ...SERVICE_POLICY.risk_bands,
+        sanctions: { LOW: 'LOW', MEDIUM: 'MEDIUM', HIGH: 'MEDIUM', CRITICAL: 'CRITICAL' },
+      },
+    },
+  });
+  await call('policy-propose', 'POST', '/settings/policy/proposals', analyst, proposed);
+  const proposal = await call('policy-propose', 'POST', '/settings/policy/proposals', admin, proposed);
+  await call('policy-proposal-apply', 'POST', `${proposal.link}/apply`, admin);
+  for (let waited = 0; waited < 120; waited += 1) {
+    const read = await fetch(`${stack.url}${proposal.link}`, { headers: { 'x-api-key': admin } });
+    if ((await read.json()).status !== 'running') break;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  await call('policy-proposal-get', 'GET', proposal.link, admin);
+  await call(
+    'policy-proposal-get',
+    'GET',
+    '/settings/policy/proposals/PRP-20250314093000000-6d92798d',
+    admin,
+  );
+  await call('policy-proposals-list', 'GET', '/settings/policy/proposals?limit=2', admin);
+  await call('policy-proposals-list', 'GET', '/settings/policy/proposals', analyst);
+  await call('policy-proposal-apply', 'POST', `${proposal.link}/apply`, reviewer);
+  await call('policy-proposal-apply', 'POST', `${proposal.link}/apply`, reviewer);
 
   // Last, so the lock refuses none of the deletes above.
   await call('settings-get', 'GET', '/settings', admin);

@@ -195,7 +195,10 @@ export class ScreeningServiceStack extends Stack {
     });
     // Functions that read earlier snapshot versions too (replay), granted once the bucket exists.
     const snapshotHistoryReaders: ServiceFunction[] = [];
-    for (const route of httpRoutes) {
+    // Routes with one entry file (GET and HEAD /health) are one function: the same code, grants and
+    // environment, and four resources fewer each (function, role, policy, log group) in a stack
+    // near CloudFormation's 500.
+    const routeFunction = (route: RouteDefinition) => {
       const endpoint = new ServiceFunction(this, constructIdFor(route.id), {
         ...settings,
         entry: route.entry,
@@ -214,6 +217,18 @@ export class ScreeningServiceStack extends Stack {
       if (route.auth === 'api-key') grantFairUseCounting(table, endpoint.function, route.tableAccess);
       if (route.sendsToQueue) batch.queue.grantSendMessages(endpoint.function);
       if (route.readsSnapshotHistory) snapshotHistoryReaders.push(endpoint);
+      return endpoint;
+    };
+    const functionOfEntry = new Map<string, { endpoint: ServiceFunction; route: RouteDefinition }>();
+    for (const route of httpRoutes) {
+      const shared = functionOfEntry.get(route.entry);
+      if (shared && !sameWiring(shared.route, route)) {
+        throw new Error(
+          `Routes ${shared.route.id} and ${route.id} share ${route.entry} but declare different access; give one its own entry`,
+        );
+      }
+      const endpoint = shared?.endpoint ?? routeFunction(route);
+      functionOfEntry.set(route.entry, { endpoint, route: shared?.route ?? route });
       httpApi.addRoutes({
         path: route.path,
         methods: [HttpMethod[route.method]],
@@ -296,6 +311,8 @@ export class ScreeningServiceStack extends Stack {
         listSync.grantSnapshotRead(construct.function);
       }
     }
+    // The work queue's worker replays past screens for a policy proposal's sandbox.
+    if (batchWorker.readsSnapshotHistory) snapshotHistoryReaders.push(batch.worker);
     for (const reader of snapshotHistoryReaders) listSync.grantSnapshotHistoryRead(reader.function);
 
     // Only the functions that write an expiring kind may set the TTL attribute; every other one
@@ -332,4 +349,22 @@ export class ScreeningServiceStack extends Stack {
     new CfnOutput(this, 'WebhookQueueUrl', { value: webhooks.queue.queueUrl });
     new CfnOutput(this, 'WatchlistBucket', { value: listSync.bucket.bucketName });
   }
+}
+
+/** Whether two routes of one entry file declare the same access, so one function serves both. */
+function sameWiring(a: RouteDefinition, b: RouteDefinition): boolean {
+  const wiring = (route: RouteDefinition) =>
+    JSON.stringify([
+      route.auth,
+      route.tableAccess,
+      route.needsWatchlists,
+      route.readsSnapshotHistory,
+      route.readsSnapshotVersion,
+      route.sendsToQueue,
+      route.sealsWebhookSecrets,
+      route.sendsWebhooks,
+      route.bundledFiles,
+      route.path.startsWith('/webhooks'),
+    ]);
+  return wiring(a) === wiring(b);
 }

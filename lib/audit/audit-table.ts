@@ -51,6 +51,8 @@ export const AUDIT_ACTIONS = [
   'false-positive.revoke',
   // A version of a tenant's screening policy adopted (lib/policy/policy-settings.ts; docs/policies.md).
   'policy.adopt',
+  // A policy proposed, its sandbox queued (lib/policy/policy-proposals.ts).
+  'policy.propose',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -26,7 +26,8 @@ const TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))
 export const MOMENT_RULE =
   'must be a date (YYYY-MM-DD, a whole UTC day) or an ISO 8601 time with its offset (2026-03-01T09:30:00Z)';
 
-const moment = (description: string) =>
+/** An optional `from`/`to`-style moment of a period (the exports, a policy proposal's `since`/`until`). */
+export const moment = (description: string) =>
   v.optional(
     v.pipe(
       v.string(),

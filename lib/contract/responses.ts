@@ -44,7 +44,10 @@ export {
   DecidedFalsePositiveMarkSchema,
   FalsePositiveRevokedSchema,
   PolicySchema,
+  ProposalPageSchema,
+  ProposalSchema,
   RememberedFalsePositivePageSchema,
+  SandboxReportSchema,
 } from './responses/policy.ts';
 export {
   CriminalResultSchema,

@@ -62,9 +62,13 @@ export interface HttpRequest<TBody, TQuery, TPrincipal> {
   event: APIGatewayProxyEventV2;
 }
 
-/** What a use case answers: the route's success status (200 unless it declares another) and body. */
+/**
+ * What a use case answers: the route's success status (200 unless it declares another) and body,
+ * and headers of its own (a 202's `Location`).
+ */
 export interface HttpResult {
   status?: number;
+  headers?: Record<string, string>;
   body: unknown;
 }
 
@@ -93,6 +97,7 @@ type ResultOf<TRoute> = TRoute extends keyof Operations
     ? ContentResult
     : Operations[TRoute]['success'] extends { status: infer TStatus; schema: infer TSchema }
       ? (TStatus extends 200 ? { status?: 200 } : { status: TStatus }) & {
+          headers?: Record<string, string>;
           body: TSchema extends v.GenericSchema ? v.InferInput<TSchema> : undefined;
         }
       : never
@@ -371,7 +376,7 @@ function httpHandler<const TRoute extends RouteId | HandlerRoute>(
         useCase(requestOf(services(), event, spec, definition), context),
       );
       if ('content' in result) return contentResponse(result.status ?? 200, result.content, result.headers);
-      return jsonResponse((result as HttpResult).status ?? 200, result.body);
+      return jsonResponse((result as HttpResult).status ?? 200, result.body, (result as HttpResult).headers);
     },
   );
   // Called (event, context).

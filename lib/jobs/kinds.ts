@@ -1,11 +1,12 @@
 import * as v from 'valibot';
 import { BatchSubjectJobSchema, BatchSubjectsJobSchema } from '../batch/message.ts';
 import type { Logger } from '../common/log.ts';
+import { PolicySandboxJobSchema } from '../policy/sandbox-job.ts';
 import { DEAD_LETTER, type JobHandler, type RecordHandler } from '../queue/partial-batch.ts';
 
 /**
  * The work queue's messages: one job per message, told apart by `kind`. Every producer (batch
- * streams today) sends through the same queue to the same worker, which dispatches each job to
+ * streams, rescreen runs, policy proposals) sends through the same queue to the same worker, which dispatches each job to
  * the use case of its kind; the SQS adapter (partial-batch.ts) is shared by all of them.
  *
  * To add a kind: its schema here (with `kind: v.literal('<name>')`), and its handler where the
@@ -14,6 +15,8 @@ import { DEAD_LETTER, type JobHandler, type RecordHandler } from '../queue/parti
 export const JOB_SCHEMAS = {
   'batch-subject': BatchSubjectJobSchema,
   'batch-subjects': BatchSubjectsJobSchema,
+  // A step of a policy proposal's sandbox (lib/screening/policy-sandbox-job.ts).
+  'policy-sandbox': PolicySandboxJobSchema,
 } as const;
 
 export type JobKind = keyof typeof JOB_SCHEMAS;

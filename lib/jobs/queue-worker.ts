@@ -5,6 +5,7 @@ import { rescreenQueuedClient } from '../monitoring/rescreen-client.ts';
 import type { Services } from '../ports.ts';
 import { queueUrlFromArn } from '../queue/batch-queue.ts';
 import { sqsPartialBatch } from '../queue/partial-batch.ts';
+import { policySandboxHandler } from '../screening/policy-sandbox-job.ts';
 import { screenSubject } from '../screening/screen-subject.ts';
 import { type JobHandlers, jobDispatcher } from './kinds.ts';
 
@@ -40,6 +41,7 @@ export function createQueueWorker(
   const handlers: JobHandlers = {
     'batch-subject': batchSubject,
     'batch-subjects': batchSubjectsHandler(batchSubject),
+    'policy-sandbox': policySandboxHandler(deps),
   };
   return sqsPartialBatch(jobDispatcher(handlers, deps.log), {
     maxReceiveCount: deps.maxReceiveCount,

@@ -1,10 +1,10 @@
 import { type AuditActor, auditedCommit } from '../audit/trail.ts';
-import { InvalidRequestError } from '../common/errors.ts';
+import { ConflictError, InvalidRequestError } from '../common/errors.ts';
 import { isoSeconds } from '../common/time.ts';
 import type { Table } from '../store/table.ts';
 import type { TableWrite } from '../store/write.ts';
 import type { Principal } from '../tenancy/auth.ts';
-import { boundsProblems, type PolicyBody } from './policy.ts';
+import { boundsProblems, NEW_TENANT_POLICY, type PolicyBody } from './policy.ts';
 import { currentPolicy, type PolicyVersion, policyWrites } from './policy-table.ts';
 
 /**
@@ -28,11 +28,26 @@ export async function readPolicy(table: Table, caller: Principal): Promise<Polic
   return { ...(await currentPolicy(table, caller.tenantId)), bounds: POLICY_BOUNDS };
 }
 
-/** 400 naming every bound the policy breaks. */
-export function checkBounds(policy: PolicyBody): void {
+/**
+ * 400 naming every bound the policy breaks, in the detail and one by one in `errors` (each field
+ * under `field`, e.g. `policy` for a proposal's body).
+ */
+export function checkBounds(policy: PolicyBody, field?: string): void {
   const problems = boundsProblems(policy);
   if (problems.length > 0) {
-    throw new InvalidRequestError(`The policy is outside what the service allows: ${problems.join('; ')}`);
+    const fields = problems.map((problem) => {
+      const [path = '', ...message] = problem.split(': ');
+      return {
+        field: field ? `${field}.${path}` : path,
+        code: 'policy_bounds',
+        message: message.join(': '),
+      };
+    });
+    throw new InvalidRequestError(
+      `The policy is outside what the service allows: ${problems.map((problem) => (field ? `${field}.${problem}` : problem)).join('; ')}`,
+      undefined,
+      fields,
+    );
   }
 }
 
@@ -51,6 +66,11 @@ export async function adoptPolicy(
 ): Promise<PolicyVersion> {
   checkBounds(policy);
   const current = await currentPolicy(table, tenantId);
+  if (source.basedOn !== undefined && current.version !== source.basedOn) {
+    throw new ConflictError(
+      `The proposal was made on policy version ${source.basedOn}, and version ${current.version} is in force now: the proposal is superseded; propose again on the version in force`,
+    );
+  }
   const version = current.version + 1;
   return auditedCommit(
     table,
@@ -79,4 +99,21 @@ export async function adoptPolicy(
       return adopted;
     },
   );
+}
+
+/**
+ * The policy a tenant that operations creates starts with (NEW_TENANT_POLICY: four eyes on
+ * clearing HIGH and CRITICAL hits, decided screens locked five years), adopted as its version 1
+ * right after the tenant is made (scripts/admin.ts create-tenant), audited like any adoption.
+ */
+export function adoptNewTenantPolicy(
+  table: Table,
+  tenantId: string,
+  actor: AuditActor,
+): Promise<PolicyVersion> {
+  return adoptPolicy(table, tenantId, actor, NEW_TENANT_POLICY, {
+    proposalId: null,
+    reportDigest: null,
+    basedOn: 0,
+  });
 }

@@ -68,8 +68,8 @@ const slaHours = v.nullable(
   ),
 );
 
-/** The policy a tenant adopts (the body of a proposal, and of a version once adopted). */
-export const PolicyBodySchema = strictBody({
+/** The policy a tenant adopts (the `policy` of a proposal, and of a version once adopted). */
+const policyEntries = {
   screening: v.strictObject({
     /** The check types a screen runs when the request names none. */
     default_types: v.pipe(
@@ -102,7 +102,10 @@ export const PolicyBodySchema = strictBody({
     LOW: slaHours,
     CLEAR: slaHours,
   }),
-});
+};
+export const PolicyBodySchema = strictBody(policyEntries);
+/** The same, as a field of a request body (POST /settings/policy/proposals `policy`). */
+export const PolicyObjectSchema = v.strictObject(policyEntries);
 export type PolicyBody = v.InferOutput<typeof PolicyBodySchema>;
 
 const identityBand: RiskBand = { LOW: 'LOW', MEDIUM: 'MEDIUM', HIGH: 'HIGH', CRITICAL: 'CRITICAL' };

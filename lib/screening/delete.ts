@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto';
 import { tombstoneOf } from '../audit/tombstone.ts';
 import { auditedCommit, type CommitAudited } from '../audit/trail.ts';
-import { ConflictError, ForbiddenError, NotFoundError } from '../common/errors.ts';
+import { ConflictError, ForbiddenError, InvalidRequestError, NotFoundError } from '../common/errors.ts';
 import { isScreenId } from '../common/ids.ts';
 import { logger } from '../common/log.ts';
 import { DAY_MS, isoSeconds } from '../common/time.ts';
+import { currentPolicy } from '../policy/policy-table.ts';
 import type { Table } from '../store/table.ts';
 import type { Principal } from '../tenancy/auth.ts';
 import { getRetention } from '../tenancy/retention.ts';
@@ -98,9 +100,25 @@ export async function deleteScreen(
   caller: Pick<Principal, 'tenantId' | 'userId' | 'role'>,
   screenId: string,
   now: Date = new Date(),
+  reason?: string,
 ): Promise<{ screen_id: string; deleted: true }> {
   if (!isScreenId(screenId)) throw new NotFoundError(`Screen ${screenId} not found`);
   const read = await storedScreen(table, caller.tenantId, screenId);
+  const { version, policy } = await currentPolicy(table, caller.tenantId);
+  // The tenant's policy may ask a reason for deleting a decided screen (docs/policies.md); it is
+  // recorded as its SHA-256, as a decision's note is, never as text.
+  if (
+    policy.approval.delete_decided.reason_required &&
+    read &&
+    lastDecisionAt(parseScreenItem(read)) &&
+    !reason
+  ) {
+    throw new InvalidRequestError(
+      `reason: tenant policy version ${version} requires a reason to delete a decided screen; send it as the query parameter reason`,
+      undefined,
+      [{ field: 'reason', code: 'required', message: 'required to delete a decided screen' }],
+    );
+  }
   const removed = await auditedCommit(
     table,
     caller.tenantId,
@@ -108,9 +126,17 @@ export async function deleteScreen(
       action: 'screen.delete',
       actor: { user_id: caller.userId, role: caller.role },
       target: { screen_id: screenId, ...clientOf(read) },
-      details: read ? tombstoneOf(read) : { screen_id: screenId },
+      details: {
+        ...(read ? tombstoneOf(read) : { screen_id: screenId }),
+        ...(reason ? { reason_sha256: createHash('sha256').update(reason).digest('hex') } : {}),
+      },
     },
-    (commit) => deleteOnRequest(table, caller, screenId, now, { read, commit }),
+    (commit) =>
+      deleteOnRequest(table, caller, screenId, now, {
+        read,
+        commit,
+        policyLock: { version, days: policy.retention.decided_lock_days },
+      }),
   );
   await afterRemoval(table, caller.tenantId, screenId, removed);
   return { screen_id: screenId, deleted: true };
@@ -132,11 +158,25 @@ async function deleteOnRequest(
   caller: Pick<Principal, 'tenantId' | 'userId' | 'role'>,
   screenId: string,
   now: Date,
-  { read, commit }: { read: Record<string, unknown> | undefined; commit: CommitAudited },
+  {
+    read,
+    commit,
+    policyLock,
+  }: {
+    read: Record<string, unknown> | undefined;
+    commit: CommitAudited;
+    policyLock: { version: number; days: number | null };
+  },
 ): Promise<Record<string, unknown>> {
   const notFound = new NotFoundError(`Screen ${screenId} not found`);
   const retention = await getRetention(table, caller.tenantId);
-  const lockedDays = retention.retention_lock ? retention.retention_days : null;
+  const settingsLock = retention.retention_lock ? retention.retention_days : null;
+  // The longer of the retention lock (GET /settings) and the policy's lock on decided screens.
+  const byPolicy = policyLock.days !== null && (settingsLock === null || policyLock.days > settingsLock);
+  const lockedDays = byPolicy ? policyLock.days : settingsLock;
+  const lockRule = byPolicy
+    ? `Tenant policy version ${policyLock.version} locks decided screens for ${lockedDays} days after their last decision`
+    : `Retention lock: the tenant keeps decided screens for ${lockedDays} days after their last decision`;
   const decidedBefore =
     lockedDays === null ? undefined : isoSeconds(new Date(now.getTime() - lockedDays * DAY_MS));
   const ownerOnly = caller.role === 'admin' ? undefined : caller.userId;
@@ -159,13 +199,11 @@ async function deleteOnRequest(
     } catch (error) {
       if (!(error instanceof DeleteRefused)) throw error;
       if (!error.found) throw notFound;
-      const refusal = ruleRefusal(
-        parseScreenItem(error.found),
-        screenId,
-        ownerOnly,
+      const refusal = ruleRefusal(parseScreenItem(error.found), screenId, ownerOnly, {
         lockedDays,
         decidedBefore,
-      );
+        lockRule,
+      });
       if (refusal) throw refusal;
       // The rule holds on the screen as it stands: it changed since it was read. Read it again.
       if (attempt >= DELETE_ATTEMPTS) throw error;
@@ -179,8 +217,11 @@ function ruleRefusal(
   found: ScreenItem,
   screenId: string,
   ownerOnly: string | undefined,
-  lockedDays: number | null,
-  decidedBefore: string | undefined,
+  {
+    lockedDays,
+    decidedBefore,
+    lockRule,
+  }: { lockedDays: number | null; decidedBefore: string | undefined; lockRule: string },
 ): ForbiddenError | undefined {
   if (ownerOnly !== undefined && found.created_by.user_id !== ownerOnly) {
     return new ForbiddenError(
@@ -196,7 +237,7 @@ function ruleRefusal(
   ) {
     const deletableFrom = isoSeconds(new Date(Date.parse(decidedAt) + lockedDays * DAY_MS));
     return new ForbiddenError(
-      `Retention lock: the tenant keeps decided screens for ${lockedDays} days after their last decision; screen ${screenId} was last decided at ${decidedAt} and can be deleted from ${deletableFrom}`,
+      `${lockRule}; screen ${screenId} was last decided at ${decidedAt} and can be deleted from ${deletableFrom}`,
       'retention_locked',
     );
   }

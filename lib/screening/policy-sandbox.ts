@@ -2,8 +2,11 @@ import { createHash } from 'node:crypto';
 import type { Matcher } from '../matcher/screen.ts';
 import { RISK_ORDER, type RiskLevel, riskRank } from '../matcher/types.ts';
 import { applyPolicy, type PolicyBody } from '../policy/policy.ts';
+import type { DecidedNoLongerAlerting, SandboxReport } from '../policy/sandbox-report.ts';
 import { applyRemembered } from './remembered-false-positives.ts';
 import type { ScreenItem } from './screen-table.ts';
+
+export type { DecidedNoLongerAlerting, SandboxReport };
 
 /**
  * The sandbox of a proposed policy (issue 40, item 2; docs/policies.md): the tenant's past screens
@@ -17,35 +20,6 @@ import type { ScreenItem } from './screen-table.ts';
 
 export const ALERTING: readonly RiskLevel[] = ['MEDIUM', 'HIGH', 'CRITICAL'];
 const alerts = (level: RiskLevel) => riskRank(level) >= riskRank('MEDIUM');
-
-/** A decided screen the proposal would no longer alert on. */
-export interface DecidedNoLongerAlerting {
-  name: string;
-  screen_id: string;
-  decided_by: string;
-  decided_at: string;
-  level_before: RiskLevel;
-  level_after: RiskLevel;
-}
-
-export interface SandboxReport {
-  /** SHA-256 of the proposed policy's canonical JSON: which policy this report is about. */
-  policy_sha256: string;
-  screens_replayed: number;
-  /** Screens that could not be replayed (no receipt, or a snapshot no longer kept), and why. */
-  screens_skipped: { screen_id: string; reason: string }[];
-  /** Settled confirmed hits that would no longer alert, by name: the first thing a reviewer must see. */
-  confirmed_hits_no_longer_alerting: DecidedNoLongerAlerting[];
-  /** Settled false positives that would no longer alert, by name. */
-  false_positives_no_longer_alerting: DecidedNoLongerAlerting[];
-  /** Screens that would alert and did not, by the level they would have. */
-  alerts_gained: Record<RiskLevel, number>;
-  /** Screens that alerted and would not, by the level they had. */
-  alerts_lost: Record<RiskLevel, number>;
-  /** Screens whose level would change, at most LEVEL_CHANGES_LISTED of them; the count is all. */
-  level_changes: { screen_id: string; before: RiskLevel; after: RiskLevel }[];
-  level_changes_total: number;
-}
 
 export const LEVEL_CHANGES_LISTED = 1000;
 
@@ -71,7 +45,9 @@ function settledAs(screen: ScreenItem, value: 'confirmed_hit' | 'false_positive'
 
 /**
  * Replays `screens` under `proposed`. `matcherFor` gives the matcher of a snapshot version, or
- * undefined when it is no longer kept; `progress` is told after each screen.
+ * undefined when it is no longer kept; `progress` is told after each screen. `resume` goes on from
+ * the report of the screens an earlier step replayed (a job replays a long period in steps:
+ * ./policy-sandbox-job.ts), so the report of the whole period is the same either way.
  */
 export async function runSandbox(
   screens: Iterable<ScreenItem> | AsyncIterable<ScreenItem>,
@@ -79,20 +55,23 @@ export async function runSandbox(
   proposed: PolicyBody,
   proposedVersion: number,
   progress: (done: number) => Promise<void> | void = () => undefined,
+  resume?: { report: SandboxReport; done: number },
 ): Promise<SandboxReport> {
   // The decided confirmed hits first: what a reviewer must read before anything else.
-  const report: SandboxReport = {
-    confirmed_hits_no_longer_alerting: [],
-    false_positives_no_longer_alerting: [],
-    policy_sha256: sha256Of(proposed),
-    screens_replayed: 0,
-    screens_skipped: [],
-    alerts_gained: byLevel(),
-    alerts_lost: byLevel(),
-    level_changes: [],
-    level_changes_total: 0,
-  };
-  let done = 0;
+  const report: SandboxReport = resume
+    ? structuredClone(resume.report)
+    : {
+        confirmed_hits_no_longer_alerting: [],
+        false_positives_no_longer_alerting: [],
+        policy_sha256: sha256Of(proposed),
+        screens_replayed: 0,
+        screens_skipped: [],
+        alerts_gained: byLevel(),
+        alerts_lost: byLevel(),
+        level_changes: [],
+        level_changes_total: 0,
+      };
+  let done = resume?.done ?? 0;
   for await (const screen of screens) {
     done += 1;
     const matcher = screen.receipt ? await matcherFor(screen.receipt.snapshot.version) : undefined;

@@ -187,3 +187,15 @@ export const DisposeRequestSchema = strictBody({
 });
 
 export type DisposeRequest = v.InferOutput<typeof DisposeRequestSchema>;
+
+/**
+ * Query of DELETE /screens/{screen_id}: the reason a decided screen is deleted, which the tenant's
+ * policy may require (`approval.delete_decided.reason_required`: docs/policies.md); recorded on the
+ * audit trail as its SHA-256.
+ */
+export const DeleteQuerySchema = v.object({
+  reason: optionalText(
+    NOTE_MAX_LENGTH,
+    'Why the screen is deleted; required for a decided screen when the tenant’s policy says so (recorded as its SHA-256)',
+  ),
+});

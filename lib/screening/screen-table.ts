@@ -1042,3 +1042,77 @@ export async function screensNumberedBy(
   );
   return { rows: items.map((item) => parseItem(PurgeRowSchema, item)), next };
 }
+
+/**
+ * The Query of the tenant's screens screened from `since` (inclusive) to `until` (exclusive): the
+ * day range of their numbers, a day either side (a screen numbered near midnight stays in), and
+ * the exact period as a filter.
+ */
+function screenedBetweenQuery(tenantId: string, period: { since: string; until: string }) {
+  const day = (at: string, days: number) =>
+    new Date(new Date(at).getTime() + days * 86_400_000).toISOString().slice(0, 10).replaceAll('-', '');
+  return {
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :first AND :last',
+    FilterExpression: 'screened_at >= :since AND screened_at < :until',
+    ExpressionAttributeValues: {
+      ':pk': keys.tenantPartition(tenantId),
+      ':first': `SCREEN#SCR-${day(period.since, -1)}`,
+      ':last': `SCREEN#SCR-${day(period.until, 1)}-~`,
+      ':since': period.since,
+      ':until': period.until,
+    },
+  };
+}
+
+/**
+ * One page of the tenant's screens screened from `period.since` (inclusive) to `period.until`
+ * (exclusive), oldest id first: a policy proposal's sandbox (lib/screening/policy-sandbox-job.ts).
+ * A page may hold fewer than `pageSize` screens (the period is a filter on the day range read).
+ */
+export async function screensScreenedBetween(
+  table: Table,
+  tenantId: string,
+  period: { since: string; until: string },
+  pageSize: number,
+  from: ScreenPagePosition | undefined,
+): Promise<{ screens: ScreenItem[]; next: ScreenPagePosition | undefined }> {
+  const { Items = [], LastEvaluatedKey } = await table.doc.send(
+    new QueryCommand({
+      TableName: table.name,
+      ...screenedBetweenQuery(tenantId, period),
+      Limit: pageSize,
+      ExclusiveStartKey: from,
+    }),
+  );
+  return { screens: Items.map(parseScreenItem), next: LastEvaluatedKey };
+}
+
+/**
+ * How many of the tenant's screens were screened in the period (the sandbox's progress total),
+ * counted a Query page (`pageSize` screens read) at a time from `from` while `goOn()` says so:
+ * the count, and where it stopped (undefined: all were counted). A COUNT still reads each screen,
+ * so a long history is counted over several steps.
+ */
+export async function countScreensScreenedBetween(
+  table: Table,
+  tenantId: string,
+  period: { since: string; until: string },
+  page: { size: number; from: ScreenPagePosition | undefined; goOn: () => boolean },
+): Promise<{ count: number; next: ScreenPagePosition | undefined }> {
+  let count = 0;
+  let from = page.from;
+  do {
+    const read = await table.doc.send(
+      new QueryCommand({
+        TableName: table.name,
+        ...screenedBetweenQuery(tenantId, period),
+        Select: 'COUNT',
+        Limit: page.size,
+        ExclusiveStartKey: from,
+      }),
+    );
+    count += read.Count ?? 0;
+    from = read.LastEvaluatedKey;
+  } while (from && page.goOn());
+  return { count, next: from };
+}

@@ -1,5 +1,5 @@
 import { InvalidRequestError } from '../common/errors.ts';
-import { isBatchId, isClientId, isRunId, isScreenId } from '../common/ids.ts';
+import { isBatchId, isClientId, isProposalId, isRunId, isScreenId } from '../common/ids.ts';
 
 /** `<created_at>#<id>`: the tenant-batches index's sort key. */
 const createdAtThen = (isId: (text: string) => boolean) => (position: string) => {
@@ -22,6 +22,8 @@ const POSITIONS = {
   batches: createdAtThen(isBatchId),
   runs: createdAtThen(isRunId),
   clients: isClientId,
+  /** A policy proposal's id (lib/policy/proposal-table.ts). */
+  proposals: isProposalId,
   /** `<time>#<subject hash>`: the activity and reviewed indexes' sort keys. */
   /** A remembered false positive's id (lib/screening/false-positive-table.ts). */
   'false-positives': (position: string) => /^[0-9a-f]{32}-[0-9a-f]{16}$/.test(position),

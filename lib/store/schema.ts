@@ -62,6 +62,8 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
  * |                |                    |                                 |    screens: screening/false-positive-table.ts)          |
  * | policy-version | TENANT#<tid>       | POLICY#<version, 12 digits>     |   (a screening policy the tenant adopted; never updated:|
  * |                |                    |                                 |    policy/policy-table.ts)                              |
+ * | policy-proposal| TENANT#<tid>       | PROPOSAL#<proposal_id>          |   (a proposed policy, its sandbox's progress and report,|
+ * |                |                    |                                 |    its application: policy/proposal-table.ts)           |
  * | (any item)     |                    |                                 | webhook-outbox: OUTBOX / <occurred at>#<pk>#<sk>        |
  * |                |                    |                                 |   (only while it carries undrained `webhook_events`)    |
  *
@@ -204,7 +206,8 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
  * lib/batch/batch-table; idempotency-key in lib/http/idempotency-table; list-sync and lists-event
  * in lib/sync/ (list-status-table, lists-event-table); audit in lib/audit/audit-table; webhook,
  * webhook-delivery and webhook-seq in lib/webhooks/ (webhook-table, delivery-table); the
- * webhook-outbox index in lib/outbox/outbox-table; policy-version in lib/policy/policy-table.
+ * webhook-outbox index in lib/outbox/outbox-table; policy-version and policy-proposal in lib/policy/ (policy-table,
+ * proposal-table).
  *
  * Every invariant is one conditional write; where an action and its records belong together (a
  * decision and its audit entry, a client and its claims), their writes are one transaction
@@ -261,7 +264,8 @@ export type Entity =
   | 'webhook-seq'
   | 'lists-event'
   | 'false-positive'
-  | 'policy-version';
+  | 'policy-version'
+  | 'policy-proposal';
 
 /** `{ <index pk attribute>: pk, <index sk attribute>: sk }`: an item's entry in one index. */
 export function indexKeys(index: IndexName, pk: string, sk: string): Record<string, string> {
@@ -350,6 +354,14 @@ export const keys = {
   policyVersion: (tenantId: string, version: number) => ({
     pk: `TENANT#${tenantId}`,
     sk: `POLICY#${String(version).padStart(12, '0')}`,
+  }),
+  /**
+   * A proposed policy and its sandbox (lib/policy/proposal-table.ts): its id sorts by time, so
+   * the tenant's proposals read newest first.
+   */
+  policyProposal: (tenantId: string, proposalId: string) => ({
+    pk: `TENANT#${tenantId}`,
+    sk: `PROPOSAL#${proposalId}`,
   }),
   /** The screen holding a subject's rescreen window (lib/screening/window-table.ts). */
   rescreenWindow: (tenantId: string, subjectHash: string) => ({

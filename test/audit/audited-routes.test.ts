@@ -32,6 +32,8 @@ const AUDITED: Record<string, readonly AuditAction[]> = {
   'webhook-test': ['webhook.test'],
   'webhook-replay': ['webhook.replay'],
   'false-positive-revoke': ['false-positive.revoke'],
+  'policy-propose': ['policy.propose'],
+  'policy-proposal-apply': ['policy.adopt'],
 };
 
 /** State-changing routes whose record is not the audit trail, each with why. */

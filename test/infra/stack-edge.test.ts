@@ -501,7 +501,12 @@ describe('locked down', () => {
     expect(value).toContain('{{resolve:secretsmanager:');
     expect(value).toContain(secretId);
 
-    const checkers = [...deployedRoutes.filter((r) => r.kind === 'http').map(functionFor)];
+    // One function per entry file (GET and HEAD /health share theirs).
+    const checkers = [
+      ...new Map(
+        deployedRoutes.filter((r) => r.kind === 'http').map((r) => [r.entry, functionFor(r)]),
+      ).values(),
+    ];
     checkers.push(
       resourcesOf('AWS::Lambda::Function').find(([, r]) =>
         String(r.Properties.Description).startsWith('Answers 404 or 405'),

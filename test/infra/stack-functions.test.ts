@@ -23,6 +23,7 @@ import {
   type Resource,
   repoRoot,
   resourcesOf,
+  routeFunctionCount,
   type Statement,
   statementsOf,
   synthDeployedStack,
@@ -44,7 +45,7 @@ afterAll(() => rmSync(fixture, { recursive: true, force: true }));
 describe('HTTP API', () => {
   const httpRoutes = deployedRoutes.filter((r) => r.kind === 'http');
 
-  it('has a route for every http manifest entry, each integrated with its own function', () => {
+  it('has a route for every http manifest entry, each integrated with the function of its entry file', () => {
     const integrationTargets = new Set<string>();
     for (const route of httpRoutes) {
       const routeResources = resourcesOf('AWS::ApiGatewayV2::Route').filter(
@@ -60,7 +61,7 @@ describe('HTTP API', () => {
       expect(integration.Properties.IntegrationUri).toEqual({ 'Fn::GetAtt': [functionId, 'Arn'] });
       integrationTargets.add(functionId);
     }
-    expect(integrationTargets.size).toBe(httpRoutes.length);
+    expect(integrationTargets.size).toBe(new Set(httpRoutes.map((route) => route.entry)).size);
     // plus `$default`
     expect(resourcesOf('AWS::ApiGatewayV2::Route')).toHaveLength(httpRoutes.length + 1);
   });
@@ -130,9 +131,9 @@ describe('table', () => {
 describe('functions', () => {
   it('all run nodejs22.x on arm64 with active tracing and the service environment', () => {
     const functions = resourcesOf('AWS::Lambda::Function');
-    // one per route and scheduled job, plus the batch worker, the unrouted-request fallback, the
+    // one per route (routes of one entry file share it) and scheduled job, plus the batch worker, the unrouted-request fallback, the
     // list sync, the origin secret's rotation, the webhook delivery and the audit chain writer
-    expect(functions).toHaveLength(deployedRoutes.length + scheduledJobs.length + 6);
+    expect(functions).toHaveLength(routeFunctionCount + scheduledJobs.length + 6);
     for (const [, fn] of functions) {
       expect(fn.Properties.Runtime).toBe('nodejs22.x');
       expect(fn.Properties.Architectures).toEqual(['arm64']);
@@ -154,7 +155,7 @@ describe('functions', () => {
     const groups = resourcesOf('AWS::Logs::LogGroup').filter(
       ([id]) => !id.startsWith('ApiAccessLogs') && !id.startsWith('WebAclLogs'),
     );
-    expect(groups).toHaveLength(deployedRoutes.length + scheduledJobs.length + 6);
+    expect(groups).toHaveLength(routeFunctionCount + scheduledJobs.length + 6);
     for (const [, group] of groups) expect(group.Properties.RetentionInDays).toBe(30);
     const referenced = new Set(
       resourcesOf('AWS::Lambda::Function').map(

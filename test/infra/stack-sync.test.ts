@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SNAPSHOT_RETENTION_DAYS } from '../../lib/common/config.ts';
-import { type RouteDefinition, routes, scheduledJobs } from '../../lib/contract/routes.ts';
+import { batchWorker, type RouteDefinition, routes, scheduledJobs } from '../../lib/contract/routes.ts';
 
 import {
   actionsOf,
@@ -170,7 +170,7 @@ describe('list sync', () => {
     ]);
   });
 
-  it('lets every function that screens or starts a rescreen run read the snapshot, replay read its earlier versions, and no other function touch the bucket', () => {
+  it('lets every function that screens or starts a rescreen run read the snapshot, replay and the queue worker (a proposal’s sandbox) read its earlier versions, and no other function touch the bucket', () => {
     const [syncId] = syncFunction();
     const historyReaders = deployedRoutes.filter((route) => route.readsSnapshotHistory);
     expect(historyReaders.map((route) => route.id)).toEqual(['screen-replay']);
@@ -188,9 +188,9 @@ describe('list sync', () => {
       const env = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
       const description = String(fn.Properties.Description);
       const reads = env.WATCHLIST_SNAPSHOT !== undefined || readsVersion(description);
-      const history = historyReaders.some((route) =>
-        description.startsWith(`${route.method} ${route.path}:`),
-      );
+      const history =
+        historyReaders.some((route) => description.startsWith(`${route.method} ${route.path}:`)) ||
+        (batchWorker.readsSnapshotHistory && description.startsWith('Screens one batch subject'));
       // On the snapshot bucket (the audit export and the chain writer read the audit anchors' bucket).
       const snapshotBucket = bucketId();
       const s3 = statementsOf(fn)

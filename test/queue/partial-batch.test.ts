@@ -104,7 +104,11 @@ describe('job dispatcher', () => {
         unprocessable.push(raw);
       },
     };
-    const handlers: JobHandlers = { 'batch-subject': single, 'batch-subjects': batchSubjectsHandler(single) };
+    const handlers: JobHandlers = {
+      'batch-subject': single,
+      'batch-subjects': batchSubjectsHandler(single),
+      'policy-sandbox': { run: async () => ({ status: 'done' }) },
+    };
     return { dispatch: jobDispatcher(handlers, logger), ran, unprocessable };
   }
   const job = { kind: 'batch-subject', v: 2, tenant_id: 't1', batch_id: 'BAT-20250314-0011223344', index: 4 };

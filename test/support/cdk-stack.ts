@@ -16,6 +16,9 @@ export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)
 
 export const deployedRoutes: readonly RouteDefinition[] = routes;
 
+/** The functions the routes deploy: one per entry file (routes of one entry share it). */
+export const routeFunctionCount = new Set(routes.map((route) => `${route.kind} ${route.entry}`)).size;
+
 export type Resource = { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string };
 export type Statement = {
   Effect: string;
@@ -80,8 +83,10 @@ export function allResourcesOf(type: string): [string, Resource][] {
 
 /** The Lambda function whose description starts with the route's method and path. */
 export function functionFor(route: RouteDefinition): [string, Resource] {
+  // Routes of one entry file share the function of the first of them (GET and HEAD /health).
+  const owner = deployedRoutes.find((r) => r.kind === route.kind && r.entry === route.entry) ?? route;
   const matches = resourcesOf('AWS::Lambda::Function').filter(([, r]) =>
-    String(r.Properties.Description).startsWith(`${route.method} ${route.path}:`),
+    String(r.Properties.Description).startsWith(`${owner.method} ${owner.path}:`),
   );
   expect(matches, `${route.method} ${route.path}`).toHaveLength(1);
   return matches[0];

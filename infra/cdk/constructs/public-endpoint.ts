@@ -6,11 +6,13 @@ import {
   type BehaviorOptions,
   CachePolicy,
   Distribution,
+  FunctionUrlOriginAccessControl,
   type IOrigin,
   OriginProtocolPolicy,
   OriginRequestPolicy,
   OriginSslPolicy,
   SecurityPolicyProtocol,
+  Signing,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { FunctionUrlOrigin, HttpOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
@@ -73,6 +75,11 @@ export class PublicEndpoint extends Construct {
     });
 
     const additionalBehaviors: Record<string, BehaviorOptions> = {};
+    // One Origin Access Control signs for every stream Function URL (its settings are the same for
+    // each): one resource, not one per stream route, in a stack near CloudFormation's 500.
+    const streamAccessControl = new FunctionUrlOriginAccessControl(this, 'StreamOriginAccessControl', {
+      signing: Signing.SIGV4_ALWAYS,
+    });
     for (const { route, url } of props.streamEndpoints) {
       const pattern = pathPatternFor(route.path);
       const hidden = props.httpRoutes.find((httpRoute) => matchesPattern(pattern, httpRoute.path));
@@ -88,7 +95,10 @@ export class PublicEndpoint extends Construct {
       // Origin Access Control signs every request to the IAM-authenticated Function URL, so the
       // URL answers CloudFront only.
       additionalBehaviors[pattern] = behaviour(
-        FunctionUrlOrigin.withOriginAccessControl(url, { readTimeout: Duration.seconds(60) }),
+        FunctionUrlOrigin.withOriginAccessControl(url, {
+          readTimeout: Duration.seconds(60),
+          originAccessControl: streamAccessControl,
+        }),
       );
     }
 

@@ -1,4 +1,4 @@
-import { DisposeRequestSchema, ScreenRequestSchema } from '../../screening/request.ts';
+import { DeleteQuerySchema, DisposeRequestSchema, ScreenRequestSchema } from '../../screening/request.ts';
 import { FILTERED_READ_LIMIT, ScreenListQuerySchema } from '../../screening/screen-filters.ts';
 import {
   ScreenDeletedSchema,
@@ -76,10 +76,12 @@ export const screensOperations = {
     },
   },
   'screen-delete': {
+    query: DeleteQuerySchema,
     success: json(ScreenDeletedSchema, 'The screen, its history and notes are gone for good'),
     errors: {
       ...notFound('screen'),
-      403: 'An analyst deleting a screen someone else created, or (under the tenant’s retention lock) a decided screen before its retention period ends; the detail names the date it becomes deletable',
+      400: 'A decided screen without the `reason` the tenant’s policy requires',
+      403: 'An analyst deleting a screen someone else created, or (under the tenant’s retention lock or its policy’s lock on decided screens) a decided screen before its period ends; the detail names the date it becomes deletable',
       409: 'The screen changed (was decided) while it was being deleted; send the request again',
     },
   },

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { PROPOSAL_ID_PATTERN } from '../../common/ids.ts';
 import { RISK_ORDER } from '../../matcher/types.ts';
 import { ROLES } from '../../tenancy/roles.ts';
 import { CHECK_TYPES, LIST_IDS } from '../../watchlists/types.ts';
@@ -107,4 +108,95 @@ export const PolicySchema = v.strictObject({
     v.description('SHA-256 of the sandbox report the version was applied on'),
   ),
   bounds: v.pipe(v.array(v.string()), v.description('What the service never lets a policy do')),
+});
+
+const decidedNoLongerAlerting = v.strictObject({
+  name: v.pipe(v.string(), v.description('The subject as screened')),
+  screen_id: screenId,
+  decided_by: v.pipe(v.string(), v.description('The user who made the settled decision')),
+  decided_at: timestamp,
+  level_before: riskLevel,
+  level_after: riskLevel,
+});
+const byLevel = v.strictObject({
+  CLEAR: v.number(),
+  LOW: v.number(),
+  MEDIUM: v.number(),
+  HIGH: v.number(),
+  CRITICAL: v.number(),
+});
+
+/** The sandbox's report (lib/screening/policy-sandbox.ts `SandboxReport`; docs/policies.md). */
+export const SandboxReportSchema = v.strictObject({
+  confirmed_hits_no_longer_alerting: v.pipe(
+    v.array(decidedNoLongerAlerting),
+    v.description(
+      'Settled confirmed hits the proposed policy would no longer alert on, by name: the first thing a reviewer must read',
+    ),
+  ),
+  false_positives_no_longer_alerting: v.pipe(
+    v.array(decidedNoLongerAlerting),
+    v.description('Settled false positives the proposed policy would no longer alert on, by name'),
+  ),
+  policy_sha256: v.pipe(v.string(), v.description('SHA-256 of the proposed policy (canonical JSON)')),
+  screens_replayed: v.number(),
+  screens_skipped: v.pipe(
+    v.array(v.strictObject({ screen_id: screenId, reason: v.string() })),
+    v.description('Screens that could not be replayed: no receipt, or a snapshot no longer kept'),
+  ),
+  alerts_gained: v.pipe(
+    byLevel,
+    v.description('Screens that would alert and did not, by the level they would have'),
+  ),
+  alerts_lost: v.pipe(byLevel, v.description('Screens that alerted and would not, by the level they had')),
+  level_changes: v.pipe(
+    v.array(v.strictObject({ screen_id: screenId, before: riskLevel, after: riskLevel })),
+    v.description('Screens whose level would change (the first 1,000)'),
+  ),
+  level_changes_total: v.number(),
+});
+
+const proposalEntries = {
+  proposal_id: v.pipe(v.string(), v.regex(PROPOSAL_ID_PATTERN)),
+  status: v.pipe(
+    v.picklist(['running', 'reported', 'applied', 'failed', 'superseded']),
+    v.description(
+      '`running`: the sandbox is replaying; `reported`: the report exists, another admin may apply it; `applied`; `failed`: the sandbox failed, propose again; `superseded`: another version was adopted since it was proposed',
+    ),
+  ),
+  author: actor,
+  created_at: timestamp,
+  based_on_version: v.pipe(v.number(), v.description('The policy version in force when it was proposed')),
+  policy: PolicyBodyViewSchema,
+  period: v.pipe(
+    v.strictObject({ since: timestamp, until: timestamp }),
+    v.description('The past screens replayed: screened from `since` (inclusive) to `until` (exclusive)'),
+  ),
+  progress: v.pipe(
+    v.strictObject({ done: v.number(), total: v.nullable(v.number()) }),
+    v.description('Screens replayed (or skipped) so far, of `total` (null until counted)'),
+  ),
+  report_digest: v.pipe(v.nullable(v.string()), v.description('SHA-256 of the report (canonical JSON)')),
+  reported_at: v.nullable(timestamp),
+  failure: v.nullable(v.string()),
+  applied: v.nullable(
+    v.strictObject({
+      by: actor,
+      at: timestamp,
+      version: v.pipe(v.number(), v.description('The version adopted')),
+    }),
+  ),
+  link: v.pipe(v.string(), v.description('GET this path for the proposal with its report')),
+};
+
+/** One proposal with its report (null until the sandbox finished). */
+export const ProposalSchema = v.strictObject({
+  ...proposalEntries,
+  report: v.nullable(SandboxReportSchema),
+});
+
+/** GET /settings/policy/proposals: newest first; each row without its report (`report` is null). */
+export const ProposalPageSchema = v.strictObject({
+  proposals: v.array(v.strictObject({ ...proposalEntries, report: v.null() })),
+  next_cursor: cursor,
 });
