@@ -61,13 +61,23 @@ function hasEveryPart(name: string, listed: string): boolean {
   return score.unmatchedQuery.length === 0 && score.pairs.every((p) => p.similarity >= SAME_PART);
 }
 
-/** Whether `name` and `listed` have the same parts both ways, each spelt alike or as a known variant. */
+/**
+ * Aligned at least this similar, two parts are one name for an exact namesake: as the matcher's
+ * exact-namesake rule reads them (results.ts `EXACT_PAIR`), a rendering of another script included.
+ */
+const EXACT_PART = 0.93;
+
+/**
+ * Whether `name` and `listed` have the same parts both ways, each spelt alike, as a known variant
+ * or as another script renders it ("Сергей Семенов" and Sergey SEMENOV).
+ */
 export function isExactNamesake(name: string, listed: string): boolean {
   const score = scoreTokens(tokeniseName(name), tokeniseName(listed));
   return (
     score.unmatchedQuery.length === 0 &&
     score.unmatchedListed.length === 0 &&
-    score.pairs.every((p) => p.similarity >= SAME_PART)
+    score.pairs.length >= 2 &&
+    score.pairs.every((p) => p.similarity >= EXACT_PART && p.query.length > 1 && p.listed.length > 1)
   );
 }
 

@@ -45,15 +45,41 @@ const UNITS = [
   'oo',
   'ou',
   'ea',
+  'ei',
+  'ai',
   'ya',
   'yu',
   'yo',
   'ye',
 ] as const;
 
+/**
+ * English spelling rewritten closer to its sound, as renderings of English names follow the
+ * sound, not the letters ("George" → Джордж, "John" → Джон, "Sarah" → Сара, "Whitesides" →
+ * Уайтсайдс): silent h after a vowel, silent final e, soft g, wh, the long a and i of a
+ * vowel-consonant-e syllable, ay/ai/ey, oa, ew. Non-English names (most sanctioned people's
+ * Latin names are transliterations already) have few of these and pass almost unchanged.
+ */
+function englishSounds(w: string): string {
+  return w
+    .replace(/^wh/, 'u')
+    .replace(/g(?=[eiy])/g, 'j')
+    .replace(/^je(?=o)/, 'j')
+    .replace(/([aeiou])h(?![aeiou])/g, '$1')
+    .replace(/ey$/, 'i')
+    .replace(/(ay|ai)(?=[^aeiou]|$)/g, 'ei')
+    .replace(/a([bcdfgjklmnprstvz])e(s?)$/, 'ei$1$2')
+    .replace(/i([bcdfgjklmnprstvz])e(s?)(?=[^aeiou]|$)/g, 'ai$1$2')
+    .replace(/([aeiou][bcdfgjklmnprstvz]+)e$/, '$1')
+    .replace(/oa/g, 'o')
+    .replace(/ew/g, 'yu')
+    .replace(/ie$/, 'i');
+}
+
 /** Splits a lower-case word into sound units ("mcconnell" → mak, k, o, n, n, e, l, l). */
-function units(word: string): string[] {
-  let w = word.toLowerCase().replace(/[^a-z]/g, '');
+function units(word: string, english: boolean): string[] {
+  const letters = word.toLowerCase().replace(/[^a-z]/g, '');
+  let w = english ? englishSounds(letters) : letters;
   if (w.startsWith('mc')) w = `mak${w.slice(2)}`;
   const out: string[] = [];
   let i = 0;
@@ -85,6 +111,8 @@ function collapseDoubles(us: string[]): string[] {
 type Table = Record<string, string>;
 
 const RUSSIAN: Table = {
+  ei: 'ей',
+  ai: 'ай',
   dzh: 'дж',
   a: 'а',
   b: 'б',
@@ -153,6 +181,8 @@ const MACEDONIAN: Table = {
   dzh: 'џ',
 };
 const GREEK: Table = {
+  ei: 'έι',
+  ai: 'άι',
   dzh: 'τζ',
   a: 'α',
   b: 'μπ',
@@ -196,6 +226,8 @@ const GREEK: Table = {
   mak: 'μακ',
 };
 const HEBREW: Table = {
+  ei: 'יי',
+  ai: 'איי',
   dzh: "ג'",
   a: 'א',
   b: 'ב',
@@ -239,6 +271,8 @@ const HEBREW: Table = {
   mak: 'מק',
 };
 const ARABIC: Table = {
+  ei: 'ي',
+  ai: 'اي',
   dzh: 'ج',
   a: 'ا',
   b: 'ب',
@@ -302,6 +336,8 @@ const PERSIAN: Table = {
   qu: 'کو',
 };
 const ARMENIAN: Table = {
+  ei: 'եյ',
+  ai: 'այ',
   dzh: 'ջ',
   a: 'ա',
   b: 'բ',
@@ -345,6 +381,8 @@ const ARMENIAN: Table = {
   mak: 'մաք',
 };
 const GEORGIAN: Table = {
+  ei: 'ეი',
+  ai: 'აი',
   dzh: 'ჯ',
   a: 'ა',
   b: 'ბ',
@@ -388,6 +426,8 @@ const GEORGIAN: Table = {
   mak: 'მაკ',
 };
 const LATVIAN: Table = {
+  ei: 'ei',
+  ai: 'ai',
   dzh: 'dž',
   a: 'a',
   b: 'b',
@@ -450,9 +490,9 @@ const TABLES: Record<RenderScript, Table> = {
 const HEBREW_FINALS: Record<string, string> = { כ: 'ך', מ: 'ם', נ: 'ן', פ: 'ף', צ: 'ץ' };
 
 /** One word rendered in `script`. */
-export function renderWord(word: string, script: RenderScript): string {
+export function renderWord(word: string, script: RenderScript, english = false): string {
   const table = TABLES[script];
-  let us = units(word);
+  let us = units(word, english);
   if (script !== 'russian' && script !== 'ukrainian' && script !== 'bulgarian') us = collapseDoubles(us);
   let out = '';
   for (let k = 0; k < us.length; k++) {
@@ -491,10 +531,13 @@ export function renderWord(word: string, script: RenderScript): string {
   return out;
 }
 
-/** A name (words in reading order) rendered in `script`, word by word. */
-export function renderName(words: readonly string[], script: RenderScript): string {
+/**
+ * A name (words in reading order) rendered in `script`, word by word; `english`: an English name,
+ * rendered by its sound (`englishSounds`), not letter by letter.
+ */
+export function renderName(words: readonly string[], script: RenderScript, english = false): string {
   return words
-    .map((w) => renderWord(w, script))
+    .map((w) => renderWord(w, script, english))
     .filter((w) => w !== '')
     .join(' ');
 }

@@ -29,6 +29,8 @@ import { riskRank } from '../lib/matcher/types.ts';
 import { perListPeople } from '../lib/watchlists/linking.ts';
 import type { WatchlistSnapshot } from '../lib/watchlists/types.ts';
 import { issueClasses, levelOn, measureClass } from './classes.ts';
+import { measureCrossScript, printCrossScript } from './cross-script.ts';
+import { POPULATION_GROUPS, POPULATION_INNOCENTS_DIR } from './generate-population-innocents.ts';
 import { measureInnocents, printInnocents } from './innocents.ts';
 import { personLinkingFigures } from './person-linking.ts';
 import { type PairFigures, writeScorecard } from './scorecard.ts';
@@ -320,7 +322,7 @@ function falseAlerts(matcher: Matcher): void {
   }
 }
 
-function crossScript(): void {
+function watchmanCrossScript(): void {
   const path = join(evalDir, 'pairs', 'watchman-cross-script', 'cross_script_pairs.csv');
   if (!existsSync(path)) {
     console.log('\nwatchman cross-script pairs: skipped (not found; set EVAL_DIR)');
@@ -387,7 +389,7 @@ function putinVariants(matcher: Matcher): void {
 
 function main(): void {
   const pairs = namePairs();
-  crossScript();
+  watchmanCrossScript();
   const started = performance.now();
   const snapshot = loadSnapshot();
   const matcher = createMatcher(snapshot);
@@ -402,11 +404,21 @@ function main(): void {
   personLinkingFigures(matcher, snapshot);
   const innocents = measureInnocents(matcher);
   printInnocents(innocents);
+  const populationInnocents = measureInnocents(matcher, {
+    dir: POPULATION_INNOCENTS_DIR,
+    groups: POPULATION_GROUPS,
+  });
+  printInnocents(
+    populationInnocents,
+    '(f2) Innocents drawn from population name frequencies (eval/fixtures/population-innocents), alerts per 1,000 screens',
+  );
   const variants = measureVariants(matcher, snapshot);
   printVariants(variants);
   const tokenClasses = measureTokenClasses(matcher, snapshot);
   printTokenClasses(tokenClasses);
-  writeScorecard({ snapshot, pairs, variants, innocents, tokenClasses });
+  const crossScript = measureCrossScript(matcher, snapshot);
+  printCrossScript(crossScript);
+  writeScorecard({ snapshot, pairs, variants, innocents, populationInnocents, tokenClasses, crossScript });
 }
 
 /**

@@ -76,6 +76,10 @@ const SPECIAL_LETTERS: Record<string, string> = {
 };
 
 const SPECIAL_RE = /[ßæœøłđðþıŀħ]/g;
+/** Letters only Latvian and Lithuanian write (with š, ž, č, which Czech and Slovak share). */
+const BALTIC_LETTERS_RE = /[āēīūģķļņėįųĀĒĪŪĢĶĻŅĖĮŲ]|[šžčŠŽČ]\S*(?:s)\b/u;
+/** Their nominative endings of a man's name. */
+const BALTIC_ENDING_RE = /(?:as|is|us|ys|s)$/;
 const MARKS_RE = /\p{M}+/gu;
 const APOSTROPHES_RE = /['’‘`ʻʼ´]/g;
 const NON_ALNUM_RE = /[^a-z0-9]+/g;
@@ -295,6 +299,19 @@ export function tokeniseName(name: string): NameToken[] {
     }
   }
   const latin = nonAscii && !transliterated && !readFromHan && !readFromIndic;
+  if (latin && BALTIC_LETTERS_RE.test(name)) {
+    // Latvian and Lithuanian respell a foreign name as it sounds and give it their nominative
+    // ending ("Mičs Makonels", "Mičas Makonelas" for Mitch McConnell): the name without it is
+    // one more reading, its háčeks spelt out.
+    const spelt = nameParts(withDigraphs(name.normalize('NFC')) ?? name);
+    if (spelt.length === tokens.length) {
+      for (let i = 0; i < tokens.length; i++) {
+        const stem = spelt[i].text.replace(BALTIC_ENDING_RE, '');
+        if (stem === spelt[i].text || stem.length < 3) continue;
+        tokens[i].readings = [...new Set([...tokens[i].readings, stem])];
+      }
+    }
+  }
   const digraphs = latin ? withDigraphs(name.normalize('NFC')) : undefined;
   if (digraphs !== undefined) {
     // "Ajaš" folds to "ajas"; the lists write "Ayash": the háček spelt out is one more reading.

@@ -7,6 +7,7 @@
 import { PEP_TIER_LABELS } from '../watchlists/pep-tiers.ts';
 import type { CheckType, ListedDob, ListedPerson, ListId, ListSummary } from '../watchlists/types.ts';
 import type { Scored } from './candidates.ts';
+import { COMMON_JOINT_SHARE, commonnessInWords, commonnessModel } from './commonness.ts';
 import {
   compareCountry,
   compareDob,
@@ -53,16 +54,20 @@ export function buildChecks(
 ): ScreenChecks {
   const nationalityCountry = queryCountry(subject.nationality);
   const locationCountry = queryCountry(subject.location);
+  const context: VerdictContext = {
+    country: commonnessModel().codeOf(nationalityCountry),
+    nameOnly: (subject.dob ?? '').trim() === '',
+  };
   const byCategory: Record<CheckType, Match[]> = { sanctions: [], pep: [], criminal: [] };
   for (const s of best) {
-    let m = toMatch(index, s, subject, nationalityCountry, locationCountry);
+    let m = toMatch(index, s, subject, nationalityCountry, locationCountry, context);
     // Another of the person's names may be the stronger match: the best score with a part spelt
     // only near can be held to a lower band than a name spelt alike. It may lift the match to
     // MEDIUM, never higher: a strong match rests on the person's best-scoring name (so a match
     // at MEDIUM or above already is not looked past).
     for (const other of s.others ?? []) {
       if (m && riskRank(m.match.risk_level) >= OTHER_NAME_MAX_RANK) break;
-      const o = toMatch(index, other, subject, nationalityCountry, locationCountry);
+      const o = toMatch(index, other, subject, nationalityCountry, locationCountry, context);
       if (!o || riskRank(o.match.risk_level) > OTHER_NAME_MAX_RANK) continue;
       if (!m || riskRank(o.match.risk_level) > riskRank(m.match.risk_level)) m = o;
     }
@@ -218,12 +223,46 @@ interface NameVerdict {
   notes: string[];
 }
 
+/** What the name rules read of the subject beside the name. */
+interface VerdictContext {
+  /** ISO code of the subject's nationality, when given and known: whose population weighs the parts. */
+  country: string | undefined;
+  /** No date of birth given: an exact namesake is then at least MEDIUM. */
+  nameOnly: boolean;
+}
+
+/**
+ * Aligned at least this similar, two parts are one name for the exact-namesake rule: spelt alike,
+ * a known variant, or another script's rendering of it (token-similarity.ts, 0.93 and up).
+ */
+const EXACT_PAIR = 0.93;
+
+/**
+ * Whether the query is the listed name exactly: the same parts both ways (particles aside), each
+ * spelt alike, as a known variant or as another script renders it, two whole parts at least, an
+ * initial only as the listed name writes it.
+ */
+function isExactName(s: Scored): boolean {
+  if (s.name.unmatchedQuery.length > 0 || s.name.unmatchedListed.length > 0 || s.name.pairs.length < 2)
+    return false;
+  let parts = 0;
+  for (const p of s.name.pairs) {
+    const initial = p.query.length <= 1 || p.listed.length <= 1;
+    // An initial counts when both sides write the same one ("Mohammed A. ALI" as listed).
+    if (initial ? p.similarity < 1 || p.query !== p.listed : p.similarity < EXACT_PAIR) return false;
+    if (!initial) parts++;
+  }
+  return parts >= 2;
+}
+
 function nameVerdict(
   index: NameIndex,
   s: Scored,
   weakAlias: boolean,
   dob: FieldStatus,
   fullDobMatched: boolean,
+  context: VerdictContext,
+  nationalityMismatched: boolean,
 ): NameVerdict {
   let band = nameBand(s.name.score, weakAlias);
   const notes: string[] = [];
@@ -319,6 +358,26 @@ function nameVerdict(
     // taken for a listed initial, with one other part at most spelt alike, is one name and a letter.
     band = 'weak';
     notes.push('one name part and an initial');
+  }
+  const exact = !weakAlias && isExactName(s);
+  if (band !== undefined && band !== 'weak' && dob !== 'matched') {
+    // "José Silva" / "Jose VIERA DA SILVA", "Nguyen Dung" / "Nguyen Chi DUNG": parts that many
+    // people bear, in the subject's country or (nationality not given) wherever they are
+    // commonest, are weak evidence however well they are spelt. A rare part keeps the match (the
+    // product of the shares is then small), and so does an agreeing date of birth.
+    const c = commonnessModel().of(index, sharedParts(), context.country, s.name.pairs);
+    if (c.joint >= COMMON_JOINT_SHARE) {
+      band = 'weak';
+      notes.push(commonnessInWords(c));
+    }
+  }
+  if (exact && context.nameOnly && dob !== 'mismatched' && !nationalityMismatched && band !== undefined) {
+    // The contract's LOW means "likely a different person": a name that is a listed person's
+    // exactly cannot be said to be that by name alone, however common it is.
+    if (band === 'weak') {
+      atLeastMedium = true;
+      notes.push("the listed person's full name exactly: at least MEDIUM by name alone");
+    }
   }
   // Only the date of birth corroborates: a surname rare on the lists may still be common in its
   // country, so a matching nationality raised innocent people (eval: negatives per 1,000).
@@ -497,6 +556,7 @@ function toMatch(
   subject: SubjectInput,
   nationalityCountry: string | undefined,
   locationCountry: string | undefined,
+  context: VerdictContext,
 ): { match: Match } | undefined {
   if (s.name.score < MATCH_FLOOR && !mayReportBelowFloor(index, s, subject)) return undefined;
   const indexed: IndexedPerson = index.people[s.person];
@@ -511,7 +571,15 @@ function toMatch(
     'nationality',
   );
   const fullDobMatched = sameFullDate(subject.dob, person.dobs);
-  const verdict = nameVerdict(index, s, weakAlias, dob.status, fullDobMatched);
+  const verdict = nameVerdict(
+    index,
+    s,
+    weakAlias,
+    dob.status,
+    fullDobMatched,
+    context,
+    nationality.status === 'mismatched',
+  );
   const band = verdict.band;
   if (!band) return undefined;
   const location = compareLocation(

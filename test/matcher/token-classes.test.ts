@@ -43,8 +43,9 @@ describe('a reversed two-part name with a near part is not a strong match', () =
   it('"Lucas Franco" is below HIGH on "Frank D. Lucas"; his name reversed as written is still HIGH', () => {
     // US Congress L000491: Franco is a typo away from Frank but another name, and the order is crossed.
     expect(rank(matchOn('us_congress_pep', 'L000491', 'Lucas Franco'))).toBeLessThan(riskRank('HIGH'));
-    expect(matchOn('us_congress_pep', 'L000491', 'Lucas Frank')?.risk_level).toBe('HIGH');
-    expect(matchOn('us_congress_pep', 'L000491', 'Franco Lucas')?.risk_level).toBe('HIGH');
+    // Issue 37: Frank and Lucas are common names, so his name is held at MEDIUM by name alone.
+    expect(matchOn('us_congress_pep', 'L000491', 'Lucas Frank')?.risk_level).toBe('MEDIUM');
+    expect(matchOn('us_congress_pep', 'L000491', 'Franco Lucas')?.risk_level).toBe('MEDIUM');
   });
 });
 
