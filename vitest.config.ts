@@ -35,18 +35,103 @@ const coverage = {
   },
 };
 
+/**
+ * The journeys that keep the whole local stack (infra/local/stack.ts served on a loopback port, or
+ * `npm start` as a process), because a real socket or process is what they test: streams read as
+ * a client reads them (SSE), dropped connections, restarts and the start-up, the browser, raw
+ * request targets, host-name webhooks, the alert-lag flow, the README's curl walk-through.
+ * Isolated; two at a time like the rest (vitest runs projects of one group with the same number
+ * of workers). docs/testing.md gives the reasons file by file.
+ */
+const journeys = [
+  'test/api/batch-stream.test.ts',
+  'test/api/batch-clients-stream.test.ts',
+  'test/api/client-drops.test.ts',
+  'test/api/readiness.test.ts',
+  'test/api/reference-page.test.ts',
+  'test/api/readme-examples.test.ts',
+  'test/api/input-rules.test.ts',
+  'test/console/console.test.ts',
+  'test/infra/local-binding.test.ts',
+  'test/infra/restart-fault.test.ts',
+  'test/sync/alert-lag.test.ts',
+  'test/sync/lists-in-force.test.ts',
+  'test/webhooks/host-names.test.ts',
+  'test/webhooks/restart.test.ts',
+];
+
+/**
+ * Timing-sensitive files, run last and alone (one file, nothing beside it): the fair-use rate
+ * window and sync-sanity's whole syncs failed with a second file beside them on the shared 2-core
+ * machine (vitest 842 s, 961 passed, 3 failed, 2026-11-27).
+ */
+const alone = ['test/api/fair-use.test.ts', 'test/sync/sync-sanity.test.ts'];
+
+/**
+ * The API tests that run in-process (test/support/in-process-stack.ts): `useLocalStack()` files.
+ * They share their worker's modules (`isolate: false`): the handlers are imported and the
+ * watchlists indexed once per worker instead of once per file; each file still gets its own
+ * table, demo tenants, queues and audit chain. A file that leaves process state behind (an
+ * environment variable a module caches, a global it replaces) belongs in `unit` instead.
+ */
+const inProcess = [
+  'test/api/**/*.test.ts',
+  'test/audit/verify-audit.test.ts',
+  'test/openapi/document.test.ts',
+  'test/webhooks/delivery.test.ts',
+];
+/**
+ * The CDK stack's tests: one worker's files share one synth of the deployed stack
+ * (test/support/cdk-stack.ts memoises it; `isolate: false` keeps the module across files), and
+ * each file synthesises its own variants once.
+ */
+const stackTests = ['test/infra/stack-*.test.ts'];
+
+/** In-process too, but isolated: they set the origin secret's environment for their handlers. */
+const inProcessIsolated = ['test/api/origin-verify.test.ts'];
+
 export default defineConfig({
   test: {
-    ...shared,
     coverage,
-    // One test file at a time on a 2-core machine (vitest's default, cores − 1): with two, the
-    // timing-sensitive tests (the fair-use rate window, sync-sanity's whole syncs) failed on the
-    // shared machine (vitest 842 s, 961 passed, 3 failed, 2026-11-27).
-    include: ['test/**/*.test.ts'],
-    // One engine for every test: AWS's DynamoDB Local, one for the run, a fresh table per store.
+    // Two files at once (the machine's two cores; vitest's default is cores − 1): most files wait
+    // on DynamoDB Local, timers or child processes more than they compute.
+    maxWorkers: 2,
+    // One engine for every test: AWS's DynamoDB Local, one for the run (shared by the projects
+    // below), a fresh table per store.
     globalSetup: ['test/support/dynamodb-local-setup.ts'],
     // The run's DynamoDB Local for in-process stacks; every response the HTTP tests receive is
     // checked against the OpenAPI document.
     setupFiles: ['test/support/dynamodb-local-env.ts', 'test/support/contract-setup.ts'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          ...shared,
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: [...journeys, ...alone, ...inProcess, ...stackTests],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          ...shared,
+          name: 'api',
+          include: inProcess,
+          exclude: [...journeys, ...alone, ...inProcessIsolated],
+          isolate: false,
+        },
+      },
+      { extends: true, test: { ...shared, name: 'api-isolated', include: inProcessIsolated } },
+      {
+        extends: true,
+        test: { ...shared, name: 'infra', include: stackTests, isolate: false },
+      },
+      { extends: true, test: { ...shared, name: 'journeys', include: journeys } },
+      {
+        extends: true,
+        test: { ...shared, name: 'alone', include: alone, maxWorkers: 1, sequence: { groupOrder: 1 } },
+      },
+    ],
   },
 });

@@ -98,6 +98,9 @@ try {
   await call('client-stop', 'DELETE', `/clients/${stopped.client_id}`, analyst);
   const run = await call('rescreen-trigger', 'POST', '/clients/rescreen/auto/trigger', analyst);
   await call('rescreen-run', 'GET', `/clients/rescreen/runs/${run.run_id}`, analyst);
+  await call('rescreen-runs', 'GET', '/clients/rescreen/runs?limit=2', analyst);
+  await call('alerts-list', 'GET', '/alerts?status=open,closed&limit=2', analyst);
+  await call('alerts-list', 'GET', '/alerts?status=resolved', analyst);
 
   await call('users-list', 'GET', '/users', admin);
   await call('users-list', 'GET', '/users', analyst);
@@ -143,6 +146,22 @@ try {
   await call('webhook-delete', 'DELETE', `/webhooks/${hookId}`, admin);
   await call('webhook-get', 'GET', `/webhooks/${hookId}`, admin);
 
+  // Tenant tuning (docs/policies.md): the policy in force; a namesake decided false positive,
+  // remembered, listed, revoked.
+  await call('policy-get', 'GET', '/settings/policy', analyst);
+  const namesake = { name: 'Vladimir Putin', types: 'sanctions,pep', force: true };
+  const decided = await call('screen', 'POST', '/screen', analyst, namesake);
+  await call('screen-dispose', 'POST', `/screens/${decided.screen_id}/dispose`, analyst, {
+    disposition: 'false_positive',
+    note: 'Namesake: born 1987 in Tallinn',
+  });
+  await call('screen', 'POST', '/screen', analyst, namesake);
+  const memories = await call('false-positives-list', 'GET', '/settings/false-positives?limit=2', admin);
+  await call('false-positives-list', 'GET', '/settings/false-positives', analyst);
+  const memoryId = memories.false_positives[0].memory_id;
+  await call('false-positive-revoke', 'DELETE', `/settings/false-positives/${memoryId}`, admin);
+  await call('false-positive-revoke', 'DELETE', `/settings/false-positives/${memoryId}`, admin);
+
   const subjects = [
     { name: 'Vladimir Putin', nationality: 'Russian' },
     { name: 'Jane Doe', dob: '1980-02-29', location: 'Leeds', alias: 'J. Doe' },
@@ -154,6 +173,9 @@ try {
   await call('batch-stream', 'POST', '/batch/stream', admin, { subjects: [{ name: 'X' }] });
   const batchId = /"batch_id":"([^"]+)"/.exec(events)?.[1];
   await call('batch-reattach', 'GET', `/batch/${batchId}/events`, admin);
+  await call('batches-list', 'GET', '/batch?limit=2', admin);
+  await call('batch-get', 'GET', `/batch/${batchId}`, admin);
+  await call('batch-get', 'GET', '/batch/BAT-20250314-6d92798d57', admin);
   await call('batch-clients-stream', 'POST', '/batch/clients/stream', admin, {
     subjects: [
       { name: 'Maria Example', dob: '1975-06-01', reference: 'CUST-0100' },

@@ -22,7 +22,8 @@ const FLOORS: readonly (readonly string[])[] = [
   ['monitoring'],
   ['batch'],
   ['screening'],
-  ['ports.ts', 'sync'],
+  // The tenant's screening policy (issue 40): read by screening and its decisions.
+  ['ports.ts', 'sync', 'policy'],
   ['matcher', 'tenancy'],
   // The outbox: the store's side of webhook events, written by the features with their change.
   ['audit', 'outbox'],

@@ -49,7 +49,7 @@ export async function queuePage(
   const query = queryOf(filters);
   for (let read = 0; read < MAX_API_PAGES; read++) {
     const params = {
-      query: { ...query, limit: String(size - rows.length), ...(next ? { cursor: next } : {}) },
+      query: { ...query, limit: size - rows.length, ...(next ? { cursor: next } : {}) },
     };
     const page = ok(
       source === 'pending'

@@ -22,13 +22,14 @@ import {
   type RouteDefinition,
   type ScheduledJobDefinition,
   scheduledJobs,
+  webhookDelivery,
 } from '../../lib/contract/routes.ts';
 import { AccessLogBucket } from './constructs/access-log-bucket.ts';
-import { AuditChain } from './constructs/audit-chain.ts';
+import { AUDIT_CHAIN_ENTRY, AuditChain } from './constructs/audit-chain.ts';
 import { BatchPipeline } from './constructs/batch-pipeline.ts';
 import { ConsoleSite } from './constructs/console-site.ts';
 import { denyExpiry, entriesSettingExpiry } from './constructs/expiry-permission.ts';
-import { ListSync } from './constructs/list-sync.ts';
+import { LIST_SYNC_ENTRY, ListSync } from './constructs/list-sync.ts';
 import {
   DEFAULT_LOCKDOWN,
   dataKey,
@@ -38,7 +39,7 @@ import {
 } from './constructs/lockdown.ts';
 import { Observability } from './constructs/observability.ts';
 import { OriginSecret } from './constructs/origin-secret.ts';
-import { OriginSecretRotation } from './constructs/origin-secret-rotation.ts';
+import { ORIGIN_SECRET_ROTATION_ENTRY, OriginSecretRotation } from './constructs/origin-secret-rotation.ts';
 import { PublicEndpoint } from './constructs/public-endpoint.ts';
 import { ScreeningTable } from './constructs/screening-table.ts';
 import {
@@ -48,6 +49,7 @@ import {
 } from './constructs/service-function.ts';
 import { grantFairUseCounting, grantTableAccess } from './constructs/table-access.ts';
 import { Webhooks } from './constructs/webhooks.ts';
+import { type BundleSpec, FunctionBundles } from './function-bundles.ts';
 
 /** Entry of the SQS worker that screens batch subjects (declared in the route manifest). */
 export const BATCH_WORKER_ENTRY = batchWorker.entry;
@@ -74,6 +76,21 @@ export interface ScreeningServiceStackProps extends StackProps {
   lockdown?: Partial<LockdownSettings>;
 }
 
+/** Every function the stack creates, as its bundle is built (infra/cdk/function-bundles.ts). */
+export function plannedBundles(props: ScreeningServiceStackProps): BundleSpec[] {
+  const specs: BundleSpec[] = [
+    ...props.routes,
+    { entry: props.unroutedRequestEntry ?? UNROUTED_REQUEST_ENTRY },
+    { entry: props.batchWorkerEntry ?? BATCH_WORKER_ENTRY, needsWatchlists: true },
+    ...(props.scheduledJobs ?? scheduledJobs),
+    webhookDelivery,
+    { entry: LIST_SYNC_ENTRY, needsWatchlists: true },
+    { entry: ORIGIN_SECRET_ROTATION_ENTRY },
+    { entry: AUDIT_CHAIN_ENTRY },
+  ];
+  return specs.map(({ entry, needsWatchlists }) => ({ entry, needsWatchlists }));
+}
+
 /**
  * The whole service in one stack: the single table, one Lambda per HTTP route behind an HTTP
  * API, the streaming batch routes with their queue and worker, and CloudFront in front of both.
@@ -91,6 +108,8 @@ export class ScreeningServiceStack extends Stack {
       logLevel: props.logLevel ?? 'info',
       serviceVersion: props.serviceVersion,
       encryptionKey,
+      // Every function's bundle in one esbuild build, at the first function's (bundled synths only).
+      bundles: new FunctionBundles(props.projectRoot, plannedBundles(props)),
     };
 
     const httpRoutes = props.routes.filter((route) => route.kind === 'http');

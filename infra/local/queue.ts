@@ -11,7 +11,7 @@ import { buildApp } from 'fauxqs';
 import { BATCH_MAX_RECEIVE_COUNT } from '../../lib/batch/worker.ts';
 import { defaultRegion, localSettings } from '../../lib/common/config.ts';
 import { batchWorker } from '../../lib/contract/routes.ts';
-import { createSqsClient } from '../../lib/queue/batch-queue.ts';
+import { createSqsClient } from '../../lib/queue/sqs-client.ts';
 import { type QueueWorker, startConsumers } from './queue-consumers.ts';
 
 const repoRoot = resolve(import.meta.dirname, '../..');

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { defaultRegion, localSettings, setEnvironment } from '../../lib/common/config.ts';
 import { webhookDelivery } from '../../lib/contract/routes.ts';
-import { createSqsClient } from '../../lib/queue/batch-queue.ts';
+import { createSqsClient } from '../../lib/queue/sqs-client.ts';
 import { attemptsOf, retryDelays } from '../../lib/webhooks/retry.ts';
 import { createQueue, peekBodies, queueArnOf } from './queue.ts';
 import { type QueueWorker, startConsumers } from './queue-consumers.ts';

@@ -47,6 +47,10 @@ export const AUDIT_ACTIONS = [
   'screen.replay',
   // An admin's replay of a webhook delivery (lib/webhooks/deliveries.ts).
   'webhook.replay',
+  // An admin's revocation of a remembered false positive (lib/screening/false-positive-memory.ts).
+  'false-positive.revoke',
+  // A version of a tenant's screening policy adopted (lib/policy/policy-settings.ts; docs/policies.md).
+  'policy.adopt',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -3,8 +3,16 @@ import { RISK_ORDER } from '../matcher/types.ts';
 import { outboxEvent, outboxUpdate } from '../outbox/outbox.ts';
 import { RESCREEN_TRIGGERS } from '../screening/screen-record.ts';
 import { SubjectSchema } from '../screening/subject.ts';
-import { INDEXES, keys } from '../store/schema.ts';
-import { parseItem, putRequests, queryAll, readItem, type Table, writeAll } from '../store/table.ts';
+import { INDEXES, indexKeys, keys } from '../store/schema.ts';
+import {
+  parseItem,
+  putRequests,
+  queryAll,
+  queryIndexPage,
+  readItem,
+  type Table,
+  writeAll,
+} from '../store/table.ts';
 import { sendWrite, sendWriteIf, type TableWrite, trySendWrite } from '../store/write.ts';
 import { PLAN_IDS } from '../tenancy/plans.ts';
 import { ROLES } from '../tenancy/roles.ts';
@@ -246,6 +254,37 @@ export interface ScreenedSubject {
   client_id?: string;
 }
 
+/** Which of the tenant's lists a batch is in: its batches, or (a rescreen run) its runs. */
+export const listedAs = (purpose: BatchPurpose): 'batches' | 'runs' =>
+  purpose === 'rescreen' ? 'runs' : 'batches';
+
+/** The batch's place in its list (the tenant-batches sort key): newest first by when it was charged. */
+export const listPosition = (record: Pick<BatchRecord, 'created_at' | 'batch_id'>): string =>
+  `${record.created_at}#${record.batch_id}`;
+
+/**
+ * One page of a tenant's batches or rescreen runs, newest first, after the position `after` (a
+ * previous page's last `listPosition`). Batches recorded before the index was added (a week's
+ * worth at most: batch records expire) are not listed; GET /batch/{id} still reads them.
+ */
+export async function batchListPage(
+  table: Table,
+  tenantId: string,
+  list: 'batches' | 'runs',
+  after: string | undefined,
+  limit: number,
+): Promise<{ records: BatchRecord[]; more: boolean }> {
+  const batchIdOf = (position: string) => position.slice(position.indexOf('#') + 1);
+  const page = await queryIndexPage(
+    table,
+    'tenantBatches',
+    keys.tenantBatchesIndex(tenantId, list),
+    after ? { sortKey: after, itemKey: keys.batch(tenantId, batchIdOf(after)) } : undefined,
+    limit,
+  );
+  return { records: page.items.map((item) => parseItem(BatchRecordSchema, item)), more: page.more };
+}
+
 /** The batch's writes, as values (lib/store/write.ts). */
 export const batchWrites = {
   /** The open-batch marker, written first: whatever happens next, a restart finds the batch. */
@@ -256,11 +295,22 @@ export const batchWrites = {
     };
   },
 
-  /** The batch record, condition attribute_not_exists: a batch id is never reused. */
+  /**
+   * The batch record, condition attribute_not_exists: a batch id is never reused. With its entry
+   * in the tenant-batches index (GET /batch, GET /clients/rescreen/runs list it from there).
+   */
   record(record: BatchRecord): TableWrite {
     return {
       Put: {
-        Item: { ...keys.batch(record.tenant_id, record.batch_id), ...record },
+        Item: {
+          ...keys.batch(record.tenant_id, record.batch_id),
+          ...record,
+          ...indexKeys(
+            'tenantBatches',
+            keys.tenantBatchesIndex(record.tenant_id, listedAs(record.purpose)),
+            listPosition(record),
+          ),
+        },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
       what: 'batch record',
@@ -571,6 +621,15 @@ export interface FailedItem {
   subject: BatchItemSubject;
   detail: string;
   failure: SubjectFailure;
+}
+
+/** Every subject of a batch in subject order, whatever its status (at most 500: a batch's results). */
+export async function allBatchItems(table: Table, ref: BatchRef): Promise<BatchItem[]> {
+  const items = await queryAll(table, {
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :items)',
+    ExpressionAttributeValues: { ':pk': keys.tenantPartition(ref.tenantId), ':items': itemsPrefix(ref) },
+  });
+  return items.map((item) => parseItem(BatchItemSchema, item)).sort((a, b) => a.index - b.index);
 }
 
 /** The subjects of a batch that failed for good, in subject order (read only when there are some). */

@@ -111,9 +111,29 @@ export abstract class DomainError extends Error {
   chargeStands = false;
 }
 
+/**
+ * One broken rule of a 400, machine-readable beside the `detail` that lists them in words:
+ * `field` is the path (`subjects[3].name`, `limit`), `code` the rule (`required`, `unknown_field`,
+ * `min_length`, `max_length`, `regex`, `picklist`, `check`, ... as valibot names it) and `message`
+ * what the detail says of it.
+ */
+export interface FieldProblem {
+  field: string;
+  code: string;
+  message: string;
+}
+
 export class InvalidRequestError extends DomainError {
   readonly status = 400;
   protected readonly defaultCode = 'invalid_request';
+  constructor(
+    detail: string,
+    code?: ErrorCode,
+    /** The fields and rules the request broke, when a schema found them (lib/common/validation.ts). */
+    readonly fields: readonly FieldProblem[] = [],
+  ) {
+    super(detail, code);
+  }
 }
 
 /** One wording for every authentication failure: a 401 never says whether a key ever existed. */

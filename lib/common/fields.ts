@@ -39,11 +39,18 @@ export function objectMessage(issue: v.BaseIssue<unknown>): string {
  * when not well-formed Unicode (lib/common/text-input.ts); exported for every body that takes
  * names (users, clients).
  */
-export const trimmed = (max: number, what: string, description = `${what}, at most ${max} characters`) =>
+export const trimmed = (
+  max: number,
+  what: string,
+  description = `${what}, at most ${max} characters`,
+  /** JSON Schema keywords the raw text must meet too (the OpenAPI document shows them), e.g. `{ minLength: 2 }`. */
+  inputRules: Record<string, unknown> = {},
+) =>
   v.pipe(
     v.string(`must be a string (${what})`),
     // Descriptions stand before any transform: the OpenAPI document renders a body as its input type.
     v.description(description),
+    v.metadata(inputRules),
     v.check(isWellFormedText, MALFORMED_TEXT_MESSAGE),
     v.transform((text) => stripControls(text).replace(/\s+/g, ' ').trim()),
     v.maxLength(max, `must be at most ${max} characters`),
@@ -97,6 +104,8 @@ export const ListQuerySchema = v.object({
   limit: v.pipe(
     v.optional(v.string(), String(LIST_LIMIT_DEFAULT)),
     v.description(`Rows per page, 1 to ${LIST_LIMIT_MAX}`),
+    // A query parameter is text in the URL; the OpenAPI document states it as the integer it is read as.
+    v.metadata({ type: 'integer', minimum: 1, maximum: LIST_LIMIT_MAX, default: LIST_LIMIT_DEFAULT }),
     v.check(
       (text) => /^\d{1,6}$/.test(text.trim()),
       `must be a whole number between 1 and ${LIST_LIMIT_MAX}`,

@@ -24,6 +24,21 @@ export function validate<const TSchema extends v.GenericSchema>(
 ): v.InferOutput<TSchema> {
   const result = v.safeParse(schema, input, { abortPipeEarly: true });
   if (result.success) return result.output;
-  const problems = result.issues.slice(0, 5).map((issue) => `${issuePath(issue) ?? where}: ${issue.message}`);
-  throw new InvalidRequestError(problems.join('; '));
+  const fields = result.issues.slice(0, 5).map((issue) => ({
+    field: issuePath(issue) ?? where,
+    code: ruleOf(issue),
+    message: issue.message,
+  }));
+  throw new InvalidRequestError(
+    fields.map((problem) => `${problem.field}: ${problem.message}`).join('; '),
+    undefined,
+    fields,
+  );
+}
+
+/** The rule an issue broke, as a stable word: `required`, `unknown_field`, or valibot's own name of it. */
+function ruleOf(issue: v.BaseIssue<unknown>): string {
+  if (issue.expected === 'never') return 'unknown_field';
+  if (issue.kind === 'schema' && issue.received === 'undefined') return 'required';
+  return issue.type;
 }

@@ -2,6 +2,7 @@ import { auditOperations } from './operations/audit.ts';
 import { batchOperations } from './operations/batch.ts';
 import { clientsOperations } from './operations/clients.ts';
 import { exportsOperations } from './operations/exports.ts';
+import { policyOperations } from './operations/policy.ts';
 import { screensOperations } from './operations/screens.ts';
 import type { Operation } from './operations/shared.ts';
 import { systemOperations } from './operations/system.ts';
@@ -30,6 +31,7 @@ export const operations = {
   ...exportsOperations,
   ...batchOperations,
   ...webhooksOperations,
+  ...policyOperations,
 } as const satisfies Record<RouteId, Operation>;
 
 export type Operations = typeof operations;

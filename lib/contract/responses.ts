@@ -12,14 +12,25 @@
  */
 
 export { AuditEntrySchema, AuditPageSchema, SettingsSchema } from './responses/audit.ts';
-export { BATCH_EVENTS_DESCRIBED, BatchEventSchemas } from './responses/batch.ts';
 export {
+  BATCH_EVENTS_DESCRIBED,
+  BatchDetailSchema,
+  BatchEventSchemas,
+  BatchPageSchema,
+  BatchResultRowSchema,
+  BatchSummarySchema,
+} from './responses/batch.ts';
+export {
+  AlertPageSchema,
+  AlertRowSchema,
   ClientConflictSchema,
   ClientDetailSchema,
   ClientPageSchema,
   ClientProfileSchema,
+  RescreenRunPageSchema,
   RescreenRunSchema,
   RescreenRunStartedSchema,
+  RescreenRunSummarySchema,
   ScreenedSubjectsPageSchema,
 } from './responses/clients.ts';
 export {
@@ -29,6 +40,12 @@ export {
   ScreensExportEndSchema,
 } from './responses/exports.ts';
 export { ActorSchema, ErrorBodySchema, SubjectSchema } from './responses/fields.ts';
+export {
+  DecidedFalsePositiveMarkSchema,
+  FalsePositiveRevokedSchema,
+  PolicySchema,
+  RememberedFalsePositivePageSchema,
+} from './responses/policy.ts';
 export {
   CriminalResultSchema,
   DecisionSchema,

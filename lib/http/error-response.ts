@@ -3,6 +3,7 @@ import {
   ConflictError,
   DomainError,
   type ErrorCode,
+  InvalidRequestError,
   MethodNotAllowedError,
   QuotaExceededError,
   ServiceStartingError,
@@ -12,6 +13,26 @@ import type { Logger } from '../common/log.ts';
 import { countMetric, METRIC } from '../common/metrics.ts';
 
 export const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' } as const;
+
+/** The media type of RFC 9457 problem details. */
+export const PROBLEM_JSON = 'application/problem+json';
+
+/**
+ * The media type an error is served as: `application/problem+json` (RFC 9457), unless the
+ * request's Accept asks for `application/json` and not for problem details, as clients of
+ * interface 1.5.0 that check the type do: they keep their `application/json` (the body is the
+ * same JSON either way, `detail` in it: docs/api-decisions.md#errors).
+ */
+export function problemContentType(accept: string | undefined): string {
+  const accepted = new Set<string>();
+  for (const range of (accept ?? '').split(',')) {
+    const [type, ...params] = range.split(';').map((part) => part.trim().toLowerCase());
+    const q = Number(params.find((param) => param.startsWith('q='))?.slice(2) ?? '1');
+    if (type && Number.isFinite(q) && q > 0) accepted.add(type);
+  }
+  const jsonOnly = accepted.has('application/json') && !accepted.has(PROBLEM_JSON);
+  return `${jsonOnly ? 'application/json' : PROBLEM_JSON}; charset=utf-8`;
+}
 
 export function jsonResponse(
   status: number,
@@ -82,13 +103,15 @@ export function errorResponse(
   requestId: string,
   log: Logger,
   instance?: string,
+  accept?: string,
 ): APIGatewayProxyStructuredResultV2 {
+  const mediaType = { 'content-type': problemContentType(accept) };
   if (error instanceof ServiceStartingError)
     return jsonResponse(
       error.status,
       // /health's own fields win: its contract's `status` is the word `starting`.
       { ...problemBody(error.status, error.code, error.detail, instance), ...error.body },
-      { 'retry-after': String(error.retryAfterSeconds) },
+      { ...mediaType, 'retry-after': String(error.retryAfterSeconds) },
     );
   if (error instanceof DomainError) {
     if (error instanceof QuotaExceededError) countMetric(METRIC.quotaRefusals);
@@ -99,15 +122,19 @@ export function errorResponse(
           ? { 'retry-after': String(error.retryAfterSeconds) }
           : {};
     const extra = error instanceof ConflictError ? error.body : {};
+    // A 400 a schema found names each field and rule beside the detail that lists them in words.
+    const fields =
+      error instanceof InvalidRequestError && error.fields.length > 0 ? { errors: error.fields } : {};
     return jsonResponse(
       error.status,
-      { ...extra, ...problemBody(error.status, error.code, error.detail, instance) },
-      headers,
+      { ...extra, ...problemBody(error.status, error.code, error.detail, instance), ...fields },
+      { ...mediaType, ...headers },
     );
   }
   log.error({ err: error }, 'unhandled error');
   return jsonResponse(
     500,
     problemBody(500, 'internal_error', `Internal error; quote request id ${requestId} to support`, instance),
+    mediaType,
   );
 }

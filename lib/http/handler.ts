@@ -83,10 +83,13 @@ export interface ContentResult {
  * The result a route's use case must return, from its contract (lib/contract/operations.ts): the
  * declared success status, and a body of the input type of the declared response schema. A use case
  * answering a shape the OpenAPI document does not describe fails the type check. A route whose
- * contract declares media types other than JSON (the reference page) answers a ContentResult.
+ * contract declares media types other than JSON (the reference page) or a file of records (a
+ * batch's results) answers a ContentResult.
  */
 type ResultOf<TRoute> = TRoute extends keyof Operations
-  ? Operations[TRoute]['success'] extends { mediaTypes: readonly string[] }
+  ? Operations[TRoute]['success'] extends
+      | { mediaTypes: readonly string[] }
+      | { exportRecords: Readonly<Record<string, v.GenericSchema>> }
     ? ContentResult
     : Operations[TRoute]['success'] extends { status: infer TStatus; schema: infer TSchema }
       ? (TStatus extends 200 ? { status?: 200 } : { status: TStatus }) & {
@@ -197,7 +200,13 @@ function requestFrame(services: () => Services): MiddlewareObj<ServiceEvent, Pip
     after: finish,
     onError: async (request) => {
       const { event } = request;
-      request.response = errorResponse(request.error, requestIdOf(event), event.log ?? logger, event.rawPath);
+      request.response = errorResponse(
+        request.error,
+        requestIdOf(event),
+        event.log ?? logger,
+        event.rawPath,
+        event.headers?.accept,
+      );
       await finish(request);
     },
   };

@@ -67,6 +67,11 @@ export function lookupRoute(method: string, path: string): RouteLookup {
       });
       return { kind: 'found', route: candidate.route, pathParameters };
     }
+    // CloudFront sends every method of a stream route's path to its function (a path pattern), so
+    // GET /batch/stream is that function's 405, never a less specific route such as GET /batch/{batch_id}.
+    if (resource === undefined && candidate.route.kind === 'stream') {
+      return { kind: 'method-not-allowed', allow: [candidate.route.method] };
+    }
     resource ??= candidate.specificity;
     if (candidate.specificity === resource && !allow.includes(candidate.route.method)) {
       allow.push(candidate.route.method);

@@ -1,7 +1,5 @@
 import { createHash } from 'node:crypto';
-import { foldText, nameParts } from '../matcher/normalise.ts';
-import { queryCountry } from '../matcher/query-country.ts';
-import { normaliseText, type Subject } from '../screening/subject.ts';
+import type { FoldedPerson } from '../screening/person-folding.ts';
 
 /**
  * Who a monitored client is, as the matcher reads a person (docs/monitoring.md, "One monitored
@@ -23,38 +21,9 @@ import { normaliseText, type Subject } from '../screening/subject.ts';
  * in the registration's one transaction ({@link personClaimPlan}).
  */
 
-/** A person as the claims compare them: folded name, and what else tells people apart (or null). */
-export interface FoldedPerson {
-  name: string;
-  dob: string | null;
-  nationality: string | null;
-}
-
-/** The name as the matcher reads it, its parts sorted; the narrower normalisation when nothing is left. */
-export function foldedName(name: string): string {
-  const parts = nameParts(name).map((part) => part.text);
-  return parts.length > 0 ? parts.sort().join(' ') : normaliseText(name);
-}
-
-/** The country a nationality names, else its folded words; null when none is given. */
-export function foldedNationality(nationality: string | undefined | null): string | null {
-  if (!nationality?.trim()) return null;
-  const country = queryCountry(nationality);
-  if (country) return `country:${country}`;
-  const words = foldText(nationality)
-    .split(/[^a-z0-9]+/)
-    .filter(Boolean)
-    .join(' ');
-  return words || normaliseText(nationality);
-}
-
-export function foldPerson(subject: Pick<Subject, 'name' | 'dob' | 'nationality'>): FoldedPerson {
-  return {
-    name: foldedName(subject.name),
-    dob: subject.dob?.trim() || null,
-    nationality: foldedNationality(subject.nationality),
-  };
-}
+// The folding is screening's (lib/screening/person-folding.ts): the decided false positives an
+// ad-hoc screen remembers fold a subject the same way.
+export { type FoldedPerson, foldedName, foldedNationality, foldPerson } from '../screening/person-folding.ts';
 
 /**
  * Where a client stands on one claim item: the item of its own person (`client`: the item names

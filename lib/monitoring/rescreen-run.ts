@@ -16,6 +16,7 @@ import { listTenants } from '../tenancy/tenants.ts';
 import { CHECK_TYPES } from '../watchlists/types.ts';
 import { type ClientItem, findClient, findDueClients } from './client-table.ts';
 import { publishedSnapshotVersion } from './run-lists.ts';
+import { runSummaryOf } from './run-summary.ts';
 import { noteRunCounts, type RunChange, type RunningRunClaim, runChanges } from './run-table.ts';
 import { claimRunningRun, claimWithCounts } from './running-run.ts';
 
@@ -298,22 +299,12 @@ export async function getRescreenRun(table: Table, tenantId: string, runId: stri
   const notFound = new NotFoundError(`Rescreen run ${runId} not found`);
   if (!isRunId(runId)) throw notFound;
   const record: BatchRecord | undefined = await getBatch(table, { tenantId, batchId: runId });
-  if (record?.purpose !== 'rescreen' || !record.run) throw notFound;
-  const changes = await runChanges(table, tenantId, runId);
+  const summary = record ? runSummaryOf(record) : undefined;
+  if (!record || !summary) throw notFound;
   return {
-    run_id: runId,
-    status: record.finished >= record.total ? 'finished' : 'running',
-    trigger: record.run.trigger,
-    started_at: record.created_at,
-    started_by: record.created_by,
-    due: record.run.due,
-    queued: record.total,
-    skipped_quota: record.run.skipped_quota,
-    already_running: record.run.already_running + (record.skipped ?? 0),
-    finished: Math.min(record.finished, record.total),
-    failed: record.failed ?? 0,
+    ...summary,
     failed_clients: await failedClients(table, tenantId, record),
-    changed: changes,
+    changed: await runChanges(table, tenantId, runId),
   };
 }
 

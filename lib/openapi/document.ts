@@ -102,14 +102,23 @@ const examples: Record<string, Record<string, unknown>> = capturedExamples;
 const exampleOf = (routeId: string, status: number) =>
   status in (examples[routeId] ?? {}) ? { example: examples[routeId][status] } : {};
 
-const errorContent = (routeId: string, status: number) => ({
-  'application/json': { schema: { $ref: componentRef('ErrorBody') }, ...exampleOf(routeId, status) },
-});
+/**
+ * An error's body, under both media types it is served as (lib/http/error-response.ts
+ * `problemContentType`): `application/problem+json`, or `application/json` to a client whose
+ * Accept asks for that alone. The same JSON either way.
+ */
+const errorMedia = (routeId: string, status: number, schema: JsonObject | JsonSchema) => {
+  const media = { schema, ...exampleOf(routeId, status) };
+  return { 'application/problem+json': media, 'application/json': media };
+};
+
+const errorContent = (routeId: string, status: number) =>
+  errorMedia(routeId, status, { $ref: componentRef('ErrorBody') });
 
 /** An error's body: the `{ detail }` of every error, or the route's own schema for the status. */
 function errorBodyContent(routeId: string, status: number, schema: v.GenericSchema | undefined) {
   if (!schema) return errorContent(routeId, status);
-  return { 'application/json': { schema: convert(schema, responseConfig), ...exampleOf(routeId, status) } };
+  return errorMedia(routeId, status, convert(schema, responseConfig));
 }
 
 /** The error statuses a route can answer: those of its kind (authentication, a body...) and its own. */
@@ -252,7 +261,12 @@ const TAGS: Record<string, { name: string; description: string }> = {
     name: 'Clients',
     description: 'Clients under ongoing monitoring, re-screens, every subject screened',
   },
-  batch: { name: 'Batch', description: 'Up to 500 subjects, progress streamed back as Server-Sent Events' },
+  alerts: { name: 'Clients', description: '' },
+  batch: {
+    name: 'Batch',
+    description:
+      'Up to 500 subjects, progress streamed back as Server-Sent Events; the tenant’s batches and each batch’s results',
+  },
   users: { name: 'Users', description: 'The tenant’s users, keys and administration trail (admins)' },
   audit: { name: 'Users', description: '' },
   settings: { name: 'Settings', description: 'The tenant’s retention period and retention lock (admins)' },
@@ -392,7 +406,13 @@ function operationObject(route: RouteDefinition, operation: Operation): JsonObje
       ? {
           requestBody: {
             required: true,
-            content: { 'application/json': { schema: convert(operation.body, requestConfig) } },
+            content: {
+              'application/json': {
+                schema: convert(operation.body, requestConfig),
+                // What `Try it out` starts from: a body the route accepts as it stands.
+                ...(operation.requestExample === undefined ? {} : { example: operation.requestExample }),
+              },
+            },
           },
         }
       : {}),

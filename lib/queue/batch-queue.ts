@@ -1,9 +1,4 @@
-import {
-  ChangeMessageVisibilityCommand,
-  SendMessageBatchCommand,
-  type SendMessageBatchRequestEntry,
-  SQSClient,
-} from '@aws-sdk/client-sqs';
+import type { SendMessageBatchRequestEntry, SQSClient, SQSClientConfig } from '@aws-sdk/client-sqs';
 import { defaultRegion } from '../common/config.ts';
 
 /**
@@ -35,25 +30,39 @@ export interface BatchQueueConfig {
   region?: string;
 }
 
-export function createSqsClient(config: { endpoint?: string; region?: string }): SQSClient {
-  return new SQSClient({
+/** The SQS client's settings: the region, and for fauxqs its endpoint and placeholder credentials. */
+export function sqsClientConfig(config: { endpoint?: string; region?: string }): SQSClientConfig {
+  return {
     region: config.region ?? defaultRegion(),
     ...(config.endpoint
       ? { endpoint: config.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
       : {}),
-  });
+  };
 }
 
+type SqsSdk = typeof import('@aws-sdk/client-sqs');
+
+/**
+ * The queue over SQS. The SDK's SQS client is loaded at the first send, not with the module: a
+ * function that imports this module but never sends (most of them, through the composition root)
+ * does not load it at its cold start.
+ */
 export function createBatchQueue(config: BatchQueueConfig, client?: SQSClient): BatchQueue {
-  const sqs = client ?? createSqsClient(config);
+  let connected: Promise<{ sdk: SqsSdk; sqs: SQSClient }> | undefined;
+  const connect = () =>
+    (connected ??= import('@aws-sdk/client-sqs').then((sdk) => ({
+      sdk,
+      sqs: client ?? new sdk.SQSClient(sqsClientConfig(config)),
+    })));
   const sendChunk = async (bodies: readonly string[], offset: number): Promise<number[]> => {
     const entries: SendMessageBatchRequestEntry[] = bodies.map((body, i) => ({
       Id: String(offset + i),
       MessageBody: body,
     }));
     try {
+      const { sdk, sqs } = await connect();
       const result = await sqs.send(
-        new SendMessageBatchCommand({ QueueUrl: config.queueUrl, Entries: entries }),
+        new sdk.SendMessageBatchCommand({ QueueUrl: config.queueUrl, Entries: entries }),
       );
       return (result.Failed ?? []).map((failure) => Number(failure.Id));
     } catch {
@@ -78,8 +87,9 @@ export function createBatchQueue(config: BatchQueueConfig, client?: SQSClient): 
       return { failed: failed.sort((a, b) => a - b) };
     },
     async retryAfter(queueUrl, receiptHandle, seconds) {
+      const { sdk, sqs } = await connect();
       await sqs.send(
-        new ChangeMessageVisibilityCommand({
+        new sdk.ChangeMessageVisibilityCommand({
           QueueUrl: queueUrl,
           ReceiptHandle: receiptHandle,
           VisibilityTimeout: Math.max(0, Math.round(seconds)),

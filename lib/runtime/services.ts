@@ -14,7 +14,12 @@ declare const SERVICE_BUNDLES_WATCHLISTS: boolean | undefined;
 
 /**
  * The composition root: every handler gets its adapters (lib/ports.ts `Services`) from here, built
- * once per cold start (or once per local server process) from configuration validated once.
+ * once per cold start (or once per local server process) from configuration validated once. Each
+ * capability is built at its first use, so a function pays only for what its route calls: the
+ * table client for nearly every one; the matcher and its snapshot only in a function that screens
+ * (and only in its bundle, above); the SQS client only at a first send (lib/queue/batch-queue.ts
+ * imports the SDK's SQS package then). `npm run bench:bundles` and `npm run bench:cold-start`
+ * measure it (README, Bundles and cold starts).
  */
 
 let services: Services | undefined;

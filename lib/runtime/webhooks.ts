@@ -1,11 +1,10 @@
-import { KMSClient } from '@aws-sdk/client-kms';
 import type { SQSRecord } from 'aws-lambda';
 import { createBatchQueue, queueUrlFromArn } from '../queue/batch-queue.ts';
 import { type Resolver, systemResolver } from '../webhooks/address-guard.ts';
 import { type Connector, nodeConnector } from '../webhooks/connector.ts';
 import type { WebhookDeps } from '../webhooks/deps.ts';
 import { retryDelays } from '../webhooks/retry.ts';
-import { kmsDataKeys, localDataKeys, secretBox } from '../webhooks/secrets.ts';
+import { type DataKeys, kmsDataKeys, localDataKeys, secretBox } from '../webhooks/secrets.ts';
 import { getServices } from './services.ts';
 
 /**
@@ -22,7 +21,7 @@ export function getWebhookDeps(): WebhookDeps {
     builtFor = getServices();
     const { config, table } = getServices();
     const dataKeys = config.WEBHOOK_KMS_KEY_ID
-      ? kmsDataKeys(new KMSClient({ region: config.AWS_REGION }), config.WEBHOOK_KMS_KEY_ID)
+      ? lazyKmsDataKeys(config.AWS_REGION, config.WEBHOOK_KMS_KEY_ID)
       : localDataKeys(config.WEBHOOK_SECRET_KEY ?? missingKey());
     let queue: ReturnType<typeof createBatchQueue> | undefined;
     deps = {
@@ -44,6 +43,22 @@ export function getWebhookDeps(): WebhookDeps {
     };
   }
   return deps;
+}
+
+/**
+ * KMS data keys whose client (and with it the SDK's KMS package) is created at the first seal or
+ * open: most functions that build these adapters never touch a secret (lists, deletes, the drain).
+ */
+function lazyKmsDataKeys(region: string | undefined, keyId: string): DataKeys {
+  let keys: Promise<DataKeys> | undefined;
+  const load = () =>
+    (keys ??= import('@aws-sdk/client-kms').then(({ KMSClient }) =>
+      kmsDataKeys(new KMSClient({ region }), keyId),
+    ));
+  return {
+    generate: async () => (await load()).generate(),
+    open: async (sealed) => (await load()).open(sealed),
+  };
 }
 
 function missingKey(): never {

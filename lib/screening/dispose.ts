@@ -4,11 +4,14 @@ import { ConflictError, ForbiddenError, InvalidRequestError, NotFoundError } fro
 import { isScreenId } from '../common/ids.ts';
 import { isoSeconds } from '../common/time.ts';
 import { outboxEvent } from '../outbox/outbox.ts';
+import { approvalRuleFor } from '../policy/policy.ts';
+import { currentPolicy } from '../policy/policy-table.ts';
 import type { Table } from '../store/table.ts';
 import type { TableWrite } from '../store/write.ts';
 import type { Principal } from '../tenancy/auth.ts';
 import { sharedCredential } from '../tenancy/key-lineage.ts';
 import { getUser } from '../tenancy/tenants.ts';
+import { memoryWrites } from './remembered-false-positives.ts';
 import type { DisposeRequest } from './request.ts';
 import { currentDisposition, historyView } from './screen-record.ts';
 import {
@@ -75,7 +78,14 @@ export async function disposeScreen(
     checkRequest(caller, request);
     throw new NotFoundError(`Screen ${screenId} not found`);
   }
-  const read = await findScreen(table, caller.tenantId, screenId);
+  const [read, policy] = await Promise.all([
+    findScreen(table, caller.tenantId, screenId),
+    currentPolicy(table, caller.tenantId),
+  ]);
+  // The tenant's policy may ask a second person to sign off this decision (docs/policies.md):
+  // the decision is then recorded awaiting approval, whether or not the caller asked for it.
+  const rule = read ? approvalRuleFor(policy.policy, request.disposition, read.risk_level) : undefined;
+  if (rule && !request.approval_requested) request = { ...request, approval_requested: true };
   const decided = await auditedCommit(
     table,
     caller.tenantId,
@@ -94,6 +104,8 @@ export async function disposeScreen(
         approval_requested: request.approval_requested === true,
         approves_version: request.approves_version ?? null,
         note_sha256: request.note ? sha256Hex(request.note) : null,
+        policy_version: policy.version,
+        approval_required_by_policy: rule ?? null,
         ...inForceBefore(read),
       },
     },
@@ -210,9 +222,16 @@ async function recordDecision(
       ...extra,
       refused: () => new AlongsideRefused(`The ${extra.what} could not be written with the decision`),
     }));
+    // The tenant's memory of decided false positives changes with the decision, in its transaction.
+    const memory = memoryWrites(decided, at);
     try {
-      await commit([write, ...joined], {
-        details: { ...inForceBefore(found), ...decisionOutcome(decided) },
+      await commit([write, ...memory.writes, ...joined], {
+        details: {
+          ...inForceBefore(found),
+          ...decisionOutcome(decided),
+          false_positives_remembered: memory.remembered,
+          false_positives_forgotten: memory.forgotten,
+        },
       });
       return decided;
     } catch (error) {

@@ -46,12 +46,18 @@ export interface ScreenReceipt {
     version: string;
     config: MatchingConfig;
   };
+  /**
+   * The tenant's screening policy the screen was made under (lib/policy/): its version, which a
+   * replay applies again. Absent on screens made before policies: version 0, the service's own.
+   */
+  policy?: { version: number };
 }
 
 /** The receipt of a screen `matcher` makes now, running `types`. */
 export function screenReceipt(
   matcher: Pick<Matcher, 'snapshot' | 'lists'>,
   types: readonly CheckType[],
+  policyVersion = 0,
 ): ScreenReceipt {
   return {
     snapshot: {
@@ -60,8 +66,13 @@ export function screenReceipt(
       lists: receiptListsOf(matcher),
     },
     matcher: { version: MATCHER_VERSION, config: { check_types: [...types], ...MATCHING_CONSTANTS } },
+    policy: { version: policyVersion },
   };
 }
+
+/** The policy version a screen was made under: its receipt's, or 0 (the service's) before policies. */
+export const policyVersionOf = (receipt: Pick<ScreenReceipt, 'policy'> | undefined): number =>
+  receipt?.policy?.version ?? 0;
 
 /** The lists of the matcher's snapshot, as a receipt records them. */
 export function receiptListsOf(matcher: Pick<Matcher, 'lists'>): ReceiptList[] {
@@ -105,4 +116,5 @@ export const ScreenReceiptSchema = v.object({
       corroboration_score_adjust: numbers('matched', 'near', 'unknown', 'mismatched'),
     }),
   }),
+  policy: v.optional(v.object({ version: v.number() })),
 });

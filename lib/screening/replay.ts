@@ -17,13 +17,16 @@ import type { Matcher } from '../matcher/screen.ts';
 import { loadSnapshot } from '../matcher/snapshot-file.ts';
 import type { Match, RiskLevel, ScreenChecks } from '../matcher/types.ts';
 import { MATCHER_VERSION } from '../matcher/version.ts';
+import { applyPolicy } from '../policy/policy.ts';
+import { type PolicyVersion, policyVersion } from '../policy/policy-table.ts';
 import type { Services } from '../ports.ts';
 import { matcherForSnapshotVersion } from '../sync/snapshot-matchers.ts';
 import { retentionRule } from '../sync/snapshot-retention.ts';
 import { snapshotStoreOf } from '../sync/snapshot-store.ts';
 import { type Principal, requireRole } from '../tenancy/auth.ts';
 import { listingChanged, matchesOf, refOf } from './change-detection.ts';
-import { receiptListsOf, type ScreenReceipt } from './receipt.ts';
+import { policyVersionOf, receiptListsOf, type ScreenReceipt } from './receipt.ts';
+import { applyRemembered } from './remembered-false-positives.ts';
 import type { MatchRef, ScreenItem } from './screen-record.ts';
 import { getScreenItem } from './screens-read.ts';
 
@@ -132,8 +135,15 @@ async function replayOf(
     throw new GoneError(`Screen ${screenId} was matched against watchlist snapshot ${version}, which ${why}`);
   }
   const replayedMatcher = onItsSnapshot.matcher;
-  const replayed = rerun(item, replayedMatcher);
-  const today = replayedMatcher === live ? replayed : rerun(item, live);
+  // Under the policy version the screen was made under, whatever the tenant's policy is now.
+  const policy = await policyVersion(services.table, tenantId, policyVersionOf(receipt));
+  if (!policy) {
+    throw new ConflictError(
+      `Screen ${screenId} names policy version ${policyVersionOf(receipt)}, which the tenant never adopted`,
+    );
+  }
+  const replayed = rerun(item, replayedMatcher, policy);
+  const today = replayedMatcher === live ? replayed : rerun(item, live, policy);
   return {
     screen_id: item.screen_id,
     receipt,
@@ -157,9 +167,15 @@ const checksOf = (checks: Checks): Checks => ({
   criminal_result: checks.criminal_result ?? null,
 });
 
-function rerun(item: ScreenItem, matcher: Matcher): ReplayOutcome {
+function rerun(item: ScreenItem, matcher: Matcher, policy: PolicyVersion): ReplayOutcome {
   const stored = checksOf(item);
-  const now = checksOf(matcher.screen(item.subject, item.types));
+  // Under the screen's policy version, with the decided false positives it applied (none on a client's screens).
+  const now = checksOf(
+    applyRemembered(
+      applyPolicy(matcher.screen(item.subject, item.types), policy.policy, policy.version),
+      item.remembered_false_positives ?? [],
+    ),
+  );
   const differences = compareResults(stored, now);
   return {
     snapshot_version: matcher.snapshot.version,

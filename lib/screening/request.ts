@@ -39,6 +39,11 @@ const dobSchema = v.pipe(
   v.nullish(
     v.pipe(
       v.string('must be a string in the form YYYY-MM-DD'),
+      // For the OpenAPI document (a generated SDK can check the form): the real-date rules stay the server's.
+      v.metadata({
+        pattern: '^\\s*\\d{4}(-\\d{2}(-\\d{2})?)?\\s*$',
+        examples: ['1952-10-07', '1952-10', '1952'],
+      }),
       v.trim(),
       // The full date's wording is the one clients have always received; a month gets its own.
       v.check(isBirthDate, (issue) =>
@@ -111,6 +116,7 @@ export const subjectFields = {
       NAME_MAX_LENGTH,
       'the full name',
       `The person’s full name, 2 to ${NAME_MAX_LENGTH} characters with at least 2 letters screening can read`,
+      { minLength: 2 },
     ),
     v.minLength(2, 'must be at least 2 characters'),
     v.check((name) => readableLetterCount(name) >= MIN_READABLE_LETTERS, UNREADABLE_NAME_MESSAGE),

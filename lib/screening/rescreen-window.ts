@@ -2,8 +2,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { HOUR_MS, isoSeconds } from '../common/time.ts';
 import type { Matcher } from '../matcher/screen.ts';
 import type { CheckType, ScreenChecks, SubjectInput } from '../matcher/types.ts';
+import { applyPolicy, type PolicyBody, SERVICE_POLICY } from '../policy/policy.ts';
 import type { Table } from '../store/table.ts';
 import { compareWithBaseline } from './change-detection.ts';
+import { policyVersionOf } from './receipt.ts';
+import { applyRemembered } from './remembered-false-positives.ts';
 import { findScreen, latestSubjectScreen, type ScreenItem } from './screen-table.ts';
 import {
   claimWindow,
@@ -47,12 +50,22 @@ export function judgeCachedScreen(
   matcher: Matcher,
   subject: SubjectInput,
   types: readonly CheckType[],
+  policy: { version: number; policy: PolicyBody } = { version: 0, policy: SERVICE_POLICY },
 ): CachedScreenVerdict {
+  // A screen made under another version of the tenant's policy is not what a fresh screen shows.
+  if (policyVersionOf(cached.receipt) !== policy.version) {
+    return { stands: false, checks: matcher.screen(subject, types) };
+  }
   if (cached.receipt?.snapshot.version === matcher.snapshot.version) return { stands: true };
   const checks = matcher.screen(subject, types);
-  const change = compareWithBaseline(cached, { ...checks, subject: cached.subject });
+  // Compared as the cached screen was made: under its policy, with the decided false positives it applied.
+  const shown = applyRemembered(
+    applyPolicy(checks, policy.policy, policy.version),
+    cached.remembered_false_positives ?? [],
+  );
+  const change = compareWithBaseline(cached, { ...shown, subject: cached.subject });
   const same =
-    checks.risk_level === cached.risk_level &&
+    shown.risk_level === cached.risk_level &&
     change.matches_added.length === 0 &&
     change.matches_removed.length === 0 &&
     change.identifying.length === 0 &&

@@ -104,6 +104,10 @@ export interface ScreenFilters {
   awaiting_approval?: boolean;
   /** `YYYY-MM-DDThh:mm:ssZ`. */
   since?: string;
+  /** Only screens carrying a monitoring alert (GET /alerts; no query parameter of the screen lists). */
+  carries_alert?: true;
+  /** Only alerts raised at or after this moment (`YYYY-MM-DDThh:mm:ssZ`; GET /alerts' `since`). */
+  alert_raised_since?: string;
 }
 
 const FILTER_NAMES = [
@@ -113,6 +117,8 @@ const FILTER_NAMES = [
   'origin',
   'awaiting_approval',
   'since',
+  'carries_alert',
+  'alert_raised_since',
 ] as const satisfies readonly (keyof ScreenFilters)[];
 
 /** Whether any filter is set (an unfiltered page reads only the rows it returns). */
@@ -187,6 +193,9 @@ export function filterCondition(filters: ScreenFilters): FilterCondition {
     parts.push(filters.awaiting_approval ? awaiting : `NOT ${awaiting}`);
   }
   if (filters.since) parts.push(`${name('screened_at')} >= ${value(filters.since)}`);
+  if (filters.carries_alert) parts.push(`attribute_exists(${name('alert_since')})`);
+  if (filters.alert_raised_since)
+    parts.push(`${name('alert_since')} >= ${value(filters.alert_raised_since)}`);
   return { expression: parts.length > 0 ? parts.join(' AND ') : undefined, names, values };
 }
 

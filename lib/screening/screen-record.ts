@@ -1,6 +1,8 @@
 import { MAX_MATCHES } from '../matcher/results.ts';
 import type { CriminalResult, PepResult, RiskLevel, SanctionsResult } from '../matcher/types.ts';
 import type { CheckType } from '../watchlists/types.ts';
+import { listsStaleAt, type StaleList } from './lists-stale.ts';
+import { narrativeOfCut } from './match-narrative.ts';
 import type { ScreenReceipt } from './receipt.ts';
 import type { DispositionValue } from './request.ts';
 import type { ScreenOrigin } from './screen-origin.ts';
@@ -104,6 +106,8 @@ export interface Screen {
   superseded_by: string | null;
   /** The snapshot and matcher the screen was made with; null on screens stored before receipts. */
   receipt: ScreenReceipt | null;
+  /** The lists it used that were stale when it was made (lists-stale.ts); absent without a receipt. */
+  lists_stale?: StaleList[];
 }
 
 /** A row of GET /screens and GET /screens/pending: enough to triage without the match data. */
@@ -191,6 +195,7 @@ export function toScreen(item: ScreenItem): Screen {
     alert_since: item.alert_since ?? null,
     superseded_by: item.superseded_by ?? null,
     receipt: item.receipt ?? null,
+    ...(item.receipt ? { lists_stale: listsStaleAt(item.receipt, item.types, item.screened_at) } : {}),
   };
 }
 
@@ -201,13 +206,18 @@ type Counted<T> = Omit<T, 'total' | 'truncated'> & { total: number | null; trunc
  * The result with `total` and `truncated` (lib/matcher/types.ts MatchCount). A result stored before
  * they were recorded: fewer matches than the cut were not cut; as many may have been (null).
  */
-function counted<T extends { total?: number; truncated?: boolean }>(
+function counted<T extends { total?: number; truncated?: boolean; narrative: string }>(
   result: T | null | undefined,
   shown = 0,
 ): Counted<T> | null {
   if (!result) return null;
   if (result.total !== undefined && result.truncated !== undefined)
-    return { ...result, total: result.total, truncated: result.truncated };
+    return {
+      ...result,
+      narrative: narrativeOfCut(result.narrative, shown, result.total, result.truncated),
+      total: result.total,
+      truncated: result.truncated,
+    };
   const known = shown < MAX_MATCHES;
   return { ...result, total: known ? shown : null, truncated: known ? false : null };
 }

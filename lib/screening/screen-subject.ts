@@ -3,11 +3,16 @@ import { logger } from '../common/log.ts';
 import { countMetric, METRIC } from '../common/metrics.ts';
 import { isoSeconds } from '../common/time.ts';
 import type { ScreenChecks } from '../matcher/types.ts';
+import { applyPolicy } from '../policy/policy.ts';
+import { currentPolicy } from '../policy/policy-table.ts';
 import type { Services } from '../ports.ts';
 import type { Principal } from '../tenancy/auth.ts';
 import { refundScreens } from '../tenancy/quota.ts';
 import { CHECK_TYPES, type CheckType } from '../watchlists/types.ts';
+import type { RememberedFalsePositive } from './false-positive-record.ts';
+import { rememberedForPerson } from './false-positive-table.ts';
 import { screenReceipt } from './receipt.ts';
+import { applyRemembered, memoriesFor, personKeyOf } from './remembered-false-positives.ts';
 import { findRecentScreen, judgeCachedScreen, takeWindow, windowScreen } from './rescreen-window.ts';
 import { numberScreen } from './screen-id.ts';
 import type { RescreenTrigger, ScreenOrigin } from './screen-origin.ts';
@@ -99,7 +104,12 @@ export async function screenSubject(
   const { table, config } = services;
   const at = options.at ?? new Date();
   const charge = options.charge ?? true;
-  const types = input.types && input.types.length > 0 ? [...input.types] : [...CHECK_TYPES];
+  // The tenant's policy in force: the check types run when none are named, and how matches show.
+  const policy = await currentPolicy(table, principal.tenantId);
+  const types =
+    input.types && input.types.length > 0
+      ? [...input.types]
+      : CHECK_TYPES.filter((type) => policy.policy.screening.default_types.includes(type));
   const subject = definedFields({
     name: input.name,
     dob: input.dob,
@@ -126,7 +136,7 @@ export async function screenSubject(
   if (!input.force) {
     const recent = await findRecentScreen(table, principal.tenantId, hash, windowHours, at);
     if (recent) {
-      const verdict = judgeCachedScreen(recent, matcher, subject, types);
+      const verdict = judgeCachedScreen(recent, matcher, subject, types, policy);
       if (verdict.stands) return found(recent);
       outdated = recent;
       checks = verdict.checks;
@@ -135,6 +145,17 @@ export async function screenSubject(
 
   // The same matcher makes the screen and its receipt: the receipt names the lists this result came from.
   checks ??= matcher.screen(subject, types);
+  checks = applyPolicy(checks, policy.policy, policy.version);
+  // An ad-hoc screen shows the matches decided false positive for this subject before, at the
+  // lower level (a client's re-screens carry their own decisions: lib/monitoring/).
+  let remembered: RememberedFalsePositive[] = [];
+  if (!options.clientId) {
+    remembered = memoriesFor(
+      checks,
+      await rememberedForPerson(table, principal.tenantId, personKeyOf(subject)),
+    );
+    checks = applyRemembered(checks, remembered);
+  }
 
   if (options.screenId !== undefined && charge) throw new Error('a drawn screen id is never charged here');
   let screenId: string;
@@ -202,7 +223,8 @@ export async function screenSubject(
     ...(options.rescreenTrigger ? { rescreen_trigger: options.rescreenTrigger } : {}),
     ...(options.clientId ? { client_id: options.clientId } : {}),
     ...(options.jobRef !== undefined ? { job_ref: options.jobRef } : {}),
-    receipt: screenReceipt(matcher, types),
+    receipt: screenReceipt(matcher, types, policy.version),
+    ...(remembered.length > 0 ? { remembered_false_positives: remembered } : {}),
   });
 
   let item = fresh;

@@ -16,6 +16,7 @@ import type { Refusal, TableWrite } from '../store/write.ts';
 import { sendWrite, sendWriteIf, trySendWrite } from '../store/write.ts';
 import { ROLES } from '../tenancy/roles.ts';
 import { CHECK_TYPES } from '../watchlists/types.ts';
+import { RememberedFalsePositiveSchema } from './false-positive-record.ts';
 import { ScreenReceiptSchema } from './receipt.ts';
 import { DISPOSITIONS, NOTE_MAX_LENGTH } from './request.ts';
 import {
@@ -223,6 +224,12 @@ export const ScreenItemSchema = v.object({
   matched_lists: v.optional(v.array(v.string())),
   /** The snapshot and matcher the screen was made with; absent on screens stored before receipts. */
   receipt: v.optional(ScreenReceiptSchema),
+  /**
+   * On an ad-hoc screen: the decided false positives of the tenant's memory that bore on its
+   * matches (lib/screening/remembered-false-positives.ts), as they stood, so a replay or the
+   * rescreen window applies exactly them; absent when none did.
+   */
+  remembered_false_positives: v.optional(v.array(RememberedFalsePositiveSchema)),
   ...screenSummaryEntries,
 });
 export type ScreenItem = v.InferOutput<typeof ScreenItemSchema>;

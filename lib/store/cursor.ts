@@ -1,5 +1,11 @@
 import { InvalidRequestError } from '../common/errors.ts';
-import { isClientId, isScreenId } from '../common/ids.ts';
+import { isBatchId, isClientId, isRunId, isScreenId } from '../common/ids.ts';
+
+/** `<created_at>#<id>`: the tenant-batches index's sort key. */
+const createdAtThen = (isId: (text: string) => boolean) => (position: string) => {
+  const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{3})?Z)#(.+)$/.exec(position);
+  return match !== null && isId(match[2]);
+};
 
 /**
  * Opaque list cursors: base64url of `{ l: list, t: tenant, id: position }`, the position being
@@ -11,8 +17,14 @@ const POSITIONS = {
   screens: isScreenId,
   pending: isScreenId,
   'client-screens': isScreenId,
+  /** GET /alerts: the screens carrying them. */
+  alerts: isScreenId,
+  batches: createdAtThen(isBatchId),
+  runs: createdAtThen(isRunId),
   clients: isClientId,
   /** `<time>#<subject hash>`: the activity and reviewed indexes' sort keys. */
+  /** A remembered false positive's id (lib/screening/false-positive-table.ts). */
+  'false-positives': (position: string) => /^[0-9a-f]{32}-[0-9a-f]{16}$/.test(position),
   subjects: (position: string) =>
     /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z#[A-Za-z0-9_-]{16,64}$/.test(position),
 } as const;

@@ -24,7 +24,8 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
  * |                |                    |                                 | subject-screens: TENANT#<tid>#SUBJECT#<hash> / <sid>    |
  * |                |                    |                                 | client-screens: TENANT#<tid>#CLIENT#<cid> / <sid>       |
  * |                |                    |                                 |   (screens of a registered client)                      |
- * | batch          | TENANT#<tid>       | BATCH#<batch_id>                |                                                         |
+ * | batch          | TENANT#<tid>       | BATCH#<batch_id>                | tenant-batches: TENANT#<tid>#BATCHES (or #RUNS for a    |
+ * |                |                    |                                 |   rescreen run) / <created_at>#<batch_id>               |
  * | batch-item     | TENANT#<tid>       | BATCH#<batch_id>#ITEM#<idx>     | batch-progress: TENANT#<tid>#BATCH#<bid> / <finish seq> |
  * |                |                    |                                 |   (only once done or failed)                            |
  * | client         | TENANT#<tid>       | CLIENT#<client_id>              | clients-by-risk: TENANT#<tid>#CLIENTS#<risk> / <cid>    |
@@ -57,6 +58,10 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
  * |   delivery     |                    |                                 |    lib/webhooks/delivery-table.ts)                      |
  * | webhook-seq    | TENANT#<tid>       | WEBHOOKSEQ                      |   (the tenant's event sequence counter)                 |
  * | lists-event    | LISTSEVENTS        | <published at>#<version>        |   (no tenant: a list update every tenant may hear of)   |
+ * | false-positive | TENANT#<tid>       | FALSEPOS#<person>#<listing>     |   (a decided false positive remembered for ad-hoc       |
+ * |                |                    |                                 |    screens: screening/false-positive-table.ts)          |
+ * | policy-version | TENANT#<tid>       | POLICY#<version, 12 digits>     |   (a screening policy the tenant adopted; never updated:|
+ * |                |                    |                                 |    policy/policy-table.ts)                              |
  * | (any item)     |                    |                                 | webhook-outbox: OUTBOX / <occurred at>#<pk>#<sk>        |
  * |                |                    |                                 |   (only while it carries undrained `webhook_events`)    |
  *
@@ -124,6 +129,14 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
  * - number a finished subject: UpdateItem batch, ADD finished 1 (returns the finish sequence)
  * - finish / fail a batch subject: UpdateItem batch item, condition still processing under this
  *   claim (done) or not done (failed); sets the sparse batch-progress keys
+ * - list a tenant's batches or rescreen runs, newest first (GET /batch, GET /clients/rescreen/runs):
+ *   Query tenant-batches pk = TENANT#<tid>#BATCHES (or #RUNS), descending; the batch record
+ *   carries the keys from its PutItem, so the query reads only batch records, never their items
+ * - a batch's results (GET /batch/{id}/results): GetItem batch, Query pk, begins_with(sk,
+ *   BATCH#<batch_id>#ITEM#) (at most 500 items), BatchGetItem the screens they name (100 a call)
+ * - open monitoring alerts (GET /alerts): the screen list's Query (pk, begins_with SCREEN#,
+ *   descending, bounded like its filters) with the filter attribute_exists(alert_since), then
+ *   BatchGetItem the clients of the page: an alert is open on the client's current screen only
  * - stream progress: Query batch-progress pk = TENANT#<tid>#BATCH#<batch_id>, sk > last
  *   contiguous sequence read (only the newly finished subjects are read on each poll)
  * - register a client: consistent GetItem of its client-ref and client-person claims (one to
@@ -184,14 +197,14 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
  * Each stored kind has one keeper module (`*-table.ts`, in the folder that owns it) that declares
  * its item as a schema, builds its keys from `keys` below and offers its writes as values
  * (./write.ts); the keepers: tenant, user, usage, request-rate and stream-slot in lib/tenancy/
- * (tenant-table, user-table, usage-table, fair-use-table); screen, rescreen-window and subject in
- * lib/screening/ (screen-table, window-table, subject-table); client, client-ref, client-person,
+ * (tenant-table, user-table, usage-table, fair-use-table); screen, rescreen-window, subject and false-positive
+ * in lib/screening/ (screen-table, window-table, subject-table, false-positive-table); client, client-ref, client-person,
  * client-name-key, running-run and rescreen-change in lib/monitoring/ (client-table,
  * client-claim-table, client-name-key-table, run-table); batch, batch-item and open-batch in
  * lib/batch/batch-table; idempotency-key in lib/http/idempotency-table; list-sync and lists-event
  * in lib/sync/ (list-status-table, lists-event-table); audit in lib/audit/audit-table; webhook,
  * webhook-delivery and webhook-seq in lib/webhooks/ (webhook-table, delivery-table); the
- * webhook-outbox index in lib/outbox/outbox-table.
+ * webhook-outbox index in lib/outbox/outbox-table; policy-version in lib/policy/policy-table.
  *
  * Every invariant is one conditional write; where an action and its records belong together (a
  * decision and its audit entry, a client and its claims), their writes are one transaction
@@ -216,6 +229,7 @@ export const INDEXES = {
   subjectsByActivity: { name: 'subjects-by-activity', partitionKey: 'activity_pk', sortKey: 'activity_sk' },
   reviewedSubjects: { name: 'reviewed-subjects', partitionKey: 'reviewed_pk', sortKey: 'reviewed_sk' },
   webhookOutbox: { name: 'webhook-outbox', partitionKey: 'outbox_pk', sortKey: 'outbox_sk' },
+  tenantBatches: { name: 'tenant-batches', partitionKey: 'batches_pk', sortKey: 'batches_sk' },
 } as const;
 
 export type IndexName = keyof typeof INDEXES;
@@ -245,7 +259,9 @@ export type Entity =
   | 'webhook'
   | 'webhook-delivery'
   | 'webhook-seq'
-  | 'lists-event';
+  | 'lists-event'
+  | 'false-positive'
+  | 'policy-version';
 
 /** `{ <index pk attribute>: pk, <index sk attribute>: sk }`: an item's entry in one index. */
 export function indexKeys(index: IndexName, pk: string, sk: string): Record<string, string> {
@@ -322,11 +338,30 @@ export const keys = {
   streamSlot: (tenantId: string, slot: number) => ({ pk: `TENANT#${tenantId}`, sk: `STREAMSLOT#${slot}` }),
   /** The tenant's running rescreen run (lib/monitoring/run-table.ts). */
   runningRun: (tenantId: string) => ({ pk: `TENANT#${tenantId}`, sk: 'RESCREEN#RUNNING' }),
+  /**
+   * A decided false positive remembered for the tenant (lib/screening/false-positive-table.ts):
+   * the folded subject's key, then the listing's, so one Query finds a subject's memories.
+   */
+  falsePositive: (tenantId: string, personKey: string, listingKey: string) => ({
+    pk: `TENANT#${tenantId}`,
+    sk: `FALSEPOS#${personKey}#${listingKey}`,
+  }),
+  /** A screening policy version the tenant adopted (lib/policy/policy-table.ts), from 1. */
+  policyVersion: (tenantId: string, version: number) => ({
+    pk: `TENANT#${tenantId}`,
+    sk: `POLICY#${String(version).padStart(12, '0')}`,
+  }),
   /** The screen holding a subject's rescreen window (lib/screening/window-table.ts). */
   rescreenWindow: (tenantId: string, subjectHash: string) => ({
     pk: `TENANT#${tenantId}`,
     sk: `WINDOW#${subjectHash}`,
   }),
+  /**
+   * tenant-batches partition of a tenant's batches (`batches`: POST /batch/stream and
+   * /batch/clients/stream) or rescreen runs (`runs`), sorted by `<created_at>#<batch_id>`.
+   */
+  tenantBatchesIndex: (tenantId: string, kind: 'batches' | 'runs') =>
+    `TENANT#${tenantId}#${kind === 'runs' ? 'RUNS' : 'BATCHES'}`,
   /** batch-progress partition of a batch's finished subjects, sorted by finish sequence. */
   batchProgressIndex: (tenantId: string, batchId: string) => `TENANT#${tenantId}#BATCH#${batchId}`,
   tenantPartition: (tenantId: string) => `TENANT#${tenantId}`,

@@ -37,6 +37,40 @@ export interface ListSyncState {
   error?: string;
 }
 
+/**
+ * Why a list is stale at `now` (STALENESS_RULE), none when it is current: its last sync failed,
+ * its own publication date is unknown or past its category's limit, or it was last synced (or
+ * confirmed unchanged) more than MAX_SYNC_AGE_HOURS ago. GET /dbstatus says it of the lists now;
+ * a screen's receipt says it of the lists the screen was taken on, at its time.
+ */
+export function listStaleReasons(
+  list: Pick<ListSummary, 'category' | 'source_date' | 'synced_at'>,
+  now: Date,
+  state?: ListSyncState,
+): string[] {
+  const sourceAgeDays =
+    list.source_date === null ? null : wholeDaysBetween(`${list.source_date}T00:00:00Z`, now);
+  // A sync that found the publisher's files unchanged confirms the list without rebuilding it.
+  const confirmedAt = [list.synced_at, state?.last_success_at ?? ''].sort().at(-1) as string;
+  const syncAgeHours = Math.floor((now.getTime() - Date.parse(confirmedAt)) / 3_600_000);
+  const staleReasons: string[] = [];
+  if (state?.error) {
+    staleReasons.push(
+      `last sync failed: ${state.error} (screening uses the data of ${state.last_success_at ? `the sync of ${state.last_success_at}` : 'the bundled copy'})`,
+    );
+  }
+  // A list whose data has no date may be of any age: it cannot be called current.
+  if (sourceAgeDays === null) {
+    staleReasons.push('source date unknown: the publisher states no date for this data');
+  } else if (sourceAgeDays > MAX_SOURCE_AGE_DAYS[list.category]) {
+    staleReasons.push(`published ${sourceAgeDays} days ago (limit ${MAX_SOURCE_AGE_DAYS[list.category]})`);
+  }
+  if (syncAgeHours > MAX_SYNC_AGE_HOURS) {
+    staleReasons.push(`last synced ${syncAgeHours} hours ago (limit ${MAX_SYNC_AGE_HOURS})`);
+  }
+  return staleReasons;
+}
+
 /** GET /dbstatus: per list counts, dates, sync state and staleness, and the overall verdict. */
 export function describeDatabase(
   lists: readonly ListSummary[],
@@ -47,24 +81,7 @@ export function describeDatabase(
     const state = sync.get(list.id);
     const sourceAgeDays =
       list.source_date === null ? null : wholeDaysBetween(`${list.source_date}T00:00:00Z`, now);
-    // A sync that found the publisher's files unchanged confirms the list without rebuilding it.
-    const confirmedAt = [list.synced_at, state?.last_success_at ?? ''].sort().at(-1) as string;
-    const syncAgeHours = Math.floor((now.getTime() - Date.parse(confirmedAt)) / 3_600_000);
-    const staleReasons: string[] = [];
-    if (state?.error) {
-      staleReasons.push(
-        `last sync failed: ${state.error} (screening uses the data of ${state.last_success_at ? `the sync of ${state.last_success_at}` : 'the bundled copy'})`,
-      );
-    }
-    // A list whose data has no date may be of any age: it cannot be called current.
-    if (sourceAgeDays === null) {
-      staleReasons.push('source date unknown: the publisher states no date for this data');
-    } else if (sourceAgeDays > MAX_SOURCE_AGE_DAYS[list.category]) {
-      staleReasons.push(`published ${sourceAgeDays} days ago (limit ${MAX_SOURCE_AGE_DAYS[list.category]})`);
-    }
-    if (syncAgeHours > MAX_SYNC_AGE_HOURS) {
-      staleReasons.push(`last synced ${syncAgeHours} hours ago (limit ${MAX_SYNC_AGE_HOURS})`);
-    }
+    const staleReasons = listStaleReasons(list, now, state);
     return {
       id: list.id,
       name: list.name,

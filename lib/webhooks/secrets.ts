@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { DecryptCommand, GenerateDataKeyCommand, type KMSClient } from '@aws-sdk/client-kms';
+import type { KMSClient } from '@aws-sdk/client-kms';
 
 /**
  * Endpoint signing secrets at rest. Standard Webhooks signs with HMAC-SHA256, so the service must
@@ -50,10 +50,15 @@ export function localDataKeys(keyEncryptionKey: string): DataKeys {
   };
 }
 
-/** Data keys from KMS: the stack grants the functions GenerateDataKey / Decrypt on this one key. */
+/**
+ * Data keys from KMS: the stack grants the functions GenerateDataKey / Decrypt on this one key. The
+ * SDK's commands are loaded at the first call, so a function that never seals or opens a secret
+ * does not load the KMS client at its cold start.
+ */
 export function kmsDataKeys(kms: KMSClient, keyId: string): DataKeys {
   return {
     async generate() {
+      const { GenerateDataKeyCommand } = await import('@aws-sdk/client-kms');
       const { Plaintext, CiphertextBlob } = await kms.send(
         new GenerateDataKeyCommand({ KeyId: keyId, KeySpec: 'AES_256' }),
       );
@@ -62,6 +67,7 @@ export function kmsDataKeys(kms: KMSClient, keyId: string): DataKeys {
     },
     async open(sealed) {
       if (!sealed.startsWith('kms:')) throw new Error('a data key not sealed by KMS');
+      const { DecryptCommand } = await import('@aws-sdk/client-kms');
       const { Plaintext } = await kms.send(
         new DecryptCommand({ KeyId: keyId, CiphertextBlob: unb64(sealed.slice('kms:'.length)) }),
       );

@@ -4,13 +4,12 @@
  * HTTP, runs started by the scheduled function with its clock moved past the due dates, screens
  * read back over HTTP.
  */
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { getServices } from '../../lib/runtime/services.ts';
-import { keys } from '../../lib/store/schema.ts';
 import { createTenant } from '../../lib/tenancy/tenants.ts';
 import { useLocalStack } from '../support/api-client.ts';
 import { scheduledRescreenRun } from '../support/scheduled-rescreen.ts';
+import { clientListedAfterRegistration as listedAfterRegistration } from '../support/screen-before-listing.ts';
 
 const local = useLocalStack();
 
@@ -37,39 +36,9 @@ const historyOf = async (screenId: string, key: string): Promise<Body> =>
 const pendingIds = async (key: string): Promise<string[]> =>
   (await local.api.get('/screens/pending', key)).body.screens.map((s: { screen_id: string }) => s.screen_id);
 
-/** Makes the client's stored screen say what a screen before the listing would have said. */
-async function screenBeforeListing(tenantId: string, screenId: string) {
-  const { table } = getServices();
-  const { Item } = await table.doc.send(
-    new GetCommand({ TableName: table.name, Key: keys.screen(tenantId, screenId) }),
-  );
-  const empty = { risk_level: 'CLEAR', matches: [], narrative: 'No matches.' };
-  await table.doc.send(
-    new PutCommand({
-      TableName: table.name,
-      Item: {
-        ...Item,
-        risk_level: 'CLEAR',
-        sanctions_result: { ...Item?.sanctions_result, ...empty, is_sanctioned: false },
-        pep_result: Item?.pep_result ? { ...Item.pep_result, ...empty, is_pep: false } : null,
-      },
-    }),
-  );
-}
-
 /** A client of a listed person whose registration screen predates the listing. */
-async function clientListedAfterRegistration(tenantId: string, key: string): Promise<Body> {
-  const registered = (
-    await local.api.post('/clients', key, {
-      name: 'Vladimir Putin',
-      dob: '1952-10-07',
-      types: 'sanctions,pep',
-      rescreen_interval_days: 1,
-    })
-  ).body;
-  await screenBeforeListing(tenantId, registered.last_screen_id);
-  return registered;
-}
+const clientListedAfterRegistration = (tenantId: string, key: string): Promise<Body> =>
+  listedAfterRegistration(local.api, tenantId, key);
 
 describe('an alert persists until somebody decides it', { timeout: 120_000 }, () => {
   it('survives every later run: carried forward with when and where it was raised, and listed as still open', async () => {

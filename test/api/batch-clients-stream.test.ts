@@ -9,12 +9,12 @@ import { getServices } from '../../lib/runtime/services.ts';
 import { PLANS } from '../../lib/tenancy/plans.ts';
 import { createTenant } from '../../lib/tenancy/tenants.ts';
 import { CHECK_TYPES } from '../../lib/watchlists/types.ts';
-import { madeUpName, useLocalStack } from '../support/api-client.ts';
+import { madeUpName, useLocalServer } from '../support/api-client.ts';
 import { failOnce } from '../support/flaky-table.ts';
 import { sqsRecord } from '../support/sqs-record.ts';
 import { readEvents } from '../support/sse.ts';
 
-const local = useLocalStack();
+const local = useLocalServer();
 
 interface SseEvent {
   event: string;

@@ -77,6 +77,7 @@ describe('problem details with a code', () => {
       code: 'invalid_request',
       detail: expect.stringMatching(/^dob: /),
       instance: '/screen',
+      errors: [{ field: 'dob', code: 'check', message: expect.stringMatching(/^must be a real date/) }],
     });
   });
 

@@ -4,12 +4,12 @@ import { isStrippedControl } from '../../lib/common/text-input.ts';
 import { getServices } from '../../lib/runtime/services.ts';
 import { chargeScreens, getMonthlyUsage } from '../../lib/tenancy/quota.ts';
 import { createTenant } from '../../lib/tenancy/tenants.ts';
-import { demoKey, madeUpName, useLocalStack } from '../support/api-client.ts';
+import { demoKey, madeUpName, useLocalServer } from '../support/api-client.ts';
 import { checkReceived } from '../support/contract-setup.ts';
 import { readEvents, type SseEvent } from '../support/sse.ts';
 
 /** Bad input of every shape gives a 4xx naming the problem, the same on every path that takes it. */
-const local = useLocalStack();
+const local = useLocalServer();
 let key: string;
 beforeAll(() => {
   key = demoKey(local.stack, 'tdemoenterprise', 'analyst').api_key;
@@ -164,7 +164,7 @@ describe('requests the service cannot route or read: a 4xx with a detail, never 
       Buffer.from('{"subjects":[{"name":"Jo Quillonby"}]}'),
     );
     expect(batchSlash.status).toBe(404);
-    expect(batchSlash.headers['content-type']).toMatch(/^application\/json/);
+    expect(batchSlash.headers['content-type']).toMatch(/^application\/problem\+json/);
   });
 
   it('answers HEAD /health with 200 and no body', async () => {

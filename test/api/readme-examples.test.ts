@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { demoKey, useLocalStack } from '../support/api-client.ts';
+import { demoKey, useLocalServer } from '../support/api-client.ts';
 import { codeBlocks as blocksOf, section } from '../support/markdown.ts';
 
 const run = promisify(execFile);
@@ -45,7 +45,7 @@ const hasPython = (() => {
   }
 })();
 
-const local = useLocalStack();
+const local = useLocalServer();
 let key: string;
 beforeAll(async () => {
   key = demoKey(local.stack, 'tdemoenterprise', 'admin').api_key;

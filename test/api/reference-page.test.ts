@@ -8,13 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '../../lib/api-docs/reference-page.ts';
 import { type RouteDefinition, routes, SWAGGER_UI_FILES } from '../../lib/contract/routes.ts';
 import { WEBHOOK_EVENT_TYPES } from '../../lib/webhooks/events.ts';
-import { demoKey, useLocalStack } from '../support/api-client.ts';
+import { demoKey, useLocalServer } from '../support/api-client.ts';
 import { CHROMIUM_ARGS, chromiumExecutable, missingChromium } from '../support/chromium.ts';
 
 const repoRoot = resolve(import.meta.dirname, '../..');
 const manifest: readonly RouteDefinition[] = routes;
 
-const local = useLocalStack();
+const local = useLocalServer();
 
 describe('GET /docs and its files', () => {
   it('serves the page without a key, with a policy that forbids every other origin', async () => {

@@ -1,5 +1,4 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it, vi } from 'vitest';
 import { handler as autoRescreen } from '../../functions/schedule/auto-rescreen.ts';
 import { scheduledEvent } from '../../infra/local/scheduler.ts';
@@ -10,13 +9,13 @@ import { findDueClients } from '../../lib/monitoring/client-table.ts';
 import { startRescreenRun } from '../../lib/monitoring/rescreen-run.ts';
 import { publishedSnapshotVersion } from '../../lib/monitoring/run-lists.ts';
 import { getServices } from '../../lib/runtime/services.ts';
-import { keys } from '../../lib/store/schema.ts';
 import { PLANS } from '../../lib/tenancy/plans.ts';
 import { chargeScreens } from '../../lib/tenancy/quota.ts';
 import { createTenant } from '../../lib/tenancy/tenants.ts';
 import { madeUpName, useLocalStack } from '../support/api-client.ts';
 import { failOnce } from '../support/flaky-table.ts';
 import { monitoredClientItem, putItems } from '../support/monitored-client.ts';
+import { screenBeforeListing } from '../support/screen-before-listing.ts';
 import { sqsRecord } from '../support/sqs-record.ts';
 
 const local = useLocalStack();
@@ -83,29 +82,6 @@ async function finished(runId: string, key: string) {
 const usedOf = async (key: string) => (await local.api.get('/me', key)).body.usage.screens_used as number;
 const screensOf = async (clientId: string, key: string) =>
   (await local.api.get(`/clients/${clientId}`, key)).body.screens as { screen_id: string }[];
-
-/** Makes the client's stored screen say what a screen before the listing would have said. */
-async function screenBeforeListing(tenantId: string, screenId: string) {
-  const { table } = getServices();
-  const { Item } = await table.doc.send(
-    new GetCommand({ TableName: table.name, Key: keys.screen(tenantId, screenId) }),
-  );
-  const empty = { risk_level: 'CLEAR', matches: [], narrative: 'No matches.' };
-  await table.doc.send(
-    new PutCommand({
-      TableName: table.name,
-      Item: {
-        ...Item,
-        risk_level: 'CLEAR',
-        sanctions_result: { ...Item?.sanctions_result, ...empty, is_sanctioned: false },
-        pep_result: Item?.pep_result ? { ...Item.pep_result, ...empty, is_pep: false } : null,
-        criminal_result: Item?.criminal_result
-          ? { ...Item.criminal_result, risk_level: 'CLEAR', interpol_hits: [], fbi_hits: [] }
-          : null,
-      },
-    }),
-  );
-}
 
 describe('auto-rescreen', () => {
   it('re-screens only the clients past their due date, charging one screen each', async () => {

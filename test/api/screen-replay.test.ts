@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
+import type { LocalStack } from '../../infra/local/stack.ts';
 import { runListSync } from '../../lib/jobs/run-sync.ts';
 import { writeSnapshot } from '../../lib/matcher/snapshot-file.ts';
 import { MATCHER_VERSION } from '../../lib/matcher/version.ts';
@@ -19,6 +19,7 @@ import { keys } from '../../lib/store/schema.ts';
 import { liveWatchlistsOf } from '../../lib/sync/live-watchlists.ts';
 import { createFileSnapshotStore } from '../../lib/sync/snapshot-store.ts';
 import { type ApiResponse, apiClient, demoKey } from '../support/api-client.ts';
+import { startInProcessStack } from '../support/in-process-stack.ts';
 import {
   createListMirror,
   EXECUTIVE_FILE,
@@ -51,7 +52,7 @@ beforeAll(async () => {
   mirror = createListMirror([UN_FILE, EXECUTIVE_FILE]);
   original = mirror.read(UN_FILE);
   Object.assign(process.env, ENV);
-  stack = await startLocalStack({ dataDir: null });
+  stack = await startInProcessStack();
   api = apiClient(stack);
   key = demoKey(stack, 'tdemoenterprise', 'analyst').api_key;
   adminKey = demoKey(stack, 'tdemoenterprise', 'admin').api_key;

@@ -31,6 +31,7 @@ const AUDITED: Record<string, readonly AuditAction[]> = {
   'webhook-rotate-secret': ['webhook.rotate-secret'],
   'webhook-test': ['webhook.test'],
   'webhook-replay': ['webhook.replay'],
+  'false-positive-revoke': ['false-positive.revoke'],
 };
 
 /** State-changing routes whose record is not the audit trail, each with why. */

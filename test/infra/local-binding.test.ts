@@ -2,9 +2,9 @@ import { Agent, get as httpGet } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { useLocalStack } from '../support/api-client.ts';
+import { useLocalServer } from '../support/api-client.ts';
 
-const local = useLocalStack();
+const local = useLocalServer();
 
 /** Whether a TCP connection to host:port is accepted. */
 function accepts(host: string, port: number): Promise<boolean> {

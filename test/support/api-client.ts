@@ -1,6 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import type { DemoKey } from '../../infra/local/demo-tenants.ts';
 import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
+import { startInProcessStack } from './in-process-stack.ts';
 
 /** What a caller of the API sees: the status and the parsed JSON body. */
 export interface ApiResponse {
@@ -66,16 +67,35 @@ export function madeUpName(): string {
   return `Hjordis Zq${spelled} Quillonby`;
 }
 
-/**
- * A local stack (in-memory store) started before the file's tests and closed after them, with an
- * API client: `const local = useLocalStack();` then `local.api.get(...)`, `local.stack`.
- */
-export function useLocalStack(): { stack: LocalStack; api: ReturnType<typeof apiClient> } {
-  const local = {} as { stack: LocalStack; api: ReturnType<typeof apiClient> };
+type UsedStack = { stack: LocalStack; api: ReturnType<typeof apiClient> };
+
+function useStack(start: () => Promise<LocalStack>): UsedStack {
+  const local = {} as UsedStack;
   beforeAll(async () => {
-    local.stack = await startLocalStack({ dataDir: null });
+    local.stack = await start();
     local.api = apiClient(local.stack);
-  }, 60_000);
+    // The first in-process stack of a worker imports every handler and indexes the watchlists:
+    // on a busy shared machine that took over a minute.
+  }, 120_000);
   afterAll(async () => local.stack?.close());
   return local;
+}
+
+/**
+ * The service in-process (test/support/in-process-stack.ts) on a fresh table, set up before the
+ * file's tests and closed after them, with an API client: `const local = useLocalStack();` then
+ * `local.api.get(...)`, `local.stack`, or `fetch(`${local.stack.url}/me`)`. Every request goes
+ * through the deployed handlers and the OpenAPI check, without a socket: most API tests.
+ */
+export function useLocalStack(options: { batchWorkerEntry?: string } = {}): UsedStack {
+  return useStack(() => startInProcessStack(options));
+}
+
+/**
+ * The whole local stack (infra/local/stack.ts) served on a loopback port, for the journeys where a
+ * real process and socket matter: streams read as a client reads them, dropped connections, the
+ * browser, host names, the start-up (docs/testing.md lists them).
+ */
+export function useLocalServer(): UsedStack {
+  return useStack(() => startLocalStack({ dataDir: null }));
 }

@@ -106,27 +106,40 @@ export function actionsOf(fn: Resource): string[] {
     .flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));
 }
 
+/** Every entry the deployed stack names: routes, jobs, the worker, the fallback, the list sync. */
+const deployedEntries = () => [
+  ...deployedRoutes.map((r) => r.entry),
+  ...scheduledJobs.map((job) => job.entry),
+  BATCH_WORKER_ENTRY,
+  UNROUTED_REQUEST_ENTRY,
+  LIST_SYNC_ENTRY,
+  ORIGIN_SECRET_ROTATION_ENTRY,
+  webhookDelivery.entry,
+  AUDIT_CHAIN_ENTRY,
+];
+
 /**
- * Synthesises the stack of every deployed route, job, the worker, the fallback and the list sync
- * in a fresh fixture root; the caller removes `root` when done. `resourcesOf`, `functionFor` and
- * `actionsOf` read the last stack synthesised.
+ * The deployed stack's template, synthesised once per worker: the test/infra/stack-*.test.ts files
+ * run in the `infra` project with `isolate: false` (vitest.config.ts), so the files a worker runs
+ * share this one synth (each took 20–40 s) instead of one each. Nothing in a file changes it.
+ */
+let deployed: { template: Template; resources: Record<string, Resource> } | undefined;
+
+/**
+ * The stack of every deployed route, job, the worker, the fallback and the list sync, with a fresh
+ * fixture root for the caller's own variants (`buildStack(deployedRoutes, root, ...)`); the caller
+ * removes `root` when done. `resourcesOf`, `functionFor` and `actionsOf` read this stack.
  */
 export function synthDeployedStack(): {
   root: string;
   template: Template;
   resources: Record<string, Resource>;
 } {
-  const root = fixtureRoot([
-    ...deployedRoutes.map((r) => r.entry),
-    ...scheduledJobs.map((job) => job.entry),
-    BATCH_WORKER_ENTRY,
-    UNROUTED_REQUEST_ENTRY,
-    LIST_SYNC_ENTRY,
-    ORIGIN_SECRET_ROTATION_ENTRY,
-    webhookDelivery.entry,
-    AUDIT_CHAIN_ENTRY,
-  ]);
-  const template = Template.fromStack(buildStack(deployedRoutes, root));
-  resources = template.toJSON().Resources as Record<string, Resource>;
-  return { root, template, resources };
+  const root = fixtureRoot(deployedEntries());
+  if (!deployed) {
+    const template = Template.fromStack(buildStack(deployedRoutes, root));
+    deployed = { template, resources: template.toJSON().Resources as Record<string, Resource> };
+  }
+  resources = deployed.resources;
+  return { root, ...deployed };
 }

@@ -2,6 +2,7 @@ import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach } from 'vitest';
 import type { ContractCheck, contractOf } from './contract.ts';
+import { inProcessApps } from './in-process-apps.ts';
 
 /**
  * Contract tests of every HTTP test (a setup file of the embedded project, vitest.config.ts): every
@@ -22,7 +23,14 @@ const contract = () => {
 };
 const problems: string[] = [];
 const pending = new Set<Promise<void>>();
-const originalFetch = globalThis.fetch;
+/**
+ * The platform's fetch, kept across files: with `isolate: false` (the in-process project) this
+ * setup file runs again before each file, and wraps the platform's fetch, not the last wrapper.
+ */
+const ORIGINAL_FETCH = Symbol.for('screening.test.originalFetch');
+const saved = globalThis as { [ORIGINAL_FETCH]?: typeof fetch };
+saved[ORIGINAL_FETCH] ??= globalThis.fetch;
+const originalFetch = saved[ORIGINAL_FETCH];
 
 /**
  * With CONTRACT_COVERAGE_DIR set, each checked response's operation and status is appended to a
@@ -80,11 +88,17 @@ export function checkReceived(method: string, url: string, status: number, heade
   pending.add(checked);
 }
 
+/** An in-process stack's origin (test/support/in-process-stack.ts) takes the request without a socket. */
+function inProcessApp(url: string) {
+  return URL.canParse(url) ? inProcessApps().get(new URL(url).origin) : undefined;
+}
+
 globalThis.fetch = async (input: string | URL | Request, init?: RequestInit) => {
   const url = urlOf(input);
+  const app = inProcessApp(url);
   // Started before the request, so that building the checker overlaps the server's work.
-  const checksReady = URL.canParse(url) && isLocal(new URL(url)) ? contract() : undefined;
-  const response = await originalFetch(input, init);
+  const checksReady = app || (URL.canParse(url) && isLocal(new URL(url))) ? contract() : undefined;
+  const response = app ? await app(new Request(input, init)) : await originalFetch(input, init);
   if (!checksReady) return response;
   const method = init?.method ?? (input instanceof Request ? input.method : 'GET');
   const checks = await checksReady;

@@ -4,7 +4,7 @@
  * `standardwebhooks` package. Retries are shortened (two waits of 0 s) and the timeout to 2 s.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler as autoRescreen } from '../../functions/schedule/auto-rescreen.ts';
@@ -17,6 +17,7 @@ import { OPERATIONS_ISSUER } from '../../lib/tenancy/key-lineage.ts';
 import { addUser, createTenant } from '../../lib/tenancy/tenants.ts';
 import { madeUpName, useLocalStack } from '../support/api-client.ts';
 import { eventually } from '../support/eventually.ts';
+import { screenBeforeListing } from '../support/screen-before-listing.ts';
 import { type Received, startReceiver } from '../support/webhook-receiver.ts';
 
 // The timeout is short so a hanging receiver dead-letters quickly, but not so short that a
@@ -127,22 +128,7 @@ describe('webhooks on the local stack', { timeout: 180_000 }, () => {
       })
     ).body;
     // The registration screen as it would have read before the listing: the re-screen then raises an alert.
-    const { table } = getServices();
-    const { Item } = await table.doc.send(
-      new GetCommand({ TableName: table.name, Key: keys.screen(bankA.tenantId, registered.last_screen_id) }),
-    );
-    const empty = { risk_level: 'CLEAR', matches: [], narrative: 'No matches.' };
-    await table.doc.send(
-      new PutCommand({
-        TableName: table.name,
-        Item: {
-          ...Item,
-          risk_level: 'CLEAR',
-          sanctions_result: { ...Item?.sanctions_result, ...empty, is_sanctioned: false },
-          pep_result: Item?.pep_result ? { ...Item.pep_result, ...empty, is_pep: false } : null,
-        },
-      }),
-    );
+    await screenBeforeListing(bankA.tenantId, registered.last_screen_id);
     await autoRescreen(scheduledEvent({ id: 'auto-rescreen' }, new Date(Date.now() + 2 * 86_400_000)));
     const [alert] = await eventually(
       async () => ofType('/ok', 'monitoring.alert'),

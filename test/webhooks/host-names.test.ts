@@ -14,7 +14,7 @@ import { getServices } from '../../lib/runtime/services.ts';
 import { setWebhookNetwork } from '../../lib/runtime/webhooks.ts';
 import { OPERATIONS_ISSUER } from '../../lib/tenancy/key-lineage.ts';
 import { addUser, createTenant } from '../../lib/tenancy/tenants.ts';
-import { madeUpName, useLocalStack } from '../support/api-client.ts';
+import { madeUpName, useLocalServer } from '../support/api-client.ts';
 import { eventually } from '../support/eventually.ts';
 import { TEST_HOSTS, testResolver } from '../support/test-resolver.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
@@ -28,7 +28,7 @@ setEnvironment({
 });
 // The system resolver is replaced; the connector is not.
 setWebhookNetwork({ resolve: testResolver });
-const local = useLocalStack();
+const local = useLocalServer();
 const receivers = {
   '127.0.0.1': await startReceiver({}, '127.0.0.1'),
   '::1': await startReceiver({}, '::1'),

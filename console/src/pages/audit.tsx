@@ -9,7 +9,7 @@ export function AuditPage() {
   const { cursor } = paging;
   const page = useLoad(
     async () =>
-      ok(await api.GET('/audit', { params: { query: { limit: '50', ...(cursor ? { cursor } : {}) } } })),
+      ok(await api.GET('/audit', { params: { query: { limit: 50, ...(cursor ? { cursor } : {}) } } })),
     [cursor],
   );
   const exporting = useAction();

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { download, parseCsv, subjectOf, toCsv } from '../csv.ts';
+import { download, readSubjectRows, subjectOf, toCsv } from '../csv.ts';
 import { href } from '../router.ts';
 import { type BatchEvent, streamBatch } from '../stream.ts';
 import { ErrorNote, Page, useAction } from '../ui.tsx';
@@ -85,7 +85,7 @@ export function BatchPage() {
           const file = (event.currentTarget.elements.namedItem('batch-csv') as HTMLInputElement).files?.[0];
           if (!file) return;
           void action.run(async () => {
-            const rows = parseCsv(await file.text()).map(subjectOf);
+            const rows = readSubjectRows(await file.text()).map(subjectOf);
             setSubjects(rows);
             let state = progressOf(null, { event: 'start', data: { batch_id: '', total: rows.length } });
             setProgress(state);

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { type ApiError, api, ok, RISK_LEVELS } from '../api.ts';
-import { parseCsv, subjectOf } from '../csv.ts';
+import { readSubjectRows, subjectOf } from '../csv.ts';
 import { href, navigate } from '../router.ts';
 import { type BatchEvent, type StreamBody, streamBatch } from '../stream.ts';
 import {
@@ -27,7 +27,7 @@ export function ClientsPage() {
     async () =>
       ok(
         await api.GET('/clients', {
-          params: { query: { limit: '25', ...(cursor ? { cursor } : {}), ...search } },
+          params: { query: { limit: 25, ...(cursor ? { cursor } : {}), ...search } },
         }),
       ),
     [cursor, search.reference, search.risk_level],
@@ -175,7 +175,7 @@ function Import({ onDone }: { onDone: () => void }) {
           const file = (event.currentTarget.elements.namedItem('clients-csv') as HTMLInputElement).files?.[0];
           if (!file) return;
           void action.run(async () => {
-            const rows = parseCsv(await file.text());
+            const rows = readSubjectRows(await file.text());
             const subjects = rows.map((row) => ({ ...subjectOf(row), reference: row.reference || null }));
             let state = progressOf(null, { event: 'start', data: { batch_id: '', total: subjects.length } });
             setProgress(state);

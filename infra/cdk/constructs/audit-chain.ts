@@ -1,20 +1,14 @@
-import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
-import {
-  BlockPublicAccess,
-  Bucket,
-  BucketEncryption,
-  type CfnBucket,
-  type IBucket,
-  ObjectLockRetention,
-} from 'aws-cdk-lib/aws-s3';
+import { Bucket, type CfnBucket, type IBucket, ObjectLockRetention } from 'aws-cdk-lib/aws-s3';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { DEFAULT_SNAPSHOT_RETENTION_DAYS } from '../../../lib/common/config.ts';
+import { recordBucketProps } from './record-bucket.ts';
 import { ServiceFunction, type ServiceFunctionSettings } from './service-function.ts';
 import { grantTableAccess } from './table-access.ts';
 
@@ -59,18 +53,7 @@ export class AuditChain extends Construct {
       objectLockEnabled: true,
       objectLockDefaultRetention: ObjectLockRetention.compliance(Duration.days(floor)),
       versioned: true,
-      ...(props.settings.encryptionKey
-        ? {
-            encryption: BucketEncryption.KMS,
-            encryptionKey: props.settings.encryptionKey,
-            bucketKeyEnabled: true,
-          }
-        : { encryption: BucketEncryption.S3_MANAGED }),
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      enforceSSL: true,
-      serverAccessLogsBucket: props.accessLogBucket,
-      serverAccessLogsPrefix: 's3/audit-anchors/',
-      removalPolicy: RemovalPolicy.RETAIN,
+      ...recordBucketProps(props.settings.encryptionKey, props.accessLogBucket, 's3/audit-anchors/'),
     });
 
     this.writer = new ServiceFunction(this, 'Writer', {

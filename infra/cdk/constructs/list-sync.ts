@@ -1,16 +1,17 @@
-import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Function as LambdaFunctionResource } from 'aws-cdk-lib/aws-lambda';
-import { BlockPublicAccess, Bucket, BucketEncryption, type IBucket } from 'aws-cdk-lib/aws-s3';
+import { Bucket, type IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { DEFAULT_SNAPSHOT_RETENTION_DAYS } from '../../../lib/common/config.ts';
 import { keys } from '../../../lib/store/schema.ts';
 import { listSyncKeys } from '../../../lib/sync/list-status-table.ts';
 import { HELD_PREFIX, SNAPSHOT_OBJECT_KEY } from '../../../lib/sync/snapshot-store.ts';
+import { recordBucketProps } from './record-bucket.ts';
 import { ServiceFunction, type ServiceFunctionSettings } from './service-function.ts';
 
 /** The sync function's handler, relative to the project root. */
@@ -84,19 +85,8 @@ export class ListSync extends Construct {
       // was made against is part of the compliance record, and replay reads it back.
       versioned: true,
       lifecycleRules: [{ noncurrentVersionExpiration: Duration.days(this.retentionDays) }],
-      ...(props.settings.encryptionKey
-        ? {
-            encryption: BucketEncryption.KMS,
-            encryptionKey: props.settings.encryptionKey,
-            bucketKeyEnabled: true,
-          }
-        : { encryption: BucketEncryption.S3_MANAGED }),
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      enforceSSL: true,
-      // Who read or replaced a snapshot is part of the record of which lists were in force.
-      serverAccessLogsBucket: props.accessLogBucket,
-      serverAccessLogsPrefix: 's3/snapshots/',
-      removalPolicy: RemovalPolicy.RETAIN,
+      // Who read or replaced a snapshot (the access log) is part of the record of which lists were in force.
+      ...recordBucketProps(props.settings.encryptionKey, props.accessLogBucket, 's3/snapshots/'),
     });
 
     this.function = new ServiceFunction(this, 'Function', {

@@ -1,13 +1,13 @@
-import { existsSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import * as path from 'node:path';
-import { Duration, Stack, Validations } from 'aws-cdk-lib';
+import { AssetHashType, DockerImage, Duration, Stack, Validations } from 'aws-cdk-lib';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
-import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Architecture, Code, Function as LambdaFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { BundledFiles } from '../../../lib/contract/routes.ts';
+import { type BundleSpec, FunctionBundles } from '../function-bundles.ts';
 import { ORIGIN_SECRET_EXTENSION, type OriginSecret } from './origin-secret.ts';
 
 /** Where `npm run build:snapshot` writes the compiled watchlist index, relative to the project root. */
@@ -28,6 +28,11 @@ export interface ServiceFunctionSettings {
   serviceVersion: string;
   /** The customer-managed key of the stack's data, when it has one: log groups are encrypted with it. */
   encryptionKey?: IKey;
+  /**
+   * The synth's bundles, built once for every function the stack plans (infra/cdk/function-bundles.ts);
+   * without it a function's bundle is built on its own.
+   */
+  bundles?: FunctionBundles;
 }
 
 export interface ServiceFunctionProps extends ServiceFunctionSettings {
@@ -60,7 +65,7 @@ export interface ServiceFunctionProps extends ServiceFunctionSettings {
  * its function needs where it creates it, so least privilege stays visible.
  */
 export class ServiceFunction extends Construct {
-  readonly function: NodejsFunction;
+  readonly function: LambdaFunction;
   readonly logGroup: LogGroup;
   /** Its entry file, relative to the project root (the manifest's `entry`). */
   readonly entry: string;
@@ -98,12 +103,10 @@ export class ServiceFunction extends Construct {
       }),
     );
 
-    this.function = new NodejsFunction(this, 'Handler', {
+    this.function = new LambdaFunction(this, 'Handler', {
       role,
-      entry: path.join(props.projectRoot, props.entry),
-      projectRoot: props.projectRoot,
-      depsLockFilePath: path.join(props.projectRoot, 'package-lock.json'),
-      handler: 'handler',
+      code: packageCode(props, { entry: props.entry, needsWatchlists }),
+      handler: 'index.handler',
       description: props.description,
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
@@ -124,26 +127,6 @@ export class ServiceFunction extends Construct {
           ? { [props.bundledFiles.variable]: path.posix.join(PACKAGE_ROOT, props.bundledFiles.into) }
           : {}),
         ...props.environment,
-      },
-      bundling: {
-        format: OutputFormat.ESM,
-        target: 'node22',
-        mainFields: ['module', 'main'],
-        // CommonJS dependencies bundled into an ES module still call `require` for Node built-ins.
-        banner:
-          "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-        // The nodejs22.x runtime ships AWS SDK v3; bundling it would only grow the cold start.
-        externalModules: ['@aws-sdk/*'],
-        // Lean bundles (docs/operations.md#deploy): no source map (7 MB a function, and
-        // --enable-source-maps slows every stack trace); names kept, so a stack trace still names
-        // the functions it passed through.
-        sourceMap: false,
-        minify: true,
-        keepNames: true,
-        // A function that never screens leaves the matcher and the list parsers out
-        // (lib/runtime/services.ts).
-        define: { SERVICE_BUNDLES_WATCHLISTS: String(needsWatchlists) },
-        commandHooks: copyHooks(needsWatchlists, props.bundledFiles),
       },
     });
     props.originSecret?.grantCheck(this.function);
@@ -183,33 +166,56 @@ export function constructIdFor(routeId: string): string {
 /** Where Lambda unpacks a function's deployment package. */
 const PACKAGE_ROOT = '/var/task';
 
+/** Bundles built on their own, for a function created outside a stack that plans its bundles. */
+const unplannedBundles = new Map<string, FunctionBundles>();
+
 /**
- * esbuild bundles code only: the files a function reads at run time (the watchlist snapshot, the
- * reference page's Swagger UI files) are copied into the package after bundling, or the deployed
- * function would not find them.
+ * A function's deployment package: its bundle (infra/cdk/function-bundles.ts: one esbuild build for
+ * every function of the synth, no source map), the files it loads lazily beside it, and the files
+ * it reads at run time (the watchlist snapshot, the reference page's Swagger UI files), which
+ * esbuild does not bundle. Built locally, never in Docker; hashed by its output.
  */
-function copyHooks(needsWatchlists: boolean, bundledFiles: BundledFiles | undefined) {
-  if (!needsWatchlists && !bundledFiles) return undefined;
-  return {
-    beforeBundling: (): string[] => [],
-    beforeInstall: (): string[] => [],
-    afterBundling: (inputDir: string, outputDir: string): string[] => [
-      ...(needsWatchlists
-        ? [
-            `cp "${path.posix.join(inputDir, WATCHLIST_SNAPSHOT_SOURCE)}" "${path.posix.join(outputDir, 'watchlists.json')}"`,
-          ]
-        : []),
-      ...(bundledFiles
-        ? [
-            `mkdir -p "${path.posix.join(outputDir, bundledFiles.into)}"`,
-            ...bundledFiles.files.map(
-              (file) =>
-                `cp "${path.posix.join(inputDir, bundledFiles.from, file)}" "${path.posix.join(outputDir, bundledFiles.into, file)}"`,
-            ),
-          ]
-        : []),
-    ],
-  };
+function packageCode(props: ServiceFunctionProps, spec: BundleSpec): Code {
+  const bundles =
+    props.bundles ??
+    unplannedBundles.get(props.projectRoot) ??
+    unplannedBundles.set(props.projectRoot, new FunctionBundles(props.projectRoot)).get(props.projectRoot);
+  const bundledFiles = props.bundledFiles;
+  return Code.fromAsset(props.projectRoot, {
+    assetHashType: AssetHashType.OUTPUT,
+    bundling: {
+      // Never pulled: local bundling always succeeds or throws.
+      image: DockerImage.fromRegistry('public.ecr.aws/sam/build-nodejs22.x'),
+      // What tells two functions' packages apart in CDK's bundling cache.
+      command: [
+        'service-bundle',
+        spec.entry,
+        String(spec.needsWatchlists),
+        JSON.stringify(bundledFiles ?? {}),
+      ],
+      local: {
+        tryBundle(outputDir: string): boolean {
+          (bundles as FunctionBundles).packageInto(outputDir, spec);
+          if (spec.needsWatchlists) {
+            copyFileSync(
+              path.join(props.projectRoot, WATCHLIST_SNAPSHOT_SOURCE),
+              path.join(outputDir, path.basename(WATCHLIST_SNAPSHOT_IN_BUNDLE)),
+            );
+          }
+          if (bundledFiles) {
+            mkdirSync(path.join(outputDir, bundledFiles.into), { recursive: true });
+            for (const file of bundledFiles.files) {
+              copyFileSync(
+                path.join(props.projectRoot, bundledFiles.from, file),
+                path.join(outputDir, bundledFiles.into, file),
+              );
+            }
+          }
+          return true;
+        },
+      },
+    },
+  });
 }
 
 function assertBundledFilesPresent(scope: Construct, projectRoot: string, bundledFiles: BundledFiles): void {

@@ -2,7 +2,7 @@ import { ListQuerySchema } from '../../common/fields.ts';
 import { SettingsPatchSchema } from '../../tenancy/retention.ts';
 import { AuditPageSchema, SettingsSchema } from '../responses.ts';
 import type { RouteId } from '../routes.ts';
-import { adminsOnly, json, listQueryErrors, type Operation } from './shared.ts';
+import { adminsOnly, json, listQueryErrors, type Operation, requestExample } from './shared.ts';
 
 /** The contract of the audit trail and settings routes (lib/contract/operations.ts). */
 export const auditOperations = {
@@ -17,6 +17,7 @@ export const auditOperations = {
   },
   'settings-update': {
     body: SettingsPatchSchema,
+    requestExample: requestExample(SettingsPatchSchema, { retention_days: 1825 }),
     success: json(SettingsSchema, 'The settings as changed (the change is in the audit trail)'),
     errors: {
       400: 'No setting sent, a value out of range, or the lock without a retention period',

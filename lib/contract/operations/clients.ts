@@ -1,22 +1,39 @@
 import { ListQuerySchema } from '../../common/fields.ts';
 import { ClientListQuerySchema } from '../../monitoring/clients-read.ts';
+import { AlertListQuerySchema } from '../../monitoring/monitoring-lists.ts';
 import { ClientRequestSchema } from '../../monitoring/register-client.ts';
 import {
+  AlertPageSchema,
   ClientConflictSchema,
   ClientDetailSchema,
   ClientPageSchema,
   ClientProfileSchema,
+  RescreenRunPageSchema,
   RescreenRunSchema,
   RescreenRunStartedSchema,
   ScreenedSubjectsPageSchema,
 } from '../responses.ts';
 import type { RouteId } from '../routes.ts';
-import { accepted, created, json, listQueryErrors, notFound, type Operation, starting } from './shared.ts';
+import {
+  accepted,
+  created,
+  json,
+  listQueryErrors,
+  notFound,
+  type Operation,
+  requestExample,
+  starting,
+} from './shared.ts';
 
 /** The contract of the monitored-client and rescreen routes (lib/contract/operations.ts). */
 export const clientsOperations = {
   'client-register': {
     body: ClientRequestSchema,
+    requestExample: requestExample(ClientRequestSchema, {
+      name: 'Jane Quillonby',
+      dob: '1980-02-29',
+      reference: 'CUST-0001',
+    }),
     idempotent: true,
     success: created(ClientProfileSchema, 'The client, screened and under monitoring'),
     errors: {
@@ -61,6 +78,22 @@ export const clientsOperations = {
       RescreenRunStartedSchema,
       'The run, started (its clients are re-screened in the background)',
     ),
+  },
+  'rescreen-runs': {
+    query: ListQuerySchema,
+    success: json(
+      RescreenRunPageSchema,
+      'The tenant’s rescreen runs of the last week (scheduled, manual, list change), newest first',
+    ),
+    errors: listQueryErrors,
+  },
+  'alerts-list': {
+    query: AlertListQuerySchema,
+    success: json(
+      AlertPageSchema,
+      'The tenant’s monitoring alerts, newest screen first: by default the open ones, one per client. The page reads at most 2000 screens: it may hold fewer rows than `limit` (even none) with a `next_cursor` to read on from',
+    ),
+    errors: { 400: 'A limit, cursor, status or since that is not valid' },
   },
   'rescreen-run': {
     success: json(RescreenRunSchema, 'The run’s counts, progress and the clients whose outcome changed'),

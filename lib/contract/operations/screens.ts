@@ -9,7 +9,7 @@ import {
   ScreenSchema,
 } from '../responses.ts';
 import type { RouteId } from '../routes.ts';
-import { adminsOnly, json, notFound, type Operation, starting } from './shared.ts';
+import { adminsOnly, json, notFound, type Operation, requestExample, starting } from './shared.ts';
 
 const filteredListErrors = {
   400: 'A limit outside 1 to 200, a cursor this list did not issue, a filter value that is not valid (the detail names the parameter and what it takes), or a query parameter the route does not take',
@@ -20,6 +20,12 @@ const filteredPage = `A filtered page reads at most ${FILTERED_READ_LIMIT} scree
 export const screensOperations = {
   screen: {
     body: ScreenRequestSchema,
+    requestExample: requestExample(ScreenRequestSchema, {
+      name: 'Vladimir Putin',
+      dob: '1952-10-07',
+      nationality: 'Russian',
+      types: 'sanctions,pep',
+    }),
     idempotent: true,
     success: json(ScreenResultSchema, 'The screen (`skipped`: an earlier screen inside the rescreen window)'),
     errors: {
@@ -58,6 +64,10 @@ export const screensOperations = {
   },
   'screen-dispose': {
     body: DisposeRequestSchema,
+    requestExample: requestExample(DisposeRequestSchema, {
+      disposition: 'needs_review',
+      note: 'Check the passport copy',
+    }),
     success: json(ScreenHistorySchema, 'The disposition recorded, with the history'),
     errors: {
       ...notFound('screen'),

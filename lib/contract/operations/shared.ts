@@ -20,11 +20,22 @@ export interface Operation {
   errors?: Partial<Record<ErrorStatus, string>>;
   /** The body of an error status whose answer is not the `{ detail }` of every error (/health's 503). */
   errorBodies?: Partial<Record<ErrorStatus, v.GenericSchema>>;
+  /**
+   * A request body the route accepts as it stands (2xx on a fresh local stack:
+   * test/openapi/request-examples.test.ts): the reference page's `Try it out` starts from it.
+   */
+  requestExample?: unknown;
   /** Whether the route honours an `Idempotency-Key` header (lib/http/idempotency.ts). */
   idempotent?: boolean;
 }
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 422 | 429 | 500 | 503;
+
+/** A request body example, type-checked as an input of the body's schema. */
+export const requestExample = <const TSchema extends v.GenericSchema>(
+  _schema: TSchema,
+  example: v.InferInput<TSchema>,
+) => example;
 
 /** A JSON success answer; the status is a literal (not inferred from `Operation`), so results are typed by it. */
 export const json = <const TSchema extends v.GenericSchema>(schema: TSchema, description: string) => ({

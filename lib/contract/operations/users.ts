@@ -7,7 +7,7 @@ import {
   UserWithKeySchema,
 } from '../responses.ts';
 import type { RouteId } from '../routes.ts';
-import { adminsOnly, created, json, notFound, type Operation } from './shared.ts';
+import { adminsOnly, created, json, notFound, type Operation, requestExample } from './shared.ts';
 
 /** The contract of the account and user routes (lib/contract/operations.ts). */
 export const usersOperations = {
@@ -16,6 +16,7 @@ export const usersOperations = {
   'users-list': { success: json(UserListSchema, 'Every user of the tenant'), errors: adminsOnly },
   'user-add': {
     body: AddUserRequestSchema,
+    requestExample: requestExample(AddUserRequestSchema, { name: 'Ann Analyst' }),
     success: created(UserWithKeySchema, 'The analyst added, with their key shown this once'),
     errors: { 403: 'The caller is not an admin, or asked for an admin', 409: 'Every analyst seat is in use' },
   },

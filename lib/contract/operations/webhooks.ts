@@ -11,12 +11,19 @@ import {
   WebhookWithSecretSchema,
 } from '../responses.ts';
 import type { RouteId } from '../routes.ts';
-import { accepted, adminsOnly, created, json, notFound, type Operation } from './shared.ts';
+import { accepted, adminsOnly, created, json, notFound, type Operation, requestExample } from './shared.ts';
 
 /** The contract of the webhook routes (lib/contract/operations.ts); the events are the document's `webhooks`. */
 export const webhooksOperations = {
   'webhook-create': {
     body: CreateWebhookSchema,
+    // A receiver on this machine, which `npm start` allows (WEBHOOK_ALLOW_LOOPBACK); a deployment
+    // takes only https URLs of public hosts.
+    requestExample: requestExample(CreateWebhookSchema, {
+      url: 'http://127.0.0.1:9/hooks',
+      events: ['monitoring.alert', 'screen.approved'],
+      description: 'Case system',
+    }),
     success: created(WebhookWithSecretSchema, 'The endpoint, with its signing secret shown this once'),
     errors: {
       400: 'A URL that is not https, or that resolves to a private, loopback, link-local or reserved address; an unknown event type',
@@ -31,6 +38,7 @@ export const webhooksOperations = {
   },
   'webhook-update': {
     body: UpdateWebhookSchema,
+    requestExample: requestExample(UpdateWebhookSchema, { description: 'Case system (primary)' }),
     success: json(WebhookOneSchema, 'The endpoint as changed'),
     errors: {
       400: 'Nothing to change, or a URL refused as at registration',
@@ -45,6 +53,7 @@ export const webhooksOperations = {
   },
   'webhook-rotate-secret': {
     body: RotateSecretSchema,
+    requestExample: requestExample(RotateSecretSchema, { overlap_hours: 24 }),
     success: json(WebhookRotatedSchema, 'The new secret, shown this once; both sign during the overlap'),
     errors: {
       400: 'An overlap outside 0 to 168 hours',

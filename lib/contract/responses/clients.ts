@@ -147,3 +147,33 @@ export const RescreenRunSchema = v.strictObject({
     }),
   ),
 });
+
+/** A row of GET /alerts: the screen carrying the alert (a screen row), its status and when it was raised. */
+export const AlertRowSchema = v.strictObject({
+  ...ScreenSummarySchema.entries,
+  status: v.pipe(
+    v.picklist(['open', 'closed']),
+    v.description(
+      '`open` until somebody records a settled decision on a screen carrying it (`needs_review` or a decision awaiting approval leaves it open); `closed` after',
+    ),
+  ),
+  raised_at: v.pipe(
+    timestamp,
+    v.description('When a re-screen first raised the alert (kept as it is carried to newer screens)'),
+  ),
+});
+
+export const AlertPageSchema = v.strictObject({
+  alerts: v.array(AlertRowSchema),
+  next_cursor: cursor,
+});
+
+const { failed_clients: _failedClients, changed: _changed, ...runSummaryEntries } = RescreenRunSchema.entries;
+
+/** A row of GET /clients/rescreen/runs: a run's counts (its GET adds the clients that changed or failed). */
+export const RescreenRunSummarySchema = v.strictObject(runSummaryEntries);
+
+export const RescreenRunPageSchema = v.strictObject({
+  runs: v.array(RescreenRunSummarySchema),
+  next_cursor: cursor,
+});

@@ -44,6 +44,28 @@ export const problemEntries = {
   ),
   detail: v.pipe(v.string(), v.description('What went wrong, in words; a 400 names the field or parameter')),
   instance: v.optional(v.pipe(v.string(), v.description('The path the request asked for'))),
+  errors: v.optional(
+    v.pipe(
+      v.array(
+        v.strictObject({
+          field: v.pipe(
+            v.string(),
+            v.description('The field or query parameter: `dob`, `subjects[3].name`, `limit`'),
+          ),
+          code: v.pipe(
+            v.string(),
+            v.description(
+              'The rule it broke: `required`, `unknown_field`, or the validation’s own name of it (`min_length`, `max_length`, `regex`, `picklist`, `check`, `string`, ...)',
+            ),
+          ),
+          message: v.pipe(v.string(), v.description('The rule in words, as the `detail` says it')),
+        }),
+      ),
+      v.description(
+        'On a 400 that found broken fields: each field and rule, beside the `detail` that lists them',
+      ),
+    ),
+  ),
 };
 
 /** Every error: a 4xx or 5xx answers problem details (RFC 9457) with a `code`, never internals. */

@@ -16,6 +16,7 @@ import {
   screenId,
   timestamp,
 } from './fields.ts';
+import { DecidedFalsePositiveMarkSchema } from './policy.ts';
 
 /** Responses of the screen routes: a screen, its matches, receipt, replay, history and pages. */
 
@@ -82,6 +83,7 @@ export const MatchSchema = v.strictObject({
       current: v.boolean(),
     }),
   ),
+  decided_false_positive: v.optional(DecidedFalsePositiveMarkSchema),
 });
 
 export const SanctionsResultSchema = v.strictObject({
@@ -243,6 +245,12 @@ export const ReceiptSchema = v.strictObject({
     }),
     'The matching code and configuration the screen was made with.',
   ),
+  policy: v.optional(
+    described(
+      v.strictObject({ version: v.number() }),
+      'The tenant’s screening policy version the screen was made under (GET /settings/policy; docs/policies.md); a replay applies it again. Absent on screens made before policies: version 0, the service’s own.',
+    ),
+  ),
 });
 
 export const ScreenSchema = v.strictObject({
@@ -255,6 +263,19 @@ export const ScreenSchema = v.strictObject({
   receipt: described(
     v.nullable(ReceiptSchema),
     'The snapshot and matcher the screen was made with; null on screens stored before receipts were recorded.',
+  ),
+  lists_stale: described(
+    v.optional(
+      v.array(
+        v.strictObject({
+          id: v.string(),
+          source_date: v.nullable(v.string()),
+          synced_at: timestamp,
+          reasons: v.array(v.string()),
+        }),
+      ),
+    ),
+    'The lists the screen used (those of its check types) that were stale when it was made, by the rule of GET /dbstatus (`staleness_rule`) applied at `screened_at` to the lists its receipt records; empty when none was. Absent on screens stored before receipts.',
   ),
 });
 
