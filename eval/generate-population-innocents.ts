@@ -23,7 +23,7 @@
  * | arabic-origin | EG, MA, DZ, SA, IQ, SY, LB, JO, TN | GFDL Arabia/Persia | given [father's given 1 in 2] surname |
  * | chinese | CN, TW | GFDL CN (two syllables written as one) | surname given |
  *
- * Seeded (a re-run writes the same files). People, not distinct names: a common name comes up
+ * Seeded (a re-run writes the same files; each half has its own seed, `SEEDS`). People, not distinct names: a common name comes up
  * as often as it is borne. Each name goes to dev or held-out by the SHA-1
  * of group + name, so the halves never share a name; the held-out half is never tuned on.
  */
@@ -260,23 +260,31 @@ function csvField(s: string): string {
   return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
+/**
+ * Seed of each half's draws, per group (the group's position is added). The held-out half was
+ * redrawn with a new seed once it had been looked at while tuning (issue 37): the first held-out
+ * draw (seed 37,000, shared with dev) is retired, and the dev half is still the first draw's.
+ */
+const SEEDS: Record<'dev' | 'held-out', number> = { dev: 37_000, 'held-out': 37_700 };
+
 function main(): void {
   const make = makers();
   const rows: Record<'dev' | 'held-out', string[]> = { dev: [], 'held-out': [] };
   POPULATION_GROUPS.forEach((group, g) => {
-    const random = rng(37_000 + g);
-    // Drawn by frequency, a common name comes up again, as in a bank's customers: people, not
-    // distinct names, are counted (one name is always in the same half).
-    const filled = { dev: 0, 'held-out': 0 };
-    for (let i = 0; filled.dev < PER_HALF || filled['held-out'] < PER_HALF; i++) {
-      if (i > PER_HALF * 100) throw new Error(`${group}: too few distinct names`);
-      const name = make[group](random).replace(/\s+/g, ' ').trim();
-      const dob = birthDate(random);
-      if (name === '') continue;
-      const half = halfOfPopulationInnocent(group, name);
-      if (filled[half] >= PER_HALF) continue;
-      filled[half]++;
-      rows[half].push([group, name, dob].map(csvField).join(','));
+    for (const half of ['dev', 'held-out'] as const) {
+      const random = rng(SEEDS[half] + g);
+      // Drawn by frequency, a common name comes up again, as in a bank's customers: people, not
+      // distinct names, are counted. A name drawn for the other half is passed over, so the
+      // halves never share a name.
+      let filled = 0;
+      for (let i = 0; filled < PER_HALF; i++) {
+        if (i > PER_HALF * 100) throw new Error(`${group}: too few distinct names`);
+        const name = make[group](random).replace(/\s+/g, ' ').trim();
+        const dob = birthDate(random);
+        if (name === '' || halfOfPopulationInnocent(group, name) !== half) continue;
+        filled++;
+        rows[half].push([group, name, dob].map(csvField).join(','));
+      }
     }
   });
   mkdirSync(POPULATION_INNOCENTS_DIR, { recursive: true });
