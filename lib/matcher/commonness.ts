@@ -19,6 +19,17 @@ import { isPatronymic } from './token-similarity.ts';
  * ("José Silva" in Brazil: 3% × 10%; "Nguyen" and a syllable listed once: 38% × 1 in 10,000).
  */
 export const COMMON_JOINT_SHARE = 1e-5;
+/**
+ * The same when the query is the listed name's two ends, its middle left out ("Vladimir IVANOV"
+ * for IVANOV, Vladimir Aleksandrovich): 3 in 10,000, parts borne by a few percent each ("José
+ * Silva", "Nguyen Dung"). Tuned on the dev halves (eval: variants, population innocents).
+ */
+export const MIDDLE_LEFT_OUT_JOINT_SHARE = 3e-4;
+/**
+ * A listed initial the query's part begins with ("Akbar Ali RANA" for AKBAR A. RANA): about one
+ * person in ten shares it.
+ */
+const AGREEING_INITIAL_SHARE = 0.1;
 /** A part borne by at least this share of a population is named as common in the narrative. */
 const COMMON_PART_SHARE = 0.001;
 
@@ -30,6 +41,8 @@ export interface PartShare {
   share: number;
   /** Spelt by the query more than a typo apart: it agrees as many names do. */
   near?: boolean;
+  /** Taken as one name in `SYLLABLE_SHARE` where the table lacks the nation's given names. */
+  assumed?: boolean;
   /** Its population share, and where, when the population table has it. */
   population?: { share: number; country: string };
 }
@@ -61,6 +74,8 @@ const MIN_LIST_SAMPLE = 1000;
 const SYLLABIC_COUNTRIES: ReadonlySet<string> = new Set(['VN', 'CN', 'TW', 'KR']);
 /** Share of a given syllable of those countries when the table does not have it (one in 500). */
 const SYLLABLE_SHARE = 0.002;
+/** A part borne by at least this share of a country marks a name as of it, wherever it is. */
+const DOMINANT_SURNAME_SHARE = 0.1;
 /** A surname borne by at least this share of a syllabic-naming country marks the name as of it. */
 const SYLLABIC_SURNAME_SHARE = 0.02;
 /**
@@ -122,17 +137,21 @@ export class CommonnessModel {
     const syllabic = found.some(
       (p) => p !== undefined && SYLLABIC_COUNTRIES.has(p.country) && p.share >= SYLLABIC_SURNAME_SHARE,
     );
+    // A surname borne by a tenth of a nation or more (Singh, Nguyen, Silva, Kim) marks the name as
+    // of it, and the table may lack that nation's given names: one it does not have is still about
+    // one name in `SYLLABLE_SHARE` there ("Radha Singh").
+    const dominant = found.some((p) => p !== undefined && p.share >= DOMINANT_SURNAME_SHARE);
     let joint = 1;
-    let counted = 0;
     const seen = new Set<string>();
     for (let k = 0; k < ids.length; k++) {
       const text = index.vocab[ids[k]].text;
       // A name repeated ("Abdullah ABDULLAH") is one part's evidence, not the square of it.
-      if ((syllabic && MIDDLE_MARKERS.has(text)) || seen.has(text)) continue;
+      if (seen.has(text)) continue;
       seen.add(text);
+      if (syllabic && MIDDLE_MARKERS.has(text)) continue;
       const population = found[k];
       const unrecordedSyllable =
-        syllabic && population === undefined && text.length <= 6 ? SYLLABLE_SHARE : 0;
+        population === undefined && (dominant || (syllabic && text.length <= 6)) ? SYLLABLE_SHARE : 0;
       const patronymic = isPatronymic(index.vocab[ids[k]]) ? PATRONYMIC_SHARE : 0;
       const pair = pairs.find((p) => p.listed === text);
       // A part spelt two letters or more apart from its listed counterpart (not a rendering of
@@ -152,14 +171,18 @@ export class CommonnessModel {
         near ? NEAR_SHARE : 0,
       );
       const part: PartShare = { text, share };
+      if (unrecordedSyllable >= share && population === undefined) part.assumed = true;
       if (population) part.population = population;
       if (near) part.near = true;
       parts.push(part);
       joint *= share;
-      counted++;
     }
-    // One distinct part is left to the single-part rules of name-score.ts.
-    return { parts, joint: counted < 2 ? 0 : joint };
+    // One distinct part is left to the single-part rules of name-score.ts ("Abdullah ABDULLAH"
+    // too); a Văn or Thị beside it is no second part, so "Nguyen Thi" rests on NGUYEN alone.
+    for (const p of pairs)
+      if (p.listed.length === 1 && p.query.length > 1 && p.query[0] === p.listed)
+        joint *= AGREEING_INITIAL_SHARE;
+    return { parts, joint: seen.size < 2 ? 0 : joint };
   }
 }
 
@@ -172,7 +195,7 @@ function shareInWords(share: number): string {
 
 /**
  * Why the name alone is weak, in words: "SANTOS is borne by about 7% of people in Brazil; the
- * match rests on it and a common given name, JOSE (about 3% in Brazil)".
+ * match rests on it and a frequent name, JOSE (about 3% in Brazil)".
  */
 export function commonnessInWords(c: Commonness): string {
   const sorted = [...c.parts].sort((a, b) => b.share - a.share);
@@ -181,14 +204,16 @@ export function commonnessInWords(c: Commonness): string {
   const where = (p: PartShare) =>
     p.near
       ? ', as spelt only near'
-      : p.population && p.population.share >= p.share
-        ? ` in ${countryNameForCode(p.population.country) ?? p.population.country}`
-        : ' on the lists';
+      : p.assumed
+        ? ', as a name of that nation'
+        : p.population && p.population.share >= p.share
+          ? ` in ${countryNameForCode(p.population.country) ?? p.population.country}`
+          : ' on the lists';
   const head = `${first.text.toUpperCase()} is borne by about ${shareInWords(first.share)} of people${where(first)}`;
   if (rest.length === 0) return `${head}; the match rests on it alone`;
   const others = rest.map((p) =>
     p.share >= COMMON_PART_SHARE
-      ? `a common name, ${p.text.toUpperCase()} (about ${shareInWords(p.share)}${where(p)})`
+      ? `a frequent name, ${p.text.toUpperCase()} (about ${shareInWords(p.share)}${where(p)})`
       : `${p.text.toUpperCase()}`,
   );
   return `${head}; the match rests on it and ${others.join(' and ')}`;

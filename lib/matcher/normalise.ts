@@ -144,7 +144,10 @@ function joinAbdPrefix(tokens: string[]): string[] {
       t === 'abdel' ||
       t === 'abdal' ||
       (ABDU_RE.test(t) && PARTICLES.has(next));
-    if (next !== undefined && next !== NEVER_ABD_STEM && prefix) {
+    // "Abdul Abdul Momin": the first is a name of its own, the second the prefix of the next.
+    const nextIsPrefix =
+      tokens[i + 2] !== undefined && (next === 'abdul' || next === 'abdel' || next === 'abdal');
+    if (next !== undefined && next !== NEVER_ABD_STEM && prefix && !nextIsPrefix) {
       let j = i + 1;
       if (PARTICLES.has(tokens[j]) && tokens[j + 1] !== undefined) j++;
       let rest = tokens[j];

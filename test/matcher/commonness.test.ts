@@ -66,7 +66,7 @@ describe('commonness in words', () => {
       ],
     });
     expect(text).toBe(
-      'SANTOS is borne by about 7% of people in Brazil; the match rests on it and a common name, JOSE (about 3% in Brazil)',
+      'SANTOS is borne by about 7% of people in Brazil; the match rests on it and a frequent name, JOSE (about 3% in Brazil)',
     );
   });
 
@@ -79,7 +79,7 @@ describe('commonness in words', () => {
       ],
     });
     expect(text).toBe(
-      'NGUYEN is borne by about 38% of people in Vietnam; the match rests on it and a common name, THO (about 1%, as spelt only near)',
+      'NGUYEN is borne by about 38% of people in Vietnam; the match rests on it and a frequent name, THO (about 1%, as spelt only near)',
     );
   });
 });
