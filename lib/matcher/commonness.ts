@@ -190,7 +190,8 @@ export class CommonnessModel {
 function shareInWords(share: number): string {
   if (share >= 0.01) return `${Math.round(share * 100)}%`;
   if (share >= 0.001) return `${(share * 100).toFixed(1)}%`;
-  return `1 in ${Math.round(1 / share).toLocaleString('en-US')}`;
+  // Thousands separated by hand: toLocaleString builds an Intl formatter on every call.
+  return `1 in ${String(Math.round(1 / share)).replace(/\B(?=(\d{3})+$)/g, ',')}`;
 }
 
 /**

@@ -55,6 +55,11 @@ export interface NameToken {
    */
   readings: readonly string[];
   /**
+   * A Latvian or Lithuanian respelling of a foreign name: its readings include the name without
+   * the nominative ending, compared as renderings spell it (token-similarity.ts `rendersAs`).
+   */
+  respelt?: true;
+  /**
    * The pinyin/Wade-Giles syllable key of `text` (`siniticKey`), worked out at the token's first
    * comparison and kept: a listed token is compared with many queries.
    */
@@ -312,6 +317,7 @@ export function tokeniseName(name: string): NameToken[] {
         const stem = spelt[i].text.replace(BALTIC_ENDING_RE, '');
         if (stem === spelt[i].text || stem.length < 3) continue;
         tokens[i].readings = [...new Set([...tokens[i].readings, stem])];
+        tokens[i].respelt = true;
       }
     }
   }

@@ -202,7 +202,22 @@ export function vowelShare(token: string): number {
  * dz and tz as j, kh as h, th as t, sh as s, ch and ts as c, w as u, y as i, ou and oo as u, ee
  * as i, double letters once, h after a letter and a final e dropped.
  */
-function renderingFold(text: string): string {
+export function renderingFold(text: string): string {
+  let folded = foldedRenderings.get(text);
+  if (folded === undefined) {
+    // Bounded: a long-running process sees ever new spellings.
+    if (foldedRenderings.size >= FOLDED_RENDERINGS_KEPT) foldedRenderings.clear();
+    folded = foldRendering(text);
+    foldedRenderings.set(text, folded);
+  }
+  return folded;
+}
+
+/** `renderingFold`s worked out so far (twenty regular expressions each): names repeat. */
+const foldedRenderings = new Map<string, string>();
+const FOLDED_RENDERINGS_KEPT = 20_000;
+
+function foldRendering(text: string): string {
   return text
     .replace(/^mc/, 'mak')
     .replace(/tch/g, 'ch')
@@ -233,8 +248,11 @@ function renderingFold(text: string): string {
  * letter apart from seven letters on), the first letters alike, four letters at least.
  */
 export function sameRendering(a: string, b: string): boolean {
-  const fa = renderingFold(a);
-  const fb = renderingFold(b);
+  return sameFold(renderingFold(a), renderingFold(b));
+}
+
+/** `sameRendering` of two parts already folded (`renderingFold`). */
+export function sameFold(fa: string, fb: string): boolean {
   if (fa[0] !== fb[0] || Math.min(fa.length, fb.length) < 3) return false;
   const typos = Math.max(fa.length, fb.length) < 7 ? 0 : 1;
   return editDistance(fa, fb, typos + 1) <= typos;

@@ -6,7 +6,7 @@
  */
 
 import { makeToken, type NameToken, siniticKey } from './normalise.ts';
-import { editDistance, jaroWinkler, sameRendering } from './string-similarity.ts';
+import { editDistance, jaroWinkler, renderingFold, sameFold, sameRendering } from './string-similarity.ts';
 
 /** Joined Arabic "Abd al-" prefix, as produced by normalisation. */
 export const ABD_PREFIX = 'abdul';
@@ -115,7 +115,12 @@ function compareTokens(a: NameToken, b: NameToken, cut: boolean): number {
   if (hasInflectedEnding(a.text, b.text) || hasInflectedEnding(b.text, a.text)) return INFLECTED_PAIR;
   if ((a.readings.length > 0 || b.readings.length > 0) && (readsAs(a, b.text) || readsAs(b, a.text)))
     return OTHER_ALPHABET_PAIR;
-  if ((a.readings.length > 0 || b.readings.length > 0) && (rendersAs(a, b.text) || rendersAs(b, a.text)))
+  // Only across scripts or for a Baltic respelling: most tokens have readings, and a Latin pair
+  // has its readings' own comparison above.
+  if (
+    (a.respelt || b.respelt || a.transliterated || b.transliterated) &&
+    (rendersAs(a, b) || rendersAs(b, a))
+  )
     return Math.max(RENDERING_PAIR, spellingSimilarity(a, b, cut));
   if (a.text.length > 6 && b.text.length > 6 && isPatronymic(a) && isPatronymic(b))
     return patronymicSimilarity(a, b, cut);
@@ -199,11 +204,28 @@ function spellingSimilarity(a: NameToken, b: NameToken, cut: boolean, initialCou
   return s;
 }
 
-/** Whether a reading of `token` in another Latin alphabet is `text` as a rendering spells it. */
-function rendersAs(token: NameToken, text: string): boolean {
-  for (const r of token.readings) if (sameRendering(r, text)) return true;
+/** Whether a reading of `token` in another Latin alphabet is `other` as a rendering spells it. */
+function rendersAs(token: NameToken, other: NameToken): boolean {
+  if (token.readings.length === 0) return false;
+  const text = foldsOf(other).text;
+  for (const r of foldsOf(token).readings) if (sameFold(r, text)) return true;
   return false;
 }
+
+/**
+ * A token's text and readings folded as renderings spell them, worked out once per token: listed
+ * tokens are compared with query after query.
+ */
+function foldsOf(token: NameToken): { text: string; readings: string[] } {
+  let folds = tokenFolds.get(token);
+  if (folds === undefined) {
+    folds = { text: renderingFold(token.text), readings: token.readings.map(renderingFold) };
+    tokenFolds.set(token, folds);
+  }
+  return folds;
+}
+
+const tokenFolds = new WeakMap<NameToken, { text: string; readings: string[] }>();
 
 /** Slavic surnames' masculine endings, to which the feminine form adds "a" ("Putin" / "Putina"). */
 const SLAVIC_MASCULINE_SURNAME_RE = /(?:ov|ev|yov|in|yn)$/;
