@@ -27,6 +27,12 @@ export interface InnocentCell {
    * alike or as a known variant of it: a namesake no name-only screen can tell apart.
    */
   sameName: number;
+  /**
+   * Alerts (≥ MEDIUM) on a listed name that is the innocent's name exactly: the same parts both
+   * ways, each spelt alike or as a known variant ("exact namesakes", kept apart in issue 37's
+   * figures: a screen by name alone cannot and should not tell them apart).
+   */
+  exactName: number;
 }
 
 /** group (or "overall") → half → DOB mode → counts. */
@@ -38,12 +44,12 @@ interface Innocent {
   dob: string;
 }
 
-function read(half: Half): Innocent[] {
-  return parse(readFileSync(join(INNOCENTS_DIR, `${half}.csv`)), { columns: true }) as Innocent[];
+function read(dir: string, half: Half): Innocent[] {
+  return parse(readFileSync(join(dir, `${half}.csv`)), { columns: true }) as Innocent[];
 }
 
 function emptyCell(): InnocentCell {
-  return { n: 0, medium: 0, high: 0, sameName: 0 };
+  return { n: 0, medium: 0, high: 0, sameName: 0, exactName: 0 };
 }
 
 /** Aligned at least this similar, two name parts are one name (spelt alike, or known variants). */
@@ -55,15 +61,43 @@ function hasEveryPart(name: string, listed: string): boolean {
   return score.unmatchedQuery.length === 0 && score.pairs.every((p) => p.similarity >= SAME_PART);
 }
 
-function topMatch(result: ReturnType<Matcher['screen']>): Match | undefined {
+/**
+ * Aligned at least this similar, two parts are one name for an exact namesake: as the matcher's
+ * exact-namesake rule reads them (results.ts `EXACT_PAIR`), a rendering of another script included.
+ */
+const EXACT_PART = 0.93;
+
+/**
+ * Whether `name` and `listed` have the same parts both ways, each spelt alike, as a known variant
+ * or as another script renders it ("Сергей Семенов" and Sergey SEMENOV).
+ */
+export function isExactNamesake(name: string, listed: string): boolean {
+  const score = scoreTokens(tokeniseName(name), tokeniseName(listed));
+  return (
+    score.unmatchedQuery.length === 0 &&
+    score.unmatchedListed.length === 0 &&
+    score.pairs.length >= 2 &&
+    score.pairs.every((p) => p.similarity >= EXACT_PART && p.query.length > 1 && p.listed.length > 1)
+  );
+}
+
+function matchesOf(result: ReturnType<Matcher['screen']>): Match[] {
   const matches: Match[] = [];
   for (const r of [result.sanctions_result, result.pep_result]) if (r) matches.push(...r.matches);
   if (result.criminal_result)
     matches.push(...result.criminal_result.interpol_hits, ...result.criminal_result.fbi_hits);
-  return matches.sort((a, b) => riskRank(b.risk_level) - riskRank(a.risk_level))[0];
+  return matches.sort((a, b) => riskRank(b.risk_level) - riskRank(a.risk_level));
 }
 
-export function measureInnocents(matcher: Matcher): InnocentFigures {
+/** Innocents to screen: the faker set (default) or the population-drawn one. */
+export interface InnocentSet {
+  dir: string;
+  groups: readonly string[];
+}
+
+export const FAKER_INNOCENTS: InnocentSet = { dir: INNOCENTS_DIR, groups: INNOCENT_GROUPS };
+
+export function measureInnocents(matcher: Matcher, set: InnocentSet = FAKER_INNOCENTS): InnocentFigures {
   const figures: InnocentFigures = new Map();
   const cellsOf = (group: string) => {
     let c = figures.get(group);
@@ -74,27 +108,32 @@ export function measureInnocents(matcher: Matcher): InnocentFigures {
     }
     return c;
   };
-  for (const g of INNOCENT_GROUPS) cellsOf(g);
+  for (const g of set.groups) cellsOf(g);
   const verbose: string[] = [];
   for (const half of ['dev', 'held-out'] as const) {
-    for (const p of read(half)) {
+    for (const p of read(set.dir, half)) {
       for (const mode of ['name only', 'with DOB'] as const) {
         const result = matcher.screen(
           { name: p.name, dob: mode === 'with DOB' ? p.dob : undefined },
           CHECK_TYPES,
         );
         const rank = riskRank(result.risk_level);
-        const top = rank >= riskRank('MEDIUM') ? topMatch(result) : undefined;
+        const alerts = rank >= riskRank('MEDIUM') ? matchesOf(result) : [];
+        const top = alerts[0];
         const sameName = top !== undefined && hasEveryPart(p.name, top.matched_name);
+        const exactName = alerts.some(
+          (m) => m.risk_level === top.risk_level && isExactNamesake(p.name, m.matched_name),
+        );
         for (const cell of [cellsOf(p.group)[half][mode], cellsOf('overall')[half][mode]]) {
           cell.n++;
           if (rank >= riskRank('MEDIUM')) cell.medium++;
           if (rank >= riskRank('HIGH')) cell.high++;
           if (sameName) cell.sameName++;
+          if (exactName) cell.exactName++;
         }
         if (half === 'dev' && top !== undefined && process.env.EVAL_VERBOSE) {
           verbose.push(
-            `    dev ${p.group} ${mode}: ${p.name} → ${top?.primary_name} [${top?.list_id}] ${top?.risk_level} ${top?.score}`,
+            `    dev ${p.group} ${mode}${exactName ? ' exact' : ''}: ${p.name} → ${top.matched_name} [${top.list_id}] ${top.risk_level} ${top.name_score} ${top.explanation.name.detail}`,
           );
         }
       }
@@ -108,20 +147,21 @@ export function per1000(count: number, n: number): string {
   return n === 0 ? '–' : ((1000 * count) / n).toFixed(1);
 }
 
-/** Prints the figures (section f of `npm run eval`). */
-export function printInnocents(figures: InnocentFigures): void {
+/** Prints the figures (section f of `npm run eval`, or f2 with another title). */
+export function printInnocents(
+  figures: InnocentFigures,
+  title = '(f) Invented innocents by script and origin (faker; eval/fixtures/innocents), alerts per 1,000 screens',
+): void {
+  console.log(`\n${title}`);
   console.log(
-    '\n(f) Invented innocents by script and origin (faker; eval/fixtures/innocents), alerts per 1,000 screens',
-  );
-  console.log(
-    `  ${'group'.padEnd(22)} ${'half'.padEnd(9)} ${'name only ≥MED'.padStart(15)} ${'same name'.padStart(10)} ${'≥HIGH'.padStart(7)} ${'with DOB ≥MED'.padStart(15)} ${'≥HIGH'.padStart(7)}   n`,
+    `  ${'group'.padEnd(22)} ${'half'.padEnd(9)} ${'name only ≥MED'.padStart(15)} ${'same name'.padStart(10)} ${'excl. exact'.padStart(12)} ${'≥HIGH'.padStart(7)} ${'with DOB ≥MED'.padStart(15)} ${'≥HIGH'.padStart(7)}   n`,
   );
   for (const [group, halves] of figures) {
     for (const half of ['dev', 'held-out'] as const) {
       const a = halves[half]['name only'];
       const b = halves[half]['with DOB'];
       console.log(
-        `  ${group.padEnd(22)} ${half.padEnd(9)} ${per1000(a.medium, a.n).padStart(15)} ${per1000(a.sameName, a.n).padStart(10)} ${per1000(a.high, a.n).padStart(7)} ${per1000(b.medium, b.n).padStart(15)} ${per1000(b.high, b.n).padStart(7)}   ${a.n}`,
+        `  ${group.padEnd(22)} ${half.padEnd(9)} ${per1000(a.medium, a.n).padStart(15)} ${per1000(a.sameName, a.n).padStart(10)} ${per1000(a.medium - a.exactName, a.n).padStart(12)} ${per1000(a.high, a.n).padStart(7)} ${per1000(b.medium, b.n).padStart(15)} ${per1000(b.high, b.n).padStart(7)}   ${a.n}`,
       );
     }
   }

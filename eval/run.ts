@@ -29,6 +29,8 @@ import { riskRank } from '../lib/matcher/types.ts';
 import { perListPeople } from '../lib/watchlists/linking.ts';
 import type { WatchlistSnapshot } from '../lib/watchlists/types.ts';
 import { issueClasses, levelOn, measureClass } from './classes.ts';
+import { measureCrossScript, printCrossScript } from './cross-script.ts';
+import { POPULATION_GROUPS, POPULATION_INNOCENTS_DIR } from './generate-population-innocents.ts';
 import { measureInnocents, printInnocents } from './innocents.ts';
 import { personLinkingFigures } from './person-linking.ts';
 import { type PairFigures, writeScorecard } from './scorecard.ts';
@@ -320,7 +322,7 @@ function falseAlerts(matcher: Matcher): void {
   }
 }
 
-function crossScript(): void {
+function watchmanCrossScript(): void {
   const path = join(evalDir, 'pairs', 'watchman-cross-script', 'cross_script_pairs.csv');
   if (!existsSync(path)) {
     console.log('\nwatchman cross-script pairs: skipped (not found; set EVAL_DIR)');
@@ -385,28 +387,53 @@ function putinVariants(matcher: Matcher): void {
   console.log(`  pairwise misses: ${missed.join(' · ')}`);
 }
 
+/**
+ * EVAL_ONLY=f2,g,i,j runs only the sections named (a, watchman, putin, b, c, d, e, h, f, f2, g, i,
+ * j) and writes no scorecard: quick runs while working. Unset, every section runs and
+ * docs/scorecard.md is written.
+ */
+const only = process.env.EVAL_ONLY
+  ? new Set(process.env.EVAL_ONLY.split(',').map((x) => x.trim()))
+  : undefined;
+
+function section<T>(id: string, run: () => T): T | undefined {
+  return only === undefined || only.has(id) ? run() : undefined;
+}
+
 function main(): void {
-  const pairs = namePairs();
-  crossScript();
+  const pairs = section('a', namePairs);
+  section('watchman', watchmanCrossScript);
   const started = performance.now();
   const snapshot = loadSnapshot();
   const matcher = createMatcher(snapshot);
   console.log(
     `\nsnapshot + index ready in ${(performance.now() - started).toFixed(0)} ms (${snapshot.people.length} listed individuals)`,
   );
-  putinVariants(matcher);
-  unRecall(matcher, snapshot);
-  falseAlerts(matcher);
-  classFigures(matcher, snapshot);
-  ownNames(matcher, snapshot);
-  personLinkingFigures(matcher, snapshot);
-  const innocents = measureInnocents(matcher);
-  printInnocents(innocents);
-  const variants = measureVariants(matcher, snapshot);
-  printVariants(variants);
-  const tokenClasses = measureTokenClasses(matcher, snapshot);
-  printTokenClasses(tokenClasses);
-  writeScorecard({ snapshot, pairs, variants, innocents, tokenClasses });
+  section('putin', () => putinVariants(matcher));
+  section('b', () => unRecall(matcher, snapshot));
+  section('c', () => falseAlerts(matcher));
+  section('d', () => classFigures(matcher, snapshot));
+  section('e', () => ownNames(matcher, snapshot));
+  section('h', () => personLinkingFigures(matcher, snapshot));
+  const innocents = section('f', () => measureInnocents(matcher));
+  if (innocents) printInnocents(innocents);
+  const populationInnocents = section('f2', () =>
+    measureInnocents(matcher, { dir: POPULATION_INNOCENTS_DIR, groups: POPULATION_GROUPS }),
+  );
+  if (populationInnocents)
+    printInnocents(
+      populationInnocents,
+      '(f2) Innocents drawn from population name frequencies (eval/fixtures/population-innocents), alerts per 1,000 screens',
+    );
+  const variants = section('g', () => measureVariants(matcher, snapshot));
+  if (variants) printVariants(variants);
+  const tokenClasses = section('i', () => measureTokenClasses(matcher, snapshot));
+  if (tokenClasses) printTokenClasses(tokenClasses);
+  const crossScript = section('j', () => measureCrossScript(matcher, snapshot));
+  if (crossScript) printCrossScript(crossScript);
+  if (pairs && variants && innocents && populationInnocents && tokenClasses && crossScript)
+    writeScorecard({ snapshot, pairs, variants, innocents, populationInnocents, tokenClasses, crossScript });
+  else console.log(`\nEVAL_ONLY=${process.env.EVAL_ONLY}: docs/scorecard.md not written`);
 }
 
 /**

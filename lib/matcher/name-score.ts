@@ -12,7 +12,7 @@ import { alignment, alignTokens } from './alignment.ts';
 import { COMMON_GIVEN_NAMES } from './name-variants.ts';
 import { type NameToken, tokeniseName } from './normalise.ts';
 import { MATCH_FLOOR } from './risk.ts';
-import { editDistance } from './string-similarity.ts';
+import { editDistance, sameRendering } from './string-similarity.ts';
 import { ABD_PREFIX, alignableSimilarity, isPatronymic } from './token-similarity.ts';
 import {
   COMMON_GIVEN_WEIGHT,
@@ -363,10 +363,12 @@ function looseAcrossScripts(a: NameToken, b: NameToken): boolean {
   for (const k of a.variantKeys) if (b.variantKeys.includes(k)) return false;
   if (a.readFromArabic || b.readFromArabic) {
     // Arabic script has no letters for v, p, e and o: f, b, i and u stand for them ("فلاديمير بوتين").
-    return editDistance(arabicSounds(a.text), arabicSounds(b.text), 2) > 1;
+    if (editDistance(arabicSounds(a.text), arabicSounds(b.text), 2) <= 1) return false;
+    return !sameRendering(a.text, b.text);
   }
   const typos = Math.max(a.text.length, b.text.length) < 6 ? 1 : 2;
-  return editDistance(a.text, b.text, typos + 1) > typos;
+  if (editDistance(a.text, b.text, typos + 1) <= typos) return false;
+  return !sameRendering(a.text, b.text);
 }
 
 const ARABIC_SOUNDS: Record<string, string> = { v: 'f', p: 'b', e: 'i', o: 'u' };

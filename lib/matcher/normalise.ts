@@ -55,6 +55,11 @@ export interface NameToken {
    */
   readings: readonly string[];
   /**
+   * A Latvian or Lithuanian respelling of a foreign name: its readings include the name without
+   * the nominative ending, compared as renderings spell it (token-similarity.ts `rendersAs`).
+   */
+  respelt?: true;
+  /**
    * The pinyin/Wade-Giles syllable key of `text` (`siniticKey`), worked out at the token's first
    * comparison and kept: a listed token is compared with many queries.
    */
@@ -76,6 +81,10 @@ const SPECIAL_LETTERS: Record<string, string> = {
 };
 
 const SPECIAL_RE = /[ßæœøłđðþıŀħ]/g;
+/** Letters only Latvian and Lithuanian write (with š, ž, č, which Czech and Slovak share). */
+const BALTIC_LETTERS_RE = /[āēīūģķļņėįųĀĒĪŪĢĶĻŅĖĮŲ]|[šžčŠŽČ]\S*(?:s)\b/u;
+/** Their nominative endings of a man's name. */
+const BALTIC_ENDING_RE = /(?:as|is|us|ys|s)$/;
 const MARKS_RE = /\p{M}+/gu;
 const APOSTROPHES_RE = /['’‘`ʻʼ´]/g;
 const NON_ALNUM_RE = /[^a-z0-9]+/g;
@@ -140,7 +149,10 @@ function joinAbdPrefix(tokens: string[]): string[] {
       t === 'abdel' ||
       t === 'abdal' ||
       (ABDU_RE.test(t) && PARTICLES.has(next));
-    if (next !== undefined && next !== NEVER_ABD_STEM && prefix) {
+    // "Abdul Abdul Momin": the first is a name of its own, the second the prefix of the next.
+    const nextIsPrefix =
+      tokens[i + 2] !== undefined && (next === 'abdul' || next === 'abdel' || next === 'abdal');
+    if (next !== undefined && next !== NEVER_ABD_STEM && prefix && !nextIsPrefix) {
       let j = i + 1;
       if (PARTICLES.has(tokens[j]) && tokens[j + 1] !== undefined) j++;
       let rest = tokens[j];
@@ -295,6 +307,20 @@ export function tokeniseName(name: string): NameToken[] {
     }
   }
   const latin = nonAscii && !transliterated && !readFromHan && !readFromIndic;
+  if (latin && BALTIC_LETTERS_RE.test(name)) {
+    // Latvian and Lithuanian respell a foreign name as it sounds and give it their nominative
+    // ending ("Mičs Makonels", "Mičas Makonelas" for Mitch McConnell): the name without it is
+    // one more reading, its háčeks spelt out.
+    const spelt = nameParts(withDigraphs(name.normalize('NFC')) ?? name);
+    if (spelt.length === tokens.length) {
+      for (let i = 0; i < tokens.length; i++) {
+        const stem = spelt[i].text.replace(BALTIC_ENDING_RE, '');
+        if (stem === spelt[i].text || stem.length < 3) continue;
+        tokens[i].readings = [...new Set([...tokens[i].readings, stem])];
+        tokens[i].respelt = true;
+      }
+    }
+  }
   const digraphs = latin ? withDigraphs(name.normalize('NFC')) : undefined;
   if (digraphs !== undefined) {
     // "Ajaš" folds to "ajas"; the lists write "Ayash": the háček spelt out is one more reading.

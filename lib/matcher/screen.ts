@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto';
 import type { CheckType, ListSummary, WatchlistSnapshot } from '../watchlists/types.ts';
 import { createCandidateSelector, type Scored } from './candidates.ts';
+import { commonnessModel } from './commonness.ts';
 import { fullQueryDate } from './corroboration.ts';
 import { buildIndex, namesBornOn } from './name-index.ts';
 import { buildChecks } from './results.ts';
@@ -61,6 +62,8 @@ export interface Matcher {
  */
 export function createMatcher(snapshot: WatchlistSnapshot, version?: string): Matcher {
   const index = buildIndex(snapshot);
+  // The population name table is read with the index, not on the first screen.
+  commonnessModel();
   const selector = createCandidateSelector(index);
   const listsByCategory = new Map<CheckType, ListSummary[]>();
   for (const l of index.lists)

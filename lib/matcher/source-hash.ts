@@ -21,6 +21,9 @@ const VALUE_IMPORT = /^import\s+(?!type\s)[^;]*?from\s+'(\.{1,2}\/[^']+\.ts)'/gm
  */
 const MATCHER_PACKAGES = ['pinyin-pro', '@indic-transliteration/sanscript'];
 
+/** Data files the matcher imports, relative to the repository root: they change what a screen returns. */
+const MATCHER_DATA = ['data/names/name-commonness.json'];
+
 function matcherFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = resolve(dir, entry.name);
@@ -65,6 +68,14 @@ export function matcherSourceVersion(): string {
       .update(name)
       .update('\0')
       .update(readFileSync(resolve(libDir, name)))
+      .update('\0');
+  }
+  // Data the matcher reads that is not code: the population name table.
+  for (const name of MATCHER_DATA) {
+    hash
+      .update(name)
+      .update('\0')
+      .update(readFileSync(resolve(libDir, '..', name)))
       .update('\0');
   }
   const manifest = JSON.parse(readFileSync(resolve(libDir, '../package.json'), 'utf8')) as {

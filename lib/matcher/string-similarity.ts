@@ -194,3 +194,66 @@ export function vowelShare(token: string): number {
   for (let i = 0; i < token.length; i++) if (isVowelCode(token.charCodeAt(i))) n++;
   return n / token.length;
 }
+
+/**
+ * Spelling choices that renderings of a Latin name in another script make and their reading back
+ * undoes differently ("McConnell" → Макконнелл → "makkonnell"; "Nancy" → Νανσι → "nansi"; "John"
+ * → ג'ון → "gvn"; "Thune" → Тун → "tun"), folded to one spelling: c as k or s, mc as mak, j, dzh,
+ * dz and tz as j, kh as h, th as t, sh as s, ch and ts as c, w as u, y as i, ou and oo as u, ee
+ * as i, double letters once, h after a letter and a final e dropped.
+ */
+export function renderingFold(text: string): string {
+  let folded = foldedRenderings.get(text);
+  if (folded === undefined) {
+    // Bounded: a long-running process sees ever new spellings.
+    if (foldedRenderings.size >= FOLDED_RENDERINGS_KEPT) foldedRenderings.clear();
+    folded = foldRendering(text);
+    foldedRenderings.set(text, folded);
+  }
+  return folded;
+}
+
+/** `renderingFold`s worked out so far (twenty regular expressions each): names repeat. */
+const foldedRenderings = new Map<string, string>();
+const FOLDED_RENDERINGS_KEPT = 20_000;
+
+function foldRendering(text: string): string {
+  return text
+    .replace(/^mc/, 'mak')
+    .replace(/tch/g, 'ch')
+    .replace(/ck/g, 'k')
+    .replace(/ph/g, 'f')
+    .replace(/qu/g, 'kv')
+    .replace(/x/g, 'ks')
+    .replace(/^wh/, 'u')
+    .replace(/c(?=[eiy])/g, 's')
+    .replace(/c(?!h)/g, 'k')
+    .replace(/dzh|dz|tz|zh/g, 'j')
+    .replace(/kh/g, 'h')
+    .replace(/th/g, 't')
+    .replace(/sh/g, 's')
+    .replace(/ch|ts/g, 'c')
+    .replace(/w/g, 'u')
+    .replace(/y/g, 'i')
+    .replace(/q/g, 'k')
+    .replace(/ou|oo/g, 'u')
+    .replace(/ee/g, 'i')
+    .replace(/(.)\1+/g, '$1')
+    .replace(/(?<=.)h/g, '')
+    .replace(/(?<=..)e$/, '');
+}
+
+/**
+ * Whether two parts are one name as another script renders it: their `renderingFold`s alike (a
+ * letter apart from seven letters on), the first letters alike, four letters at least.
+ */
+export function sameRendering(a: string, b: string): boolean {
+  return sameFold(renderingFold(a), renderingFold(b));
+}
+
+/** `sameRendering` of two parts already folded (`renderingFold`). */
+export function sameFold(fa: string, fb: string): boolean {
+  if (fa[0] !== fb[0] || Math.min(fa.length, fb.length) < 3) return false;
+  const typos = Math.max(fa.length, fb.length) < 7 ? 0 : 1;
+  return editDistance(fa, fb, typos + 1) <= typos;
+}

@@ -6,7 +6,7 @@
  */
 
 import { makeToken, type NameToken, siniticKey } from './normalise.ts';
-import { editDistance, jaroWinkler } from './string-similarity.ts';
+import { editDistance, jaroWinkler, renderingFold, sameFold, sameRendering } from './string-similarity.ts';
 
 /** Joined Arabic "Abd al-" prefix, as produced by normalisation. */
 export const ABD_PREFIX = 'abdul';
@@ -37,6 +37,12 @@ const OTHER_PARTICLE_PAIR = 0.5;
 const PATRONYMIC_STEM_PAIR = 0.98;
 /** Same phonetic key across scripts, and within the typo budget in one script. */
 const PHONETIC_OTHER_SCRIPT = 0.93;
+/**
+ * A rendering of a Latin name in another script read back, or a Baltic respelling, that is the
+ * listed spelling once the renderings' spelling choices are folded (`sameRendering`: "dzhon" /
+ * "John", "makkonnell" / "McConnell", "Makonels" / "McConnell").
+ */
+const RENDERING_PAIR = 0.93;
 const PHONETIC_SAME_SCRIPT = 0.86;
 /** Consonant skeletons of vowel-less renderings one edit apart. */
 const SKELETON_PAIR = 0.85;
@@ -109,6 +115,13 @@ function compareTokens(a: NameToken, b: NameToken, cut: boolean): number {
   if (hasInflectedEnding(a.text, b.text) || hasInflectedEnding(b.text, a.text)) return INFLECTED_PAIR;
   if ((a.readings.length > 0 || b.readings.length > 0) && (readsAs(a, b.text) || readsAs(b, a.text)))
     return OTHER_ALPHABET_PAIR;
+  // Only across scripts or for a Baltic respelling: most tokens have readings, and a Latin pair
+  // has its readings' own comparison above.
+  if (
+    (a.respelt || b.respelt || a.transliterated || b.transliterated) &&
+    (rendersAs(a, b) || rendersAs(b, a))
+  )
+    return Math.max(RENDERING_PAIR, spellingSimilarity(a, b, cut));
   if (a.text.length > 6 && b.text.length > 6 && isPatronymic(a) && isPatronymic(b))
     return patronymicSimilarity(a, b, cut);
   const aAbd = a.text.startsWith(ABD_PREFIX) && a.text.length >= ABD_PREFIX.length + 3;
@@ -176,6 +189,8 @@ function spellingSimilarity(a: NameToken, b: NameToken, cut: boolean, initialCou
   let s = 0.5 * jaroWinkler(a.text, b.text) + 0.5 * (1 - Math.min(distance, maxLen) / maxLen);
   if (distance <= budget) s = Math.max(s, TYPO_FLOOR);
   else s = Math.min(s, BEYOND_BUDGET);
+  if (otherScript && a.transliterated !== b.transliterated && sameRendering(a.text, b.text))
+    s = Math.max(s, RENDERING_PAIR);
   if (a.phonetic === b.phonetic && a.phonetic.length >= 3) {
     if (otherScript) s = Math.max(s, PHONETIC_OTHER_SCRIPT);
     else if (distance <= budget) s = Math.max(s, PHONETIC_SAME_SCRIPT);
@@ -188,6 +203,29 @@ function spellingSimilarity(a: NameToken, b: NameToken, cut: boolean, initialCou
   if (initialCounts && a.text[0] !== b.text[0] && a.phonetic[0] !== b.phonetic[0]) s *= FIRST_LETTER_FACTOR;
   return s;
 }
+
+/** Whether a reading of `token` in another Latin alphabet is `other` as a rendering spells it. */
+function rendersAs(token: NameToken, other: NameToken): boolean {
+  if (token.readings.length === 0) return false;
+  const text = foldsOf(other).text;
+  for (const r of foldsOf(token).readings) if (sameFold(r, text)) return true;
+  return false;
+}
+
+/**
+ * A token's text and readings folded as renderings spell them, worked out once per token: listed
+ * tokens are compared with query after query.
+ */
+function foldsOf(token: NameToken): { text: string; readings: string[] } {
+  let folds = tokenFolds.get(token);
+  if (folds === undefined) {
+    folds = { text: renderingFold(token.text), readings: token.readings.map(renderingFold) };
+    tokenFolds.set(token, folds);
+  }
+  return folds;
+}
+
+const tokenFolds = new WeakMap<NameToken, { text: string; readings: string[] }>();
 
 /** Slavic surnames' masculine endings, to which the feminine form adds "a" ("Putin" / "Putina"). */
 const SLAVIC_MASCULINE_SURNAME_RE = /(?:ov|ev|yov|in|yn)$/;

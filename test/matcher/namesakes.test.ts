@@ -56,8 +56,10 @@ describe('Vietnamese names written with their marks', () => {
   });
 
   it('a name without marks is read as any Latin name', () => {
-    expect(levelOn('world_leaders_pep', 'Vietnam|To LAM', 'To Lam')).toBe('HIGH');
-    expect(levelOn('world_leaders_pep', 'Vietnam|To LAM', 'Tô Lâm')).toBe('HIGH');
+    // Issue 37: LAM is borne by about 8% of Taiwan, so the exact name is held at MEDIUM by name
+    // alone, written with its marks or without them.
+    expect(levelOn('world_leaders_pep', 'Vietnam|To LAM', 'To Lam')).toBe('MEDIUM');
+    expect(levelOn('world_leaders_pep', 'Vietnam|To LAM', 'Tô Lâm')).toBe('MEDIUM');
   });
 
   it('Romanian ă and Croatian đ are not read as Vietnamese', () => {
@@ -71,7 +73,9 @@ describe('Russian names', () => {
   it("a woman's form of a surname and a given name is not the man's: Valeriya Ivanova / Valery IVANOV", () => {
     const ivanov = 'Belarus/1, Part 1.1/13';
     expect(levelOn('ca_sema', ivanov, 'Valeriya Ivanova')).toBe('CLEAR');
-    expect(atLeast(levelOn('ca_sema', ivanov, 'Valery Ivanov'), 'MEDIUM')).toBe(true);
+    // Issue 37: a common given name and a common surname inside a longer listed name are weak by
+    // name alone; the listed name in full is still an alert.
+    expect(atLeast(levelOn('ca_sema', ivanov, 'Valery Nikolaevich Ivanov'), 'MEDIUM')).toBe(true);
   });
 
   it('a surname is not the patronymic made from the same name: Veniamin Ivanov / Veniamin Ivanovich KONDRATYEV', () => {
@@ -122,7 +126,8 @@ describe('initials', () => {
   it('a given name does not stand in for a middle initial while the given name is unpaired', () => {
     const rana = '2011/62730';
     expect(below(levelOn('interpol_red', rana, 'Akshata Rana'), 'MEDIUM')).toBe(true);
-    expect(atLeast(levelOn('interpol_red', rana, 'Akbar Rana'), 'MEDIUM')).toBe(true);
+    // Issue 37: Akbar and Rana are both common, so "Akbar Rana" is a lead (LOW) by name alone.
+    expect(levelOn('interpol_red', rana, 'Akbar Rana')).toBe('LOW');
     expect(atLeast(levelOn('interpol_red', rana, 'Akbar Ali Rana'), 'MEDIUM')).toBe(true);
   });
 });
@@ -176,7 +181,10 @@ describe('a name part the lists carry, two letters from a listed one', () => {
   });
 
   it('a misspelling two letters off that no list carries still alerts: "Pablo Maryns"', () => {
-    expect(atLeast(levelOn('world_leaders_pep', 'Belize|Pablo MARIN', 'Pablo Maryns'), 'MEDIUM')).toBe(true);
+    // Issue 37: Pablo and Marin are common names, so the misspelling is reported as a lead (LOW)
+    // by name alone; the exact name stays at least MEDIUM.
+    expect(levelOn('world_leaders_pep', 'Belize|Pablo MARIN', 'Pablo Maryns')).toBe('LOW');
+    expect(atLeast(levelOn('world_leaders_pep', 'Belize|Pablo MARIN', 'Pablo Marin'), 'MEDIUM')).toBe(true);
   });
 });
 

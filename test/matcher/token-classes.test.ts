@@ -43,8 +43,10 @@ describe('a reversed two-part name with a near part is not a strong match', () =
   it('"Lucas Franco" is below HIGH on "Frank D. Lucas"; his name reversed as written is still HIGH', () => {
     // US Congress L000491: Franco is a typo away from Frank but another name, and the order is crossed.
     expect(rank(matchOn('us_congress_pep', 'L000491', 'Lucas Franco'))).toBeLessThan(riskRank('HIGH'));
-    expect(matchOn('us_congress_pep', 'L000491', 'Lucas Frank')?.risk_level).toBe('HIGH');
-    expect(matchOn('us_congress_pep', 'L000491', 'Franco Lucas')?.risk_level).toBe('HIGH');
+    // Issue 37: Frank and Lucas are common names, so his name is held at MEDIUM by name alone,
+    // and a near spelling of them (Franco for Frank) is a lead, LOW.
+    expect(matchOn('us_congress_pep', 'L000491', 'Lucas Frank')?.risk_level).toBe('MEDIUM');
+    expect(matchOn('us_congress_pep', 'L000491', 'Franco Lucas')?.risk_level).toBe('LOW');
   });
 });
 
@@ -211,7 +213,9 @@ describe('every token class, generated from the lists (dev half)', () => {
     aw: 0.99,
     umlaut: 0.99,
     repeated: 0.98,
-    'ofac-middle': 0.97,
+    // Issue 37: a very common given name and surname without the middle ("Vladimir IVANOV" for
+    // IVANOV, Vladimir Aleksandrovich) are a lead, not an alert, by name alone (0.97 before).
+    'ofac-middle': 0.95,
     'ofac-particle': 0.94,
   };
   it('passes each class with a fix at least at its floor', () => {

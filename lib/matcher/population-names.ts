@@ -1,0 +1,92 @@
+/**
+ * How common a name part is in the population: holders per million, per country, from census,
+ * register and birth counts (data/names/name-commonness.json, built by
+ * scripts/build-name-commonness.ts; sources and terms in data/names/SOURCE.md). Keyed by the
+ * matcher's folded token text, so a listed or query part is looked up as it is compared.
+ *
+ * The table holds parts of at least `min_per_million` (100) in some country: an absent part is
+ * rare or unrecorded there, and the matcher then reads the lists' own count of it (results.ts).
+ */
+
+import table from '../../data/names/name-commonness.json' with { type: 'json' };
+import { listCountries } from '../watchlists/countries.ts';
+
+interface PopulationTable {
+  min_per_million: number;
+  countries: string[];
+  names: string;
+}
+
+/** Per name part: its country indexes and shares per million, commonest first. */
+type Shares = readonly (readonly [number, number])[];
+
+/** A name part's share in one country, as a fraction of its population (0..1). */
+export interface PopulationShare {
+  share: number;
+  /** ISO 3166-1 alpha-2 code of the country the share is of. */
+  country: string;
+}
+
+/** Countries with fewer recorded parts than this: an absent part says nothing there. */
+const SPARSE_COUNTRY = 1000;
+
+export class PopulationNames {
+  private readonly byText = new Map<string, Shares>();
+  private readonly countries: readonly string[];
+  private readonly partsPerCountry: Int32Array;
+  private readonly codeByCountryName = new Map<string, string>();
+  readonly minShare: number;
+
+  constructor(data: PopulationTable) {
+    this.countries = data.countries;
+    this.minShare = data.min_per_million / 1e6;
+    this.partsPerCountry = new Int32Array(data.countries.length);
+    for (const line of data.names.split('\n')) {
+      const cells = line.split(' ');
+      const shares: [number, number][] = [];
+      for (let k = 1; k < cells.length; k++) {
+        const cell = cells[k];
+        const colon = cell.indexOf(':');
+        const country = Number(cell.slice(0, colon));
+        shares.push([country, Number(cell.slice(colon + 1))]);
+        this.partsPerCountry[country]++;
+      }
+      this.byText.set(cells[0], shares);
+    }
+    for (const c of listCountries()) this.codeByCountryName.set(c.name, c.code);
+  }
+
+  /** ISO alpha-2 code of a canonical country name (lib/watchlists/countries.ts). */
+  codeOf(countryName: string | undefined): string | undefined {
+    return countryName === undefined ? undefined : this.codeByCountryName.get(countryName);
+  }
+
+  /**
+   * The share of people bearing `text` (a folded name part): in the country `code` when given
+   * and recorded well enough there (an absent part is then under `minShare` there: returns
+   * undefined), else its highest share in any country. Undefined: not recorded as common
+   * anywhere the table looks.
+   */
+  shareOf(text: string, code?: string): PopulationShare | undefined {
+    const shares = this.byText.get(text);
+    const c = code === undefined ? -1 : this.countries.indexOf(code);
+    if (c >= 0 && this.partsPerCountry[c] >= SPARSE_COUNTRY) {
+      const own = shares?.find(([country]) => country === c);
+      return own ? { share: own[1] / 1e6, country: code as string } : undefined;
+    }
+    if (!shares || shares.length === 0) return undefined;
+    if (c >= 0) {
+      const own = shares.find(([country]) => country === c);
+      if (own) return { share: own[1] / 1e6, country: code as string };
+    }
+    return { share: shares[0][1] / 1e6, country: this.countries[shares[0][0]] };
+  }
+}
+
+let loaded: PopulationNames | undefined;
+
+/** The shipped table, parsed on first use (once per process: a few milliseconds). */
+export function populationNames(): PopulationNames {
+  loaded ??= new PopulationNames(table as PopulationTable);
+  return loaded;
+}
