@@ -274,7 +274,8 @@ describe('the reference page in a browser', () => {
    * can give no id that exists for the reader's key (its path parameters carry no example). The test
    * makes each id first, through the API, with the key it authorizes with (a fresh enterprise
    * tenant's admin), and types it in the operation's path field as a reader would. Operations that
-   * would stop later ones run last: deleting the webhook, then rotating the key the page holds.
+   * would stop later ones run last: applying a policy proposal (another admin's, already reported),
+   * deleting the webhook, then rotating the key the page holds.
    */
   it('"Try it out" on every operation returns 2xx with its example', { timeout: 600_000 }, async () => {
     const { table } = getServices();
@@ -289,7 +290,11 @@ describe('the reference page in a browser', () => {
     await page.locator('.opblock').first().waitFor();
     await authorize(page, key);
 
-    const last = ['DELETE /webhooks/{webhook_id}', 'POST /me/rotate-key'];
+    const last = [
+      'POST /settings/policy/proposals/{proposal_id}/apply',
+      'DELETE /webhooks/{webhook_id}',
+      'POST /me/rotate-key',
+    ];
     const operations = manifest
       .map((route) => `${route.method} ${route.path}`)
       .sort((a, b) => last.indexOf(a) - last.indexOf(b));
@@ -418,6 +423,25 @@ async function idsFor(url: string, key: string, tenantId: string): Promise<Recor
     (body: { deliveries: { delivery_id: string }[] }) => body.deliveries.length > 0,
     30_000,
   );
+  // A proposal another admin made, with its sandbox report: the page's admin may apply it.
+  const proposer = await addUser(table, tenantId, {
+    name: 'Pro Poser',
+    role: 'admin',
+    issuer: OPERATIONS_ISSUER,
+  });
+  const inForce = await call('GET', '/settings/policy');
+  const proposed = await fetch(`${url}/settings/policy/proposals`, {
+    method: 'POST',
+    headers: { 'x-api-key': proposer.api_key, 'content-type': 'application/json' },
+    body: JSON.stringify({ policy: inForce.policy }),
+  });
+  if (proposed.status !== 202) throw new Error(`proposal: ${proposed.status} ${await proposed.text()}`);
+  const proposalId: string = (await proposed.json()).proposal_id;
+  await eventually(
+    () => call('GET', `/settings/policy/proposals/${proposalId}`),
+    (body: { status: string }) => body.status === 'reported',
+    60_000,
+  );
   if (!batchId || memories.false_positives.length === 0) throw new Error('set-up made no batch or memory');
   return {
     screen_id: screen.screen_id,
@@ -430,6 +454,7 @@ async function idsFor(url: string, key: string, tenantId: string): Promise<Recor
     batch_id: batchId,
     webhook_id: webhookId,
     delivery_id: deliveries.deliveries[0].delivery_id,
+    proposal_id: proposalId,
     asset: 'swagger-ui.css',
   };
 }
