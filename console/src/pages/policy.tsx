@@ -10,6 +10,7 @@ import {
   Pager,
   Risk,
   TableFrame,
+  TableHead,
   useAction,
   useCursors,
   useLoad,
@@ -26,6 +27,7 @@ const readInForce = async () => ok(await api.GET('/settings/policy'));
 const readProposal = async (id: string) =>
   ok(await api.GET('/settings/policy/proposals/{proposal_id}', { params: { path: { proposal_id: id } } }));
 const POLL_MS = 2000;
+const MATCHER_LEVELS = ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'] as const;
 
 /**
  * The policy in force, the tenant's proposals and a form to propose one (admins). A policy changes
@@ -63,15 +65,7 @@ export function PolicyPage() {
         ) : (
           <TableFrame label="Policy proposals">
             <table>
-              <thead>
-                <tr>
-                  <th scope="col">Proposal</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Author</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Progress</th>
-                </tr>
-              </thead>
+              <TableHead columns={['Proposal', 'Status', 'Author', 'Created', 'Progress']} />
               <tbody>
                 {proposals.data.proposals.map((row) => (
                   <tr key={row.proposal_id}>
@@ -152,21 +146,12 @@ function PolicyInForce({ policy }: { policy: InForce }) {
       <TableFrame label="Risk bands">
         <table>
           <caption>Risk bands: the level a match takes, by the matcher's level</caption>
-          <thead>
-            <tr>
-              <th scope="col">Check</th>
-              {(['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'] as const).map((level) => (
-                <th scope="col" key={level}>
-                  {level}
-                </th>
-              ))}
-            </tr>
-          </thead>
+          <TableHead columns={['Check', ...MATCHER_LEVELS]} />
           <tbody>
             {(['sanctions', 'pep', 'criminal'] as const).map((check) => (
               <tr key={check}>
                 <th scope="row">{check}</th>
-                {(['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'] as const).map((level) => (
+                {MATCHER_LEVELS.map((level) => (
                   <td key={level}>{risk_bands[check][level]}</td>
                 ))}
               </tr>
@@ -363,13 +348,7 @@ function Report({ proposal }: { proposal: Proposal }) {
         <TableFrame label="Alerts gained and lost">
           <table>
             <caption>Alerts gained (by the level they would have) and lost (by the level they had)</caption>
-            <thead>
-              <tr>
-                <th scope="col">Risk level</th>
-                <th scope="col">Gained</th>
-                <th scope="col">Lost</th>
-              </tr>
-            </thead>
+            <TableHead columns={['Risk level', 'Gained', 'Lost']} />
             <tbody>
               {RISK_LEVELS.filter((level) => level !== 'CLEAR').map((level) => (
                 <tr key={level}>
@@ -397,13 +376,7 @@ function Report({ proposal }: { proposal: Proposal }) {
         {report.level_changes.length ? (
           <TableFrame label="Level changes">
             <table>
-              <thead>
-                <tr>
-                  <th scope="col">Screen</th>
-                  <th scope="col">Before</th>
-                  <th scope="col">After</th>
-                </tr>
-              </thead>
+              <TableHead columns={['Screen', 'Before', 'After']} />
               <tbody>
                 {report.level_changes.map((change) => (
                   <tr key={change.screen_id}>
@@ -440,15 +413,7 @@ function DecidedTable({ rows, label }: { rows: Decided[]; label: string }) {
   return (
     <TableFrame label={label}>
       <table>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Decided by</th>
-            <th scope="col">Decided</th>
-            <th scope="col">Level before</th>
-            <th scope="col">Level after</th>
-          </tr>
-        </thead>
+        <TableHead columns={['Name', 'Decided by', 'Decided', 'Level before', 'Level after']} />
         <tbody>
           {rows.map((row) => (
             <tr key={row.screen_id}>
