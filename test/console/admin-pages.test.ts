@@ -332,7 +332,7 @@ describe('the console’s batch results and admin pages in a browser', { timeout
     );
     await accessible(page, 'lists');
     // Analysts get no admin pages.
-    for (const name of ['Users', 'Webhooks', 'Settings'])
+    for (const name of ['Users', 'Webhooks', 'Settings', 'Policy'])
       expect(await page.getByRole('link', { name }).count(), name).toBe(0);
     await context.close();
   });
