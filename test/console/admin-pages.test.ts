@@ -373,7 +373,9 @@ describe('the console’s batch results and admin pages in a browser', { timeout
     const heading = page.getByRole('heading', { name: /^Policy proposal PRP-/, level: 1 });
     await heading.waitFor();
     const proposalId = (await heading.textContent())!.replace('Policy proposal ', '');
-    // Progress while the sandbox runs (this tenant's history holds the 200-row batch), then the report.
+    // Progress while the sandbox runs, then the report. The progress is seen because this tenant's
+    // history holds the first test's 200-row batch (seconds of replay): run alone (-t), the few
+    // screens of this test replay before the page's first read, and this wait times out.
     await page
       .getByRole('status')
       .filter({ hasText: /^Replaying: \d+/ })
