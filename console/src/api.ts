@@ -6,6 +6,7 @@ export type Schemas = components['schemas'];
 export type Screen = Schemas['Screen'];
 export type ScreenSummary = Schemas['ScreenSummary'];
 export type Account = Schemas['Account'];
+type ApiErrorBody = Partial<Pick<Schemas['ErrorBody'], 'detail' | 'code' | 'errors'>>;
 export type RiskLevel = Screen['risk_level'];
 export const RISK_LEVELS: RiskLevel[] = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'CLEAR'];
 
@@ -28,6 +29,8 @@ export class ApiError extends Error {
     readonly status: number,
     detail: string,
     readonly code?: string,
+    /** On a 400 that found broken fields: each field and the rule it broke. */
+    readonly errors: { field: string; message: string }[] = [],
   ) {
     super(detail);
   }
@@ -40,11 +43,12 @@ export function ok<T>(answer: { data?: T; error?: unknown; response: Response })
 }
 
 export function errorOf(response: Response, body: unknown): ApiError {
-  const fields = (body ?? {}) as { detail?: string; code?: string };
+  const fields = (body ?? {}) as ApiErrorBody;
   return new ApiError(
     response.status,
     fields.detail ?? `${response.status} ${response.statusText || 'error'}`,
     fields.code,
+    fields.errors ?? [],
   );
 }
 

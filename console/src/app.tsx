@@ -6,6 +6,7 @@ import { AuditPage } from './pages/audit.tsx';
 import { BatchPage } from './pages/batch.tsx';
 import { ClientPage, ClientsPage } from './pages/clients.tsx';
 import { ListsPage } from './pages/lists.tsx';
+import { PolicyPage, ProposalPage } from './pages/policy.tsx';
 import { QueuePage } from './pages/queue.tsx';
 import { ScreenPage } from './pages/screen.tsx';
 import { SettingsPage } from './pages/settings.tsx';
@@ -26,6 +27,7 @@ const NAV: { path: string; label: string; admin?: boolean }[] = [
   { path: '/lists', label: 'Lists' },
   { path: '/webhooks', label: 'Webhooks', admin: true },
   { path: '/settings', label: 'Settings', admin: true },
+  { path: '/policy', label: 'Policy', admin: true },
 ];
 
 export function App() {
@@ -144,6 +146,12 @@ function page(path: string, account: Account, refresh: () => Promise<void>) {
       return <WebhooksPage />;
     case 'settings':
       return <SettingsPage />;
+    case 'policy':
+      return id ? (
+        <ProposalPage key={id} proposalId={decodeURIComponent(id)} account={account} />
+      ) : (
+        <PolicyPage />
+      );
     default:
       return (
         <>

@@ -104,6 +104,21 @@ export function TableFrame({ label, children }: { label: string; children: Compo
   );
 }
 
+/** A table's column headings, each `scope="col"`. */
+export function TableHead({ columns }: { columns: string[] }) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((column) => (
+          <th scope="col" key={column}>
+            {column}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
+
 /** Cursor paging: forward by the API's `next_cursor`, back through the cursors already seen. */
 export function useCursors() {
   const [cursors, setCursors] = useState<(string | null)[]>([null]);

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, ok, RISK_LEVELS } from '../api.ts';
+import { href } from '../router.ts';
 import { ErrorNote, Loading, Page, TableFrame, useAction, useLoad, when } from '../ui.tsx';
 
 /**
@@ -99,7 +100,8 @@ export function SettingsPage() {
                 ? " (the service's own)"
                 : `, adopted ${when(policy.data.adopted_at)}`}
               . The queue shows a screen as overdue once it has waited longer than its risk level's target.
-              Targets change through a policy proposal that another admin approves, not on this page.
+              Targets change through a policy proposal that another admin approves, on the{' '}
+              <a href={href('/policy')}>Policy page</a>, not on this page.
             </p>
             <TableFrame label="SLA targets">
               <table>
