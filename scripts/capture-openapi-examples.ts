@@ -74,6 +74,12 @@ try {
   await call('screens-pending', 'GET', '/screens/pending?limit=2', analyst);
   await call('screen-get', 'GET', `/screens/${screen.screen_id}`, analyst);
   await call('screen-get', 'GET', '/screens/SCR-20250314-000001', analyst);
+  // A check cut to its strongest 10 ("Mohammed Ali": 11 sanctions matches), and the rest of it.
+  const cut = await call('screen', 'POST', '/screen', analyst, { name: 'Mohammed Ali', types: 'sanctions' });
+  await call('screen-matches', 'GET', `/screens/${cut.screen_id}/matches?check=sanctions&limit=2`, analyst);
+  await call('screen-matches', 'GET', `/screens/${cut.screen_id}/matches?check=fraud`, analyst);
+  await call('screen-matches', 'GET', `/screens/${cut.screen_id}/matches?check=pep`, analyst);
+  await call('screen-matches', 'GET', '/screens/SCR-20250314-000001/matches', analyst);
   // Admins only (docs/api-decisions.md#screen-replay-is-for-admins).
   await call('screen-replay', 'POST', `/screens/${screen.screen_id}/replay`, admin);
   await call('screen-replay', 'POST', '/screens/SCR-20250314-000001/replay', admin);

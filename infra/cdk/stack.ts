@@ -219,7 +219,12 @@ export class ScreeningServiceStack extends Stack {
       if (route.readsSnapshotHistory) snapshotHistoryReaders.push(endpoint);
       return endpoint;
     };
-    const functionOfEntry = new Map<string, { endpoint: ServiceFunction; route: RouteDefinition }>();
+    // Routes of one function share its integration too (one AWS::ApiGatewayV2::Integration each
+    // function, not each route); each route still has its own invoke permission.
+    const functionOfEntry = new Map<
+      string,
+      { endpoint: ServiceFunction; route: RouteDefinition; integration: HttpLambdaIntegration }
+    >();
     for (const route of httpRoutes) {
       const shared = functionOfEntry.get(route.entry);
       if (shared && !sameWiring(shared.route, route)) {
@@ -228,14 +233,13 @@ export class ScreeningServiceStack extends Stack {
         );
       }
       const endpoint = shared?.endpoint ?? routeFunction(route);
-      functionOfEntry.set(route.entry, { endpoint, route: shared?.route ?? route });
-      httpApi.addRoutes({
-        path: route.path,
-        methods: [HttpMethod[route.method]],
-        integration: new HttpLambdaIntegration(`${constructIdFor(route.id)}Integration`, endpoint.function, {
+      const integration =
+        shared?.integration ??
+        new HttpLambdaIntegration(`${constructIdFor(route.id)}Integration`, endpoint.function, {
           payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
-        }),
-      });
+        });
+      functionOfEntry.set(route.entry, { endpoint, route: shared?.route ?? route, integration });
+      httpApi.addRoutes({ path: route.path, methods: [HttpMethod[route.method]], integration });
     }
 
     const publicEndpoint = new PublicEndpoint(this, 'PublicEndpoint', {

@@ -54,6 +54,7 @@ export {
   DecisionSchema,
   DispositionSchema,
   MatchSchema,
+  MoreMatchesPageSchema,
   PepResultSchema,
   ReceiptSchema,
   SanctionsResultSchema,

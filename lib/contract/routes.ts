@@ -114,6 +114,20 @@ export interface QueueWorkerDefinition extends FunctionDefinition {
   batchSize: number;
 }
 
+/**
+ * The function of POST /screens/{screen_id}/replay and GET /screens/{screen_id}/matches: both re-run
+ * a stored screen on the lists its receipt names (the snapshot, earlier versions of it); read-write
+ * because the replay is recorded on the audit trail (`screen.replay`).
+ */
+const replayFunction = {
+  entry: 'functions/http/screen-replay.ts',
+  auth: 'api-key',
+  kind: 'http',
+  tableAccess: 'read-write',
+  needsWatchlists: true,
+  readsSnapshotHistory: true,
+} as const;
+
 export const routes = [
   {
     id: 'health',
@@ -233,14 +247,18 @@ export const routes = [
     id: 'screen-replay',
     method: 'POST',
     path: '/screens/{screen_id}/replay',
-    entry: 'functions/http/screen-replay.ts',
-    auth: 'api-key',
-    kind: 'http',
-    // read-write: the replay is recorded on the audit trail (`screen.replay`).
-    tableAccess: 'read-write',
-    needsWatchlists: true,
-    readsSnapshotHistory: true,
+    ...replayFunction,
     summary: 'Re-run a screen on the snapshot and matcher its receipt names, and on today’s lists',
+  },
+  {
+    id: 'screen-matches',
+    method: 'GET',
+    path: '/screens/{screen_id}/matches',
+    // Served by the replay's function (one entry, one function: the stack is near CloudFormation's
+    // 500 resources), so it declares the replay's wiring; this route itself only reads.
+    ...replayFunction,
+    summary:
+      'A check’s matches beyond the strongest 10 a screen stores, strongest first (check, limit, cursor)',
   },
   {
     id: 'screen-dispose',

@@ -56,6 +56,7 @@ export function buildChecks(
   subject: SubjectInput,
   requested: ReadonlySet<CheckType>,
   listsByCategory: ReadonlyMap<CheckType, ListSummary[]>,
+  maxMatches = MAX_MATCHES,
 ): ScreenChecks {
   const nationalityCountry = queryCountry(subject.nationality);
   const locationCountry = queryCountry(subject.location);
@@ -81,13 +82,13 @@ export function buildChecks(
   // How many matched before the cut, so a result says when it shows only the best MAX_MATCHES.
   const cut = (category: CheckType): MatchCount => {
     const total = byCategory[category].length;
-    return { total, truncated: total > MAX_MATCHES };
+    return { total, truncated: total > maxMatches };
   };
   const counts = { sanctions: cut('sanctions'), pep: cut('pep'), criminal: cut('criminal') };
   for (const list of Object.values(byCategory)) {
     capUndatedDuplicates(list);
     list.sort((a, b) => riskRank(b.risk_level) - riskRank(a.risk_level) || b.score - a.score);
-    list.splice(MAX_MATCHES);
+    list.splice(maxMatches);
   }
 
   const sanctions_result = requested.has('sanctions')

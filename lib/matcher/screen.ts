@@ -47,13 +47,22 @@ export function bundledSnapshotVersion(snapshot: Pick<WatchlistSnapshot, 'built_
   return `bundled-${hash.slice(0, 16)}`;
 }
 
+export interface ScreenOptions {
+  /** Matches kept per check, best first (default MAX_MATCHES). */
+  maxMatches?: number;
+}
+
 export interface Matcher {
   /** The lists loaded, with their source dates (for narratives and /dbstatus). */
   lists: ListSummary[];
   /** The snapshot the matcher was built from (recorded on every screen it makes). */
   snapshot: SnapshotIdentity;
-  /** Screens one subject against the requested check types. Synchronous and pure. */
-  screen(subject: SubjectInput, types: readonly CheckType[]): ScreenChecks;
+  /**
+   * Screens one subject against the requested check types. Synchronous and pure. `maxMatches`
+   * (default MAX_MATCHES, what every stored screen keeps) is raised only to read the matches a
+   * stored screen's cut left out (GET /screens/{screen_id}/matches).
+   */
+  screen(subject: SubjectInput, types: readonly CheckType[], options?: ScreenOptions): ScreenChecks;
 }
 
 /**
@@ -69,7 +78,7 @@ export function createMatcher(snapshot: WatchlistSnapshot, version?: string): Ma
   for (const l of index.lists)
     listsByCategory.set(l.category, [...(listsByCategory.get(l.category) ?? []), l]);
 
-  function screen(subject: SubjectInput, types: readonly CheckType[]): ScreenChecks {
+  function screen(subject: SubjectInput, types: readonly CheckType[], options?: ScreenOptions): ScreenChecks {
     const queries = [selector.queryName(subject.name, 'name')];
     if (subject.alias && subject.alias.trim() !== '')
       queries.push(selector.queryName(subject.alias, 'alias'));
@@ -80,7 +89,7 @@ export function createMatcher(snapshot: WatchlistSnapshot, version?: string): Ma
     const date = fullQueryDate(subject.dob);
     const sameDate = date === undefined ? undefined : namesBornOn(index, date);
     for (const q of queries) if (q) selector.scoreCandidates(q, requested, best, sameDate);
-    return buildChecks(index, best.values(), subject, requested, listsByCategory);
+    return buildChecks(index, best.values(), subject, requested, listsByCategory, options?.maxMatches);
   }
 
   return {

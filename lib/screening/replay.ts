@@ -13,7 +13,7 @@
 import { audited } from '../audit/trail.ts';
 import { ConflictError, GoneError } from '../common/errors.ts';
 import { MATCHING_CONSTANTS } from '../matcher/matching-config.ts';
-import type { Matcher } from '../matcher/screen.ts';
+import type { Matcher, ScreenOptions } from '../matcher/screen.ts';
 import { loadSnapshot } from '../matcher/snapshot-file.ts';
 import type { Match, RiskLevel, ScreenChecks } from '../matcher/types.ts';
 import { MATCHER_VERSION } from '../matcher/version.ts';
@@ -107,6 +107,42 @@ async function replayOf(
   screenId: string,
 ): Promise<ScreenReplay> {
   const item = await getScreenItem(services.table, tenantId, screenId);
+  const { receipt, live, matcher: replayedMatcher, policy } = await asScreened(services, tenantId, item);
+  const replayed = rerun(item, replayedMatcher, policy);
+  const today = replayedMatcher === live ? replayed : rerun(item, live, policy);
+  return {
+    screen_id: item.screen_id,
+    receipt,
+    replayed: {
+      ...replayed,
+      same_matcher: sameMatcherAs(receipt, item.types),
+      same_lists: canonical(receipt.snapshot.lists) === canonical(receiptListsOf(replayedMatcher)),
+    },
+    today,
+  };
+}
+
+/** What a stored screen is re-run with: the matcher over its receipt's snapshot, under its policy version. */
+export interface AsScreened {
+  receipt: ScreenReceipt;
+  /** The matcher over the lists in force now. */
+  live: Matcher;
+  /** The matcher over the snapshot the receipt names (`live` when it is the same one). */
+  matcher: Matcher;
+  policy: PolicyVersion;
+}
+
+/**
+ * The matcher and policy version a screen was made with, rebuilt from its receipt: 409 for a screen
+ * stored before receipts or naming a policy version the tenant never adopted, 410 when the
+ * receipt's snapshot is no longer available (the detail names the version and why).
+ */
+export async function asScreened(
+  services: Pick<Services, 'table' | 'config' | 'matcher'>,
+  tenantId: string,
+  item: ScreenItem,
+): Promise<AsScreened> {
+  const screenId = item.screen_id;
   const receipt = item.receipt;
   if (!receipt) {
     throw new ConflictError(
@@ -134,7 +170,6 @@ async function replayOf(
     }[onItsSnapshot.unavailable];
     throw new GoneError(`Screen ${screenId} was matched against watchlist snapshot ${version}, which ${why}`);
   }
-  const replayedMatcher = onItsSnapshot.matcher;
   // Under the policy version the screen was made under, whatever the tenant's policy is now.
   const policy = await policyVersion(services.table, tenantId, policyVersionOf(receipt));
   if (!policy) {
@@ -142,21 +177,13 @@ async function replayOf(
       `Screen ${screenId} names policy version ${policyVersionOf(receipt)}, which the tenant never adopted`,
     );
   }
-  const replayed = rerun(item, replayedMatcher, policy);
-  const today = replayedMatcher === live ? replayed : rerun(item, live, policy);
-  return {
-    screen_id: item.screen_id,
-    receipt,
-    replayed: {
-      ...replayed,
-      same_matcher:
-        receipt.matcher.version === MATCHER_VERSION &&
-        canonical(receipt.matcher.config) === canonical({ check_types: item.types, ...MATCHING_CONSTANTS }),
-      same_lists: canonical(receipt.snapshot.lists) === canonical(receiptListsOf(replayedMatcher)),
-    },
-    today,
-  };
+  return { receipt, live, matcher: onItsSnapshot.matcher, policy };
 }
+
+/** The running matcher is the one the receipt names: same version and configuration. */
+export const sameMatcherAs = (receipt: ScreenReceipt, types: ScreenItem['types']): boolean =>
+  receipt.matcher.version === MATCHER_VERSION &&
+  canonical(receipt.matcher.config) === canonical({ check_types: types, ...MATCHING_CONSTANTS });
 
 type Checks = Pick<ScreenChecks, 'risk_level' | 'sanctions_result' | 'pep_result' | 'criminal_result'>;
 
@@ -167,15 +194,27 @@ const checksOf = (checks: Checks): Checks => ({
   criminal_result: checks.criminal_result ?? null,
 });
 
-function rerun(item: ScreenItem, matcher: Matcher, policy: PolicyVersion): ReplayOutcome {
-  const stored = checksOf(item);
-  // Under the screen's policy version, with the decided false positives it applied (none on a client's screens).
-  const now = checksOf(
+/**
+ * The stored subject and check types screened again by `matcher`, under the screen's policy version,
+ * with the decided false positives it applied (none on a client's screens).
+ */
+export function rescreened(
+  item: ScreenItem,
+  matcher: Matcher,
+  policy: PolicyVersion,
+  options?: ScreenOptions,
+): Checks {
+  return checksOf(
     applyRemembered(
-      applyPolicy(matcher.screen(item.subject, item.types), policy.policy, policy.version),
+      applyPolicy(matcher.screen(item.subject, item.types, options), policy.policy, policy.version),
       item.remembered_false_positives ?? [],
     ),
   );
+}
+
+function rerun(item: ScreenItem, matcher: Matcher, policy: PolicyVersion): ReplayOutcome {
+  const stored = checksOf(item);
+  const now = rescreened(item, matcher, policy);
   const differences = compareResults(stored, now);
   return {
     snapshot_version: matcher.snapshot.version,

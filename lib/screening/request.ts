@@ -1,5 +1,12 @@
 import * as v from 'valibot';
-import { isCalendarDate, optionalText, optionalWholeNumber, strictBody, trimmed } from '../common/fields.ts';
+import {
+  isCalendarDate,
+  ListQuerySchema,
+  optionalText,
+  optionalWholeNumber,
+  strictBody,
+  trimmed,
+} from '../common/fields.ts';
 import { isWellFormedText, MALFORMED_TEXT_MESSAGE, stripControls } from '../common/text-input.ts';
 import { isoDay } from '../common/time.ts';
 import { CHECK_TYPES, type CheckType } from '../watchlists/types.ts';
@@ -198,4 +205,21 @@ export const DeleteQuerySchema = v.object({
     NOTE_MAX_LENGTH,
     'Why the screen is deleted; required for a decided screen when the tenant’s policy says so (recorded as its SHA-256)',
   ),
+});
+
+/**
+ * Query of GET /screens/{screen_id}/matches: which check's further matches to page (sanctions when
+ * not given), and the page (limit default 50, max 200; cursor).
+ */
+export const MoreMatchesQuerySchema = v.object({
+  check: v.pipe(
+    v.optional(v.string(), 'sanctions'),
+    v.description(
+      'The check whose matches beyond the stored strongest 10 to page: sanctions (the default), pep or criminal',
+    ),
+    v.metadata({ enum: [...CHECK_TYPES], default: 'sanctions' }),
+    v.transform((text) => text.trim().toLowerCase()),
+    v.picklist(CHECK_TYPES, `must be one of ${CHECK_TYPES.join(', ')}`),
+  ),
+  ...ListQuerySchema.entries,
 });

@@ -27,6 +27,8 @@ const POSITIONS = {
   /** `<time>#<subject hash>`: the activity and reviewed indexes' sort keys. */
   /** A remembered false positive's id (lib/screening/false-positive-table.ts). */
   'false-positives': (position: string) => /^[0-9a-f]{32}-[0-9a-f]{16}$/.test(position),
+  /** GET /screens/{screen_id}/matches: how many of the check's further matches came before (its scope: screen and check). */
+  matches: (position: string) => /^\d{1,6}$/.test(position),
   subjects: (position: string) =>
     /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z#[A-Za-z0-9_-]{16,64}$/.test(position),
 } as const;

@@ -359,6 +359,57 @@ describe("an analyst's day in the console", { timeout: 240_000 }, () => {
     await context.close();
   });
 
+  it('nothing hidden: a cut check says "Showing the 10 strongest of N" and shows the rest; stale lists are named in the header', async () => {
+    // "Abdul Rahman": 13 matches on the UN list (the journey's only sanctions list, from its mirror,
+    // so the count is read, not assumed); the PEP check brings in the stale US Congress list.
+    const screened = await analyst.post('/screen', {
+      name: 'Abdul Rahman',
+      types: 'sanctions,pep',
+      force: true,
+    });
+    const screenId = screened.body.screen_id as string;
+    const result = screened.body.sanctions_result;
+    expect(result.truncated, JSON.stringify({ total: result.total })).toBe(true);
+    const total = result.total as number;
+    const stale = screened.body.lists_stale as { id: string; reasons: string[] }[];
+    expect(stale.length, 'the shipped lists are days behind their publishers').toBeGreaterThan(0);
+    const rest = (await analyst.get(`/screens/${screenId}/matches?check=sanctions`)).body.matches;
+    expect(rest).toHaveLength(total - 10);
+
+    const { context, page } = await open();
+    await signIn(page, analystKey, `/console/screens/${screenId}`);
+    await page.getByRole('heading', { name: `Screen ${screenId}` }).waitFor();
+    const banner = page.locator('.stale-lists');
+    expect(await banner.textContent()).toContain('Screened on stale lists.');
+    for (const list of stale) expect(await banner.textContent()).toContain(`${list.id}: ${list.reasons[0]}`);
+    // The banner sits in the header, before the evidence.
+    const order = await page
+      .locator('main h2, main .stale-lists')
+      .evaluateAll((nodes) => nodes.map((node) => node.className || node.textContent));
+    expect(order[0]).toContain('stale-lists');
+
+    const sanctions = page.locator('section', { has: page.getByRole('heading', { name: /^Sanctions/ }) });
+    expect(await sanctions.locator('.cut').textContent()).toBe(
+      `Showing the 10 strongest of ${total} possible matches.`,
+    );
+    expect(await sanctions.locator('article.match').count()).toBe(10);
+    await accessible(page, 'cut screen on stale lists');
+    await sanctions.getByRole('button', { name: 'Show the rest' }).click();
+    const done = sanctions.getByText('All sanctions matches shown.');
+    const more = sanctions.getByRole('button', { name: 'Show more' });
+    await done.or(more).waitFor();
+    while (await more.isVisible()) {
+      await more.click();
+      await done.or(more).waitFor();
+    }
+    await done.waitFor();
+    const cards = sanctions.locator('article.match');
+    expect(await cards.count()).toBe(total);
+    expect(await cards.nth(10).locator('h3').textContent()).toContain(rest[0].primary_name);
+    await accessible(page, 'cut screen with the rest shown');
+    await context.close();
+  });
+
   it('no request left the origin and no script failed on any page', () => {
     expect(offOrigin).toEqual([]);
     expect(pageErrors).toEqual([]);

@@ -173,7 +173,9 @@ describe('list sync', () => {
   it('lets every function that screens or starts a rescreen run read the snapshot, replay and the queue worker (a proposal’s sandbox) read its earlier versions, and no other function touch the bucket', () => {
     const [syncId] = syncFunction();
     const historyReaders = deployedRoutes.filter((route) => route.readsSnapshotHistory);
-    expect(historyReaders.map((route) => route.id)).toEqual(['screen-replay']);
+    // GET /screens/{screen_id}/matches runs in the replay's function (one entry, one function).
+    expect(historyReaders.map((route) => route.id)).toEqual(['screen-replay', 'screen-matches']);
+    expect(new Set(historyReaders.map((route) => route.entry)).size).toBe(1);
     // A rescreen run names the newest published snapshot when it starts (lib/monitoring/run-lists.ts).
     const versionReaders = [...(routes as readonly RouteDefinition[]), ...scheduledJobs].filter(
       (fn) => fn.readsSnapshotVersion,

@@ -42,6 +42,7 @@ export function ScreenPage({ screenId, account }: { screenId: string; account: A
           </>
         ) : null}
       </p>
+      {screen.lists_stale?.length ? <StaleLists lists={screen.lists_stale} /> : null}
       {screen.alert ? <WhatChanged alert={screen.alert} /> : null}
       <section aria-labelledby="subject">
         <h2 id="subject">Subject</h2>
@@ -63,9 +64,15 @@ export function ScreenPage({ screenId, account }: { screenId: string; account: A
             </h2>
             <p class="narrative">{result.narrative}</p>
             {matches.length === 0 ? <p class="muted">No matches.</p> : null}
+            {result.truncated && result.total ? (
+              <p class="cut">
+                Showing the {matches.length} strongest of {result.total} possible matches.
+              </p>
+            ) : null}
             {matches.map((match) => (
               <MatchCard key={`${match.list_id}-${match.entity_id}`} match={match} />
             ))}
+            {result.truncated ? <TheRest screenId={screen.screen_id} check={check} label={label} /> : null}
           </section>
         );
       })}
@@ -112,6 +119,58 @@ export function ScreenPage({ screenId, account }: { screenId: string; account: A
         </ol>
       </section>
     </Page>
+  );
+}
+
+/** A screen made while lists it used were stale says so first, naming each list and why. */
+function StaleLists({ lists }: { lists: NonNullable<Screen['lists_stale']> }) {
+  return (
+    <div class="warning stale-lists">
+      <strong>Screened on stale lists.</strong> When this screen was made, these lists were behind their
+      publishers:
+      <ul class="compact">
+        {lists.map((list) => (
+          <li key={list.id}>
+            <strong>{list.id}</strong>: {list.reasons.join('; ')}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/**
+ * The matches a cut check does not store, a page at a time (GET /screens/{screen_id}/matches:
+ * computed again on the screen's snapshot and policy version).
+ */
+function TheRest({ screenId, check, label }: { screenId: string; check: Check; label: string }) {
+  const [more, setMore] = useState<Match[]>([]);
+  const [cursor, setCursor] = useState<string | null | undefined>(undefined);
+  const { error, busy, run } = useAction();
+  const next = () =>
+    run(async () => {
+      const page = await api
+        .GET('/screens/{screen_id}/matches', {
+          params: { path: { screen_id: screenId }, query: { check, limit: 10, cursor: cursor ?? undefined } },
+        })
+        .then(ok);
+      setMore((shown) => [...shown, ...page.matches]);
+      setCursor(page.next_cursor);
+    });
+  return (
+    <>
+      {more.map((match) => (
+        <MatchCard key={`${match.list_id}-${match.entity_id}`} match={match} />
+      ))}
+      {cursor === null ? (
+        <p class="muted">All {label.toLowerCase()} matches shown.</p>
+      ) : (
+        <button type="button" disabled={busy} onClick={next}>
+          {cursor === undefined ? 'Show the rest' : 'Show more'}
+        </button>
+      )}
+      <ErrorNote error={error} />
+    </>
   );
 }
 

@@ -1,6 +1,12 @@
-import { DeleteQuerySchema, DisposeRequestSchema, ScreenRequestSchema } from '../../screening/request.ts';
+import {
+  DeleteQuerySchema,
+  DisposeRequestSchema,
+  MoreMatchesQuerySchema,
+  ScreenRequestSchema,
+} from '../../screening/request.ts';
 import { FILTERED_READ_LIMIT, ScreenListQuerySchema } from '../../screening/screen-filters.ts';
 import {
+  MoreMatchesPageSchema,
   ScreenDeletedSchema,
   ScreenHistorySchema,
   ScreenPageSchema,
@@ -58,6 +64,20 @@ export const screensOperations = {
       ...adminsOnly,
       ...notFound('screen'),
       409: 'The screen was stored before screens recorded their receipt: there is no record of its lists to replay it on',
+      410: 'The snapshot the receipt names is no longer kept (past the retention period, or a bundled snapshot an earlier release shipped); the detail names the version and the rule',
+      ...starting,
+    },
+  },
+  'screen-matches': {
+    query: MoreMatchesQuerySchema,
+    success: json(
+      MoreMatchesPageSchema,
+      'A page of the check’s matches beyond the strongest 10 the screen stores, strongest first, computed again on the snapshot and under the policy version its receipt names. A read: nothing is stored, charged or audited. A check that was not cut answers an empty page',
+    ),
+    errors: {
+      ...notFound('screen'),
+      400: 'A check other than sanctions, pep or criminal, a limit outside 1 to 200, or a cursor this screen’s check did not issue',
+      409: 'The screen did not run the check, was stored before screens recorded their receipt, or names a policy version the tenant never adopted; the detail says which',
       410: 'The snapshot the receipt names is no longer kept (past the retention period, or a bundled snapshot an earlier release shipped); the detail names the version and the rule',
       ...starting,
     },

@@ -359,6 +359,30 @@ export const ScreenReplaySchema = v.strictObject({
   ),
 });
 
+export const MoreMatchesPageSchema = v.strictObject({
+  screen_id: screenId,
+  check: v.picklist(['sanctions', 'pep', 'criminal']),
+  total: described(v.number(), 'The check’s matches in all: those the screen stores and the rest.'),
+  stored: described(v.number(), 'How many of them the screen stores (its strongest, at most 10).'),
+  matches: described(
+    v.array(MatchSchema),
+    'This page of the matches the screen does not store, strongest first (level, then score).',
+  ),
+  next_cursor: cursor,
+  snapshot_version: described(
+    v.nullable(v.string()),
+    'The watchlist snapshot the rest was computed on: the one the screen’s receipt names. Null when the check was not cut (nothing re-run).',
+  ),
+  policy_version: described(
+    v.nullable(v.number()),
+    'The tenant policy version the rest was computed under: the screen’s. Null when nothing was re-run.',
+  ),
+  same_matcher: described(
+    v.boolean(),
+    'The running matcher has the receipt’s version and configuration. When false, the rest comes from a newer matcher than the stored matches.',
+  ),
+});
+
 export const ScreenResultSchema = v.strictObject({ ...ScreenSchema.entries, skipped: v.boolean() });
 
 export const ScreenPageSchema = v.strictObject({
