@@ -76,6 +76,38 @@ export function confirmed(question: string): boolean {
   return window.confirm(question);
 }
 
+/**
+ * A row's action: a button named for what it does to what (`label`, read by screen readers), which
+ * asks `confirm` first when given and runs `act` through the page's `useAction`, so a refusal shows
+ * as the API's detail on the page.
+ */
+export function ActionButton({
+  action,
+  label,
+  confirm,
+  danger,
+  act,
+  children,
+}: {
+  action: ReturnType<typeof useAction>;
+  label: string;
+  confirm?: string;
+  danger?: boolean;
+  act: () => Promise<void>;
+  children: ComponentChildren;
+}) {
+  return (
+    <button
+      type="button"
+      class={danger ? 'danger' : undefined}
+      aria-label={label}
+      onClick={() => (confirm === undefined || confirmed(confirm)) && action.run(act)}
+    >
+      {children}
+    </button>
+  );
+}
+
 export function when(at: string | null | undefined): string {
   return at ? at.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC') : '—';
 }

@@ -14,3 +14,13 @@ export const WEBHOOK_EVENT_TYPES = [
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/**
+ * The types an endpoint may subscribe to: all but `webhook.test`, which goes only to the endpoint
+ * it is sent from. The console's webhook form offers these (plain data, no schema library, so the
+ * console's bundle can import it).
+ */
+export const SUBSCRIBABLE_EVENTS = WEBHOOK_EVENT_TYPES.filter(
+  (type): type is SubscribableEvent => type !== 'webhook.test',
+);
+export type SubscribableEvent = Exclude<WebhookEventType, 'webhook.test'>;

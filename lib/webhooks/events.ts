@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../outbox/event-types.ts';
+import { SUBSCRIBABLE_EVENTS, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../outbox/event-types.ts';
 import type { OutboxEvent } from '../outbox/outbox-table.ts';
 
 /**
@@ -123,5 +123,4 @@ export function payloadOf(event: OutboxEvent, tenantId: string, sequence: number
   });
 }
 
-export const SUBSCRIBABLE_EVENTS = WEBHOOK_EVENT_TYPES.filter((type) => type !== 'webhook.test');
-export { WEBHOOK_EVENT_TYPES, type WebhookEventType };
+export { SUBSCRIBABLE_EVENTS, WEBHOOK_EVENT_TYPES, type WebhookEventType };

@@ -7,16 +7,14 @@ import { pathToFileURL } from 'node:url';
 import { App, Stack } from 'aws-cdk-lib';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIST_SYNC_ENTRY } from '../../infra/cdk/constructs/list-sync.ts';
-import { ORIGIN_SECRET_ROTATION_ENTRY } from '../../infra/cdk/constructs/origin-secret-rotation.ts';
 import { ServiceFunction } from '../../infra/cdk/constructs/service-function.ts';
 import { FAIR_USE_ATTRIBUTES } from '../../infra/cdk/constructs/table-access.ts';
-import { BATCH_WORKER_ENTRY, UNROUTED_REQUEST_ENTRY } from '../../infra/cdk/stack.ts';
-import { routeById, routes, scheduledJobs, webhookDelivery } from '../../lib/contract/routes.ts';
+import { routeById, routes, scheduledJobs } from '../../lib/contract/routes.ts';
 import { INDEXES } from '../../lib/store/schema.ts';
 
 import {
   actionsOf,
+  deployedEntries,
   deployedRoutes,
   functionFor,
   isFairUseStatement,
@@ -80,15 +78,7 @@ describe('HTTP API', () => {
   });
 
   it('every entry file the manifest and the stack name exists in the repository', () => {
-    const missing = [
-      ...routes.map((r) => r.entry),
-      ...scheduledJobs.map((job) => job.entry),
-      BATCH_WORKER_ENTRY,
-      UNROUTED_REQUEST_ENTRY,
-      LIST_SYNC_ENTRY,
-      ORIGIN_SECRET_ROTATION_ENTRY,
-      webhookDelivery.entry,
-    ].filter((entry) => !existsSync(path.join(repoRoot, entry)));
+    const missing = deployedEntries(routes).filter((entry) => !existsSync(path.join(repoRoot, entry)));
     expect(missing).toEqual([]);
   });
 });

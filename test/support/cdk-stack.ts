@@ -111,9 +111,12 @@ export function actionsOf(fn: Resource): string[] {
     .flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));
 }
 
-/** Every entry the deployed stack names: routes, jobs, the worker, the fallback, the list sync. */
-const deployedEntries = () => [
-  ...deployedRoutes.map((r) => r.entry),
+/**
+ * Every entry the deployed stack names: routes (the deployed ones unless told), jobs, the worker,
+ * the fallback, the list sync, the secret rotation, the webhook delivery and the audit chain.
+ */
+export const deployedEntries = (routeList: readonly { entry: string }[] = deployedRoutes) => [
+  ...routeList.map((r) => r.entry),
   ...scheduledJobs.map((job) => job.entry),
   BATCH_WORKER_ENTRY,
   UNROUTED_REQUEST_ENTRY,

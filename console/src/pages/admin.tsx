@@ -1,6 +1,16 @@
 import { useState } from 'preact/hooks';
 import { type Account, api, ok } from '../api.ts';
-import { confirmed, ErrorNote, Loading, Page, TableFrame, useAction, useLoad, when } from '../ui.tsx';
+import {
+  ActionButton,
+  ErrorNote,
+  Loading,
+  Page,
+  TableFrame,
+  TableHead,
+  useAction,
+  useLoad,
+  when,
+} from '../ui.tsx';
 
 /**
  * The account administration page: the tenant's users (add, disable, reset key). Only what the
@@ -57,15 +67,7 @@ export function AdminPage({ account }: { account: Account }) {
         <TableFrame label="Users">
           <table>
             <caption class="visually-hidden">Users of {account.tenant.name}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Role</th>
-                <th scope="col">Status</th>
-                <th scope="col">Key</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
+            <TableHead columns={['Name', 'Role', 'Status', 'Key', 'Actions']} />
             <tbody>
               {users.data.map((user) => (
                 <tr key={user.user_id}>
@@ -82,45 +84,39 @@ export function AdminPage({ account }: { account: Account }) {
                     {user.status === 'active' && user.user_id !== account.user.user_id ? (
                       <>
                         {user.role === 'admin' ? null : (
-                          <button
-                            type="button"
-                            aria-label={`Reset key of ${user.name}`}
-                            onClick={() =>
-                              confirmed(
-                                `Reset ${user.name}'s key? Their current key stops working at once.`,
-                              ) &&
-                              action.run(async () => {
-                                const answer = ok(
-                                  await api.POST('/users/{user_id}/revoke-key', {
-                                    params: { path: { user_id: user.user_id } },
-                                  }),
-                                );
-                                setIssued({ who: user.name, api_key: answer.api_key, detail: answer.detail });
-                                users.reload();
-                              })
-                            }
-                          >
-                            Reset key
-                          </button>
-                        )}
-                        <button
-                          type="button"
-                          class="danger"
-                          aria-label={`Disable ${user.name}`}
-                          onClick={() =>
-                            confirmed(`Disable ${user.name}? They can no longer sign in or call the API.`) &&
-                            action.run(async () => {
-                              ok(
-                                await api.POST('/users/{user_id}/disable', {
+                          <ActionButton
+                            action={action}
+                            label={`Reset key of ${user.name}`}
+                            confirm={`Reset ${user.name}'s key? Their current key stops working at once.`}
+                            act={async () => {
+                              const answer = ok(
+                                await api.POST('/users/{user_id}/revoke-key', {
                                   params: { path: { user_id: user.user_id } },
                                 }),
                               );
+                              setIssued({ who: user.name, api_key: answer.api_key, detail: answer.detail });
                               users.reload();
-                            })
-                          }
+                            }}
+                          >
+                            Reset key
+                          </ActionButton>
+                        )}
+                        <ActionButton
+                          action={action}
+                          danger
+                          label={`Disable ${user.name}`}
+                          confirm={`Disable ${user.name}? They can no longer sign in or call the API.`}
+                          act={async () => {
+                            ok(
+                              await api.POST('/users/{user_id}/disable', {
+                                params: { path: { user_id: user.user_id } },
+                              }),
+                            );
+                            users.reload();
+                          }}
                         >
                           Disable
-                        </button>
+                        </ActionButton>
                       </>
                     ) : user.user_id === account.user.user_id ? (
                       <span class="muted">you (rotate your key on Account)</span>

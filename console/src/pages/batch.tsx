@@ -11,6 +11,7 @@ import {
   Pager,
   Risk,
   TableFrame,
+  TableHead,
   useAction,
   useCursors,
   useLoad,
@@ -154,15 +155,7 @@ export function BatchResults({ batchId, risk }: { batchId: string; risk: Record<
         <TableFrame label="Batch results">
           <table>
             <caption class="visually-hidden">Batch results, riskiest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Row</th>
-                <th scope="col">Name</th>
-                <th scope="col">Risk</th>
-                <th scope="col">Best match</th>
-                <th scope="col">List</th>
-              </tr>
-            </thead>
+            <TableHead columns={['Row', 'Name', 'Risk', 'Best match', 'List']} />
             <tbody>
               {rows.data.map((row) => (
                 <tr key={row.row}>
@@ -241,15 +234,7 @@ function RecentBatches() {
           <TableFrame label="Batches">
             <table>
               <caption class="visually-hidden">Batches, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Batch</th>
-                  <th scope="col">Started</th>
-                  <th scope="col">Kind</th>
-                  <th scope="col">Subjects</th>
-                  <th scope="col">Status</th>
-                </tr>
-              </thead>
+              <TableHead columns={['Batch', 'Started', 'Kind', 'Subjects', 'Status']} />
               <tbody>
                 {batches.data.batches.map((batch) => (
                   <tr key={batch.batch_id}>

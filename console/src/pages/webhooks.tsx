@@ -1,21 +1,20 @@
 import { useState } from 'preact/hooks';
+import { SUBSCRIBABLE_EVENTS, type SubscribableEvent } from '../../../lib/outbox/event-types.ts';
 import { api, ok } from '../api.ts';
 import type { paths } from '../generated/openapi.ts';
-import { confirmed, ErrorNote, Loading, Page, TableFrame, useAction, useLoad, when } from '../ui.tsx';
+import {
+  ActionButton,
+  ErrorNote,
+  Loading,
+  Page,
+  TableFrame,
+  TableHead,
+  useAction,
+  useLoad,
+  when,
+} from '../ui.tsx';
 
-type EventType = NonNullable<
-  paths['/webhooks']['post']['requestBody']
->['content']['application/json']['events'][number];
 type DeliveryQuery = NonNullable<paths['/webhooks/{webhook_id}/deliveries']['get']['parameters']['query']>;
-
-const EVENTS: EventType[] = [
-  'monitoring.alert',
-  'screen.decision_awaiting_approval',
-  'screen.approved',
-  'batch.completed',
-  'rescreen_run.completed',
-  'lists.updated',
-];
 
 /** A secret the API shows once: the admin copies it now. */
 function Secret({ shown }: { shown: { webhook_id: string; secret: string; detail: string } | null }) {
@@ -44,7 +43,7 @@ export function WebhooksPage() {
   const [open, setOpen] = useState<string | null>(null);
   const [url, setUrl] = useState('');
   const [description, setDescription] = useState('');
-  const [events, setEvents] = useState<EventType[]>(['monitoring.alert']);
+  const [events, setEvents] = useState<SubscribableEvent[]>(['monitoring.alert']);
   const hooks = list.data?.webhooks ?? [];
   return (
     <Page title="Webhooks">
@@ -94,7 +93,7 @@ export function WebhooksPage() {
           />
           <fieldset>
             <legend>Events</legend>
-            {EVENTS.map((name) => (
+            {SUBSCRIBABLE_EVENTS.map((name) => (
               <label key={name} class="check">
                 <input
                   type="checkbox"
@@ -127,15 +126,7 @@ export function WebhooksPage() {
         <TableFrame label="Webhook endpoints">
           <table>
             <caption class="visually-hidden">Webhook endpoints</caption>
-            <thead>
-              <tr>
-                <th scope="col">Endpoint</th>
-                <th scope="col">Events</th>
-                <th scope="col">Status</th>
-                <th scope="col">Last delivery</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
+            <TableHead columns={['Endpoint', 'Events', 'Status', 'Last delivery', 'Actions']} />
             <tbody>
               {hooks.map((hook) => (
                 <tr key={hook.webhook_id}>
@@ -172,84 +163,74 @@ export function WebhooksPage() {
                       Deliveries
                     </button>
                     {hook.enabled ? (
-                      <button
-                        type="button"
-                        aria-label={`Send test to ${hook.url}`}
-                        onClick={() =>
-                          action.run(async () => {
-                            const sent = ok(
-                              await api.POST('/webhooks/{webhook_id}/test', {
-                                params: { path: { webhook_id: hook.webhook_id } },
-                              }),
-                            );
-                            setNote(sent.detail);
-                          })
-                        }
+                      <ActionButton
+                        action={action}
+                        label={`Send test to ${hook.url}`}
+                        act={async () => {
+                          const sent = ok(
+                            await api.POST('/webhooks/{webhook_id}/test', {
+                              params: { path: { webhook_id: hook.webhook_id } },
+                            }),
+                          );
+                          setNote(sent.detail);
+                        }}
                       >
                         Send test
-                      </button>
+                      </ActionButton>
                     ) : null}
-                    <button
-                      type="button"
-                      aria-label={`Rotate secret of ${hook.url}`}
-                      onClick={() =>
-                        confirmed(
-                          `Rotate the signing secret of ${hook.url}? The old secret keeps signing beside the new one for 24 hours.`,
-                        ) &&
-                        action.run(async () => {
-                          const rotated = ok(
-                            await api.POST('/webhooks/{webhook_id}/rotate-secret', {
-                              params: { path: { webhook_id: hook.webhook_id } },
-                              body: {},
-                            }),
-                          );
-                          setSecret({
-                            webhook_id: hook.webhook_id,
-                            secret: rotated.secret,
-                            detail: rotated.detail,
-                          });
-                          list.reload();
-                        })
-                      }
+                    <ActionButton
+                      action={action}
+                      label={`Rotate secret of ${hook.url}`}
+                      confirm={`Rotate the signing secret of ${hook.url}? The old secret keeps signing beside the new one for 24 hours.`}
+                      act={async () => {
+                        const rotated = ok(
+                          await api.POST('/webhooks/{webhook_id}/rotate-secret', {
+                            params: { path: { webhook_id: hook.webhook_id } },
+                            body: {},
+                          }),
+                        );
+                        setSecret({
+                          webhook_id: hook.webhook_id,
+                          secret: rotated.secret,
+                          detail: rotated.detail,
+                        });
+                        list.reload();
+                      }}
                     >
                       Rotate secret
-                    </button>
-                    <button
-                      type="button"
-                      aria-label={`${hook.enabled ? 'Disable' : 'Enable'} ${hook.url}`}
-                      onClick={() =>
-                        action.run(async () => {
-                          ok(
-                            await api.PATCH('/webhooks/{webhook_id}', {
-                              params: { path: { webhook_id: hook.webhook_id } },
-                              body: { enabled: !hook.enabled },
-                            }),
-                          );
-                          list.reload();
-                        })
-                      }
+                    </ActionButton>
+                    <ActionButton
+                      action={action}
+                      label={`${hook.enabled ? 'Disable' : 'Enable'} ${hook.url}`}
+                      act={async () => {
+                        ok(
+                          await api.PATCH('/webhooks/{webhook_id}', {
+                            params: { path: { webhook_id: hook.webhook_id } },
+                            body: { enabled: !hook.enabled },
+                          }),
+                        );
+                        list.reload();
+                      }}
                     >
                       {hook.enabled ? 'Disable' : 'Enable'}
-                    </button>
-                    <button
-                      type="button"
-                      class="danger"
-                      aria-label={`Delete ${hook.url}`}
-                      onClick={() =>
-                        confirmed(`Delete the endpoint ${hook.url}? No more events are sent to it.`) &&
-                        action.run(async () => {
-                          ok(
-                            await api.DELETE('/webhooks/{webhook_id}', {
-                              params: { path: { webhook_id: hook.webhook_id } },
-                            }),
-                          );
-                          if (open === hook.webhook_id) setOpen(null);
-                          list.reload();
-                        })
-                      }
+                    </ActionButton>
+                    <ActionButton
+                      action={action}
+                      danger
+                      label={`Delete ${hook.url}`}
+                      confirm={`Delete the endpoint ${hook.url}? No more events are sent to it.`}
+                      act={async () => {
+                        ok(
+                          await api.DELETE('/webhooks/{webhook_id}', {
+                            params: { path: { webhook_id: hook.webhook_id } },
+                          }),
+                        );
+                        if (open === hook.webhook_id) setOpen(null);
+                        list.reload();
+                      }}
                     >
                       Delete
-                    </button>
+                    </ActionButton>
                   </td>
                 </tr>
               ))}
@@ -295,7 +276,7 @@ function Deliveries({ webhookId }: { webhookId: string }) {
           Event
           <select name="event" value={filters.event ?? ''}>
             <option value="">any</option>
-            {[...EVENTS, 'webhook.test'].map((name) => (
+            {[...SUBSCRIBABLE_EVENTS, 'webhook.test'].map((name) => (
               <option key={name}>{name}</option>
             ))}
           </select>
@@ -326,15 +307,7 @@ function Deliveries({ webhookId }: { webhookId: string }) {
         <TableFrame label="Deliveries">
           <table>
             <caption class="visually-hidden">Deliveries, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Delivery</th>
-                <th scope="col">Event</th>
-                <th scope="col">Outcome</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
+            <TableHead columns={['Delivery', 'Event', 'Outcome', 'Attempts', 'Actions']} />
             <tbody>
               {log.data.map((delivery) => (
                 <tr key={delivery.delivery_id}>
