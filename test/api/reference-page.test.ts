@@ -14,6 +14,7 @@ import { WEBHOOK_EVENT_TYPES } from '../../lib/webhooks/events.ts';
 import { demoKey, useLocalServer } from '../support/api-client.ts';
 import { CHROMIUM_ARGS, chromiumExecutable, missingChromium } from '../support/chromium.ts';
 import { eventually } from '../support/eventually.ts';
+import { sortedJson } from '../support/sorted-json.ts';
 
 const repoRoot = resolve(import.meta.dirname, '../..');
 const manifest: readonly RouteDefinition[] = routes;
@@ -223,6 +224,67 @@ describe('the reference page in a browser', () => {
     );
     expect(refused).toBe('connect-src');
     expect(seen.requests.filter((url) => new URL(url).origin !== origin)).toEqual([]);
+    await page.close();
+  });
+
+  it('expands an operation to what Swagger UI’s own OpenAPI 3.1 resolution gives, leaving the document as loaded', async () => {
+    // The page resolves an expanded operation with Swagger UI's 3.0 resolver and puts back where
+    // 3.1 differs (lib/api-docs/reference-page.ts): a description beside a $ref (Disposition's
+    // carried_by, under POST /screen), extensions left as written (x-events, x-records), a
+    // rewritten id (HEAD /health, a webhook), a schema of the Schemas section.
+    const subtrees = [
+      ['paths', '/screen', 'post'],
+      ['paths', '/screens/export', 'get'],
+      ['paths', '/batch/stream', 'post'],
+      ['paths', '/health', 'head'],
+      ['webhooks', 'screen.approved', 'post'],
+      ['components', 'schemas', 'ScreenHistory'],
+    ];
+    const page = await browser.newPage();
+    await page.goto(`${local.stack.url}/docs`);
+    await page.locator('.opblock').first().waitFor();
+    const compared = await page.evaluate(async (paths) => {
+      type Resolved = { spec: unknown; errors: unknown[] };
+      type Resolve = (spec: unknown, path: string[], options: object) => Promise<Resolved>;
+      const system = (
+        window as unknown as {
+          ui: {
+            getSystem(): {
+              fn: { resolveSubtree: Resolve & { swaggerOwn?: Resolve } };
+              specSelectors: { specJS(): unknown };
+            };
+          };
+        }
+      ).ui.getSystem();
+      const spec = system.specSelectors.specJS();
+      const before = JSON.stringify(spec);
+      const resolve = system.fn.resolveSubtree;
+      const own = resolve.swaggerOwn;
+      if (!own) throw new Error('no fn.resolveSubtree.swaggerOwn: the page resolves with Swagger UI’s own');
+      const pairs: [Resolved, Resolved][] = [];
+      for (const path of paths) pairs.push([await own(spec, path, {}), await resolve(spec, path, {})]);
+      return { pairs, unchanged: JSON.stringify(spec) === before };
+    }, subtrees);
+    const differ = subtrees.filter((_path, i) => {
+      const [theirs, ours] = compared.pairs[i];
+      return (
+        sortedJson(theirs.spec) !== sortedJson(ours.spec) || theirs.errors.length + ours.errors.length > 0
+      );
+    });
+    expect(differ).toEqual([]);
+    expect(compared.unchanged).toBe(true);
+    const screen = compared.pairs[0][1].spec as {
+      responses: Record<
+        string,
+        { content: Record<string, { schema: { properties: Record<string, unknown> } }> }
+      >;
+    };
+    const disposition = screen.responses['200'].content['application/json'].schema.properties.disposition as {
+      anyOf: { properties: { carried_by: { description: string } } }[];
+    };
+    expect(disposition.anyOf[0].properties.carried_by.description).toMatch(
+      /^On a decision the system carried forward/,
+    );
     await page.close();
   });
 
