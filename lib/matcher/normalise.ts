@@ -49,6 +49,11 @@ export interface NameToken {
    */
   readFromArabic?: boolean;
   /**
+   * Read from Arabic or Hebrew script, which write few vowels and one letter for b and v (Hebrew)
+   * or f and v (Arabic): compared by the looser skeleton of token-similarity.ts `skeletonsOf`.
+   */
+  readFromAbjad?: boolean;
+  /**
    * The token read as Polish, Czech, Baltic or Turkish spelling, rewritten the English way the
    * lists spell ("wasiljewicz" → "vasilyevich"); empty for most tokens (latin-orthographies.ts)
    * and for every token read from another script.
@@ -232,6 +237,7 @@ export function isVietnameseName(name: string): boolean {
 }
 
 const ARABIC_SCRIPT_RE = /[\u0600-\u06ff]/;
+const ABJAD_SCRIPT_RE = /[\u0590-\u06ff]/;
 
 /** Folded word list of a name, before titles, particles and variant keys are applied. */
 export function nameWords(name: string): string[] {
@@ -300,6 +306,7 @@ export function tokeniseName(name: string): NameToken[] {
     makeToken(p.text, p.particle, transliterated, readFromHan, readFromIndic),
   );
   if (transliterated && ARABIC_SCRIPT_RE.test(name)) for (const t of tokens) t.readFromArabic = true;
+  if (transliterated && ABJAD_SCRIPT_RE.test(name)) for (const t of tokens) t.readFromAbjad = true;
   if (nonAscii && !transliterated && isVietnameseName(name)) {
     for (const t of tokens) {
       t.readFromVietnamese = true;
