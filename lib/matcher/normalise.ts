@@ -88,6 +88,19 @@ const SPECIAL_LETTERS: Record<string, string> = {
 const SPECIAL_RE = /[ßæœøłđðþıŀħ]/g;
 /** Letters only Latvian and Lithuanian write (with š, ž, č, which Czech and Slovak share). */
 const BALTIC_LETTERS_RE = /[āēīūģķļņėįųĀĒĪŪĢĶĻŅĖĮŲ]|[šžčŠŽČ]\S*(?:s)\b/u;
+/**
+ * A name written without Baltic letters whose parts all end in a vowel or s, one of them in a
+ * Lithuanian nominative ending after a consonant ("Kevinas Hernas", "Sergei Leonovas").
+ */
+function looksLithuanian(name: string): boolean {
+  const words = name.split(/[\s,]+/).filter((w) => w.length > 0);
+  return (
+    words.length >= 2 &&
+    words.every((w) => /(?:[aeiouy]|s)$/i.test(w)) &&
+    words.some((w) => /[^aeiouy](?:as|is|us|ys)$/i.test(w))
+  );
+}
+
 /** Their nominative endings of a man's name. */
 const BALTIC_ENDING_RE = /(?:as|is|us|ys|s)$/;
 const MARKS_RE = /\p{M}+/gu;
@@ -314,17 +327,20 @@ export function tokeniseName(name: string): NameToken[] {
     }
   }
   const latin = nonAscii && !transliterated && !readFromHan && !readFromIndic;
-  if (latin && BALTIC_LETTERS_RE.test(name)) {
+  const plainLatin = !transliterated && !readFromHan && !readFromIndic;
+  if ((latin && BALTIC_LETTERS_RE.test(name)) || (plainLatin && looksLithuanian(name))) {
     // Latvian and Lithuanian respell a foreign name as it sounds and give it their nominative
     // ending ("Mičs Makonels", "Mičas Makonelas" for Mitch McConnell): the name without it is
     // one more reading, its háčeks spelt out.
     const spelt = nameParts(withDigraphs(name.normalize('NFC')) ?? name);
     if (spelt.length === tokens.length) {
       for (let i = 0; i < tokens.length; i++) {
+        if (tokens[i].particle) continue;
+        // Every part is respelt, with an ending or not ("Džimi", "Ašli"): compared as a rendering.
+        tokens[i].respelt = true;
         const stem = spelt[i].text.replace(BALTIC_ENDING_RE, '');
         if (stem === spelt[i].text || stem.length < 3) continue;
         tokens[i].readings = [...new Set([...tokens[i].readings, stem])];
-        tokens[i].respelt = true;
       }
     }
   }

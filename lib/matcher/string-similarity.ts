@@ -269,7 +269,8 @@ const SKELETON_DIGRAPHS: readonly (readonly [RegExp, string])[] = [
   [/tsch|tch|tsh/g, 'ts'],
   [/sch|sh|zh/g, 's'],
   [/ch/g, 'ts'],
-  [/kh|gh|ck|q/g, 'k'],
+  [/gh/g, 'g'],
+  [/kh|ck|q/g, 'k'],
   [/ph/g, 'f'],
   [/th|dh/g, 't'],
   [/x/g, 'ks'],
@@ -325,9 +326,9 @@ export function renderingSkeleton(text: string, strict = false): string {
 
 /**
  * Letters of a rendering that may stand for a vowel or for v: o and u inside a word (Hebrew ו,
- * Persian و), v opening one (Hebrew ו there).
+ * Persian و), v or w opening one (ו and و there).
  */
-const AMBIGUOUS_V_RE = /^v|[ou]/g;
+const AMBIGUOUS_V_RE = /^[vw]|[ou]/g;
 /** At most this many such letters are read both ways (2^n skeletons). */
 const MAX_AMBIGUOUS = 4;
 
@@ -370,7 +371,8 @@ function soundLine(text: string, rendering: boolean): string {
     else if ('eiy'.includes(c)) sym = 'i';
     else if ('ouw'.includes(c)) sym = 'u';
     else sym = SKELETON_CLASS[c] ?? '';
-    if (sym !== '' && sym !== out[out.length - 1]) out += sym;
+    // A rendering's U is written once per letter: "uu" may be "ov" ("pauluuna" / "Pavlovna").
+    if (sym !== '' && (sym !== out[out.length - 1] || sym === 'U')) out += sym;
   }
   return out;
 }

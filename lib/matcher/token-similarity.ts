@@ -303,7 +303,9 @@ function skeletonsOf(token: NameToken): TokenSkeletons {
   if (s === undefined) {
     let spellings = isRendering(token) ? [token.text, ...token.readings] : [];
     // A Baltic respelling is compared without its nominative ending ("Makonels" as "makonel").
-    if (token.respelt && !token.transliterated) spellings = [...new Set(spellings.map(withoutBalticEnding))];
+    // Baltic c is ts ("Uaicaids" for Whitesides).
+    if (token.respelt && !token.transliterated)
+      spellings = [...new Set(spellings.map((t) => withoutBalticEnding(t).replace(/c(?!h)/g, 'ts')))];
     // Only the abjads write b and v (Hebrew), f and v (Arabic) with one letter and leave vowels
     // unwritten: other scripts' renderings write every letter, so b, p, f and v stay apart, and a
     // letter read as a vowel is one.
