@@ -63,7 +63,7 @@ const NO_PART_CAP = 0.5;
  * needs more parts that agree in spelling (exactly, as a known variant or within a typo) than
  * parts that agree loosely to count as a name match.
  */
-const LOOSE_ONLY_CAP = 0.78;
+export const LOOSE_ONLY_CAP = 0.78;
 /**
  * At most this score (the partial band) when the two name parts of the query face the listed
  * parts in reversed order and one of them is only near ("Lucas Franco" / "Frank Lucas"): a
@@ -221,8 +221,9 @@ export function scoreTokens(
   let looseParts = 0;
   let firmParts = 0;
   // Parts that agree only as one name rendered (`rendersAlike`): firm when the query has no part
-  // the listed name lacks, loose otherwise.
+  // the listed name lacks, loose otherwise; those of two consonants firm only beside a firm part.
   let renderedParts = 0;
+  let shortRenderedParts = 0;
   for (let c = 0; c < chosenCount; c++) {
     const q = chosenQ[c];
     const q2 = chosenQ2[c];
@@ -261,6 +262,7 @@ export function scoreTokens(
       const agreement = q2 < 0 && l2 < 0 ? acrossScripts(query[q], listed[l]) : 'firm';
       if (agreement === 'loose') looseParts++;
       else if (agreement === 'rendered') renderedParts++;
+      else if (agreement === 'short') shortRenderedParts++;
       else firmParts++;
     }
     if (initialPair) matchedInitials++;
@@ -360,6 +362,8 @@ export function scoreTokens(
   // that agree only so are as loose as any skeleton agreement.
   if (leftQueryCount === 0) firmParts += renderedParts;
   else looseParts += renderedParts;
+  if (leftQueryCount === 0 && firmParts > 0) firmParts += shortRenderedParts;
+  else looseParts += shortRenderedParts;
   if (looseParts > 0 && looseParts >= firmParts) score = Math.min(score, LOOSE_ONLY_CAP);
   // Read back from another script, a part only near its listed counterpart is a guess at the
   // spelling: with the order crossed too, the name is a lead, not a match.
@@ -375,15 +379,15 @@ export function scoreTokens(
 /**
  * How two aligned tokens agree when one is a rendering of another script (or vowel-less) or a
  * Baltic respelling: 'loose' when only by their consonants (not the same text, not one
- * name-variant group, more than a typo apart), 'rendered' when as one name rendered
+ * name-variant group, more than a typo apart), 'rendered' or 'short' when as one name rendered
  * (`rendersAlike`: the listed consonants, the written vowels among the listed ones), else 'firm'.
  */
-function acrossScripts(a: NameToken, b: NameToken): 'firm' | 'loose' | 'rendered' {
+function acrossScripts(a: NameToken, b: NameToken): 'firm' | 'loose' | 'rendered' | 'short' {
   if (a.transliterated === b.transliterated && !a.vowelPoor && !b.vowelPoor) {
     // Two Latin spellings: loose only when a Baltic respelling agrees by its skeleton alone.
     if (!a.respelt && !b.respelt) return 'firm';
     if (!skeletonOnly(a, b)) return 'firm';
-    return rendersAlike(a, b) ? 'rendered' : 'loose';
+    return rendersAlike(a, b) ?? 'loose';
   }
   if (a.text === b.text) return 'firm';
   for (const k of a.variantKeys) if (b.variantKeys.includes(k)) return 'firm';
@@ -391,12 +395,12 @@ function acrossScripts(a: NameToken, b: NameToken): 'firm' | 'loose' | 'rendered
     // Arabic script has no letters for v, p, e and o: f, b, i and u stand for them ("فلاديمير بوتين").
     if (editDistance(arabicSounds(a.text), arabicSounds(b.text), 2) <= 1) return 'firm';
     if (sameRendering(a.text, b.text)) return 'firm';
-    return rendersAlike(a, b) ? 'rendered' : 'loose';
+    return rendersAlike(a, b) ?? 'loose';
   }
   const typos = Math.max(a.text.length, b.text.length) < 6 ? 1 : 2;
   if (editDistance(a.text, b.text, typos + 1) <= typos) return 'firm';
   if (sameRendering(a.text, b.text)) return 'firm';
-  return rendersAlike(a, b) ? 'rendered' : 'loose';
+  return rendersAlike(a, b) ?? 'loose';
 }
 
 const ARABIC_SOUNDS: Record<string, string> = { v: 'f', p: 'b', e: 'i', o: 'u' };

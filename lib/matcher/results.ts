@@ -21,6 +21,7 @@ import {
   fullQueryDate,
 } from './corroboration.ts';
 import { type IndexedPerson, listedNameOf, type NameIndex } from './name-index.ts';
+import { LOOSE_ONLY_CAP } from './name-score.ts';
 import { criminalNarrative, pepNarrative, sanctionsNarrative } from './narrative.ts';
 import type { NameToken } from './normalise.ts';
 import { queryCountry } from './query-country.ts';
@@ -419,7 +420,17 @@ function nameVerdict(
       notes.push(commonnessInWords(c));
     }
   }
-  if (spelling && context.nameOnly && dob !== 'mismatched' && !nationalityMismatched && band === 'weak') {
+  // A rendering of another script held to the loose cap agrees with the listed name only by its
+  // consonants: not the listed name exactly ("jarod milr" / Gerd MUELLER).
+  const heldLoose = s.query.tokens.some((t) => t.transliterated) && s.name.score <= LOOSE_ONLY_CAP;
+  if (
+    spelling &&
+    !heldLoose &&
+    context.nameOnly &&
+    dob !== 'mismatched' &&
+    !nationalityMismatched &&
+    band === 'weak'
+  ) {
     // The contract's LOW means "likely a different person": a name that is a listed person's
     // exactly cannot be said to be that by name alone, however common it is, nor can the full
     // name typed with a letter wrong ("Mohanmad ESLAMI").

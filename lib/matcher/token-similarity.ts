@@ -65,7 +65,7 @@ const SKELETON_RENDERING_PAIR = 0.87;
 const SKELETON_MIN = 2;
 /**
  * Shortest skeleton from which an agreement with the written vowels counts as the name spelt
- * (`rendersAlike`): two consonants and a vowel or two are still many names' ("Pouell" / "Bolly").
+ * (`rendersAlike`): two consonants and a vowel or two are still many names' ("Sin" / "Sean").
  */
 const FIRM_SKELETON = 3;
 /** Consonant skeletons of vowel-less renderings one edit apart. */
@@ -271,13 +271,18 @@ function skeletonOf(rendering: NameToken, listed: NameToken): SkeletonAgreement 
 }
 
 /**
- * Whether two aligned tokens are one name rendered: one is another script's rendering (or a Baltic
- * respelling) with the other's consonant skeleton, and the vowels it writes are, in order, the
- * other's ("jurj" / "George"; not "khlud" / "Khaled").
+ * How two aligned tokens agree as one name rendered: one is another script's rendering (or a
+ * Baltic respelling) with the other's consonant skeleton, and the vowels it writes are, in order,
+ * the other's ("jurj" / "George"; not "khlud" / "Khaled"): 'rendered' from three consonants,
+ * 'short' with two ("sin" / "Sean"), which are many names'; undefined when they do not.
  */
-export function rendersAlike(a: NameToken, b: NameToken): boolean {
+export function rendersAlike(a: NameToken, b: NameToken): 'rendered' | 'short' | undefined {
   const r = skeletonRendering(a, b);
-  return r !== undefined && r.skeleton.length >= FIRM_SKELETON && renderedVowelsAgree(r.rendering, r.listed);
+  if (r === undefined || !renderedVowelsAgree(r.rendering, r.listed)) return undefined;
+  if (r.skeleton.length >= FIRM_SKELETON) return 'rendered';
+  // Two consonants: the same opening, and a vowel written besides a ("Sin" / SEAN, "Modi" /
+  // MOODY; not "Sara" / YASSER, "Par" / AYEBARE).
+  return sameOpening(r.rendering, r.listed) && /[eiouy]/.test(r.rendering) ? 'short' : undefined;
 }
 
 /**
