@@ -53,6 +53,8 @@ export interface NameToken {
    * or f and v (Arabic): compared by the looser skeleton of token-similarity.ts `skeletonsOf`.
    */
   readFromAbjad?: boolean;
+  /** Read from Greek, whose χ (read "ch") renders a foreign h or kh, not the English ch. */
+  readFromGreek?: boolean;
   /**
    * The token read as Polish, Czech, Baltic or Turkish spelling, rewritten the English way the
    * lists spell ("wasiljewicz" → "vasilyevich"); empty for most tokens (latin-orthographies.ts)
@@ -251,6 +253,7 @@ export function isVietnameseName(name: string): boolean {
 
 const ARABIC_SCRIPT_RE = /[\u0600-\u06ff]/;
 const ABJAD_SCRIPT_RE = /[\u0590-\u06ff]/;
+const GREEK_SCRIPT_RE = /[\u0370-\u03ff]/;
 
 /** Folded word list of a name, before titles, particles and variant keys are applied. */
 export function nameWords(name: string): string[] {
@@ -320,6 +323,7 @@ export function tokeniseName(name: string): NameToken[] {
   );
   if (transliterated && ARABIC_SCRIPT_RE.test(name)) for (const t of tokens) t.readFromArabic = true;
   if (transliterated && ABJAD_SCRIPT_RE.test(name)) for (const t of tokens) t.readFromAbjad = true;
+  if (transliterated && GREEK_SCRIPT_RE.test(name)) for (const t of tokens) t.readFromGreek = true;
   if (nonAscii && !transliterated && isVietnameseName(name)) {
     for (const t of tokens) {
       t.readFromVietnamese = true;

@@ -57,8 +57,9 @@ const PHONETIC_SAME_SCRIPT = 0.86;
  * A rendering of another script read back, or a Baltic respelling, whose consonant skeleton is the
  * listed spelling's (`renderingSkeleton`: "mkvriid" / "McBride", "liunuu" / "Leonov", "dzordz" /
  * "George") and writes, between them, only vowels the listed spelling has there
- * (`renderedVowelsAgree`): aligned, above the partial band's contribution (name-score.ts counts
- * such a pair as firm when the whole name is rendered).
+ * (`renderedVowelsAgree`): aligned, above the partial band's contribution; as one name rendered
+ * (`rendersAlike`) it is `RENDERING_PAIR` (name-score.ts counts such a pair as firm when the
+ * whole name is rendered).
  */
 const SKELETON_RENDERING_PAIR = 0.87;
 /** Shortest skeleton compared so: one consonant is many names'. */
@@ -147,8 +148,11 @@ function compareTokens(a: NameToken, b: NameToken, cut: boolean): number {
   )
     return Math.max(RENDERING_PAIR, spellingSimilarity(a, b, cut));
   const skeleton = skeletonRendering(a, b);
-  if (skeleton !== undefined && renderedVowelsAgree(skeleton.rendering, skeleton.listed))
-    return Math.max(SKELETON_RENDERING_PAIR, spellingSimilarity(a, b, cut));
+  if (skeleton !== undefined && renderedVowelsAgree(skeleton.rendering, skeleton.listed)) {
+    // One name rendered (`rendersAlike`) is as close as another script's rendering folded alike.
+    const pair = rendersAlike(a, b) === 'rendered' ? RENDERING_PAIR : SKELETON_RENDERING_PAIR;
+    return Math.max(pair, spellingSimilarity(a, b, cut));
+  }
   if (a.text.length > 6 && b.text.length > 6 && isPatronymic(a) && isPatronymic(b))
     return patronymicSimilarity(a, b, cut);
   const aAbd = a.text.startsWith(ABD_PREFIX) && a.text.length >= ABD_PREFIX.length + 3;
@@ -279,10 +283,16 @@ function skeletonOf(rendering: NameToken, listed: NameToken): SkeletonAgreement 
 export function rendersAlike(a: NameToken, b: NameToken): 'rendered' | 'short' | undefined {
   const r = skeletonRendering(a, b);
   if (r === undefined || !renderedVowelsAgree(r.rendering, r.listed)) return undefined;
-  if (r.skeleton.length >= FIRM_SKELETON) return 'rendered';
+  // Counted on the consonants the rendering writes: a vowel letter read as v adds none ("tod").
+  if (Math.min(r.skeleton.length, renderingSkeleton(r.rendering).length) >= FIRM_SKELETON) return 'rendered';
   // Two consonants: the same opening, and a vowel written besides a ("Sin" / SEAN, "Modi" /
   // MOODY; not "Sara" / YASSER, "Par" / AYEBARE).
-  return sameOpening(r.rendering, r.listed) && /[eiouy]/.test(r.rendering) ? 'short' : undefined;
+  // MOODY; not "Sara" / YASSER, "Par" / AYEBARE), its consonants as written ("tod" is not DAVID).
+  return sameOpening(r.rendering, r.listed) &&
+    /[eiouy]/.test(r.rendering) &&
+    renderingSkeleton(r.rendering) === r.skeleton
+    ? 'short'
+    : undefined;
 }
 
 /**
@@ -311,6 +321,8 @@ function skeletonsOf(token: NameToken): TokenSkeletons {
     // Baltic c is ts ("Uaicaids" for Whitesides).
     if (token.respelt && !token.transliterated)
       spellings = [...new Set(spellings.map((t) => withoutBalticEnding(t).replace(/c(?!h)/g, 'ts')))];
+    // Greek χ, read "ch", renders h and kh ("Χουφμαν" for Huffman).
+    if (token.readFromGreek) spellings = spellings.map((t) => t.replace(/ch/g, 'h'));
     // Only the abjads write b and v (Hebrew), f and v (Arabic) with one letter and leave vowels
     // unwritten: other scripts' renderings write every letter, so b, p, f and v stay apart, and a
     // letter read as a vowel is one.

@@ -112,7 +112,9 @@ const GERESH_RE = /['\u05f3\u2019]/;
 
 export function transliterateHebrewChar(text: string, i: number): string {
   const ch = text[i];
-  const wordStart = !isLetterAt(text, i - 1, HEBREW);
+  // A geresh belongs to the letter before it ("ג'ורג'": the ו is inside the word).
+  const before = GERESH_RE.test(text[i - 1] ?? '') ? i - 2 : i - 1;
+  const wordStart = !isLetterAt(text, before, HEBREW);
   if (HEBREW_WITH_GERESH[ch] && GERESH_RE.test(text[i + 1] ?? '')) return HEBREW_WITH_GERESH[ch];
   // Alef before a consonant is the vowel a in most names (אדם adam, מארק mark, סארא sara); before
   // ו or י it only carries that vowel.
