@@ -243,6 +243,11 @@ interface VerdictContext {
  * a known variant, or another script's rendering of it (token-similarity.ts, 0.93 and up).
  */
 const EXACT_PAIR = 0.93;
+/**
+ * ...and for a query rendered from another script or respelt the Baltic way: a part with the
+ * listed consonants and its written vowels among the listed ones (token-similarity.ts, 0.87).
+ */
+const RENDERED_EXACT_PAIR = 0.87;
 
 /**
  * Whether the query is the listed name exactly: the same parts both ways (particles aside), each
@@ -278,6 +283,8 @@ function isInnerTypo(a: string, b: string): boolean {
  * ('typo'); otherwise undefined.
  */
 function fullNameSpelling(s: Scored): 'exact' | 'typo' | undefined {
+  // A rendering of another script or a Baltic respelling spells every part as it renders it.
+  const rendering = s.query.tokens.some((t) => t.transliterated || t.respelt);
   if (s.name.unmatchedQuery.length > 0 || s.name.unmatchedListed.length > 0 || s.name.pairs.length < 2)
     return undefined;
   let parts = 0;
@@ -290,7 +297,7 @@ function fullNameSpelling(s: Scored): 'exact' | 'typo' | undefined {
       continue;
     }
     parts++;
-    if (p.similarity >= EXACT_PAIR) continue;
+    if (p.similarity >= (rendering ? RENDERED_EXACT_PAIR : EXACT_PAIR)) continue;
     if (!isInnerTypo(p.query, p.listed) || ++typos > 1) return undefined;
   }
   if (parts < 2) return undefined;
