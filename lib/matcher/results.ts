@@ -402,6 +402,13 @@ function nameVerdict(
     band = 'weak';
     notes.push('a syllable of the Vietnamese name not on the listed name');
   }
+  if (weakenable() && vietnameseSyllablesApart(s)) {
+    // "Huynh Thi" / THI HUONG DO, "Luong Thanh" / Le Thanh LONG: a Vietnamese name written without
+    // its marks is a few one-syllable names out of a few hundred; a syllable a letter or two from
+    // the listed one is another name ("Huynh" is not "Huong"), and Văn or Thị is no evidence.
+    band = 'weak';
+    notes.push('a Vietnamese syllable spelt only near the listed one, or only Văn or Thị shared beside one');
+  }
   if (weakenable() && restsOnAnInitial(s)) {
     // "Maia Haley" / "Haley M. Stevens", "Munsif al-Ashraf" / "ASHRAF, Haji M.": a whole name part
     // taken for a listed initial, with one other part at most spelt alike, is one name and a letter.
@@ -465,6 +472,33 @@ function nameVerdict(
 
 /** Vietnamese middle names that mark a man (Văn) or a woman (Thị), often left out by the lists. */
 const VIETNAMESE_FILLERS = new Set(['van', 'thi']);
+/** Vietnamese family names, folded: together they are borne by most Vietnamese. */
+const VIETNAMESE_FAMILY_NAMES_FOLDED: ReadonlySet<string> = new Set(
+  'nguyen tran le pham hoang huynh phan vu vo dang bui do ho ngo duong ly truong dinh doan trinh luong lam ha to'.split(
+    ' ',
+  ),
+);
+/** Longest Vietnamese syllable, folded ("nghieng"). */
+const VIETNAMESE_SYLLABLE = 7;
+
+/**
+ * Whether the query reads as a Vietnamese name written without marks (two parts or more, every
+ * part a syllable, one a Vietnamese family name) matched through a syllable spelt only near its
+ * listed counterpart, or through a shared Văn or Thị beside at most one other syllable.
+ */
+function vietnameseSyllablesApart(s: Scored): boolean {
+  const tokens = s.query.tokens;
+  if (tokens.length < 2 || tokens.some((t) => t.transliterated || t.text.length > VIETNAMESE_SYLLABLE))
+    return false;
+  if (!tokens.some((t) => VIETNAMESE_FAMILY_NAMES_FOLDED.has(t.text))) return false;
+  let real = 0;
+  for (const p of s.name.pairs) {
+    if (p.query.length <= 1 || p.listed.length <= 1) continue;
+    if (p.similarity < FIRM_PAIR) return true;
+    if (!VIETNAMESE_FILLERS.has(p.query)) real++;
+  }
+  return real <= 1 && s.name.pairs.some((p) => VIETNAMESE_FILLERS.has(p.query));
+}
 
 /** Aligned below this similarity, two name parts are near spellings (a typo, a cognate), not one name. */
 const FIRM_PAIR = 0.95;
