@@ -307,7 +307,7 @@ const STRICT_SKELETON_CLASS: Record<string, string> = { ...SKELETON_CLASS, p: 'p
 
 /**
  * The consonant skeleton that renderings of one Latin name into another script and back share
- * ("McConnell", "makkonnell", "mkvnl", "Makonels" → "mknl"): digraphs folded, consonants by class,
+ * ("McConnell", "makkonnell", "Makonels" → "mknl"): digraphs folded, consonants by class,
  * vowels, h, w and y left out, repeats written once; `strict` keeps b, p, f and v apart. Candidate selection looks renderings up by it
  * (name-index.ts); token-similarity.ts compares renderings by it.
  */
