@@ -24,6 +24,8 @@ import { personCategories, tokenWeights } from './name-rarity.ts';
 import { type NamesByDate, namesBornOnDate } from './names-by-date.ts';
 import type { NameToken } from './normalise.ts';
 import { type PeopleSource, peopleSource } from './snapshot-people.ts';
+import { renderingSkeleton } from './string-similarity.ts';
+import { renderingSkeletonKeys } from './token-similarity.ts';
 
 export interface IndexedPerson {
   person: ListedPerson;
@@ -134,6 +136,11 @@ export interface NameIndex {
    * (near-tokens.ts; candidates.ts checks a sample before reading it); absent when compiled now.
    */
   near: NearTokens | undefined;
+  /**
+   * Vocabulary ids by consonant skeleton (`renderingSkeleton`), built at the first screen of a
+   * rendering of another script or a Baltic respelling (`lookupToken`): a cold start spares it.
+   */
+  bySkeleton?: KeyLookup;
   lists: ListSummary[];
   listNames: Map<ListId, string>;
 }
@@ -398,6 +405,15 @@ export function lookupToken(index: NameIndex, token: NameToken, out: VocabIdSet)
     for (let skip = 0; skip < text.length; skip++) addDeleted(index, hashSkipping(text, skip), out);
     for (let skip = 0; skip < text.length; skip++)
       addPiece(index, hashSkipping(text, skip), text, 0, text.length, skip, out);
+  }
+  // A rendering of another script or a Baltic respelling: the listed names with its skeleton.
+  const skeletons = renderingSkeletonKeys(token);
+  if (skeletons.length > 0) {
+    index.bySkeleton ??= new KeyTable(
+      index.vocab.map((t) => (t.particle || t.initial ? '' : renderingSkeleton(t.text))),
+      (key) => key.length < 2,
+    );
+    for (const key of skeletons) out.addAll(index.bySkeleton.get(key));
   }
   // An Arabic article run into the name ("ALRAYS" for "AL-RAYS"): the name without it.
   const article = ARTICLE_RUN_IN_RE.exec(text);

@@ -13,7 +13,13 @@ import { COMMON_GIVEN_NAMES } from './name-variants.ts';
 import { type NameToken, tokeniseName } from './normalise.ts';
 import { MATCH_FLOOR } from './risk.ts';
 import { editDistance, sameRendering } from './string-similarity.ts';
-import { ABD_PREFIX, alignableSimilarity, isPatronymic } from './token-similarity.ts';
+import {
+  ABD_PREFIX,
+  alignableSimilarity,
+  isPatronymic,
+  rendersAlike,
+  skeletonOnly,
+} from './token-similarity.ts';
 import {
   COMMON_GIVEN_WEIGHT,
   INITIAL_WEIGHT,
@@ -57,7 +63,7 @@ const NO_PART_CAP = 0.5;
  * needs more parts that agree in spelling (exactly, as a known variant or within a typo) than
  * parts that agree loosely to count as a name match.
  */
-const LOOSE_ONLY_CAP = 0.78;
+export const LOOSE_ONLY_CAP = 0.78;
 /**
  * At most this score (the partial band) when the two name parts of the query face the listed
  * parts in reversed order and one of them is only near ("Lucas Franco" / "Frank Lucas"): a
@@ -214,6 +220,10 @@ export function scoreTokens(
   let abdCutShort = false;
   let looseParts = 0;
   let firmParts = 0;
+  // Parts that agree only as one name rendered (`rendersAlike`): firm when the query has no part
+  // the listed name lacks, loose otherwise; those of two consonants firm only beside a firm part.
+  let renderedParts = 0;
+  let shortRenderedParts = 0;
   for (let c = 0; c < chosenCount; c++) {
     const q = chosenQ[c];
     const q2 = chosenQ2[c];
@@ -249,7 +259,10 @@ export function scoreTokens(
       if (rarity > rarestMatched) rarestMatched = rarity;
       evidence += w * contribution(s);
       matchedParts += q2 >= 0 || l2 >= 0 ? 2 : 1;
-      if (q2 < 0 && l2 < 0 && looseAcrossScripts(query[q], listed[l])) looseParts++;
+      const agreement = q2 < 0 && l2 < 0 ? acrossScripts(query[q], listed[l]) : 'firm';
+      if (agreement === 'loose') looseParts++;
+      else if (agreement === 'rendered') renderedParts++;
+      else if (agreement === 'short') shortRenderedParts++;
       else firmParts++;
     }
     if (initialPair) matchedInitials++;
@@ -344,8 +357,18 @@ export function scoreTokens(
     score = Math.min(score, matchedInitials > 0 && matchedParts === 1 ? INITIALS_CAP : SINGLE_PART_CAP);
   }
   if (matchedParts === 0) score = Math.min(score, NO_PART_CAP);
+  // A rendering of the whole name whose every part has the listed consonants and vowels among the
+  // listed ones is the name written in another script; with parts of its own left over, the parts
+  // that agree only so are as loose as any skeleton agreement.
+  if (leftQueryCount === 0) firmParts += renderedParts;
+  else looseParts += renderedParts;
+  if (leftQueryCount === 0 && firmParts > 0) firmParts += shortRenderedParts;
+  else looseParts += shortRenderedParts;
   if (looseParts > 0 && looseParts >= firmParts) score = Math.min(score, LOOSE_ONLY_CAP);
-  if (queryParts === 2 && crossedWithNearPart(query, listed)) score = Math.min(score, CROSSED_NEAR_CAP);
+  // Read back from another script, a part only near its listed counterpart is a guess at the
+  // spelling: with the order crossed too, the name is a lead, not a match.
+  if (queryParts === 2 && crossedWithNearPart(query, listed))
+    score = Math.min(score, query[0].transliterated ? LOOSE_ONLY_CAP : CROSSED_NEAR_CAP);
   if (evidence < EVIDENCE_MIN)
     score *= NO_EVIDENCE_FACTOR + ((1 - NO_EVIDENCE_FACTOR) * evidence) / EVIDENCE_MIN;
   // Usually in order already (the alignment picks pairs best first), and a sort copies the array.
@@ -354,21 +377,30 @@ export function scoreTokens(
 }
 
 /**
- * Whether two aligned tokens, one a rendering of another script (or vowel-less), agree only by
- * their consonants: not the same text, not one name-variant group, and more than a typo apart.
+ * How two aligned tokens agree when one is a rendering of another script (or vowel-less) or a
+ * Baltic respelling: 'loose' when only by their consonants (not the same text, not one
+ * name-variant group, more than a typo apart), 'rendered' or 'short' when as one name rendered
+ * (`rendersAlike`: the listed consonants, the written vowels among the listed ones), else 'firm'.
  */
-function looseAcrossScripts(a: NameToken, b: NameToken): boolean {
-  if (a.transliterated === b.transliterated && !a.vowelPoor && !b.vowelPoor) return false;
-  if (a.text === b.text) return false;
-  for (const k of a.variantKeys) if (b.variantKeys.includes(k)) return false;
+function acrossScripts(a: NameToken, b: NameToken): 'firm' | 'loose' | 'rendered' | 'short' {
+  if (a.transliterated === b.transliterated && !a.vowelPoor && !b.vowelPoor) {
+    // Two Latin spellings: loose only when a Baltic respelling agrees by its skeleton alone.
+    if (!a.respelt && !b.respelt) return 'firm';
+    if (!skeletonOnly(a, b)) return 'firm';
+    return rendersAlike(a, b) ?? 'loose';
+  }
+  if (a.text === b.text) return 'firm';
+  for (const k of a.variantKeys) if (b.variantKeys.includes(k)) return 'firm';
   if (a.readFromArabic || b.readFromArabic) {
     // Arabic script has no letters for v, p, e and o: f, b, i and u stand for them ("فلاديمير بوتين").
-    if (editDistance(arabicSounds(a.text), arabicSounds(b.text), 2) <= 1) return false;
-    return !sameRendering(a.text, b.text);
+    if (editDistance(arabicSounds(a.text), arabicSounds(b.text), 2) <= 1) return 'firm';
+    if (sameRendering(a.text, b.text)) return 'firm';
+    return rendersAlike(a, b) ?? 'loose';
   }
   const typos = Math.max(a.text.length, b.text.length) < 6 ? 1 : 2;
-  if (editDistance(a.text, b.text, typos + 1) <= typos) return false;
-  return !sameRendering(a.text, b.text);
+  if (editDistance(a.text, b.text, typos + 1) <= typos) return 'firm';
+  if (sameRendering(a.text, b.text)) return 'firm';
+  return rendersAlike(a, b) ?? 'loose';
 }
 
 const ARABIC_SOUNDS: Record<string, string> = { v: 'f', p: 'b', e: 'i', o: 'u' };

@@ -49,6 +49,13 @@ export interface NameToken {
    */
   readFromArabic?: boolean;
   /**
+   * Read from Arabic or Hebrew script, which write few vowels and one letter for b and v (Hebrew)
+   * or f and v (Arabic): compared by the looser skeleton of token-similarity.ts `skeletonsOf`.
+   */
+  readFromAbjad?: boolean;
+  /** Read from Greek, whose χ (read "ch") renders a foreign h or kh, not the English ch. */
+  readFromGreek?: boolean;
+  /**
    * The token read as Polish, Czech, Baltic or Turkish spelling, rewritten the English way the
    * lists spell ("wasiljewicz" → "vasilyevich"); empty for most tokens (latin-orthographies.ts)
    * and for every token read from another script.
@@ -83,6 +90,19 @@ const SPECIAL_LETTERS: Record<string, string> = {
 const SPECIAL_RE = /[ßæœøłđðþıŀħ]/g;
 /** Letters only Latvian and Lithuanian write (with š, ž, č, which Czech and Slovak share). */
 const BALTIC_LETTERS_RE = /[āēīūģķļņėįųĀĒĪŪĢĶĻŅĖĮŲ]|[šžčŠŽČ]\S*(?:s)\b/u;
+/**
+ * A name written without Baltic letters whose parts all end in a vowel or s, one of them in a
+ * Lithuanian nominative ending after a consonant ("Kevinas Hernas", "Sergei Leonovas").
+ */
+function looksLithuanian(name: string): boolean {
+  const words = name.split(/[\s,]+/).filter((w) => w.length > 0);
+  return (
+    words.length >= 2 &&
+    words.every((w) => /(?:[aeiouy]|s)$/i.test(w)) &&
+    words.some((w) => /[^aeiouy](?:as|is|us|ys)$/i.test(w))
+  );
+}
+
 /** Their nominative endings of a man's name. */
 const BALTIC_ENDING_RE = /(?:as|is|us|ys|s)$/;
 const MARKS_RE = /\p{M}+/gu;
@@ -232,6 +252,8 @@ export function isVietnameseName(name: string): boolean {
 }
 
 const ARABIC_SCRIPT_RE = /[\u0600-\u06ff]/;
+const ABJAD_SCRIPT_RE = /[\u0590-\u06ff]/;
+const GREEK_SCRIPT_RE = /[\u0370-\u03ff]/;
 
 /** Folded word list of a name, before titles, particles and variant keys are applied. */
 export function nameWords(name: string): string[] {
@@ -300,6 +322,8 @@ export function tokeniseName(name: string): NameToken[] {
     makeToken(p.text, p.particle, transliterated, readFromHan, readFromIndic),
   );
   if (transliterated && ARABIC_SCRIPT_RE.test(name)) for (const t of tokens) t.readFromArabic = true;
+  if (transliterated && ABJAD_SCRIPT_RE.test(name)) for (const t of tokens) t.readFromAbjad = true;
+  if (transliterated && GREEK_SCRIPT_RE.test(name)) for (const t of tokens) t.readFromGreek = true;
   if (nonAscii && !transliterated && isVietnameseName(name)) {
     for (const t of tokens) {
       t.readFromVietnamese = true;
@@ -307,17 +331,20 @@ export function tokeniseName(name: string): NameToken[] {
     }
   }
   const latin = nonAscii && !transliterated && !readFromHan && !readFromIndic;
-  if (latin && BALTIC_LETTERS_RE.test(name)) {
+  const plainLatin = !transliterated && !readFromHan && !readFromIndic;
+  if ((latin && BALTIC_LETTERS_RE.test(name)) || (plainLatin && looksLithuanian(name))) {
     // Latvian and Lithuanian respell a foreign name as it sounds and give it their nominative
     // ending ("Mičs Makonels", "Mičas Makonelas" for Mitch McConnell): the name without it is
     // one more reading, its háčeks spelt out.
     const spelt = nameParts(withDigraphs(name.normalize('NFC')) ?? name);
     if (spelt.length === tokens.length) {
       for (let i = 0; i < tokens.length; i++) {
+        if (tokens[i].particle) continue;
+        // Every part is respelt, with an ending or not ("Džimi", "Ašli"): compared as a rendering.
+        tokens[i].respelt = true;
         const stem = spelt[i].text.replace(BALTIC_ENDING_RE, '');
         if (stem === spelt[i].text || stem.length < 3) continue;
         tokens[i].readings = [...new Set([...tokens[i].readings, stem])];
-        tokens[i].respelt = true;
       }
     }
   }

@@ -21,6 +21,7 @@ import {
   fullQueryDate,
 } from './corroboration.ts';
 import { type IndexedPerson, listedNameOf, type NameIndex } from './name-index.ts';
+import { LOOSE_ONLY_CAP } from './name-score.ts';
 import { criminalNarrative, pepNarrative, sanctionsNarrative } from './narrative.ts';
 import type { NameToken } from './normalise.ts';
 import { queryCountry } from './query-country.ts';
@@ -242,6 +243,11 @@ interface VerdictContext {
  * a known variant, or another script's rendering of it (token-similarity.ts, 0.93 and up).
  */
 const EXACT_PAIR = 0.93;
+/**
+ * ...and for a query rendered from another script or respelt the Baltic way: a part with the
+ * listed consonants and its written vowels among the listed ones (token-similarity.ts, 0.87).
+ */
+const RENDERED_EXACT_PAIR = 0.87;
 
 /**
  * Whether the query is the listed name exactly: the same parts both ways (particles aside), each
@@ -277,6 +283,8 @@ function isInnerTypo(a: string, b: string): boolean {
  * ('typo'); otherwise undefined.
  */
 function fullNameSpelling(s: Scored): 'exact' | 'typo' | undefined {
+  // A rendering of another script or a Baltic respelling spells every part as it renders it.
+  const rendering = s.query.tokens.some((t) => t.transliterated || t.respelt);
   if (s.name.unmatchedQuery.length > 0 || s.name.unmatchedListed.length > 0 || s.name.pairs.length < 2)
     return undefined;
   let parts = 0;
@@ -289,7 +297,7 @@ function fullNameSpelling(s: Scored): 'exact' | 'typo' | undefined {
       continue;
     }
     parts++;
-    if (p.similarity >= EXACT_PAIR) continue;
+    if (p.similarity >= (rendering ? RENDERED_EXACT_PAIR : EXACT_PAIR)) continue;
     if (!isInnerTypo(p.query, p.listed) || ++typos > 1) return undefined;
   }
   if (parts < 2) return undefined;
@@ -394,6 +402,13 @@ function nameVerdict(
     band = 'weak';
     notes.push('a syllable of the Vietnamese name not on the listed name');
   }
+  if (weakenable() && vietnameseSyllablesApart(s)) {
+    // "Huynh Thi" / THI HUONG DO, "Luong Thanh" / Le Thanh LONG: a Vietnamese name written without
+    // its marks is a few one-syllable names out of a few hundred; a syllable a letter or two from
+    // the listed one is another name ("Huynh" is not "Huong"), and Văn or Thị is no evidence.
+    band = 'weak';
+    notes.push('a Vietnamese syllable spelt only near the listed one, or only Văn or Thị shared beside one');
+  }
   if (weakenable() && restsOnAnInitial(s)) {
     // "Maia Haley" / "Haley M. Stevens", "Munsif al-Ashraf" / "ASHRAF, Haji M.": a whole name part
     // taken for a listed initial, with one other part at most spelt alike, is one name and a letter.
@@ -419,7 +434,17 @@ function nameVerdict(
       notes.push(commonnessInWords(c));
     }
   }
-  if (spelling && context.nameOnly && dob !== 'mismatched' && !nationalityMismatched && band === 'weak') {
+  // A rendering of another script held to the loose cap agrees with the listed name only by its
+  // consonants: not the listed name exactly ("jarod milr" / Gerd MUELLER).
+  const heldLoose = s.query.tokens.some((t) => t.transliterated) && s.name.score <= LOOSE_ONLY_CAP;
+  if (
+    spelling &&
+    !heldLoose &&
+    context.nameOnly &&
+    dob !== 'mismatched' &&
+    !nationalityMismatched &&
+    band === 'weak'
+  ) {
     // The contract's LOW means "likely a different person": a name that is a listed person's
     // exactly cannot be said to be that by name alone, however common it is, nor can the full
     // name typed with a letter wrong ("Mohanmad ESLAMI").
@@ -447,6 +472,33 @@ function nameVerdict(
 
 /** Vietnamese middle names that mark a man (Văn) or a woman (Thị), often left out by the lists. */
 const VIETNAMESE_FILLERS = new Set(['van', 'thi']);
+/** Vietnamese family names, folded: together they are borne by most Vietnamese. */
+const VIETNAMESE_FAMILY_NAMES_FOLDED: ReadonlySet<string> = new Set(
+  'nguyen tran le pham hoang huynh phan vu vo dang bui do ho ngo duong ly truong dinh doan trinh luong lam ha to'.split(
+    ' ',
+  ),
+);
+/** Longest Vietnamese syllable, folded ("nghieng"). */
+const VIETNAMESE_SYLLABLE = 7;
+
+/**
+ * Whether the query reads as a Vietnamese name written without marks (two parts or more, every
+ * part a syllable, one a Vietnamese family name) matched through a syllable spelt only near its
+ * listed counterpart, or through a shared Văn or Thị beside at most one other syllable.
+ */
+function vietnameseSyllablesApart(s: Scored): boolean {
+  const tokens = s.query.tokens;
+  if (tokens.length < 2 || tokens.some((t) => t.transliterated || t.text.length > VIETNAMESE_SYLLABLE))
+    return false;
+  if (!tokens.some((t) => VIETNAMESE_FAMILY_NAMES_FOLDED.has(t.text))) return false;
+  let real = 0;
+  for (const p of s.name.pairs) {
+    if (p.query.length <= 1 || p.listed.length <= 1) continue;
+    if (p.similarity < FIRM_PAIR) return true;
+    if (!VIETNAMESE_FILLERS.has(p.query)) real++;
+  }
+  return real <= 1 && s.name.pairs.some((p) => VIETNAMESE_FILLERS.has(p.query));
+}
 
 /** Aligned below this similarity, two name parts are near spellings (a typo, a cognate), not one name. */
 const FIRM_PAIR = 0.95;

@@ -257,3 +257,155 @@ export function sameFold(fa: string, fb: string): boolean {
   const typos = Math.max(fa.length, fb.length) < 7 ? 0 : 1;
   return editDistance(fa, fb, typos + 1) <= typos;
 }
+
+/**
+ * Digraphs and letters folded before `renderingSkeleton` reads a consonant skeleton: what
+ * renderings of one Latin name into Greek, Cyrillic, Hebrew, Arabic, Persian, Armenian or Georgian
+ * read back, and Baltic respellings, write differently ("George" / "dzhordzh" / "gorg" / "tzortz",
+ * "Richard" / "ritsard", "Khubezov" / "chobzov", "Thompson" / "tompson").
+ */
+const SKELETON_DIGRAPHS: readonly (readonly [RegExp, string])[] = [
+  [/dzh|dz|tz|dj/g, 'j'],
+  [/tsch|tch|tsh/g, 'ts'],
+  [/sch|sh|zh/g, 's'],
+  [/ch/g, 'ts'],
+  [/gh/g, 'g'],
+  [/kh|ck|q/g, 'k'],
+  [/ph/g, 'f'],
+  [/th|dh/g, 't'],
+  [/x/g, 'ks'],
+  [/c(?=[eiy])/g, 's'],
+  [/c/g, 'k'],
+];
+
+/**
+ * Consonant classes of the skeleton: letters one script writes with one letter (Hebrew ב for b
+ * and v, פ for p and f; Arabic ب for p, ف for v; ג, ج and گ for g and j) share a class. Vowels,
+ * h, w and y are left out: abjads write few vowels, w and y are vowels in most renderings (ου,
+ * у, ו), and h is dropped or written as χ, х or ח.
+ */
+const SKELETON_CLASS: Record<string, string> = {
+  b: 'b',
+  p: 'b',
+  f: 'b',
+  v: 'b',
+  k: 'k',
+  g: 'g',
+  j: 'g',
+  s: 's',
+  z: 's',
+  t: 't',
+  d: 't',
+  l: 'l',
+  m: 'm',
+  n: 'n',
+  r: 'r',
+};
+
+/** `SKELETON_CLASS` with b, p, f and v apart, as Latin letters (a Baltic respelling) write them. */
+const STRICT_SKELETON_CLASS: Record<string, string> = { ...SKELETON_CLASS, p: 'p', f: 'f', v: 'v' };
+
+/**
+ * The consonant skeleton that renderings of one Latin name into another script and back share
+ * ("McConnell", "makkonnell", "Makonels" → "mknl"): digraphs folded, consonants by class,
+ * vowels, h, w and y left out, repeats written once; `strict` keeps b, p, f and v apart. Candidate selection looks renderings up by it
+ * (name-index.ts); token-similarity.ts compares renderings by it.
+ */
+export function renderingSkeleton(text: string, strict = false): string {
+  let t = text;
+  for (const [from, to] of SKELETON_DIGRAPHS) t = t.replace(from, to);
+  const classes = strict ? STRICT_SKELETON_CLASS : SKELETON_CLASS;
+  let out = '';
+  for (let i = 0; i < t.length; i++) {
+    const cls = classes[t[i]];
+    if (cls === undefined || cls === out[out.length - 1]) continue;
+    out += cls;
+  }
+  return out;
+}
+
+/**
+ * Letters of a rendering that may stand for a vowel or for v: o and u inside a word (Hebrew ו,
+ * Persian و), v or w opening one (ו and و there).
+ */
+const AMBIGUOUS_V_RE = /^[vw]|[ou]/g;
+/** At most this many such letters are read both ways (2^n skeletons). */
+const MAX_AMBIGUOUS = 4;
+
+/**
+ * The skeletons a rendering read back may stand for: each o or u, and a v opening it, read as a
+ * vowel or as v (Hebrew ו and Persian و are both; "liunuu" is Leonov, "vlg" Oleg). The first is the
+ * plain `renderingSkeleton`.
+ */
+export function renderingSkeletons(text: string): string[] {
+  const at: number[] = [];
+  for (const m of text.matchAll(AMBIGUOUS_V_RE)) at.push(m.index ?? 0);
+  const out = new Set<string>([renderingSkeleton(text)]);
+  if (at.length === 0 || at.length > MAX_AMBIGUOUS) return [...out];
+  for (let mask = 0; mask < 1 << at.length; mask++) {
+    let t = '';
+    let from = 0;
+    at.forEach((pos, k) => {
+      t += text.slice(from, pos) + ((mask >> k) & 1 ? 'v' : 'a');
+      from = pos + 1;
+    });
+    out.add(renderingSkeleton(t + text.slice(from)));
+  }
+  return [...out];
+}
+
+/**
+ * A spelling as consonant classes and vowels in order (`SKELETON_CLASS`; e, i, y as i; o, u, w
+ * as u; h left out), repeats written once; in a rendering (`rendering`) o, u, w and v are `U`: a
+ * vowel or v, as Hebrew ו and Persian و are.
+ */
+function soundLine(text: string, rendering: boolean): string {
+  let t = text;
+  for (const [from, to] of SKELETON_DIGRAPHS) t = t.replace(from, to);
+  let out = '';
+  for (let i = 0; i < t.length; i++) {
+    const c = t[i];
+    let sym: string;
+    if (rendering && 'ouwv'.includes(c)) sym = 'U';
+    else if (c === 'a') sym = 'a';
+    else if ('eiy'.includes(c)) sym = 'i';
+    else if ('ouw'.includes(c)) sym = 'u';
+    else sym = SKELETON_CLASS[c] ?? '';
+    // A rendering's U is written once per letter: "uu" may be "ov" ("pauluuna" / "Pavlovna").
+    if (sym !== '' && (sym !== out[out.length - 1] || sym === 'U')) out += sym;
+  }
+  return out;
+}
+
+const isVowelSym = (x: string): boolean => x === 'a' || x === 'i' || x === 'u';
+
+/**
+ * Whether a rendering writes the listed spelling's consonants and, between them, only vowels the
+ * listed spelling has there (a rendering leaves vowels out, never adds them; a may be left out or
+ * added, as Hebrew and Greek renderings of English i do): "jurj" / "George", "mkvriid" / "McBride"
+ * agree; "khlud" / "Khaled" and "zruq" / "Zuraik" do not.
+ */
+export function renderedVowelsAgree(rendering: string, listed: string): boolean {
+  const r = soundLine(rendering, true);
+  const l = soundLine(listed, false);
+  let j = 0;
+  for (let k = 0; k < r.length; k++) {
+    const sym = r[k];
+    if (sym === 'a') {
+      if (l[j] === 'a') j++;
+      continue;
+    }
+    let found = false;
+    while (j < l.length) {
+      const x = l[j++];
+      if (sym === 'U' ? x === 'u' || x === 'b' : sym === x) {
+        found = true;
+        break;
+      }
+      if (!isVowelSym(x)) return false;
+    }
+    if (!found) return false;
+  }
+  for (; j < l.length; j++) if (!isVowelSym(l[j])) return false;
+  return true;
+}

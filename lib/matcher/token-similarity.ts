@@ -6,7 +6,16 @@
  */
 
 import { makeToken, type NameToken, siniticKey } from './normalise.ts';
-import { editDistance, jaroWinkler, renderingFold, sameFold, sameRendering } from './string-similarity.ts';
+import {
+  editDistance,
+  jaroWinkler,
+  renderedVowelsAgree,
+  renderingFold,
+  renderingSkeleton,
+  renderingSkeletons,
+  sameFold,
+  sameRendering,
+} from './string-similarity.ts';
 
 /** Joined Arabic "Abd al-" prefix, as produced by normalisation. */
 export const ABD_PREFIX = 'abdul';
@@ -44,6 +53,22 @@ const PHONETIC_OTHER_SCRIPT = 0.93;
  */
 const RENDERING_PAIR = 0.93;
 const PHONETIC_SAME_SCRIPT = 0.86;
+/**
+ * A rendering of another script read back, or a Baltic respelling, whose consonant skeleton is the
+ * listed spelling's (`renderingSkeleton`: "mkvriid" / "McBride", "liunuu" / "Leonov", "dzordz" /
+ * "George") and writes, between them, only vowels the listed spelling has there
+ * (`renderedVowelsAgree`): aligned, above the partial band's contribution; as one name rendered
+ * (`rendersAlike`) it is `RENDERING_PAIR` (name-score.ts counts such a pair as firm when the
+ * whole name is rendered).
+ */
+const SKELETON_RENDERING_PAIR = 0.87;
+/** Shortest skeleton compared so: one consonant is many names'. */
+const SKELETON_MIN = 2;
+/**
+ * Shortest skeleton from which an agreement with the written vowels counts as the name spelt
+ * (`rendersAlike`): two consonants and a vowel or two are still many names' ("Sin" / "Sean").
+ */
+const FIRM_SKELETON = 3;
 /** Consonant skeletons of vowel-less renderings one edit apart. */
 const SKELETON_PAIR = 0.85;
 /** Factor for tokens that start with different letters and sounds. */
@@ -122,6 +147,12 @@ function compareTokens(a: NameToken, b: NameToken, cut: boolean): number {
     (rendersAs(a, b) || rendersAs(b, a))
   )
     return Math.max(RENDERING_PAIR, spellingSimilarity(a, b, cut));
+  const skeleton = skeletonRendering(a, b);
+  if (skeleton !== undefined && renderedVowelsAgree(skeleton.rendering, skeleton.listed)) {
+    // One name rendered (`rendersAlike`) is as close as another script's rendering folded alike.
+    const pair = rendersAlike(a, b) === 'rendered' ? RENDERING_PAIR : SKELETON_RENDERING_PAIR;
+    return Math.max(pair, spellingSimilarity(a, b, cut));
+  }
   if (a.text.length > 6 && b.text.length > 6 && isPatronymic(a) && isPatronymic(b))
     return patronymicSimilarity(a, b, cut);
   const aAbd = a.text.startsWith(ABD_PREFIX) && a.text.length >= ABD_PREFIX.length + 3;
@@ -203,6 +234,156 @@ function spellingSimilarity(a: NameToken, b: NameToken, cut: boolean, initialCou
   if (initialCounts && a.text[0] !== b.text[0] && a.phonetic[0] !== b.phonetic[0]) s *= FIRST_LETTER_FACTOR;
   return s;
 }
+
+/** Whether a token is a rendering of another script read back or a Baltic respelling. */
+function isRendering(token: NameToken): boolean {
+  return token.transliterated || token.respelt === true;
+}
+
+/**
+ * The spelling of `a` or `b` (a rendering of another script, or a Baltic respelling's stem) whose
+ * consonant skeleton, read either way where a letter may be a vowel or v, is the other token's
+ * (`renderingSkeleton`), with the other's text; undefined when there is none.
+ */
+function skeletonRendering(a: NameToken, b: NameToken): SkeletonAgreement | undefined {
+  if (a.particle || b.particle || a.initial || b.initial) return undefined;
+  if (isRendering(a) && !isRendering(b)) return skeletonOf(a, b);
+  if (isRendering(b) && !isRendering(a)) return skeletonOf(b, a);
+  if (isRendering(a) && isRendering(b)) return skeletonOf(a, b) ?? skeletonOf(b, a);
+  return undefined;
+}
+
+interface SkeletonAgreement {
+  rendering: string;
+  listed: string;
+  skeleton: string;
+}
+
+function skeletonOf(rendering: NameToken, listed: NameToken): SkeletonAgreement | undefined {
+  const target = skeletonsOf(listed).plain;
+  if (target.length < SKELETON_MIN) return undefined;
+  const { spellings, readBothWays, strict } = skeletonsOf(rendering);
+  // A rendering of an alphabet writes b, p, f and v apart, and its first letter.
+  if (strict !== undefined) {
+    if (!strict.includes(strictSkeletonOf(listed))) return undefined;
+    if (!sameOpening(spellings[0], listed.text)) return undefined;
+  }
+  for (let k = 0; k < spellings.length; k++)
+    if (readBothWays[k].includes(target))
+      return { rendering: spellings[k], listed: listed.text, skeleton: target };
+  return undefined;
+}
+
+/**
+ * How two aligned tokens agree as one name rendered: one is another script's rendering (or a
+ * Baltic respelling) with the other's consonant skeleton, and the vowels it writes are, in order,
+ * the other's ("jurj" / "George"; not "khlud" / "Khaled"): 'rendered' from three consonants,
+ * 'short' with two ("sin" / "Sean"), which are many names'; undefined when they do not.
+ */
+export function rendersAlike(a: NameToken, b: NameToken): 'rendered' | 'short' | undefined {
+  const r = skeletonRendering(a, b);
+  if (r === undefined || !renderedVowelsAgree(r.rendering, r.listed)) return undefined;
+  // Counted on the consonants the rendering writes: a vowel letter read as v adds none ("tod").
+  if (Math.min(r.skeleton.length, renderingSkeleton(r.rendering).length) >= FIRM_SKELETON) return 'rendered';
+  // Two consonants: the same opening, and a vowel written besides a ("Sin" / SEAN, "Modi" /
+  // MOODY; not "Sara" / YASSER, "Par" / AYEBARE).
+  // MOODY; not "Sara" / YASSER, "Par" / AYEBARE), its consonants as written ("tod" is not DAVID).
+  return sameOpening(r.rendering, r.listed) &&
+    /[eiouy]/.test(r.rendering) &&
+    renderingSkeleton(r.rendering) === r.skeleton
+    ? 'short'
+    : undefined;
+}
+
+/**
+ * Whether two Latin tokens, one a Baltic respelling, agree only by `renderingSkeleton`: not spelt
+ * alike within a typo, as another alphabet reads it, nor with a Baltic ending added.
+ */
+export function skeletonOnly(a: NameToken, b: NameToken): boolean {
+  if (a.text === b.text || skeletonRendering(a, b) === undefined) return false;
+  const maxLen = Math.max(a.text.length, b.text.length);
+  if (editDistance(a.text, b.text, 2) <= (maxLen <= 4 ? 1 : 2)) return false;
+  if (hasInflectedEnding(a.text, b.text) || hasInflectedEnding(b.text, a.text)) return false;
+  if ((a.readings.length > 0 || b.readings.length > 0) && (readsAs(a, b.text) || readsAs(b, a.text)))
+    return false;
+  return !(rendersAs(a, b) || rendersAs(b, a));
+}
+
+/**
+ * A token's skeletons, worked out once per token: its text's (`plain`) and, for a rendering, each
+ * spelling's (the text and a Baltic respelling's readings) read both ways (`renderingSkeletons`).
+ */
+function skeletonsOf(token: NameToken): TokenSkeletons {
+  let s = tokenSkeletons.get(token);
+  if (s === undefined) {
+    let spellings = isRendering(token) ? [token.text, ...token.readings] : [];
+    // A Baltic respelling is compared without its nominative ending ("Makonels" as "makonel").
+    // Baltic c is ts ("Uaicaids" for Whitesides).
+    if (token.respelt && !token.transliterated)
+      spellings = [...new Set(spellings.map((t) => withoutBalticEnding(t).replace(/c(?!h)/g, 'ts')))];
+    // Greek χ, read "ch", renders h and kh ("Χουφμαν" for Huffman).
+    if (token.readFromGreek) spellings = spellings.map((t) => t.replace(/ch/g, 'h'));
+    // Only the abjads write b and v (Hebrew), f and v (Arabic) with one letter and leave vowels
+    // unwritten: other scripts' renderings write every letter, so b, p, f and v stay apart, and a
+    // letter read as a vowel is one.
+    const abjad = token.readFromAbjad === true;
+    s = {
+      plain: renderingSkeleton(token.text),
+      spellings,
+      readBothWays: spellings.map((t) =>
+        (abjad ? renderingSkeletons(t) : [renderingSkeleton(t)]).filter((k) => k.length >= SKELETON_MIN),
+      ),
+      strict: abjad ? undefined : spellings.map((t) => renderingSkeleton(t, true)),
+    };
+    tokenSkeletons.set(token, s);
+  }
+  return s;
+}
+
+interface TokenSkeletons {
+  plain: string;
+  spellings: string[];
+  readBothWays: string[][];
+  /** A rendering of an alphabet's spellings' strict skeletons (b, p, f and v apart); none for an abjad's. */
+  strict: string[] | undefined;
+}
+
+function strictSkeletonOf(token: NameToken): string {
+  let s = strictSkeletons.get(token);
+  if (s === undefined) {
+    s = renderingSkeleton(token.text, true);
+    strictSkeletons.set(token, s);
+  }
+  return s;
+}
+
+const strictSkeletons = new WeakMap<NameToken, string>();
+
+/** Whether two spellings open alike: both with a vowel, or with consonants of one skeleton class. */
+function sameOpening(a: string, b: string): boolean {
+  const va = /^[aeiouyhw]/.test(a);
+  const vb = /^[aeiouyhw]/.test(b);
+  if (va || vb) return va === vb;
+  // s and z are two letters in every alphabet ("Sichev" is not "Zaitsev").
+  if (a[0] !== b[0] && /^[sz]/.test(a) && /^[sz]/.test(b)) return false;
+  return renderingSkeleton(a.slice(0, 2), true) === renderingSkeleton(b.slice(0, 2), true);
+}
+
+function withoutBalticEnding(text: string): string {
+  const stem = text.replace(/(?:as|is|us|ys|s)$/, '');
+  return stem.length >= 3 ? stem : text;
+}
+
+/** Every skeleton a rendering's spellings may stand for (none for a token that is no rendering). */
+export function renderingSkeletonKeys(token: NameToken): string[] {
+  if (!isRendering(token) || token.particle || token.initial) return [];
+  const keys = new Set(skeletonsOf(token).readBothWays.flat());
+  // An alphabet's rendering is mostly found by its spelling: by skeleton only from three consonants.
+  if (!token.readFromAbjad) for (const k of keys) if (k.length < FIRM_SKELETON) keys.delete(k);
+  return [...keys];
+}
+
+const tokenSkeletons = new WeakMap<NameToken, TokenSkeletons>();
 
 /** Whether a reading of `token` in another Latin alphabet is `other` as a rendering spells it. */
 function rendersAs(token: NameToken, other: NameToken): boolean {

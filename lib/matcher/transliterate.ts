@@ -29,6 +29,7 @@ import { transliterateKhmer, transliterateThai } from './romanise/southeast-asia
 const HAS_NON_LATIN =
   /[\u0370-\u03ff\u0400-\u052f\u0530-\u058f\u0590-\u05ff\u0600-\u06ff\u0900-\u0d7f\u0e00-\u0e7f\u10a0-\u10ff\u1200-\u137f\u1780-\u17ff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7a3]/;
 const KANA_RE = /[\u3041-\u30fc]/;
+const UKRAINIAN_LETTERS_RE = /[іїєґ]/;
 
 /**
  * Transliterates every supported non-Latin character of `text` to Latin letters and leaves
@@ -44,6 +45,8 @@ export function transliterate(text: string): string {
   if (/[\u0370-\u03ff]/.test(source)) {
     for (const [pattern, replacement] of GREEK_DIGRAPHS) source = source.replace(pattern, replacement);
   }
+  // Ukrainian writes і, ї, є and ґ, which Russian does not.
+  const ukrainian = UKRAINIAN_LETTERS_RE.test(source);
   let out = '';
   for (let i = 0; i < source.length; i++) {
     const ch = source[i];
@@ -94,6 +97,9 @@ export function transliterate(text: string): string {
       // Armenian ու is the vowel u.
       out += 'u';
       i++;
+    } else if (ch === 'г' && ukrainian) {
+      // Ukrainian г is h (ґ is g): "Гриценко" is Hrytsenko.
+      out += 'h';
     } else {
       out += CYRILLIC[ch] ?? GREEK[ch] ?? ARMENIAN[ch] ?? GEORGIAN[ch] ?? ch;
     }

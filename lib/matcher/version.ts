@@ -4,4 +4,4 @@
  * sources to hash at run time. test/matcher/version.test.ts fails when the sources changed and
  * this was not rewritten.
  */
-export const MATCHER_VERSION = 'matcher-a06f85324e2ab8c3';
+export const MATCHER_VERSION = 'matcher-69ebef5592f0510c';

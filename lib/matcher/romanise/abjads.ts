@@ -103,9 +103,22 @@ export function transliterateArabicChar(text: string, i: number): string {
   return ARABIC[ch] ?? ch;
 }
 
+/**
+ * Letters a geresh after them makes another sound, as Hebrew writes foreign names (ג'ורג'
+ * George, צ'רצ'יל Churchill, ז'אן Jean, ת'ומס Thomas).
+ */
+const HEBREW_WITH_GERESH: Record<string, string> = { ג: 'j', צ: 'ch', ז: 'zh', ת: 'th', ץ: 'ch' };
+const GERESH_RE = /['\u05f3\u2019]/;
+
 export function transliterateHebrewChar(text: string, i: number): string {
   const ch = text[i];
-  const wordStart = !isLetterAt(text, i - 1, HEBREW);
+  // A geresh belongs to the letter before it ("ג'ורג'": the ו is inside the word).
+  const before = GERESH_RE.test(text[i - 1] ?? '') ? i - 2 : i - 1;
+  const wordStart = !isLetterAt(text, before, HEBREW);
+  if (HEBREW_WITH_GERESH[ch] && GERESH_RE.test(text[i + 1] ?? '')) return HEBREW_WITH_GERESH[ch];
+  // Alef before a consonant is the vowel a in most names (אדם adam, מארק mark, סארא sara); before
+  // ו or י it only carries that vowel.
+  if (ch === 'א') return text[i + 1] === 'ו' || text[i + 1] === 'י' ? '' : 'a';
   if (ch === 'ו') return wordStart ? 'v' : text[i + 1] === 'ו' ? 'v' : 'o';
   if (ch === 'י') return wordStart ? 'y' : 'i';
   if (ch === 'ב' && !wordStart) return 'v';
