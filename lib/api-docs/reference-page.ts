@@ -99,11 +99,16 @@ const STARTER = `'use strict';
   // operation's original id (3.0 adds it to every operation).
   // Swagger UI's own resolver stays reachable as fn.resolveSubtree.swaggerOwn, which the page's
   // tests compare with.
+  function at(spec, path) {
+    return path.reduce(function (node, part) {
+      return node == null ? node : node[part];
+    }, spec);
+  }
   function pointerTarget(spec, ref) {
     if (typeof ref !== 'string' || ref.indexOf('#/') !== 0) return undefined;
-    return ref.slice(2).split('/').reduce(function (node, part) {
-      return node == null ? node : node[part.replace(/~1/g, '/').replace(/~0/g, '~')];
-    }, spec);
+    return at(spec, ref.slice(2).split('/').map(function (part) {
+      return part.replace(/~1/g, '/').replace(/~0/g, '~');
+    }));
   }
   function keepBesideRefs(spec, written, resolved, seen) {
     if (!written || typeof written !== 'object' || !resolved || typeof resolved !== 'object') return;
@@ -130,9 +135,7 @@ const STARTER = `'use strict';
       var copy = JSON.parse(JSON.stringify(spec));
       copy.openapi = '3.0.3';
       return swaggerOwn(copy, path, options).then(function (result) {
-        var written = path.reduce(function (node, part) {
-          return node == null ? node : node[part];
-        }, spec);
+        var written = at(spec, path);
         var resolved = result.spec;
         // The 3.0 resolver notes every operation's original id; the 3.1 one only an id it rewrote.
         if (resolved && resolved.__originalOperationId === resolved.operationId) {

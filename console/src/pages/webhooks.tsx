@@ -1,5 +1,9 @@
 import { useState } from 'preact/hooks';
-import { SUBSCRIBABLE_EVENTS, type SubscribableEvent } from '../../../lib/outbox/event-types.ts';
+import {
+  SUBSCRIBABLE_EVENTS,
+  type SubscribableEvent,
+  WEBHOOK_EVENT_TYPES,
+} from '../../../lib/outbox/event-types.ts';
 import { api, ok } from '../api.ts';
 import type { paths } from '../generated/openapi.ts';
 import {
@@ -276,7 +280,7 @@ function Deliveries({ webhookId }: { webhookId: string }) {
           Event
           <select name="event" value={filters.event ?? ''}>
             <option value="">any</option>
-            {[...SUBSCRIBABLE_EVENTS, 'webhook.test'].map((name) => (
+            {WEBHOOK_EVENT_TYPES.map((name) => (
               <option key={name}>{name}</option>
             ))}
           </select>
@@ -330,25 +334,23 @@ function Deliveries({ webhookId }: { webhookId: string }) {
                   </td>
                   <td class="actions">
                     {delivery.outcome === 'pending' ? null : (
-                      <button
-                        type="button"
-                        aria-label={`Replay ${delivery.delivery_id}`}
-                        onClick={() =>
-                          action.run(async () => {
-                            const replayed = ok(
-                              await api.POST('/webhooks/{webhook_id}/deliveries/{delivery_id}/replay', {
-                                params: {
-                                  path: { webhook_id: webhookId, delivery_id: delivery.delivery_id },
-                                },
-                              }),
-                            );
-                            setNote(replayed.detail);
-                            log.reload();
-                          })
-                        }
+                      <ActionButton
+                        action={action}
+                        label={`Replay ${delivery.delivery_id}`}
+                        act={async () => {
+                          const replayed = ok(
+                            await api.POST('/webhooks/{webhook_id}/deliveries/{delivery_id}/replay', {
+                              params: {
+                                path: { webhook_id: webhookId, delivery_id: delivery.delivery_id },
+                              },
+                            }),
+                          );
+                          setNote(replayed.detail);
+                          log.reload();
+                        }}
                       >
                         Replay
-                      </button>
+                      </ActionButton>
                     )}
                   </td>
                 </tr>
