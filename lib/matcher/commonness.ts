@@ -105,18 +105,34 @@ export class CommonnessModel {
 
   /** A part's population share: as written, a woman's form as the man's, a patronymic as its father's name. */
   private populationShare(text: string, patronymic: boolean, code: string | undefined) {
-    const own = this.population.shareOf(text, code);
-    if (own) return own;
+    const own = this.population.shareOfAnySpelling(text, code);
     if (patronymic) {
-      const stem = text.replace(PATRONYMIC_ENDING_RE, '');
-      for (const father of [stem, `${stem}y`, `${stem}iy`, `${stem}a`]) {
-        const found = this.population.shareOf(father, code);
-        if (found) return found;
-      }
-      return undefined;
+      // As many bear a patronymic as have a father of that name: the table may hold the
+      // patronymic itself only as a rare surname somewhere ("Sergeevich" in France).
+      const father = this.fatherShare(text, code);
+      return father && (!own || father.share > own.share) ? father : own;
     }
-    if (/(?:ova|eva|ina)$/.test(text)) return this.population.shareOf(text.slice(0, -1), code);
+    if (own) return own;
+    if (/(?:ova|eva|ina)$/.test(text)) return this.population.shareOfAnySpelling(text.slice(0, -1), code);
     return undefined;
+  }
+
+  /**
+   * The largest share of a name a patronymic's stem can be its father's: the stem itself or the
+   * stem and an ending ("serge" is French; "sergey" the Russian father of "sergeevich").
+   */
+  private fatherShare(patronymic: string, code: string | undefined) {
+    const stem = patronymic.replace(PATRONYMIC_ENDING_RE, '');
+    let best: ReturnType<PopulationNames['shareOf']>;
+    for (const father of [stem, `${stem}y`, `${stem}iy`, `${stem}a`]) {
+      const found = this.population.shareOfAnySpelling(father, code);
+      if (found && (!best || found.share > best.share)) best = found;
+    }
+    return best;
+  }
+
+  private hasFatherName(patronymic: string, code: string | undefined): boolean {
+    return this.fatherShare(patronymic, code) !== undefined;
   }
 
   /**
@@ -128,11 +144,16 @@ export class CommonnessModel {
     ids: readonly number[],
     code: string | undefined,
     pairs: readonly AlignedPair[] = [],
+    surname = -1,
   ): Commonness {
     const parts: PartShare[] = [];
-    const found = ids.map((id) =>
-      this.populationShare(index.vocab[id].text, isPatronymic(index.vocab[id]), code),
+    // A listed surname that ends like a patronymic is one only when its father's name is known
+    // (NEKRASHEVICH, LUKASHEVICH are Belarusian surnames, not patronymics).
+    const patronymicAt = ids.map(
+      (id) =>
+        isPatronymic(index.vocab[id]) && (id !== surname || this.hasFatherName(index.vocab[id].text, code)),
     );
+    const found = ids.map((id, k) => this.populationShare(index.vocab[id].text, patronymicAt[k], code));
     // A name of a syllabic-naming country: one of its parts is a surname common there.
     const syllabic = found.some(
       (p) => p !== undefined && SYLLABIC_COUNTRIES.has(p.country) && p.share >= SYLLABIC_SURNAME_SHARE,
@@ -152,7 +173,7 @@ export class CommonnessModel {
       const population = found[k];
       const unrecordedSyllable =
         population === undefined && (dominant || (syllabic && text.length <= 6)) ? SYLLABLE_SHARE : 0;
-      const patronymic = isPatronymic(index.vocab[ids[k]]) ? PATRONYMIC_SHARE : 0;
+      const patronymic = patronymicAt[k] ? PATRONYMIC_SHARE : 0;
       const pair = pairs.find((p) => p.listed === text);
       // A part spelt two letters or more apart from its listed counterpart (not a rendering of
       // another script), in a name of three parts or more: one of many near names.

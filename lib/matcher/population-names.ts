@@ -35,6 +35,8 @@ export class PopulationNames {
   private readonly countries: readonly string[];
   private readonly partsPerCountry: Int32Array;
   private readonly codeByCountryName = new Map<string, string>();
+  /** Parts by their romanisation key (`spellingKey`), built at the first lookup that needs it. */
+  private bySpelling: Map<string, string[]> | undefined;
   readonly minShare: number;
 
   constructor(data: PopulationTable) {
@@ -81,6 +83,46 @@ export class PopulationNames {
     }
     return { share: shares[0][1] / 1e6, country: this.countries[shares[0][0]] };
   }
+
+  /**
+   * `shareOf`, and when the table lacks `text` as spelt, the largest share among the parts it
+   * has that romanise alike ("Dmitry" and "Dmitrij" are the table's "dmitriy"; "Alexey" its
+   * "aleksey"): the lists spell a name as their publisher romanises it, the table as its census
+   * does.
+   */
+  shareOfAnySpelling(text: string, code?: string): PopulationShare | undefined {
+    const own = this.shareOf(text, code);
+    if (own || this.byText.has(text)) return own;
+    if (!this.bySpelling) {
+      this.bySpelling = new Map();
+      for (const part of this.byText.keys()) {
+        const key = spellingKey(part);
+        const parts = this.bySpelling.get(key);
+        if (parts) parts.push(part);
+        else this.bySpelling.set(key, [part]);
+      }
+    }
+    let best: PopulationShare | undefined;
+    for (const part of this.bySpelling.get(spellingKey(text)) ?? []) {
+      const found = this.shareOf(part, code);
+      if (found && (!best || found.share > best.share)) best = found;
+    }
+    return best;
+  }
+}
+
+/**
+ * A folded name part with the letters romanisations of one Cyrillic, Greek or Arabic letter
+ * disagree on made alike: y, j and i as i (runs of them as one), x as ks, kh as h, an opening ye
+ * or ie as e ("dmitriy", "dmitry", "dmitrij" → "dmitri"; "yevgeniy", "evgeny" → "evgeni").
+ */
+export function spellingKey(text: string): string {
+  return text
+    .replace(/x/g, 'ks')
+    .replace(/kh/g, 'h')
+    .replace(/[jy]/g, 'i')
+    .replace(/i+/g, 'i')
+    .replace(/^ie/, 'e');
 }
 
 let loaded: PopulationNames | undefined;

@@ -227,6 +227,11 @@ interface NameVerdict {
   band: NameBand | undefined;
   /** The match is at least MEDIUM whatever the band gives (a corroborated rare surname). */
   atLeastMedium: boolean;
+  /**
+   * The date of birth matched only a listed year, and the name's namesakes born that year are
+   * still many: the date counts as near, not as corroboration.
+   */
+  yearTooCommon?: boolean;
   notes: string[];
 }
 
@@ -310,6 +315,7 @@ function nameVerdict(
   weakAlias: boolean,
   dob: FieldStatus,
   fullDobMatched: boolean,
+  listedYears: number,
   context: VerdictContext,
   nationalityMismatched: boolean,
 ): NameVerdict {
@@ -416,12 +422,28 @@ function nameVerdict(
     notes.push('one name part and an initial');
   }
   const spelling = weakAlias ? undefined : fullNameSpelling(s);
+  // A date of birth that matched only a listed year (or one of several) is shared by about one
+  // person in fifty a year: it corroborates a name only as far as the name's namesakes are few.
+  const yearOnly = dob === 'matched' && !fullDobMatched;
+  let yearTooCommon = false;
+  if (yearOnly && band !== undefined) {
+    // "Sergey Bogdanov" born in 1973 / Sergei Vladimirovich BOGDANOV, listed as born in 1973:
+    // thousands bear the name in Russia, and a fiftieth of them were born that year.
+    const c = commonnessModel().of(index, sharedParts(), context.country, s.name.pairs, surname);
+    if (c.joint * YEAR_SHARE * Math.max(1, listedYears) >= COMMON_JOINT_SHARE) {
+      band = 'weak';
+      yearTooCommon = true;
+      notes.push(
+        `${commonnessInWords(c)}; born in a listed year, as about 1 in ${Math.round(1 / YEAR_SHARE)} are`,
+      );
+    }
+  }
   if (band !== undefined && band !== 'weak' && dob !== 'matched') {
     // "José Silva" / "Jose VIERA DA SILVA", "Nguyen Dung" / "Nguyen Chi DUNG": parts that many
     // people bear, in the subject's country or (nationality not given) wherever they are
     // commonest, are weak evidence however well they are spelt. A rare part keeps the match (the
     // product of the shares is then small), and so does an agreeing date of birth.
-    const c = commonnessModel().of(index, sharedParts(), context.country, s.name.pairs);
+    const c = commonnessModel().of(index, sharedParts(), context.country, s.name.pairs, surname);
     // The listed name's two ends with its middle left out ("Vladimir IVANOV" for IVANOV, Vladimir
     // Aleksandrovich) is how people shorten their own name: weak only when its parts are very common.
     // (A listed initial left out is no name left out: "Akbar Rana" for AKBAR A. RANA.)
@@ -467,7 +489,17 @@ function nameVerdict(
     }
     band ??= atLeastMedium ? 'weak' : undefined;
   }
-  return { band, atLeastMedium, notes };
+  return yearTooCommon ? { band, atLeastMedium, notes, yearTooCommon } : { band, atLeastMedium, notes };
+}
+
+/** Share of people born in one given year: adults span about fifty years of birth. */
+const YEAR_SHARE = 1 / 50;
+
+/** How many years the listed dates of birth cover (several years, or a range). */
+function listedYearCount(dobs: readonly ListedDob[]): number {
+  let years = 0;
+  for (const d of dobs) years += d.kind === 'range' ? d.to - d.from + 1 : 1;
+  return years;
 }
 
 /** Vietnamese middle names that mark a man (Văn) or a woman (Thị), often left out by the lists. */
@@ -603,9 +635,7 @@ function isAligned(s: Scored, text: string): boolean {
 
 /** Whether the listed dates of birth cover more than one year (several years, or a range). */
 function spansYears(dobs: readonly ListedDob[]): boolean {
-  let years = 0;
-  for (const d of dobs) years += d.kind === 'range' ? d.to - d.from + 1 : 1;
-  return years > 1;
+  return listedYearCount(dobs) > 1;
 }
 
 /** Whether the subject's full date of birth is one of the listed full dates. */
@@ -680,6 +710,7 @@ function toMatch(
     weakAlias,
     dob.status,
     fullDobMatched,
+    listedYearCount(person.dobs),
     context,
     nationality.status === 'mismatched',
   );
@@ -695,10 +726,12 @@ function toMatch(
   // matched only one of several listed years: "1975–1976", or eight possible years, hold more
   // people than one name's namesakes can tell apart. It then counts as near: LOW.
   const yearsOnly = band === 'weak' && dob.status === 'matched' && !fullDobMatched && spansYears(person.dobs);
-  const dobForRisk = yearsOnly ? 'near' : dob.status;
-  const dobExplained: FieldExplanation = yearsOnly
-    ? { ...dob, detail: `${dob.detail}; a match on one of several listed years does not lift a weak name` }
-    : dob;
+  const dobForRisk = yearsOnly || verdict.yearTooCommon ? 'near' : dob.status;
+  const dobExplained: FieldExplanation = verdict.yearTooCommon
+    ? { ...dob, detail: `${dob.detail}; a listed year alone does not tell so common a name's bearers apart` }
+    : yearsOnly
+      ? { ...dob, detail: `${dob.detail}; a match on one of several listed years does not lift a weak name` }
+      : dob;
   const computed: RiskLevel = matchRisk({
     check: indexed.category,
     band,

@@ -186,7 +186,9 @@ function patronymicSimilarity(a: NameToken, b: NameToken, cut: boolean): number 
     makeToken(stemB, false, b.transliterated),
     cut,
   );
-  return Math.max(s, spellingSimilarity(a, b, cut));
+  // The whole words are compared only for a typo: spelt alike they share the suffix, so
+  // "Mikhailovich" and "Nikolayevich" (fathers Mikhail and Nikolay) look near as words.
+  return editDistance(a.text, b.text, 2) <= 1 ? Math.max(s, spellingSimilarity(a, b, cut)) : s;
 }
 
 /**

@@ -134,6 +134,45 @@ describe('common parts are weak evidence by name alone', () => {
   });
 });
 
+describe('how many bear a Russian name', () => {
+  it('a part the table spells another way is read under the table’s spelling', () => {
+    const table = populationNames();
+    expect(table.shareOf('dmitry')).toBeUndefined();
+    expect(table.shareOfAnySpelling('dmitry')).toEqual(table.shareOf('dmitriy'));
+    expect(table.shareOfAnySpelling('alexey')).toEqual(table.shareOf('aleksey'));
+  });
+
+  it('a patronymic is borne by as many as have a father of that name', () => {
+    // SERGEEVICH is a rare surname in France in the table; as a patronymic it is Sergey's children.
+    const m = matchOn('ca_sema', 'Russia/1, Part 1/1362', 'Igor Sergeevich Ivanov');
+    expect(m?.explanation.name.detail).toContain('SERGEEVICH is borne by about 6% of people in Russia');
+    expect(m?.risk_level).toBe('MEDIUM');
+  });
+
+  it('a Belarusian surname in -evich is no patronymic: Andrei NEKRASHEVICH with his middle dropped', () => {
+    expect(atLeast(levelOn('eu_fsf', 'EU.7498.42', 'Andrei Nekrashevich'), 'MEDIUM')).toBe(true);
+  });
+
+  it('another father’s name is another person: Mikhailovich is not Nikolayevich', () => {
+    expect(atLeast(levelOn('ofac_sdn', '34781', 'Aleksandr Nikolayevich Zaitsev'), 'HIGH')).toBe(true);
+    expect(below(levelOn('ofac_sdn', '34781', 'Aleksandr Mikhailovich Zaitsev'), 'MEDIUM')).toBe(true);
+    expect(below(levelOn('ofac_sdn', '34781', 'Александр Михаилович Заицев'), 'MEDIUM')).toBe(true);
+  });
+});
+
+describe('a date of birth that matches only a listed year', () => {
+  it('does not lift a name so common that many of its bearers were born that year', () => {
+    const m = matchOn('ofac_sdn', '23924', 'Ali Ahmad', '1972-02-29');
+    expect(m?.risk_level).toBe('LOW');
+    expect(m?.explanation.dob.detail).toContain('a listed year alone does not tell so common a name');
+    expect(m?.explanation.name.detail).toContain('born in a listed year, as about 1 in 50 are');
+  });
+
+  it('still corroborates a name of few bearers', () => {
+    expect(levelOn('eu_fsf', 'EU.13167.8', 'Sergei Vladimirovich Bogdanov', '1973-05-15')).toBe('CRITICAL');
+  });
+});
+
 describe('an exact namesake of a listed person', () => {
   it('stays at least MEDIUM by name alone, however common the name', () => {
     const m = matchOn('us_congress_pep', 'S001172', 'Adrian Smith');
