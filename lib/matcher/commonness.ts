@@ -76,6 +76,10 @@ const SYLLABIC_COUNTRIES: ReadonlySet<string> = new Set(['VN', 'CN', 'TW', 'KR']
 const SYLLABLE_SHARE = 0.002;
 /** A part borne by at least this share of a country marks a name as of it, wherever it is. */
 const DOMINANT_SURNAME_SHARE = 0.1;
+/** Countries whose table is of family names written as Chinese or Korean syllables. */
+const EAST_ASIAN_SURNAME_COUNTRIES = ['CN', 'TW', 'KR'] as const;
+/** A family name of one person in 500 there is one of the few hundred such names. */
+const EAST_ASIAN_SURNAME_SHARE = 0.002;
 /** A surname borne by at least this share of a syllabic-naming country marks the name as of it. */
 const SYLLABIC_SURNAME_SHARE = 0.02;
 /**
@@ -97,6 +101,16 @@ const MIDDLE_MARKERS: ReadonlySet<string> = new Set(['van', 'thi']);
 
 export class CommonnessModel {
   private readonly population: PopulationNames = populationNames();
+
+  /**
+   * Whether `text` (a folded name part) is a family name borne by at least `EAST_ASIAN_SURNAME_SHARE`
+   * in China, Taiwan or Korea ("chen", "chan", "lee", "xu").
+   */
+  isEastAsianSurname(text: string): boolean {
+    for (const code of EAST_ASIAN_SURNAME_COUNTRIES)
+      if (this.population.shareIn(text, code) >= EAST_ASIAN_SURNAME_SHARE) return true;
+    return false;
+  }
 
   /** ISO code of a canonical country name, for `of`. */
   codeOf(country: string | undefined): string | undefined {

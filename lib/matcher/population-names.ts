@@ -84,6 +84,13 @@ export class PopulationNames {
     return { share: shares[0][1] / 1e6, country: this.countries[shares[0][0]] };
   }
 
+  /** The share of people bearing `text` in the country `code` as the table records it, however sparsely. */
+  shareIn(text: string, code: string): number {
+    const c = this.countries.indexOf(code);
+    const own = this.byText.get(text)?.find(([country]) => country === c);
+    return own ? own[1] / 1e6 : 0;
+  }
+
   /**
    * `shareOf`, and when the table lacks `text` as spelt, the largest share among the parts it
    * has that romanise alike ("Dmitry" and "Dmitrij" are the table's "dmitriy"; "Alexey" its

@@ -23,7 +23,7 @@ import {
 import { type IndexedPerson, listedNameOf, type NameIndex } from './name-index.ts';
 import { LOOSE_ONLY_CAP } from './name-score.ts';
 import { criminalNarrative, pepNarrative, sanctionsNarrative } from './narrative.ts';
-import type { NameToken } from './normalise.ts';
+import { type NameToken, siniticKey } from './normalise.ts';
 import { queryCountry } from './query-country.ts';
 import { MATCH_FLOOR, matchRisk, type NameBand, nameBand, STRONG_NAME } from './risk.ts';
 import type {
@@ -415,6 +415,15 @@ function nameVerdict(
     band = 'weak';
     notes.push('a Vietnamese syllable spelt only near the listed one, or only Văn or Thị shared beside one');
   }
+  const eastAsianApart = weakenable() && eastAsianSyllablesApart(s);
+  if (eastAsianApart) {
+    // "Zhang Xiaoying" / ZHANG, Xiaoming, "Xu Fei" / WEI, Su, "Chun Lan" / SUN Chunlan: a Chinese
+    // or Korean name is a family name of a few hundred and one or two syllables of a few hundred
+    // more; a syllable a letter from the listed one is another name, and one given name run
+    // together without the family name's agreement is borne by very many.
+    band = 'weak';
+    notes.push('a Chinese or Korean name agreeing on one part, or on a syllable spelt only near');
+  }
   if (weakenable() && restsOnAnInitial(s)) {
     // "Maia Haley" / "Haley M. Stevens", "Munsif al-Ashraf" / "ASHRAF, Haji M.": a whole name part
     // taken for a listed initial, with one other part at most spelt alike, is one name and a letter.
@@ -461,6 +470,8 @@ function nameVerdict(
   const heldLoose = s.query.tokens.some((t) => t.transliterated) && s.name.score <= LOOSE_ONLY_CAP;
   if (
     spelling &&
+    // A Chinese or Korean syllable a letter from the listed one is another name, not a typo.
+    !(spelling === 'typo' && eastAsianApart) &&
     !heldLoose &&
     context.nameOnly &&
     dob !== 'mismatched' &&
@@ -530,6 +541,39 @@ function vietnameseSyllablesApart(s: Scored): boolean {
     if (!VIETNAMESE_FILLERS.has(p.query)) real++;
   }
   return real <= 1 && s.name.pairs.some((p) => VIETNAMESE_FILLERS.has(p.query));
+}
+
+/** Longest Chinese or Korean name part written in Latin letters (two syllables, "zhuang" + "xiong"). */
+const EAST_ASIAN_PART = 12;
+
+/**
+ * Whether the query reads as a Chinese or Korean name in Latin letters (two parts or more, each
+ * one to four syllables, `siniticKey`, or a family name common in China, Taiwan or Korea, one of
+ * them such a family name) matched through a part spelt only near its listed counterpart, through
+ * one aligned part alone (parts run together on one side: "Chun Lan" / Chunlan), or leaving a
+ * listed part out.
+ */
+function eastAsianSyllablesApart(s: Scored): boolean {
+  const tokens = s.query.tokens;
+  if (tokens.length < 2) return false;
+  const model = commonnessModel();
+  let surnames = 0;
+  for (const t of tokens) {
+    if (t.transliterated || t.readFromHan || t.text.length > EAST_ASIAN_PART) return false;
+    // Cantonese and Hokkien family names ("Lam", "Ng") are not Mandarin syllables.
+    if (model.isEastAsianSurname(t.text)) surnames++;
+    else if (siniticKey(t.text) === '') return false;
+  }
+  if (surnames === 0) return false;
+  // A syllable of the listed given name left out ("Chen Bing" / CHEN, Bing Shen) leaves another name.
+  if (s.name.unmatchedListed.some((t) => t.length > 1)) return true;
+  let parts = 0;
+  for (const p of s.name.pairs) {
+    if (p.query.length <= 1 || p.listed.length <= 1) continue;
+    if (p.similarity < FIRM_PAIR) return true;
+    parts++;
+  }
+  return parts < 2;
 }
 
 /** Aligned below this similarity, two name parts are near spellings (a typo, a cognate), not one name. */

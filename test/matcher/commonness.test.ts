@@ -160,6 +160,25 @@ describe('how many bear a Russian name', () => {
   });
 });
 
+describe('a Chinese or Korean name in Latin letters', () => {
+  it('is another name when a syllable is a letter from the listed one', () => {
+    expect(levelOn('ofac_sdn', '29259', 'Zhang Xiaoying')).toBe('LOW');
+    expect(atLeast(levelOn('ofac_sdn', '29259', 'Zhang Xiaoming'), 'MEDIUM')).toBe(true);
+    expect(levelOn('ofac_sdn', '29259', 'Zhang Xiaoming', '1963-09-03')).toBe('CRITICAL');
+  });
+
+  it('is weak on one given name run together, or with a syllable of the listed given name left out', () => {
+    const chunLan = matchOn('world_leaders_pep', 'China|SUN Chunlan', 'Chun Lan');
+    expect(chunLan?.risk_level).toBe('LOW');
+    expect(chunLan?.explanation.name.detail).toContain('a Chinese or Korean name agreeing on one part');
+    expect(levelOn('world_leaders_pep', 'China|SUN Chunlan', 'Sun Chunlan')).toBe('HIGH');
+    // A Cantonese family name beside the given name: "Lam" is no Mandarin syllable.
+    expect(levelOn('world_leaders_pep', 'China|XIAO Jie', 'Lam Xiaojie')).toBe('LOW');
+    expect(levelOn('ofac_sdn', '9340', 'Chen Bing')).toBe('LOW');
+    expect(levelOn('ofac_sdn', '9340', 'Chen Bing Shen')).toBe('HIGH');
+  });
+});
+
 describe('a date of birth that matches only a listed year', () => {
   it('does not lift a name so common that many of its bearers were born that year', () => {
     const m = matchOn('ofac_sdn', '23924', 'Ali Ahmad', '1972-02-29');
