@@ -413,7 +413,9 @@ function nameVerdict(
     // its marks is a few one-syllable names out of a few hundred; a syllable a letter or two from
     // the listed one is another name ("Huynh" is not "Huong"), and Văn or Thị is no evidence.
     band = 'weak';
-    notes.push('a Vietnamese syllable spelt only near the listed one, or only Văn or Thị shared beside one');
+    notes.push(
+      'a Vietnamese syllable spelt only near the listed one or left out, or only Văn or Thị shared beside one',
+    );
   }
   const eastAsianApart = weakenable() && eastAsianSyllablesApart(s);
   if (eastAsianApart) {
@@ -527,13 +529,17 @@ const VIETNAMESE_SYLLABLE = 7;
 /**
  * Whether the query reads as a Vietnamese name written without marks (two parts or more, every
  * part a syllable, one a Vietnamese family name) matched through a syllable spelt only near its
- * listed counterpart, or through a shared Văn or Thị beside at most one other syllable.
+ * listed counterpart, through a shared Văn or Thị beside at most one other syllable, or leaving
+ * out a listed syllable other than Văn or Thị.
  */
 function vietnameseSyllablesApart(s: Scored): boolean {
   const tokens = s.query.tokens;
   if (tokens.length < 2 || tokens.some((t) => t.transliterated || t.text.length > VIETNAMESE_SYLLABLE))
     return false;
   if (!tokens.some((t) => VIETNAMESE_FAMILY_NAMES_FOLDED.has(t.text))) return false;
+  // A listed syllable left out but Văn or Thị ("Tran Anh" / Tran Tuan ANH: Tuấn Anh is one given
+  // name) leaves another person's name.
+  if (s.name.unmatchedListed.some((t) => t.length > 1 && !VIETNAMESE_FILLERS.has(t))) return true;
   let real = 0;
   for (const p of s.name.pairs) {
     if (p.query.length <= 1 || p.listed.length <= 1) continue;

@@ -179,6 +179,16 @@ describe('a Chinese or Korean name in Latin letters', () => {
   });
 });
 
+describe('a Vietnamese name without marks', () => {
+  it('is weak when it leaves out a syllable of the listed given name', () => {
+    const m = matchOn('world_leaders_pep', 'Vietnam|Tran Tuan ANH', 'Tran Anh');
+    expect(m?.risk_level).toBe('LOW');
+    expect(m?.explanation.name.detail).toContain('spelt only near the listed one or left out');
+    expect(levelOn('world_leaders_pep', 'Vietnam|Tran Tuan ANH', 'Tran Tuan Anh')).toBe('HIGH');
+    expect(levelOn('world_leaders_pep', 'Vietnam|Nguyen Chi DUNG', 'Nguyen Dung')).toBe('LOW');
+  });
+});
+
 describe('a date of birth that matches only a listed year', () => {
   it('does not lift a name so common that many of its bearers were born that year', () => {
     const m = matchOn('ofac_sdn', '23924', 'Ali Ahmad', '1972-02-29');
