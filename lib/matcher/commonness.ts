@@ -145,6 +145,20 @@ export class CommonnessModel {
     return best;
   }
 
+  /** Whether the table has the other sex's form of a Slavic surname ("osipov" / "osipova"). */
+  private hasOtherSexForm(text: string): boolean {
+    const other = /(?:ov|ev|in)$/.test(text)
+      ? `${text}a`
+      : /(?:ova|eva|ina)$/.test(text)
+        ? text.slice(0, -1)
+        : text.endsWith('skiy') || text.endsWith('sky')
+          ? text.replace(/sk(?:iy|y)$/, 'skaya')
+          : text.endsWith('skaya')
+            ? text.replace(/skaya$/, 'skiy')
+            : undefined;
+    return other !== undefined && this.population.shareOfAnySpelling(other) !== undefined;
+  }
+
   private hasFatherName(patronymic: string, code: string | undefined): boolean {
     return this.fatherShare(patronymic, code) !== undefined;
   }
@@ -217,6 +231,9 @@ export class CommonnessModel {
     for (const p of pairs)
       if (p.listed.length === 1 && p.query.length > 1 && p.query[0] === p.listed)
         joint *= AGREEING_INITIAL_SHARE;
+    // A surname with a man's and a woman's form (Osipov, Osipova) is borne by one sex only, as is
+    // the given name beside it: the two agree twice as often as their shares of everyone say.
+    if (parts.length >= 2 && parts.some((p) => this.hasOtherSexForm(p.text))) joint *= 2;
     return { parts, joint: seen.size < 2 ? 0 : joint };
   }
 }
