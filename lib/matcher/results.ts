@@ -23,6 +23,7 @@ import {
 import { type IndexedPerson, listedNameOf, type NameIndex } from './name-index.ts';
 import { LOOSE_ONLY_CAP } from './name-score.ts';
 import { criminalNarrative, pepNarrative, sanctionsNarrative } from './narrative.ts';
+import { anotherNameAligned, looseSurname } from './near-names.ts';
 import type { NameToken } from './normalise.ts';
 import { queryCountry } from './query-country.ts';
 import { MATCH_FLOOR, matchRisk, type NameBand, nameBand, STRONG_NAME } from './risk.ts';
@@ -359,6 +360,23 @@ function nameVerdict(
     band = 'weak';
     notes.push('a part spelt only near, and listed parts missing');
   }
+  // A part spelt near its listed counterpart but itself another name (near-names.ts).
+  const anotherName = weakAlias ? undefined : anotherNameAligned(index, s);
+  if (weakenable() && anotherName) {
+    // "Евгений Малков" / Yevgeny MARKOV, "Mohamed Hassan" / Mohamed HASSAD, "Анна Сергеевна
+    // Иванова" / Elena Sergeevna IVANOVA: the part is a name many people bear, with consonants of
+    // its own, not a misspelling or another spelling of the listed one: a namesake of another
+    // person in all but that part. Without the date of birth it is a lead, not an alert.
+    band = 'weak';
+    notes.push(`${anotherName[0].toUpperCase()} is another name than ${anotherName[1].toUpperCase()}`);
+  }
+  if (weakenable() && looseSurname(index, s)) {
+    // "Андрей Леонидович Чернишев" / KRASOV, Andrey Leonidovich: the given name and patronymic
+    // agree, the surnames only by consonants another script's skeleton lets meet. Another family
+    // until the date of birth says otherwise.
+    band = 'weak';
+    notes.push('surname only loosely alike');
+  }
   if (band === 'strong' && dob !== 'matched' && isCommonName(index, sharedParts())) {
     band = 'partial';
     notes.push('common name');
@@ -415,7 +433,8 @@ function nameVerdict(
     band = 'weak';
     notes.push('one name part and an initial');
   }
-  const spelling = weakAlias ? undefined : fullNameSpelling(s);
+  // A part that is another name is no typo of the listed one, nor its spelling.
+  const spelling = weakAlias || anotherName ? undefined : fullNameSpelling(s);
   if (band !== undefined && band !== 'weak' && dob !== 'matched') {
     // "José Silva" / "Jose VIERA DA SILVA", "Nguyen Dung" / "Nguyen Chi DUNG": parts that many
     // people bear, in the subject's country or (nationality not given) wherever they are
