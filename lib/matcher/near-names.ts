@@ -22,21 +22,22 @@ const SHORTEST_PART = 3;
 const BEYOND_TYPO = 3;
 /** How "Abd al-X" names begin however they are spelt ("Abdul", "Abdel", "Abd"). */
 const ABD = 'abd';
+/** Russian patronymics' endings: a patronymic is looked up as its father's given name. */
+const PATRONYMIC_ENDING_RE = /(?:ovich|evich|ovna|evna|ichna|ich)$/;
 /** Slavic surnames' feminine endings: a woman's form is looked up as the man's. */
 const FEMININE_SURNAME_RE = /(?:ova|eva|ina)$/;
 
 /**
  * A part's consonants as transliterations of one name share them: the rendering fold (c as k or s,
- * kh as h, zh as j, y as i...), g as h (Ukrainian Г: Bogdanov / Bohdanov), d as t (Haidar /
- * Haydar's Turkish Haydar / Hayder, Mahmud / Mahmut), h and the vowels dropped (Mohamed /
+ * kh as h, zh as j, y as i...), g as h (Ukrainian Г: Bogdanov / Bohdanov), d as t (Turkish
+ * Mahmut / Mahmud), ch and ts as s (French Rachid / Rashid), h and the vowels dropped (Mohamed /
  * Muhamad, Ahmad / Ahmed).
  */
 function consonants(text: string): string {
-  return renderingFold(text)
-    .replace(/g/g, 'h')
-    .replace(/d/g, 't')
-    .replace(/[aeiouh]/g, '')
-    .replace(/(.)\1+/g, '$1');
+  const folded = renderingFold(text).replace(/g/g, 'h').replace(/d/g, 't').replace(/c/g, 's');
+  // A leading vowel is kept as one: "Saad" is not "Asad".
+  const lead = /^[aeiou]/.test(folded) ? 'a' : '';
+  return lead + folded.replace(/[aeiouh]/g, '').replace(/(.)\1+/g, '$1');
 }
 
 /**
@@ -54,6 +55,15 @@ function populationShare(text: string): number {
   const population = populationNames();
   const own = population.shareOf(text);
   if (own) return own.share;
+  // A patronymic is its father's given name's ("Mikhailovich": Mikhail).
+  const stem = text.replace(PATRONYMIC_ENDING_RE, '');
+  if (stem !== text && stem.length >= SHORTEST_PART) {
+    for (const father of [stem, `${stem}y`, `${stem}iy`, `${stem}a`]) {
+      const found = population.shareOf(father);
+      if (found) return found.share;
+    }
+    return 0;
+  }
   if (!FEMININE_SURNAME_RE.test(text)) return 0;
   return population.shareOf(text.slice(0, -1))?.share ?? 0;
 }
@@ -70,19 +80,29 @@ function plainParts(a: NameToken, b: NameToken): boolean {
  * Whether a query part is spelt as its bearer spells it, so that a name it is not is another
  * name. Not so read from a script that leaves vowels out, compared by its consonants (its Latin
  * reading is a guess: "jurj" for George), nor a Baltic respelling ("Makonels") or a part with a
- * reading in another Latin alphabet, which may be the listed name in another orthography.
+ * reading in another Latin alphabet ("Bacha" read as the Czech "bakha"), which may be the listed
+ * name in another orthography, or a typo of it in one.
  */
 function ownSpelling(query: NameToken): boolean {
   return !query.vowelPoor && !query.readFromAbjad && !query.respelt && query.readings.length === 0;
 }
 
-/** Whether two tokens are one name by the matcher's knowledge of its spellings. */
+/** Whether two spellings are one name's by their consonants, or as renderings fold them. */
+function spelledAlike(a: string, b: string): boolean {
+  if (consonants(a) === consonants(b) || sameRendering(a, b)) return true;
+  // ... also with a Baltic nominative ending added ("Smits" / Smith in Latvian).
+  if (a.endsWith('s') && consonants(a.slice(0, -1)) === consonants(b)) return true;
+  return b.endsWith('s') && consonants(b.slice(0, -1)) === consonants(a);
+}
+
+/**
+ * Whether two tokens are one name by the matcher's knowledge of its spellings: a variant group,
+ * their spellings or readings in another Latin alphabet alike (`spelledAlike`), or one rendered.
+ */
 function spellingsOfOneName(a: NameToken, b: NameToken): boolean {
   for (const k of a.variantKeys) if (b.variantKeys.includes(k)) return true;
-  if (consonants(a.text) === consonants(b.text) || sameRendering(a.text, b.text)) return true;
-  // ... also with a Baltic nominative ending added ("Smits" / Smith in Latvian).
-  if (a.text.endsWith('s') && consonants(a.text.slice(0, -1)) === consonants(b.text)) return true;
-  if (b.text.endsWith('s') && consonants(b.text.slice(0, -1)) === consonants(a.text)) return true;
+  for (const x of [a.text, ...a.readings])
+    for (const y of [b.text, ...b.readings]) if (spelledAlike(x, y)) return true;
   // A rendering of the listed name in another script, read back ("jorj" / George).
   return rendersAlike(a, b) !== undefined;
 }

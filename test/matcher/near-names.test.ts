@@ -51,6 +51,13 @@ describe('a near part that is another name', () => {
     // listed one when typed in Latin letters ("Nazef" / NAYEF: 1 in 7,000 in Algeria).
     expect(another('Mohanmad', 'Mohammad')).toBe(false);
     expect(another('Nazef', 'Nayef')).toBe(false);
+    // French "ch" is "sh"; a reading in another Latin alphabet is one more spelling.
+    expect(another('Rachid', 'Rashid')).toBe(false);
+    expect(another('Jelena', 'Elena')).toBe(false);
+    // A leading vowel is part of the name: Saad is not Asad.
+    expect(another('Saad', 'Asad')).toBe(true);
+    // A patronymic is its father's given name: Mikhailovich is not Nikolayevich.
+    expect(another('Михаилович', 'Nikolayevich')).toBe(true);
     // "Abdul" alone is an Abd-name cut short, not another name.
     expect(another('Abdul', 'Abdulreza')).toBe(false);
   });
@@ -76,6 +83,13 @@ describe('a near part that is another name', () => {
 
   it('holds "Анна Сергеевна Иванова" below MEDIUM for Elena Sergeevna IVANOVA (it had been HIGH): Anna is not Elena', () => {
     expect(below(levelOn('eu_fsf', 'EU.11173.5', 'Анна Сергеевна Иванова'), 'MEDIUM')).toBe(true);
+  });
+
+  it('holds "Bashar Saad" below MEDIUM for Bashar al-ASAD, and another father\'s name for Aleksandr Nikolayevich ZAITSEV (it had been HIGH)', () => {
+    expect(below(levelOn('ofac_sdn', '12735', 'Bashar Saad'), 'MEDIUM')).toBe(true);
+    expect(atLeast(levelOn('ofac_sdn', '12735', 'Bashar al-Asad'), 'MEDIUM')).toBe(true);
+    expect(below(levelOn('ofac_sdn', '34781', 'Александр Михаилович Заицев'), 'MEDIUM')).toBe(true);
+    expect(levelOn('ofac_sdn', '34781', 'Александр Николаевич Заицев')).toBe('HIGH');
   });
 });
 
