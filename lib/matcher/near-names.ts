@@ -87,8 +87,22 @@ function ownSpelling(query: NameToken): boolean {
   return !query.vowelPoor && !query.readFromAbjad && !query.respelt && query.readings.length === 0;
 }
 
+/** A name ending in a consonant and then "i", the Arabic and Persian nisba ("Abbasi", "Mohammadi"). */
+const NISBA_RE = /[^aeiouy]i$/;
+/** A name ending in a consonant. */
+const CONSONANT_END_RE = /[^aeiouy]$/;
+
+/**
+ * Whether one spelling is the other with the nisba "-i" added ("Mohammed" / MOHAMMADI, "Abbas" /
+ * ABBASI): a family name made from the other name, not a spelling of it.
+ */
+function nisbaApart(a: string, b: string): boolean {
+  return (NISBA_RE.test(a) && CONSONANT_END_RE.test(b)) || (NISBA_RE.test(b) && CONSONANT_END_RE.test(a));
+}
+
 /** Whether two spellings are one name's by their consonants, or as renderings fold them. */
 function spelledAlike(a: string, b: string): boolean {
+  if (nisbaApart(a, b)) return false;
   if (consonants(a) === consonants(b) || sameRendering(a, b)) return true;
   // ... also with a Baltic nominative ending added ("Smits" / Smith in Latvian).
   if (a.endsWith('s') && consonants(a.slice(0, -1)) === consonants(b)) return true;

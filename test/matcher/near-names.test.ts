@@ -56,6 +56,9 @@ describe('a near part that is another name', () => {
     expect(another('Jelena', 'Elena')).toBe(false);
     // A leading vowel is part of the name: Saad is not Asad.
     expect(another('Saad', 'Asad')).toBe(true);
+    // The nisba makes a family name of a name: Abbasi is not Abbas.
+    expect(another('Abbas', 'Abbasi')).toBe(true);
+    expect(another('Vasiliy', 'Vasil')).toBe(false);
     // A patronymic is its father's given name: Mikhailovich is not Nikolayevich.
     expect(another('Михаилович', 'Nikolayevich')).toBe(true);
     // "Abdul" alone is an Abd-name cut short, not another name.
