@@ -23,6 +23,7 @@ import {
 import { type IndexedPerson, listedNameOf, type NameIndex } from './name-index.ts';
 import { LOOSE_ONLY_CAP } from './name-score.ts';
 import { criminalNarrative, pepNarrative, sanctionsNarrative } from './narrative.ts';
+import { anotherNameAligned, looseSurname } from './near-names.ts';
 import { type NameToken, siniticKey } from './normalise.ts';
 import { queryCountry } from './query-country.ts';
 import { MATCH_FLOOR, matchRisk, type NameBand, nameBand, STRONG_NAME } from './risk.ts';
@@ -266,19 +267,25 @@ const RENDERED_EXACT_PAIR = 0.87;
 const TYPO_PART_LENGTH = 5;
 
 /**
- * Whether `a` is `b` typed with one letter wrong inside it ("mohanmad" / "mohammad"): the same
- * length, one letter changed, neither the first (Fouad / Souad) nor the last (Maria / Mario,
- * a woman's and a man's name) nor a letter added (Husain / Husnain, Abbas / Abbasi).
+ * Whether `a` is `b` typed with one letter wrong inside it ("mohanmad" / "mohammad") or two
+ * inner letters swapped ("mrakov" / "markov"): the same length, neither the first letter (Fouad /
+ * Souad) nor the last (Maria / Mario, a woman's and a man's name) changed, nor a letter added
+ * (Husain / Husnain, Abbas / Abbasi).
  */
 function isInnerTypo(a: string, b: string): boolean {
   if (a.length !== b.length || a.length < TYPO_PART_LENGTH) return false;
   let at = -1;
+  let last = -1;
   for (let k = 0; k < a.length; k++) {
     if (a[k] === b[k]) continue;
-    if (at >= 0) return false;
-    at = k;
+    if (at < 0) at = k;
+    else if (last >= 0) return false;
+    else last = k;
   }
-  return at > 0 && at < a.length - 1;
+  if (at <= 0) return false;
+  // One inner letter wrong, or two inner letters swapped ("Mrakov" for MARKOV).
+  if (last < 0) return at < a.length - 1;
+  return last === at + 1 && last < a.length - 1 && a[at] === b[last] && a[last] === b[at];
 }
 
 /**
@@ -365,6 +372,23 @@ function nameVerdict(
     band = 'weak';
     notes.push('a part spelt only near, and listed parts missing');
   }
+  // A part spelt near its listed counterpart but itself another name (near-names.ts).
+  const anotherName = weakAlias ? undefined : anotherNameAligned(index, s);
+  if (weakenable() && anotherName) {
+    // "Евгений Малков" / Yevgeny MARKOV, "Mohamed Hassan" / Mohamed HASSAD, "Анна Сергеевна
+    // Иванова" / Elena Sergeevna IVANOVA: the part is a name many people bear, with consonants of
+    // its own, not a misspelling or another spelling of the listed one: a namesake of another
+    // person in all but that part. Without the date of birth it is a lead, not an alert.
+    band = 'weak';
+    notes.push(`${anotherName[0].toUpperCase()} is another name than ${anotherName[1].toUpperCase()}`);
+  }
+  if (weakenable() && looseSurname(index, s)) {
+    // "Андрей Леонидович Чернишев" / KRASOV, Andrey Leonidovich: the given name and patronymic
+    // agree, the surnames only by consonants another script's skeleton lets meet. Another family
+    // until the date of birth says otherwise.
+    band = 'weak';
+    notes.push('surname only loosely alike');
+  }
   if (band === 'strong' && dob !== 'matched' && isCommonName(index, sharedParts())) {
     band = 'partial';
     notes.push('common name');
@@ -432,7 +456,8 @@ function nameVerdict(
     band = 'weak';
     notes.push('one name part and an initial');
   }
-  const spelling = weakAlias ? undefined : fullNameSpelling(s);
+  // A part that is another name is no typo of the listed one, nor its spelling.
+  const spelling = weakAlias || anotherName ? undefined : fullNameSpelling(s);
   // A date of birth that matched only a listed year (or one of several) is shared by about one
   // person in fifty a year: it corroborates a name only as far as the name's namesakes are few.
   const yearOnly = dob === 'matched' && !fullDobMatched;
