@@ -487,7 +487,11 @@ function nameVerdict(
       s.name.unmatchedQuery.length === 0 &&
       s.name.unmatchedListed.some((t) => t.length > 1) &&
       !listedEndMissing(index, s);
-    if (c.joint >= (middleLeftOut ? MIDDLE_LEFT_OUT_JOINT_SHARE : COMMON_JOINT_SHARE)) {
+    // That allowance is for a screen by name alone, where a shortened name is all the customer
+    // gave; given a date of birth the listing cannot confirm, the name is held to the common bar,
+    // as the full name is ("Stanislav Popov", born 1985, / Stanislav Sergeyevich POPOV, no date).
+    const bar = middleLeftOut && context.nameOnly ? MIDDLE_LEFT_OUT_JOINT_SHARE : COMMON_JOINT_SHARE;
+    if (c.joint >= bar) {
       band = 'weak';
       notes.push(commonnessInWords(c));
     }

@@ -158,6 +158,14 @@ describe('how many bear a Russian name', () => {
     expect(atLeast(levelOn('ofac_sdn', '46811', 'Sergey Skvortsov', '1963-07-28'), 'HIGH')).toBe(true);
   });
 
+  it('a shortened common name is a lead, not an alert, when a date of birth the listing lacks is given', () => {
+    // By name alone the shortened name keeps its allowance: it may be all the customer gave.
+    expect(levelOn('uk_fcdo', 'RUS3656', 'Stanislav Popov')).toBe('MEDIUM');
+    const m = matchOn('uk_fcdo', 'RUS3656', 'Stanislav Popov', '1985-03-02');
+    expect(m?.risk_level).toBe('LOW');
+    expect(m?.explanation.name.detail).toContain('POPOV is borne by about 0.8% of people in Russia');
+  });
+
   it('a Belarusian surname in -evich is no patronymic: Andrei NEKRASHEVICH with his middle dropped', () => {
     expect(atLeast(levelOn('eu_fsf', 'EU.7498.42', 'Andrei Nekrashevich'), 'MEDIUM')).toBe(true);
   });
