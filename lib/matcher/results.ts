@@ -338,6 +338,10 @@ function nameVerdict(
   if (weakAlias) {
     // A weak alias of one name part (a nickname, a title and one name) cannot carry a match.
     if (plainParts <= 1 && band !== undefined) band = 'weak';
+    // Nor can one the query spells only near ("Rola Ali" / the low-quality alias ALI DI ROMA):
+    // the publisher doubts the spelling itself, so another name near it is no evidence (a letter
+    // mistyped inside a part still is: "Mahnoud ZAHAR").
+    if (band !== undefined && dob !== 'matched' && hasNearSpelling(s, true)) band = 'weak';
     notes.push('weak alias only');
   }
   if (plainParts >= 2 && !surnamePresent && s.name.unmatchedListed.includes(surnameText)) {
@@ -491,7 +495,12 @@ function nameVerdict(
     // gave; given a date of birth the listing cannot confirm, the name is held to the common bar,
     // as the full name is ("Stanislav Popov", born 1985, / Stanislav Sergeyevich POPOV, no date).
     const bar = middleLeftOut && context.nameOnly ? MIDDLE_LEFT_OUT_JOINT_SHARE : COMMON_JOINT_SHARE;
-    if (c.joint >= bar) {
+    // A name repeated ("Mohamed Mohammed" / MOHAMED, Mohamed Omar) is one name's evidence, its
+    // share, when the listed name has more; the whole of "Abdullah ABDULLAH" is left to the
+    // single-part rules of name-score.ts.
+    const repeatedOnly =
+      c.joint === 0 && c.parts.length === 1 && s.name.unmatchedListed.some((t) => t.length > 1);
+    if ((repeatedOnly ? c.parts[0].share : c.joint) >= bar) {
       band = 'weak';
       notes.push(commonnessInWords(c));
     }
@@ -614,10 +623,14 @@ function eastAsianSyllablesApart(s: Scored): boolean {
 /** Aligned below this similarity, two name parts are near spellings (a typo, a cognate), not one name. */
 const FIRM_PAIR = 0.95;
 
-/** Whether some aligned name part (initials aside) is only spelt near its listed counterpart. */
-function hasNearSpelling(s: Scored): boolean {
+/**
+ * Whether some aligned name part (initials aside) is only spelt near its listed counterpart;
+ * `beyondTypo`: other than by one letter mistyped inside it (`isInnerTypo`).
+ */
+function hasNearSpelling(s: Scored, beyondTypo = false): boolean {
   for (const p of s.name.pairs) {
-    if (p.similarity < FIRM_PAIR && p.query.length > 1 && p.listed.length > 1) return true;
+    if (p.similarity >= FIRM_PAIR || p.query.length <= 1 || p.listed.length <= 1) continue;
+    if (!beyondTypo || !isInnerTypo(p.query, p.listed)) return true;
   }
   return false;
 }

@@ -206,6 +206,22 @@ describe('a Vietnamese name without marks', () => {
   });
 });
 
+describe('Arabic names on little evidence', () => {
+  it('a name repeated is one name: "Mohamed Mohammed" is a lead on MOHAMED, Mohamed Omar', () => {
+    const m = matchOn('ofac_sdn', '43088', 'Mohamed Mohammed');
+    expect(m?.risk_level).toBe('LOW');
+    expect(m?.explanation.name.detail).toContain('the match rests on it alone');
+    expect(atLeast(levelOn('ofac_sdn', '43088', 'Mohamed Mohamed Omar'), 'MEDIUM')).toBe(true);
+  });
+
+  it('another name near a low-quality alias is no evidence; a letter mistyped in it still is', () => {
+    // ALI DI ROMA is a low-quality alias of Ali EL HEIT; "Rola" is another name than "Roma".
+    expect(levelOn('ofac_sdn', '8205', 'Rola Ali')).toBe('LOW');
+    // ZAHAR, Mahmoud is a low-quality alias of Mahmoud Khaled ZAHHAR.
+    expect(levelOn('ofac_sdn', '9647', 'Mahnoud Zahar')).toBe('MEDIUM');
+  });
+});
+
 describe('a date of birth that matches only a listed year', () => {
   it('does not lift a name so common that many of its bearers were born that year', () => {
     const m = matchOn('ofac_sdn', '23924', 'Ali Ahmad', '1972-02-29');
