@@ -157,6 +157,24 @@ function tokensOf(
 }
 
 /**
+ * Whether some aligned pair of single parts is spelt only near (below `ONE_NAME_PAIR`) and is
+ * neither one name's spellings (`spellingsOfOneName`) nor the listed part with one letter
+ * mistyped inside it or two swapped (`isTypo`): "Taik" / TAWFIK, "Wafa" / WAFY.
+ */
+export function nearBeyondSpelling(
+  index: NameIndex,
+  s: Scored,
+  isTypo: (query: string, listed: string) => boolean,
+): boolean {
+  for (const p of s.name.pairs) {
+    if (p.similarity >= ONE_NAME_PAIR || p.listed.includes(' ') || isTypo(p.query, p.listed)) continue;
+    const tokens = tokensOf(index, s, p.query, p.listed);
+    if (tokens && plainParts(tokens[0], tokens[1]) && !spellingsOfOneName(tokens[0], tokens[1])) return true;
+  }
+  return false;
+}
+
+/**
  * The first aligned pair whose query part is another name than its listed counterpart
  * (`isAnotherName`), as [query, listed] texts; undefined when every part is the listed one's name.
  */

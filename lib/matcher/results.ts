@@ -23,7 +23,7 @@ import {
 import { type IndexedPerson, listedNameOf, type NameIndex } from './name-index.ts';
 import { LOOSE_ONLY_CAP } from './name-score.ts';
 import { criminalNarrative, pepNarrative, sanctionsNarrative } from './narrative.ts';
-import { anotherNameAligned, looseSurname } from './near-names.ts';
+import { anotherNameAligned, looseSurname, nearBeyondSpelling } from './near-names.ts';
 import { type NameToken, siniticKey } from './normalise.ts';
 import { queryCountry } from './query-country.ts';
 import { MATCH_FLOOR, matchRisk, type NameBand, nameBand, STRONG_NAME } from './risk.ts';
@@ -444,6 +444,13 @@ function nameVerdict(
     notes.push(
       'a Vietnamese syllable spelt only near the listed one or left out, or only Văn or Thị shared beside one',
     );
+  }
+  if (weakenable() && dob === 'unknown' && !context.nameOnly && nearBeyondSpelling(index, s, isInnerTypo)) {
+    // "Hisham Taik" born 1980 / Hisham TAWFIK, a head of government listed without a date: given
+    // the date of birth the listing cannot confirm, the name alone must carry the match, and a
+    // part that is neither the listed one's spelling nor a typo of it does not.
+    band = 'weak';
+    notes.push('a part spelt only near, and no listed date of birth to confirm it');
   }
   const eastAsianApart = weakenable() && eastAsianSyllablesApart(s);
   if (eastAsianApart) {

@@ -110,3 +110,15 @@ describe('a surname aligned only loosely', () => {
     expect(atLeast(levelOn('eu_fsf', 'EU.6011.79', 'Анатолий Александрович Сивак'), 'MEDIUM')).toBe(true);
   });
 });
+
+describe('a part spelt only near, with a date of birth the listing cannot confirm', () => {
+  it('holds "Hisham Taik" born 1980 below MEDIUM for Hisham TAWFIK, listed without a date; by name alone it alerts', () => {
+    const m = matchOn('world_leaders_pep', 'Egypt|Hisham TAWFIK', 'Hisham Taik', '1980-02-02');
+    expect(m?.risk_level).toBe('LOW');
+    expect(m?.explanation.name.detail).toContain('no listed date of birth to confirm it');
+    expect(levelOn('world_leaders_pep', 'Egypt|Hisham TAWFIK', 'Hisham Taik')).toBe('MEDIUM');
+    // Another spelling of the name, and a letter mistyped in it, still alert with the date.
+    expect(levelOn('world_leaders_pep', 'Egypt|Hisham TAWFIK', 'Hisham Tawfiq', '1980-02-02')).toBe('HIGH');
+    expect(levelOn('world_leaders_pep', 'Egypt|Hisham TAWFIK', 'Hisham Tawfuk', '1980-02-02')).toBe('HIGH');
+  });
+});
