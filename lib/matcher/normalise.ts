@@ -55,6 +55,10 @@ export interface NameToken {
   readFromAbjad?: boolean;
   /** Read from Greek, whose χ (read "ch") renders a foreign h or kh, not the English ch. */
   readFromGreek?: boolean;
+  /** Read from Cyrillic, whose х (read "kh") renders a foreign h as well as kh ("Харрис" for Harris). */
+  readFromCyrillic?: boolean;
+  /** Read from Georgian, whose ფ (read "p") renders a foreign f as well as p ("ფინსთრა" for Feenstra). */
+  readFromGeorgian?: boolean;
   /**
    * The token read as Polish, Czech, Baltic or Turkish spelling, rewritten the English way the
    * lists spell ("wasiljewicz" → "vasilyevich"); empty for most tokens (latin-orthographies.ts)
@@ -254,6 +258,8 @@ export function isVietnameseName(name: string): boolean {
 const ARABIC_SCRIPT_RE = /[\u0600-\u06ff]/;
 const ABJAD_SCRIPT_RE = /[\u0590-\u06ff]/;
 const GREEK_SCRIPT_RE = /[\u0370-\u03ff]/;
+const CYRILLIC_SCRIPT_RE = /[\u0400-\u052f]/;
+const GEORGIAN_SCRIPT_RE = /[\u10a0-\u10ff]/;
 
 /** Folded word list of a name, before titles, particles and variant keys are applied. */
 export function nameWords(name: string): string[] {
@@ -324,6 +330,8 @@ export function tokeniseName(name: string): NameToken[] {
   if (transliterated && ARABIC_SCRIPT_RE.test(name)) for (const t of tokens) t.readFromArabic = true;
   if (transliterated && ABJAD_SCRIPT_RE.test(name)) for (const t of tokens) t.readFromAbjad = true;
   if (transliterated && GREEK_SCRIPT_RE.test(name)) for (const t of tokens) t.readFromGreek = true;
+  if (transliterated && CYRILLIC_SCRIPT_RE.test(name)) for (const t of tokens) t.readFromCyrillic = true;
+  if (transliterated && GEORGIAN_SCRIPT_RE.test(name)) for (const t of tokens) t.readFromGeorgian = true;
   if (nonAscii && !transliterated && isVietnameseName(name)) {
     for (const t of tokens) {
       t.readFromVietnamese = true;

@@ -74,7 +74,7 @@ const SKELETON_PAIR = 0.85;
 /** Factor for tokens that start with different letters and sounds. */
 const FIRST_LETTER_FACTOR = 0.93;
 const PATRONYMIC_RE =
-  /(?:[oeu][vfw](?:ich|itch|itsh|itsch|itsj|itj|itx|ics|ici|ic|ych|icz|iç)|ovna|evna|ovnaa|oglu|ogly|kyzy|qizi)$/;
+  /(?:[oeu][vfw](?:ich|itch|itsh|itsch|itsj|itj|itx|its|ics|ici|ic|ych|icz|iç)|ovna|evna|ovnaa|oglu|ogly|kyzy|qizi)$/;
 /** Baltic nominative endings ("Putinas", "Vladimirs") added to a stem the other side shows bare. */
 const BALTIC_ENDINGS = ['s', 'as', 'is', 'us', 'ys'];
 
@@ -220,8 +220,9 @@ function spellingSimilarity(a: NameToken, b: NameToken, cut: boolean, initialCou
   let s = 0.5 * jaroWinkler(a.text, b.text) + 0.5 * (1 - Math.min(distance, maxLen) / maxLen);
   if (distance <= budget) s = Math.max(s, TYPO_FLOOR);
   else s = Math.min(s, BEYOND_BUDGET);
-  if (otherScript && a.transliterated !== b.transliterated && sameRendering(a.text, b.text))
-    s = Math.max(s, RENDERING_PAIR);
+  // Folded alike, the two open alike too ("kharris" / Harris: Cyrillic х for h).
+  const rendered = otherScript && a.transliterated !== b.transliterated && sameRendering(a.text, b.text);
+  if (rendered) s = Math.max(s, RENDERING_PAIR);
   if (a.phonetic === b.phonetic && a.phonetic.length >= 3) {
     if (otherScript) s = Math.max(s, PHONETIC_OTHER_SCRIPT);
     else if (distance <= budget) s = Math.max(s, PHONETIC_SAME_SCRIPT);
@@ -231,7 +232,8 @@ function spellingSimilarity(a: NameToken, b: NameToken, cut: boolean, initialCou
     const skDistance = editDistance(a.phonetic, b.phonetic, 2);
     if (skDistance <= 1 && sk >= SKELETON_PAIR) s = Math.max(s, SKELETON_PAIR);
   }
-  if (initialCounts && a.text[0] !== b.text[0] && a.phonetic[0] !== b.phonetic[0]) s *= FIRST_LETTER_FACTOR;
+  if (initialCounts && !rendered && a.text[0] !== b.text[0] && a.phonetic[0] !== b.phonetic[0])
+    s *= FIRST_LETTER_FACTOR;
   return s;
 }
 
@@ -262,16 +264,55 @@ interface SkeletonAgreement {
 function skeletonOf(rendering: NameToken, listed: NameToken): SkeletonAgreement | undefined {
   const target = skeletonsOf(listed).plain;
   if (target.length < SKELETON_MIN) return undefined;
-  const { spellings, readBothWays, strict } = skeletonsOf(rendering);
-  // A rendering of an alphabet writes b, p, f and v apart, and its first letter.
-  if (strict !== undefined) {
-    if (!strict.includes(strictSkeletonOf(listed))) return undefined;
-    if (!sameOpening(spellings[0], listed.text)) return undefined;
-  }
-  for (let k = 0; k < spellings.length; k++)
+  const { spellings, readBothWays, strict, looked } = skeletonsOf(rendering);
+  // A Baltic ending is the name's own s only where the listed name ends in an s sound.
+  const count = target.endsWith('s') ? spellings.length : looked;
+  for (let k = 0; k < count; k++) {
+    // A rendering of an alphabet writes b, p, f and v apart, and its first letter.
+    if (strict !== undefined) {
+      if (strict[k] !== strictSkeletonOf(listed)) continue;
+      if (!sameOpening(spellings[k], listed.text)) continue;
+    }
     if (readBothWays[k].includes(target))
       return { rendering: spellings[k], listed: listed.text, skeleton: target };
+  }
   return undefined;
+}
+
+/**
+ * The other spellings a reading back of another script may stand for (`scriptSpellings`, the
+ * token's own text aside): candidate selection looks them up as it looks up the text.
+ */
+export function otherScriptSpellings(token: NameToken): string[] {
+  if (!token.transliterated || token.particle || token.initial) return [];
+  const text = token.text;
+  // Cyrillic х (read "kh") renders a foreign h as well ("Шихадах" for SHIHADAH): looked up so,
+  // and compared as renderings fold it (kh as h, string-similarity.ts `renderingFold`); its
+  // skeleton keeps the k, as most Cyrillic х are Russian kh (Mikhail, Zakharov).
+  const out = token.readFromCyrillic && text.includes('kh') ? [text.replace(/kh/g, 'h')] : [];
+  for (const t of scriptSpellings(token, text)) if (t !== text) out.push(t);
+  return out;
+}
+
+/**
+ * The spellings a reading back of another script may stand for where one of its letters renders
+ * two Latin ones: Greek χ (read "ch") a foreign h or kh ("Χουφμαν" for Huffman, "Ζαχαροβ" for
+ * Zakharov), and μπ (read "b" as a word opens) an mp or mb inside a word ("Θομπσον" for
+ * Thompson); Georgian ფ (read "p")
+ * an f ("ფინსთრა" for Feenstra); Arabic ج (read "j") a zh, which Arabic has no letter for
+ * ("جيدكوف" for ZHIDKOV).
+ */
+function scriptSpellings(token: NameToken, text: string): string[] {
+  if (token.readFromGreek) {
+    const out = [text.replace(/ch/g, 'h')];
+    if (text.includes('ch')) out.push(text.replace(/ch/g, 'kh'));
+    if (/.b/.test(text))
+      for (const t of [...out]) out.push(t.replace(/(?<=.)b/g, 'mp'), t.replace(/(?<=.)b/g, 'mb'));
+    return out;
+  }
+  if (token.readFromGeorgian && text.includes('p')) return [text, text.replace(/p/g, 'f')];
+  if (token.readFromArabic && text.includes('j')) return [text, text.replace(/j/g, 'zh')];
+  return [text];
 }
 
 /**
@@ -317,18 +358,30 @@ function skeletonsOf(token: NameToken): TokenSkeletons {
   let s = tokenSkeletons.get(token);
   if (s === undefined) {
     let spellings = isRendering(token) ? [token.text, ...token.readings] : [];
-    // A Baltic respelling is compared without its nominative ending ("Makonels" as "makonel").
-    // Baltic c is ts ("Uaicaids" for Whitesides).
-    if (token.respelt && !token.transliterated)
-      spellings = [...new Set(spellings.map((t) => withoutBalticEnding(t).replace(/c(?!h)/g, 'ts')))];
-    // Greek χ, read "ch", renders h and kh ("Χουφμαν" for Huffman).
-    if (token.readFromGreek) spellings = spellings.map((t) => t.replace(/ch/g, 'h'));
+    // A Baltic respelling is compared without its nominative ending ("Makonels" as "makonel"),
+    // and with it, which may be the name's own ("Sefus" for CEPHUS, "Uaicaids" for Whitesides).
+    // Baltic c is ts.
+    // The stems alone are looked up (`renderingSkeletonKeys`): an ending read as the name's
+    // would draw every listed name with an s after the stem's consonants.
+    let withEnding: string[] = [];
+    if (token.respelt && !token.transliterated) {
+      const stems = new Set(spellings.map((t) => withoutBalticEnding(t).replace(/c(?!h)/g, 'ts')));
+      withEnding = spellings
+        .filter((t) => /[aeiouy]s$/.test(t))
+        .map((t) => t.replace(/c(?!h)/g, 'ts'))
+        .filter((t) => !stems.has(t));
+      spellings = [...stems];
+    }
+    spellings = [...new Set(spellings.flatMap((t) => scriptSpellings(token, t)))];
+    const looked = spellings.length;
+    spellings = [...spellings, ...new Set(withEnding)];
     // Only the abjads write b and v (Hebrew), f and v (Arabic) with one letter and leave vowels
     // unwritten: other scripts' renderings write every letter, so b, p, f and v stay apart, and a
     // letter read as a vowel is one.
     const abjad = token.readFromAbjad === true;
     s = {
       plain: renderingSkeleton(token.text),
+      looked,
       spellings,
       readBothWays: spellings.map((t) =>
         (abjad ? renderingSkeletons(t) : [renderingSkeleton(t)]).filter((k) => k.length >= SKELETON_MIN),
@@ -342,6 +395,8 @@ function skeletonsOf(token: NameToken): TokenSkeletons {
 
 interface TokenSkeletons {
   plain: string;
+  /** How many of `spellings`, from the first, candidate selection looks up. */
+  looked: number;
   spellings: string[];
   readBothWays: string[][];
   /** A rendering of an alphabet's spellings' strict skeletons (b, p, f and v apart); none for an abjad's. */
@@ -377,7 +432,8 @@ function withoutBalticEnding(text: string): string {
 /** Every skeleton a rendering's spellings may stand for (none for a token that is no rendering). */
 export function renderingSkeletonKeys(token: NameToken): string[] {
   if (!isRendering(token) || token.particle || token.initial) return [];
-  const keys = new Set(skeletonsOf(token).readBothWays.flat());
+  const { readBothWays, looked } = skeletonsOf(token);
+  const keys = new Set(readBothWays.slice(0, looked).flat());
   // An alphabet's rendering is mostly found by its spelling: by skeleton only from three consonants.
   if (!token.readFromAbjad) for (const k of keys) if (k.length < FIRM_SKELETON) keys.delete(k);
   return [...keys];

@@ -1,0 +1,58 @@
+/**
+ * Listed Latin-script people written in another script or respelt the Baltic way, screened by
+ * name only on the shipped lists (issue 37, item 3; eval section (j), dev half): the level a user
+ * sees on the person's own listing.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createMatcher, type Matcher } from '../../lib/matcher/screen.ts';
+import { loadSnapshot } from '../../lib/matcher/snapshot-file.ts';
+import { type Match, type RiskLevel, riskRank } from '../../lib/matcher/types.ts';
+import { CHECK_TYPES } from '../../lib/watchlists/types.ts';
+
+let matcher: Matcher;
+beforeAll(() => {
+  matcher = createMatcher(loadSnapshot());
+}, 120_000);
+
+/** The level the screen gives one listed person (CLEAR when it is not reported). */
+function levelOn(listId: string, entityId: string, name: string): RiskLevel {
+  const r = matcher.screen({ name }, CHECK_TYPES);
+  const all: Match[] = [
+    ...(r.sanctions_result?.matches ?? []),
+    ...(r.pep_result?.matches ?? []),
+    ...(r.criminal_result?.interpol_hits ?? []),
+    ...(r.criminal_result?.fbi_hits ?? []),
+  ];
+  const match = all.find((x) => x.listings.some((l) => l.list_id === listId && l.entity_id === entityId));
+  return match?.risk_level ?? 'CLEAR';
+}
+
+const atLeastMedium = (level: RiskLevel) => riskRank(level) >= riskRank('MEDIUM');
+
+describe('a letter of another script that renders two Latin ones', () => {
+  it('Cyrillic х for h: "Анди Харрис" is Andy Harris, "Рафик Шихадах" SHIHADAH, Rafiq', () => {
+    expect(atLeastMedium(levelOn('us_congress_pep', 'H001052', 'Анди Харрис'))).toBe(true);
+    expect(atLeastMedium(levelOn('ofac_sdn', '20946', 'Рафик Шихадах'))).toBe(true);
+    expect(atLeastMedium(levelOn('ofac_sdn', '39440', 'Хоссейн Рахими'))).toBe(true);
+  });
+
+  it('Greek χ for kh and μπ for mp: Zakharov, Thompson', () => {
+    expect(atLeastMedium(levelOn('ofac_sdn', '35025', 'Ανντρει Γκεοργκιγιεβιτς Ζαχαροβ'))).toBe(true);
+    expect(atLeastMedium(levelOn('us_congress_pep', 'T000467', 'Γκλεν Θομπσον'))).toBe(true);
+  });
+
+  it('Georgian ფ for f: "რანდი ფინსთრა" is Randy Feenstra', () => {
+    expect(atLeastMedium(levelOn('us_congress_pep', 'F000446', 'რანდი ფინსთრა'))).toBe(true);
+  });
+});
+
+describe('Baltic respellings', () => {
+  it('an s that is the name\'s own, not the ending: "Saima Sirenius Sefus" is CEPHUS, Sayma Syrenius', () => {
+    expect(atLeastMedium(levelOn('ofac_sdn', '38517', 'Saima Sirenius Sefus'))).toBe(true);
+    expect(atLeastMedium(levelOn('us_congress_pep', 'D000629', 'Šarais Davids'))).toBe(true);
+  });
+
+  it('a short name respelt is still found: "Brians Džaks" is Brian Jack', () => {
+    expect(atLeastMedium(levelOn('us_congress_pep', 'J000311', 'Brians Džaks'))).toBe(true);
+  });
+});
