@@ -107,6 +107,26 @@ function looksLithuanian(name: string): boolean {
   );
 }
 
+const LATVIAN_ENDING_RE = /[^aeiouys]s$/;
+
+/**
+ * A name written without Baltic letters in letters Latvian has, whose parts all end in a vowel or
+ * s, half of them at least in the Latvian nominative -s after a consonant ("Adrians Smits", "Sara
+ * Makbraids"; one is enough beside a háček letter: "Mohamads Ali Džafari"). Portuguese "Davi
+ * Martins" reads so too; a respelling writes every vowel it hears (token-similarity.ts
+ * `fewerVowels`, `stemShortOfVowel`), which keeps such a name from agreeing loosely.
+ */
+function looksLatvian(name: string): boolean {
+  const words = foldText(name)
+    .split(/[\s,]+/)
+    .filter((w) => w.length > 0);
+  // Latvian writes no q, w, x or y ("Pablo Maryns" is Marin misspelt, not respelt).
+  if (words.length < 2 || /[qwxy]/.test(words.join('')) || !words.every((w) => /(?:[aeiou]|s)$/.test(w)))
+    return false;
+  const endings = words.filter((w) => LATVIAN_ENDING_RE.test(w)).length;
+  return endings > 0 && (2 * endings >= words.length || /[šžč]/i.test(name));
+}
+
 /** Their nominative endings of a man's name. */
 const BALTIC_ENDING_RE = /(?:as|is|us|ys|s)$/;
 const MARKS_RE = /\p{M}+/gu;
@@ -340,10 +360,14 @@ export function tokeniseName(name: string): NameToken[] {
   }
   const latin = nonAscii && !transliterated && !readFromHan && !readFromIndic;
   const plainLatin = !transliterated && !readFromHan && !readFromIndic;
-  if ((latin && BALTIC_LETTERS_RE.test(name)) || (plainLatin && looksLithuanian(name))) {
+  if (
+    (latin && BALTIC_LETTERS_RE.test(name)) ||
+    (plainLatin && (looksLithuanian(name) || looksLatvian(name)))
+  ) {
     // Latvian and Lithuanian respell a foreign name as it sounds and give it their nominative
     // ending ("Mičs Makonels", "Mičas Makonelas" for Mitch McConnell): the name without it is
-    // one more reading, its háčeks spelt out.
+    // one more reading, its háčeks spelt out. Written without Baltic letters, a name is read so
+    // when its parts end as Latvian or Lithuanian parts do ("Adrians Smits" for Adrian Smith).
     const spelt = nameParts(withDigraphs(name.normalize('NFC')) ?? name);
     if (spelt.length === tokens.length) {
       for (let i = 0; i < tokens.length; i++) {

@@ -265,9 +265,15 @@ function skeletonOf(rendering: NameToken, listed: NameToken): SkeletonAgreement 
   const target = skeletonsOf(listed).plain;
   if (target.length < SKELETON_MIN) return undefined;
   const { spellings, readBothWays, strict, looked } = skeletonsOf(rendering);
-  // A Baltic ending is the name's own s only where the listed name ends in an s sound.
+  // A Baltic ending is the name's own s only where the listed name ends in an s sound, and the
+  // rest is spelt as renderings fold it, a letter apart at most ("Sefus" / CEPHUS, "Šarais" /
+  // Sharice; not "Moraes" / MORRIS).
   const count = target.endsWith('s') ? spellings.length : looked;
+  const baltic = rendering.respelt === true && !rendering.transliterated;
   for (let k = 0; k < count; k++) {
+    if (k >= looked && editDistance(renderingFold(spellings[k]), renderingFold(listed.text), 2) > 1) continue;
+    if (baltic && (stemShortOfVowel(spellings[k], listed.text) || fewerVowels(spellings[k], listed.text)))
+      continue;
     // A rendering of an alphabet writes b, p, f and v apart, and its first letter.
     if (strict !== undefined) {
       if (strict[k] !== strictSkeletonOf(listed)) continue;
@@ -299,8 +305,7 @@ export function otherScriptSpellings(token: NameToken): string[] {
  * two Latin ones: Greek χ (read "ch") a foreign h or kh ("Χουφμαν" for Huffman, "Ζαχαροβ" for
  * Zakharov), and μπ (read "b" as a word opens) an mp or mb inside a word ("Θομπσον" for
  * Thompson); Georgian ფ (read "p")
- * an f ("ფინსთრა" for Feenstra); Arabic ج (read "j") a zh, which Arabic has no letter for
- * ("جيدكوف" for ZHIDKOV).
+ * an f ("ფინსთრა" for Feenstra).
  */
 function scriptSpellings(token: NameToken, text: string): string[] {
   if (token.readFromGreek) {
@@ -311,7 +316,6 @@ function scriptSpellings(token: NameToken, text: string): string[] {
     return out;
   }
   if (token.readFromGeorgian && text.includes('p')) return [text, text.replace(/p/g, 'f')];
-  if (token.readFromArabic && text.includes('j')) return [text, text.replace(/j/g, 'zh')];
   return [text];
 }
 
@@ -359,22 +363,20 @@ function skeletonsOf(token: NameToken): TokenSkeletons {
   if (s === undefined) {
     let spellings = isRendering(token) ? [token.text, ...token.readings] : [];
     // A Baltic respelling is compared without its nominative ending ("Makonels" as "makonel"),
-    // and with it, which may be the name's own ("Sefus" for CEPHUS, "Uaicaids" for Whitesides).
-    // Baltic c is ts.
-    // The stems alone are looked up (`renderingSkeletonKeys`): an ending read as the name's
-    // would draw every listed name with an s after the stem's consonants.
+    // and, written after a vowel, with it, which may be the name's own ("Sefus" for CEPHUS); an
+    // s after a consonant is the ending. Baltic c is ts, j is y. The stems alone are looked up
+    // (`renderingSkeletonKeys`): an ending read as the name's would draw every listed name with
+    // an s after the stem's consonants.
     let withEnding: string[] = [];
     if (token.respelt && !token.transliterated) {
-      const stems = new Set(spellings.map((t) => withoutBalticEnding(t).replace(/c(?!h)/g, 'ts')));
-      withEnding = spellings
-        .filter((t) => /[aeiouy]s$/.test(t))
-        .map((t) => t.replace(/c(?!h)/g, 'ts'))
-        .filter((t) => !stems.has(t));
+      const stems = new Set(spellings.map((t) => balticLetters(withoutBalticEnding(t))));
+      const own = balticLetters(token.text);
+      if (/[aeiouy]s$/.test(own) && !stems.has(own)) withEnding = [own];
       spellings = [...stems];
     }
     spellings = [...new Set(spellings.flatMap((t) => scriptSpellings(token, t)))];
     const looked = spellings.length;
-    spellings = [...spellings, ...new Set(withEnding)];
+    spellings = [...spellings, ...withEnding];
     // Only the abjads write b and v (Hebrew), f and v (Arabic) with one letter and leave vowels
     // unwritten: other scripts' renderings write every letter, so b, p, f and v stay apart, and a
     // letter read as a vowel is one.
@@ -424,6 +426,14 @@ function sameOpening(a: string, b: string): boolean {
   return renderingSkeleton(a.slice(0, 2), true) === renderingSkeleton(b.slice(0, 2), true);
 }
 
+/**
+ * Baltic letters as the English spelling writes their sounds: c is ts ("Uaicaids" for
+ * Whitesides), j is y ("Jakubecs" for YAKUBETS; the English j is dž, spelt out "dzh").
+ */
+function balticLetters(text: string): string {
+  return text.replace(/c(?!h)/g, 'ts').replace(/j/g, 'y');
+}
+
 function withoutBalticEnding(text: string): string {
   const stem = text.replace(/(?:as|is|us|ys|s)$/, '');
   return stem.length >= 3 ? stem : text;
@@ -445,8 +455,31 @@ const tokenSkeletons = new WeakMap<NameToken, TokenSkeletons>();
 function rendersAs(token: NameToken, other: NameToken): boolean {
   if (token.readings.length === 0) return false;
   const text = foldsOf(other).text;
-  for (const r of foldsOf(token).readings) if (sameFold(r, text)) return true;
+  const baltic = token.respelt === true && !token.transliterated;
+  for (const r of foldsOf(token).readings)
+    if (sameFold(r, text) && !(baltic && stemShortOfVowel(r, other.text))) return true;
   return false;
+}
+
+/**
+ * Whether a Baltic respelling's stem ends in a consonant where the listed name ends in a sounded
+ * vowel: the respelling writes that vowel ("Lusi" for Lucy), so "Martins" is not MARTINA. (An
+ * English final e is silent: "Džordžs" is George.)
+ */
+function stemShortOfVowel(stem: string, listed: string): boolean {
+  return /[^aeiouy]$/.test(stem) && /[aiou]$/.test(listed);
+}
+
+const VOWEL_GROUPS_RE = /[aeiouy]+/g;
+
+/**
+ * Whether a Baltic respelling writes fewer syllables (vowel groups) than the listed name has, its
+ * silent final e and the e of a final -er aside: the respelling writes every vowel it hears
+ * ("Makbraids" for McBride, "Lataimrs" for Latimer), so "Martins" is not MURADIAN.
+ */
+function fewerVowels(spelling: string, listed: string): boolean {
+  const groups = (t: string) => t.match(VOWEL_GROUPS_RE)?.length ?? 0;
+  return groups(spelling) < groups(renderingFold(listed).replace(/(?<=[^aeiouy])er$/, 'r'));
 }
 
 /**

@@ -55,4 +55,17 @@ describe('Baltic respellings', () => {
   it('a short name respelt is still found: "Brians Džaks" is Brian Jack', () => {
     expect(atLeastMedium(levelOn('us_congress_pep', 'J000311', 'Brians Džaks'))).toBe(true);
   });
+
+  it('a Latvian respelling without Baltic letters is read by its endings: "Adrians Smits" is Adrian Smith', () => {
+    expect(atLeastMedium(levelOn('us_congress_pep', 'S001172', 'Adrians Smits'))).toBe(true);
+    expect(atLeastMedium(levelOn('us_congress_pep', 'I000056', 'Darels Isa'))).toBe(true);
+  });
+
+  it('a respelling writes every vowel it hears: "Martins" is not MARTINA or MURADIAN, "Jenna" not Gwen', () => {
+    expect(atLeastMedium(levelOn('world_leaders_pep', 'Croatia|Martina DALIC', 'Dalila Martins'))).toBe(
+      false,
+    );
+    expect(atLeastMedium(levelOn('interpol_red', '2016/77658', 'Pietro Martins'))).toBe(false);
+    expect(atLeastMedium(levelOn('us_congress_pep', 'M001160', 'Jenna Moors'))).toBe(false);
+  });
 });
