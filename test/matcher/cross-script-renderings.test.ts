@@ -46,6 +46,12 @@ describe('a letter of another script that renders two Latin ones', () => {
   });
 });
 
+describe('Persian', () => {
+  it('ال opens a Persian word of its own, not the article: "الیکساندروویچ" is Alexandrovich', () => {
+    expect(atLeastMedium(levelOn('eu_fsf', 'EU.7722.1', 'سیرگیی الیکساندروویچ مارتینوو'))).toBe(true);
+  });
+});
+
 describe('Baltic respellings', () => {
   it('an s that is the name\'s own, not the ending: "Saima Sirenius Sefus" is CEPHUS, Sayma Syrenius', () => {
     expect(atLeastMedium(levelOn('ofac_sdn', '38517', 'Saima Sirenius Sefus'))).toBe(true);
