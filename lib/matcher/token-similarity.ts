@@ -221,7 +221,7 @@ function spellingSimilarity(a: NameToken, b: NameToken, cut: boolean, initialCou
   if (distance <= budget) s = Math.max(s, TYPO_FLOOR);
   else s = Math.min(s, BEYOND_BUDGET);
   // Folded alike, the two open alike too ("kharris" / Harris: Cyrillic х for h).
-  const rendered = otherScript && a.transliterated !== b.transliterated && sameRendering(a.text, b.text);
+  const rendered = otherScript && a.transliterated !== b.transliterated && renderedAlike(a, b);
   if (rendered) s = Math.max(s, RENDERING_PAIR);
   if (a.phonetic === b.phonetic && a.phonetic.length >= 3) {
     if (otherScript) s = Math.max(s, PHONETIC_OTHER_SCRIPT);
@@ -235,6 +235,18 @@ function spellingSimilarity(a: NameToken, b: NameToken, cut: boolean, initialCou
   if (initialCounts && !rendered && a.text[0] !== b.text[0] && a.phonetic[0] !== b.phonetic[0])
     s *= FIRST_LETTER_FACTOR;
   return s;
+}
+
+/**
+ * Whether two parts, one read back from another script, are one name as renderings fold it
+ * (`sameRendering`); an abjad's word-initial alef, read "a", stands for any vowel there ("asa",
+ * אסא / اسا for Issa).
+ */
+export function renderedAlike(a: NameToken, b: NameToken): boolean {
+  if (sameRendering(a.text, b.text)) return true;
+  const [r, l] = a.readFromAbjad ? [a, b] : [b, a];
+  if (!r.readFromAbjad || r.text[0] !== 'a' || !/^[eiou]/.test(l.text)) return false;
+  return sameRendering(r.text, `a${l.text.slice(1)}`);
 }
 
 /** Whether a token is a rendering of another script read back or a Baltic respelling. */
@@ -329,7 +341,7 @@ export function rendersAlike(a: NameToken, b: NameToken): 'rendered' | 'short' |
   const r = skeletonRendering(a, b);
   if (r === undefined || !renderedVowelsAgree(r.rendering, r.listed)) return undefined;
   // Counted on the consonants the rendering writes: a vowel letter read as v adds none ("tod").
-  if (Math.min(r.skeleton.length, renderingSkeleton(r.rendering).length) >= FIRM_SKELETON) return 'rendered';
+  if (Math.min(r.skeleton.length, writtenConsonants(r.rendering)) >= FIRM_SKELETON) return 'rendered';
   // Two consonants: the same opening, and a vowel written besides a ("Sin" / SEAN, "Modi" /
   // MOODY; not "Sara" / YASSER, "Par" / AYEBARE).
   // MOODY; not "Sara" / YASSER, "Par" / AYEBARE), its consonants as written ("tod" is not DAVID).
@@ -338,6 +350,18 @@ export function rendersAlike(a: NameToken, b: NameToken): 'rendered' | 'short' |
     renderingSkeleton(r.rendering) === r.skeleton
     ? 'short'
     : undefined;
+}
+
+/**
+ * Consonants a rendering writes, by skeleton class: a letter repeated across a vowel counts twice
+ * ("dauiduuik", داویدوویک for Davidovic, writes d, d and k), a doubled one once.
+ */
+function writtenConsonants(rendering: string): number {
+  const skeleton = renderingSkeleton(rendering);
+  if (skeleton.length >= FIRM_SKELETON) return skeleton.length;
+  let n = 0;
+  for (const syllable of rendering.split(/[aeiouyhw]+/)) n += renderingSkeleton(syllable).length;
+  return n;
 }
 
 /**

@@ -46,6 +46,17 @@ describe('a letter of another script that renders two Latin ones', () => {
   });
 });
 
+describe('Hebrew, Arabic and Persian', () => {
+  it('an opening alef stands for any vowel: "דארל אסא" is Darrell Issa', () => {
+    expect(atLeastMedium(levelOn('us_congress_pep', 'I000056', 'דארל אסא'))).toBe(true);
+    expect(atLeastMedium(levelOn('us_congress_pep', 'I000056', 'داريل اسا'))).toBe(true);
+  });
+
+  it('a letter written twice across a vowel counts twice: "داویدوویک" is DAVIDOVIC', () => {
+    expect(atLeastMedium(levelOn('ofac_sdn', '45389', 'میودراگ داویدوویک'))).toBe(true);
+  });
+});
+
 describe('Persian', () => {
   it('ال opens a Persian word of its own, not the article: "الیکساندروویچ" is Alexandrovich', () => {
     expect(atLeastMedium(levelOn('eu_fsf', 'EU.7722.1', 'سیرگیی الیکساندروویچ مارتینوو'))).toBe(true);
