@@ -393,6 +393,8 @@ function skeletonsOf(token: NameToken): TokenSkeletons {
     // an s after the stem's consonants.
     let withEnding: string[] = [];
     if (token.respelt && !token.transliterated) {
+      // A Baltic zh is a ž: the Turkish reading of j as zh is no respelling's ("Maja" is Maya).
+      if (!token.text.includes('z')) spellings = spellings.filter((t) => !t.includes('zh'));
       const stems = new Set(spellings.map((t) => balticLetters(withoutBalticEnding(t))));
       const own = balticLetters(token.text);
       if (/[aeiouy]s$/.test(own) && !stems.has(own)) withEnding = [own];
