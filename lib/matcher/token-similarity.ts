@@ -315,8 +315,8 @@ export function otherScriptSpellings(token: NameToken): string[] {
 /**
  * The spellings a reading back of another script may stand for where one of its letters renders
  * two Latin ones: Greek χ (read "ch") a foreign h or kh ("Χουφμαν" for Huffman, "Ζαχαροβ" for
- * Zakharov), and μπ (read "b" as a word opens) an mp or mb inside a word ("Θομπσον" for
- * Thompson); Georgian ფ (read "p")
+ * Zakharov), and μπ and ντ (read "b" and "d" as a word opens) an mp or mb, an nt or nd inside a
+ * word ("Θομπσον" for Thompson, "Σταντον" for Stanton); Georgian ფ (read "p")
  * an f ("ფინსთრა" for Feenstra).
  */
 function scriptSpellings(token: NameToken, text: string): string[] {
@@ -325,6 +325,8 @@ function scriptSpellings(token: NameToken, text: string): string[] {
     if (text.includes('ch')) out.push(text.replace(/ch/g, 'kh'));
     if (/.b/.test(text))
       for (const t of [...out]) out.push(t.replace(/(?<=.)b/g, 'mp'), t.replace(/(?<=.)b/g, 'mb'));
+    if (/.d/.test(text))
+      for (const t of [...out]) out.push(t.replace(/(?<=.)d/g, 'nt'), t.replace(/(?<=.)d/g, 'nd'));
     return out;
   }
   if (token.readFromGeorgian && text.includes('p')) return [text, text.replace(/p/g, 'f')];

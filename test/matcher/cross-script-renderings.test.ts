@@ -36,9 +36,10 @@ describe('a letter of another script that renders two Latin ones', () => {
     expect(atLeastMedium(levelOn('ofac_sdn', '39440', 'Хоссейн Рахими'))).toBe(true);
   });
 
-  it('Greek χ for kh and μπ for mp: Zakharov, Thompson', () => {
+  it('Greek χ for kh, μπ for mp and ντ for nt: Zakharov, Thompson, Stanton', () => {
     expect(atLeastMedium(levelOn('ofac_sdn', '35025', 'Ανντρει Γκεοργκιγιεβιτς Ζαχαροβ'))).toBe(true);
     expect(atLeastMedium(levelOn('us_congress_pep', 'T000467', 'Γκλεν Θομπσον'))).toBe(true);
+    expect(atLeastMedium(levelOn('us_congress_pep', 'S001211', 'Γκρεγκ Σταντον'))).toBe(true);
   });
 
   it('Georgian ფ for f: "რანდი ფინსთრა" is Randy Feenstra', () => {
