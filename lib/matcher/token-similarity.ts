@@ -345,11 +345,12 @@ export function rendersAlike(a: NameToken, b: NameToken): 'rendered' | 'short' |
   // Counted on the consonants the rendering writes: a vowel letter read as v adds none ("tod").
   if (Math.min(r.skeleton.length, writtenConsonants(r.rendering)) >= FIRM_SKELETON) return 'rendered';
   // Two consonants: the same opening, and a vowel written besides a ("Sin" / SEAN, "Modi" /
-  // MOODY; not "Sara" / YASSER, "Par" / AYEBARE).
   // MOODY; not "Sara" / YASSER, "Par" / AYEBARE), its consonants as written ("tod" is not DAVID).
-  return sameOpening(r.rendering, r.listed) &&
-    /[eiouy]/.test(r.rendering) &&
-    renderingSkeleton(r.rendering) === r.skeleton
+  // An abjad leaves the vowel after the first letter unwritten: its opening is that letter's
+  // ("jri", ג'רי for Jerry; "kli", קלי for Kelly).
+  const abjad = a.readFromAbjad === true || b.readFromAbjad === true;
+  const opening = abjad ? sameFirstConsonant(r.rendering, r.listed) : sameOpening(r.rendering, r.listed);
+  return opening && /[eiouy]/.test(r.rendering) && renderingSkeleton(r.rendering) === r.skeleton
     ? 'short'
     : undefined;
 }
@@ -443,6 +444,22 @@ function strictSkeletonOf(token: NameToken): string {
 }
 
 const strictSkeletons = new WeakMap<NameToken, string>();
+
+const OPENING_LETTER_RE = /^(?:[kstdgcz]h|[a-z])/;
+
+/**
+ * Whether two spellings open with one consonant, or both with a vowel: a digraph (kh, sh, th, dh,
+ * gh, ch, zh) is a letter of its own, which an abjad writes apart ("krai", الكراي, is not KHURY);
+ * single letters agree by strict skeleton class (g and j, Hebrew ג; c and k or s).
+ */
+function sameFirstConsonant(a: string, b: string): boolean {
+  const va = /^[aeiouyhw]/.test(a);
+  if (va || /^[aeiouyhw]/.test(b)) return va === /^[aeiouyhw]/.test(b);
+  const la = OPENING_LETTER_RE.exec(a)?.[0] ?? '';
+  const lb = OPENING_LETTER_RE.exec(b)?.[0] ?? '';
+  if (la.length !== lb.length) return false;
+  return la === lb || renderingSkeleton(la, true) === renderingSkeleton(lb, true);
+}
 
 /** Whether two spellings open alike: both with a vowel, or with consonants of one skeleton class. */
 function sameOpening(a: string, b: string): boolean {

@@ -53,6 +53,12 @@ describe('Hebrew, Arabic and Persian', () => {
     expect(atLeastMedium(levelOn('us_congress_pep', 'I000056', 'داريل اسا'))).toBe(true);
   });
 
+  it('the vowel after the first letter is left unwritten: "ג\'רי מוראן" is Jerry Moran', () => {
+    expect(atLeastMedium(levelOn('us_congress_pep', 'M000934', "ג'רי מוראן"))).toBe(true);
+    // ... but the first letter is as written: Arabic ك (k) is not خ (kh).
+    expect(atLeastMedium(levelOn('ofac_sdn', '20243', 'عطية الكراي'))).toBe(false);
+  });
+
   it('a letter written twice across a vowel counts twice: "داویدوویک" is DAVIDOVIC', () => {
     expect(atLeastMedium(levelOn('ofac_sdn', '45389', 'میودراگ داویدوویک'))).toBe(true);
   });
