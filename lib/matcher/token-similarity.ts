@@ -458,7 +458,8 @@ function sameFirstConsonant(a: string, b: string): boolean {
   const la = OPENING_LETTER_RE.exec(a)?.[0] ?? '';
   const lb = OPENING_LETTER_RE.exec(b)?.[0] ?? '';
   if (la.length !== lb.length) return false;
-  return la === lb || renderingSkeleton(la, true) === renderingSkeleton(lb, true);
+  // A c is read with the letter after it (c before e is s: "sisik", سيسيك, is CESIC).
+  return la === lb || renderingSkeleton(a.slice(0, 2), true)[0] === renderingSkeleton(b.slice(0, 2), true)[0];
 }
 
 /** Whether two spellings open alike: both with a vowel, or with consonants of one skeleton class. */
