@@ -55,8 +55,9 @@ describe('Hebrew, Arabic and Persian', () => {
 
   it('the vowel after the first letter is left unwritten: "ג\'רי מוראן" is Jerry Moran', () => {
     expect(atLeastMedium(levelOn('us_congress_pep', 'M000934', "ג'רי מוראן"))).toBe(true);
-    // ... but the first letter is as written: Arabic ك (k) is not خ (kh).
+    // ... but the first letter is as written: Arabic ك (k) is not خ (kh); a c before e is s.
     expect(atLeastMedium(levelOn('ofac_sdn', '20243', 'عطية الكراي'))).toBe(false);
+    expect(atLeastMedium(levelOn('ofac_sdn', '7669', 'رانكو سيسيك'))).toBe(true);
   });
 
   it('a letter written twice across a vowel counts twice: "داویدوویک" is DAVIDOVIC', () => {
