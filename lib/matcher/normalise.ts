@@ -70,6 +70,8 @@ export interface NameToken {
    * the nominative ending, compared as renderings spell it (token-similarity.ts `rendersAs`).
    */
   respelt?: true;
+  /** Respelt in a name written with letters only Latvian and Lithuanian write ("Maiks Džonsons"). */
+  balticLetters?: true;
   /**
    * The pinyin/Wade-Giles syllable key of `text` (`siniticKey`), worked out at the token's first
    * comparison and kept: a listed token is compared with many queries.
@@ -360,10 +362,8 @@ export function tokeniseName(name: string): NameToken[] {
   }
   const latin = nonAscii && !transliterated && !readFromHan && !readFromIndic;
   const plainLatin = !transliterated && !readFromHan && !readFromIndic;
-  if (
-    (latin && BALTIC_LETTERS_RE.test(name)) ||
-    (plainLatin && (looksLithuanian(name) || looksLatvian(name)))
-  ) {
+  const balticLetters = latin && BALTIC_LETTERS_RE.test(name);
+  if (balticLetters || (plainLatin && (looksLithuanian(name) || looksLatvian(name)))) {
     // Latvian and Lithuanian respell a foreign name as it sounds and give it their nominative
     // ending ("Mičs Makonels", "Mičas Makonelas" for Mitch McConnell): the name without it is
     // one more reading, its háčeks spelt out. Written without Baltic letters, a name is read so
@@ -374,6 +374,7 @@ export function tokeniseName(name: string): NameToken[] {
         if (tokens[i].particle) continue;
         // Every part is respelt, with an ending or not ("Džimi", "Ašli"): compared as a rendering.
         tokens[i].respelt = true;
+        if (balticLetters) tokens[i].balticLetters = true;
         const stem = spelt[i].text.replace(BALTIC_ENDING_RE, '');
         if (stem === spelt[i].text || stem.length < 3) continue;
         tokens[i].readings = [...new Set([...tokens[i].readings, stem])];

@@ -488,10 +488,19 @@ function withoutBalticEnding(text: string): string {
 /** Every skeleton a rendering's spellings may stand for (none for a token that is no rendering). */
 export function renderingSkeletonKeys(token: NameToken): string[] {
   if (!isRendering(token) || token.particle || token.initial) return [];
-  const { readBothWays, looked } = skeletonsOf(token);
-  const keys = new Set(readBothWays.slice(0, looked).flat());
-  // An alphabet's rendering is mostly found by its spelling: by skeleton only from three consonants.
-  if (!token.readFromAbjad) for (const k of keys) if (k.length < FIRM_SKELETON) keys.delete(k);
+  const { spellings, readBothWays, looked } = skeletonsOf(token);
+  if (token.readFromAbjad) return [...new Set(readBothWays.slice(0, looked).flat())];
+  // An alphabet's rendering is mostly found by its spelling: by skeleton only from three
+  // consonants. The stem of a name written with Baltic letters, its ending taken off, from two
+  // ("Maiks Džonsons" for Mike Johnson: "maik" is no typo of Mike, and Johnson alone opens more
+  // names than the shortlist holds). Not so a name read as Baltic by its endings alone: "Mia
+  // Davis" would meet every listed name with a d and a v.
+  const stemmed = token.balticLetters === true && token.text.endsWith('s');
+  const keys = new Set<string>();
+  for (let k = 0; k < looked; k++) {
+    const short = stemmed && !spellings[k].endsWith('s');
+    for (const key of readBothWays[k]) if (short || key.length >= FIRM_SKELETON) keys.add(key);
+  }
   return [...keys];
 }
 
