@@ -57,12 +57,15 @@ const UNITS = [
  * English spelling rewritten closer to its sound, as renderings of English names follow the
  * sound, not the letters ("George" → Джордж, "John" → Джон, "Sarah" → Сара, "Whitesides" →
  * Уайтсайдс): silent h after a vowel, silent final e, soft g, wh, the long a and i of a
- * vowel-consonant-e syllable, ay/ai/ey, oa, ew. Non-English names (most sanctioned people's
- * Latin names are transliterations already) have few of these and pass almost unchanged.
+ * vowel-consonant-e syllable, ay/ai/ey, oa, ew. Soft c is read before the silent e goes, as
+ * soft g is ("Vance" → Ванс, "Sharice" → Шарайс; not Ванк, Шарайк). Non-English names (most
+ * sanctioned people's Latin names are transliterations already) have few of these and pass
+ * almost unchanged.
  */
 function englishSounds(w: string): string {
   return w
     .replace(/^wh/, 'u')
+    .replace(/c(?=[eiy])/g, 's')
     .replace(/g(?=[eiy])/g, 'j')
     .replace(/^je(?=o)/, 'j')
     .replace(/([aeiou])h(?![aeiou])/g, '$1')

@@ -25,7 +25,7 @@ import { type NamesByDate, namesBornOnDate } from './names-by-date.ts';
 import type { NameToken } from './normalise.ts';
 import { type PeopleSource, peopleSource } from './snapshot-people.ts';
 import { renderingSkeleton } from './string-similarity.ts';
-import { renderingSkeletonKeys } from './token-similarity.ts';
+import { otherScriptSpellings, renderingSkeletonKeys } from './token-similarity.ts';
 
 export interface IndexedPerson {
   person: ListedPerson;
@@ -391,6 +391,19 @@ export const RUN_TOGETHER_MIN_PART = 3;
 /** Shortest query token `lookupToken` looks up as two listed tokens run together. */
 export const RUN_TOGETHER_MIN_LENGTH = 2 * RUN_TOGETHER_MIN_PART + 1;
 
+/**
+ * Within one edit of `text` (three letters or more): the text with a character dropped equals a
+ * listed token, or both with a character dropped agree (substitution), or the text equals a
+ * listed token less one.
+ */
+function addWithinOneEdit(index: NameIndex, text: string, out: VocabIdSet): void {
+  if (text.length < 3) return;
+  addDeleted(index, hashSkipping(text, -1), out);
+  for (let skip = 0; skip < text.length; skip++) addDeleted(index, hashSkipping(text, skip), out);
+  for (let skip = 0; skip < text.length; skip++)
+    addPiece(index, hashSkipping(text, skip), text, 0, text.length, skip, out);
+}
+
 export function lookupToken(index: NameIndex, token: NameToken, out: VocabIdSet): void {
   const text = token.text;
   out.addAll(index.byText.get(text));
@@ -398,13 +411,11 @@ export function lookupToken(index: NameIndex, token: NameToken, out: VocabIdSet)
   if (token.particle || token.initial) return;
   if (token.phonetic.length >= 3) out.addAll(index.byPhonetic.get(token.phonetic));
   for (const r of token.readings) out.addAll(index.byText.get(r));
-  if (text.length >= 3) {
-    // Within one edit: the query with a character dropped equals a listed token, or both with a
-    // character dropped agree (substitution), or the query equals a listed token less one.
-    addDeleted(index, hashSkipping(text, -1), out);
-    for (let skip = 0; skip < text.length; skip++) addDeleted(index, hashSkipping(text, skip), out);
-    for (let skip = 0; skip < text.length; skip++)
-      addPiece(index, hashSkipping(text, skip), text, 0, text.length, skip, out);
+  addWithinOneEdit(index, text, out);
+  // Another script's letter that renders two Latin ones ("kharris": Cyrillic х for h as well).
+  for (const other of otherScriptSpellings(token)) {
+    out.addAll(index.byText.get(other));
+    addWithinOneEdit(index, other, out);
   }
   // A rendering of another script or a Baltic respelling: the listed names with its skeleton.
   const skeletons = renderingSkeletonKeys(token);

@@ -12,11 +12,12 @@ import { alignment, alignTokens } from './alignment.ts';
 import { COMMON_GIVEN_NAMES } from './name-variants.ts';
 import { type NameToken, tokeniseName } from './normalise.ts';
 import { MATCH_FLOOR } from './risk.ts';
-import { editDistance, sameRendering } from './string-similarity.ts';
+import { editDistance } from './string-similarity.ts';
 import {
   ABD_PREFIX,
   alignableSimilarity,
   isPatronymic,
+  renderedAlike,
   rendersAlike,
   skeletonOnly,
 } from './token-similarity.ts';
@@ -394,12 +395,12 @@ function acrossScripts(a: NameToken, b: NameToken): 'firm' | 'loose' | 'rendered
   if (a.readFromArabic || b.readFromArabic) {
     // Arabic script has no letters for v, p, e and o: f, b, i and u stand for them ("فلاديمير بوتين").
     if (editDistance(arabicSounds(a.text), arabicSounds(b.text), 2) <= 1) return 'firm';
-    if (sameRendering(a.text, b.text)) return 'firm';
+    if (renderedAlike(a, b)) return 'firm';
     return rendersAlike(a, b) ?? 'loose';
   }
   const typos = Math.max(a.text.length, b.text.length) < 6 ? 1 : 2;
   if (editDistance(a.text, b.text, typos + 1) <= typos) return 'firm';
-  if (sameRendering(a.text, b.text)) return 'firm';
+  if (renderedAlike(a, b)) return 'firm';
   return rendersAlike(a, b) ?? 'loose';
 }
 

@@ -55,6 +55,10 @@ export interface NameToken {
   readFromAbjad?: boolean;
   /** Read from Greek, whose χ (read "ch") renders a foreign h or kh, not the English ch. */
   readFromGreek?: boolean;
+  /** Read from Cyrillic, whose х (read "kh") renders a foreign h as well as kh ("Харрис" for Harris). */
+  readFromCyrillic?: boolean;
+  /** Read from Georgian, whose ფ (read "p") renders a foreign f as well as p ("ფინსთრა" for Feenstra). */
+  readFromGeorgian?: boolean;
   /**
    * The token read as Polish, Czech, Baltic or Turkish spelling, rewritten the English way the
    * lists spell ("wasiljewicz" → "vasilyevich"); empty for most tokens (latin-orthographies.ts)
@@ -66,6 +70,8 @@ export interface NameToken {
    * the nominative ending, compared as renderings spell it (token-similarity.ts `rendersAs`).
    */
   respelt?: true;
+  /** Respelt in a name written with letters only Latvian and Lithuanian write ("Maiks Džonsons"). */
+  balticLetters?: true;
   /**
    * The pinyin/Wade-Giles syllable key of `text` (`siniticKey`), worked out at the token's first
    * comparison and kept: a listed token is compared with many queries.
@@ -101,6 +107,26 @@ function looksLithuanian(name: string): boolean {
     words.every((w) => /(?:[aeiouy]|s)$/i.test(w)) &&
     words.some((w) => /[^aeiouy](?:as|is|us|ys)$/i.test(w))
   );
+}
+
+const LATVIAN_ENDING_RE = /[^aeiouys]s$/;
+
+/**
+ * A name written without Baltic letters in letters Latvian has, whose parts all end in a vowel or
+ * s, half of them at least in the Latvian nominative -s after a consonant ("Adrians Smits", "Sara
+ * Makbraids"; one is enough beside a háček letter: "Mohamads Ali Džafari"). Portuguese "Davi
+ * Martins" reads so too; a respelling writes every vowel it hears (token-similarity.ts
+ * `fewerVowels`, `stemShortOfVowel`), which keeps such a name from agreeing loosely.
+ */
+function looksLatvian(name: string): boolean {
+  const words = foldText(name)
+    .split(/[\s,]+/)
+    .filter((w) => w.length > 0);
+  // Latvian writes no q, w, x or y ("Pablo Maryns" is Marin misspelt, not respelt).
+  if (words.length < 2 || /[qwxy]/.test(words.join('')) || !words.every((w) => /(?:[aeiou]|s)$/.test(w)))
+    return false;
+  const endings = words.filter((w) => LATVIAN_ENDING_RE.test(w)).length;
+  return endings > 0 && (2 * endings >= words.length || /[šžč]/i.test(name));
 }
 
 /** Their nominative endings of a man's name. */
@@ -254,6 +280,8 @@ export function isVietnameseName(name: string): boolean {
 const ARABIC_SCRIPT_RE = /[\u0600-\u06ff]/;
 const ABJAD_SCRIPT_RE = /[\u0590-\u06ff]/;
 const GREEK_SCRIPT_RE = /[\u0370-\u03ff]/;
+const CYRILLIC_SCRIPT_RE = /[\u0400-\u052f]/;
+const GEORGIAN_SCRIPT_RE = /[\u10a0-\u10ff]/;
 
 /** Folded word list of a name, before titles, particles and variant keys are applied. */
 export function nameWords(name: string): string[] {
@@ -324,6 +352,8 @@ export function tokeniseName(name: string): NameToken[] {
   if (transliterated && ARABIC_SCRIPT_RE.test(name)) for (const t of tokens) t.readFromArabic = true;
   if (transliterated && ABJAD_SCRIPT_RE.test(name)) for (const t of tokens) t.readFromAbjad = true;
   if (transliterated && GREEK_SCRIPT_RE.test(name)) for (const t of tokens) t.readFromGreek = true;
+  if (transliterated && CYRILLIC_SCRIPT_RE.test(name)) for (const t of tokens) t.readFromCyrillic = true;
+  if (transliterated && GEORGIAN_SCRIPT_RE.test(name)) for (const t of tokens) t.readFromGeorgian = true;
   if (nonAscii && !transliterated && isVietnameseName(name)) {
     for (const t of tokens) {
       t.readFromVietnamese = true;
@@ -332,16 +362,19 @@ export function tokeniseName(name: string): NameToken[] {
   }
   const latin = nonAscii && !transliterated && !readFromHan && !readFromIndic;
   const plainLatin = !transliterated && !readFromHan && !readFromIndic;
-  if ((latin && BALTIC_LETTERS_RE.test(name)) || (plainLatin && looksLithuanian(name))) {
+  const balticLetters = latin && BALTIC_LETTERS_RE.test(name);
+  if (balticLetters || (plainLatin && (looksLithuanian(name) || looksLatvian(name)))) {
     // Latvian and Lithuanian respell a foreign name as it sounds and give it their nominative
     // ending ("Mičs Makonels", "Mičas Makonelas" for Mitch McConnell): the name without it is
-    // one more reading, its háčeks spelt out.
+    // one more reading, its háčeks spelt out. Written without Baltic letters, a name is read so
+    // when its parts end as Latvian or Lithuanian parts do ("Adrians Smits" for Adrian Smith).
     const spelt = nameParts(withDigraphs(name.normalize('NFC')) ?? name);
     if (spelt.length === tokens.length) {
       for (let i = 0; i < tokens.length; i++) {
         if (tokens[i].particle) continue;
         // Every part is respelt, with an ending or not ("Džimi", "Ašli"): compared as a rendering.
         tokens[i].respelt = true;
+        if (balticLetters) tokens[i].balticLetters = true;
         const stem = spelt[i].text.replace(BALTIC_ENDING_RE, '');
         if (stem === spelt[i].text || stem.length < 3) continue;
         tokens[i].readings = [...new Set([...tokens[i].readings, stem])];

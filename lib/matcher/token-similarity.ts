@@ -74,7 +74,7 @@ const SKELETON_PAIR = 0.85;
 /** Factor for tokens that start with different letters and sounds. */
 const FIRST_LETTER_FACTOR = 0.93;
 const PATRONYMIC_RE =
-  /(?:[oeu][vfw](?:ich|itch|itsh|itsch|itsj|itj|itx|ics|ici|ic|ych|icz|iç)|ovna|evna|ovnaa|oglu|ogly|kyzy|qizi)$/;
+  /(?:[oeu][vfw](?:ich|itch|itsh|itsch|itsj|itj|itx|its|ics|ici|ic|ych|icz|iç)|ovna|evna|ovnaa|oglu|ogly|kyzy|qizi)$/;
 /** Baltic nominative endings ("Putinas", "Vladimirs") added to a stem the other side shows bare. */
 const BALTIC_ENDINGS = ['s', 'as', 'is', 'us', 'ys'];
 
@@ -222,8 +222,9 @@ function spellingSimilarity(a: NameToken, b: NameToken, cut: boolean, initialCou
   let s = 0.5 * jaroWinkler(a.text, b.text) + 0.5 * (1 - Math.min(distance, maxLen) / maxLen);
   if (distance <= budget) s = Math.max(s, TYPO_FLOOR);
   else s = Math.min(s, BEYOND_BUDGET);
-  if (otherScript && a.transliterated !== b.transliterated && sameRendering(a.text, b.text))
-    s = Math.max(s, RENDERING_PAIR);
+  // Folded alike, the two open alike too ("kharris" / Harris: Cyrillic х for h).
+  const rendered = otherScript && a.transliterated !== b.transliterated && renderedAlike(a, b);
+  if (rendered) s = Math.max(s, RENDERING_PAIR);
   if (a.phonetic === b.phonetic && a.phonetic.length >= 3) {
     if (otherScript) s = Math.max(s, PHONETIC_OTHER_SCRIPT);
     else if (distance <= budget) s = Math.max(s, PHONETIC_SAME_SCRIPT);
@@ -233,8 +234,21 @@ function spellingSimilarity(a: NameToken, b: NameToken, cut: boolean, initialCou
     const skDistance = editDistance(a.phonetic, b.phonetic, 2);
     if (skDistance <= 1 && sk >= SKELETON_PAIR) s = Math.max(s, SKELETON_PAIR);
   }
-  if (initialCounts && a.text[0] !== b.text[0] && a.phonetic[0] !== b.phonetic[0]) s *= FIRST_LETTER_FACTOR;
+  if (initialCounts && !rendered && a.text[0] !== b.text[0] && a.phonetic[0] !== b.phonetic[0])
+    s *= FIRST_LETTER_FACTOR;
   return s;
+}
+
+/**
+ * Whether two parts, one read back from another script, are one name as renderings fold it
+ * (`sameRendering`); an abjad's word-initial alef, read "a", stands for any vowel there ("asa",
+ * אסא / اسا for Issa).
+ */
+export function renderedAlike(a: NameToken, b: NameToken): boolean {
+  if (sameRendering(a.text, b.text)) return true;
+  const [r, l] = a.readFromAbjad ? [a, b] : [b, a];
+  if (!r.readFromAbjad || r.text[0] !== 'a' || !/^[eiou]/.test(l.text)) return false;
+  return sameRendering(r.text, `a${l.text.slice(1)}`);
 }
 
 /** Whether a token is a rendering of another script read back or a Baltic respelling. */
@@ -264,16 +278,61 @@ interface SkeletonAgreement {
 function skeletonOf(rendering: NameToken, listed: NameToken): SkeletonAgreement | undefined {
   const target = skeletonsOf(listed).plain;
   if (target.length < SKELETON_MIN) return undefined;
-  const { spellings, readBothWays, strict } = skeletonsOf(rendering);
-  // A rendering of an alphabet writes b, p, f and v apart, and its first letter.
-  if (strict !== undefined) {
-    if (!strict.includes(strictSkeletonOf(listed))) return undefined;
-    if (!sameOpening(spellings[0], listed.text)) return undefined;
-  }
-  for (let k = 0; k < spellings.length; k++)
+  const { spellings, readBothWays, strict, looked } = skeletonsOf(rendering);
+  // A Baltic ending is the name's own s only where the listed name ends in an s sound, and the
+  // rest is spelt as renderings fold it, a letter apart at most ("Sefus" / CEPHUS, "Šarais" /
+  // Sharice; not "Moraes" / MORRIS).
+  const count = target.endsWith('s') ? spellings.length : looked;
+  const baltic = rendering.respelt === true && !rendering.transliterated;
+  for (let k = 0; k < count; k++) {
+    if (k >= looked && editDistance(renderingFold(spellings[k]), renderingFold(listed.text), 2) > 1) continue;
+    if (baltic && (stemShortOfVowel(spellings[k], listed.text) || fewerVowels(spellings[k], listed.text)))
+      continue;
+    // A rendering of an alphabet writes b, p, f and v apart, and its first letter.
+    if (strict !== undefined) {
+      if (strict[k] !== strictSkeletonOf(listed)) continue;
+      if (!sameOpening(spellings[k], listed.text)) continue;
+    }
     if (readBothWays[k].includes(target))
       return { rendering: spellings[k], listed: listed.text, skeleton: target };
+  }
   return undefined;
+}
+
+/**
+ * The other spellings a reading back of another script may stand for (`scriptSpellings`, the
+ * token's own text aside): candidate selection looks them up as it looks up the text.
+ */
+export function otherScriptSpellings(token: NameToken): string[] {
+  if (!token.transliterated || token.particle || token.initial) return [];
+  const text = token.text;
+  // Cyrillic х (read "kh") renders a foreign h as well ("Шихадах" for SHIHADAH): looked up so,
+  // and compared as renderings fold it (kh as h, string-similarity.ts `renderingFold`); its
+  // skeleton keeps the k, as most Cyrillic х are Russian kh (Mikhail, Zakharov).
+  const out = token.readFromCyrillic && text.includes('kh') ? [text.replace(/kh/g, 'h')] : [];
+  for (const t of scriptSpellings(token, text)) if (t !== text) out.push(t);
+  return out;
+}
+
+/**
+ * The spellings a reading back of another script may stand for where one of its letters renders
+ * two Latin ones: Greek χ (read "ch") a foreign h or kh ("Χουφμαν" for Huffman, "Ζαχαροβ" for
+ * Zakharov), and μπ and ντ (read "b" and "d" as a word opens) an mp or mb, an nt or nd inside a
+ * word ("Θομπσον" for Thompson, "Σταντον" for Stanton); Georgian ფ (read "p")
+ * an f ("ფინსთრა" for Feenstra).
+ */
+function scriptSpellings(token: NameToken, text: string): string[] {
+  if (token.readFromGreek) {
+    const out = [text.replace(/ch/g, 'h')];
+    if (text.includes('ch')) out.push(text.replace(/ch/g, 'kh'));
+    if (/.b/.test(text))
+      for (const t of [...out]) out.push(t.replace(/(?<=.)b/g, 'mp'), t.replace(/(?<=.)b/g, 'mb'));
+    if (/.d/.test(text))
+      for (const t of [...out]) out.push(t.replace(/(?<=.)d/g, 'nt'), t.replace(/(?<=.)d/g, 'nd'));
+    return out;
+  }
+  if (token.readFromGeorgian && text.includes('p')) return [text, text.replace(/p/g, 'f')];
+  return [text];
 }
 
 /**
@@ -286,15 +345,28 @@ export function rendersAlike(a: NameToken, b: NameToken): 'rendered' | 'short' |
   const r = skeletonRendering(a, b);
   if (r === undefined || !renderedVowelsAgree(r.rendering, r.listed)) return undefined;
   // Counted on the consonants the rendering writes: a vowel letter read as v adds none ("tod").
-  if (Math.min(r.skeleton.length, renderingSkeleton(r.rendering).length) >= FIRM_SKELETON) return 'rendered';
+  if (Math.min(r.skeleton.length, writtenConsonants(r.rendering)) >= FIRM_SKELETON) return 'rendered';
   // Two consonants: the same opening, and a vowel written besides a ("Sin" / SEAN, "Modi" /
-  // MOODY; not "Sara" / YASSER, "Par" / AYEBARE).
   // MOODY; not "Sara" / YASSER, "Par" / AYEBARE), its consonants as written ("tod" is not DAVID).
-  return sameOpening(r.rendering, r.listed) &&
-    /[eiouy]/.test(r.rendering) &&
-    renderingSkeleton(r.rendering) === r.skeleton
+  // An abjad leaves the vowel after the first letter unwritten: its opening is that letter's
+  // ("jri", ג'רי for Jerry; "kli", קלי for Kelly).
+  const abjad = a.readFromAbjad === true || b.readFromAbjad === true;
+  const opening = abjad ? sameFirstConsonant(r.rendering, r.listed) : sameOpening(r.rendering, r.listed);
+  return opening && /[eiouy]/.test(r.rendering) && renderingSkeleton(r.rendering) === r.skeleton
     ? 'short'
     : undefined;
+}
+
+/**
+ * Consonants a rendering writes, by skeleton class: a letter repeated across a vowel counts twice
+ * ("dauiduuik", داویدوویک for Davidovic, writes d, d and k), a doubled one once.
+ */
+function writtenConsonants(rendering: string): number {
+  const skeleton = renderingSkeleton(rendering);
+  if (skeleton.length >= FIRM_SKELETON) return skeleton.length;
+  let n = 0;
+  for (const syllable of rendering.split(/[aeiouyhw]+/)) n += renderingSkeleton(syllable).length;
+  return n;
 }
 
 /**
@@ -319,18 +391,30 @@ function skeletonsOf(token: NameToken): TokenSkeletons {
   let s = tokenSkeletons.get(token);
   if (s === undefined) {
     let spellings = isRendering(token) ? [token.text, ...token.readings] : [];
-    // A Baltic respelling is compared without its nominative ending ("Makonels" as "makonel").
-    // Baltic c is ts ("Uaicaids" for Whitesides).
-    if (token.respelt && !token.transliterated)
-      spellings = [...new Set(spellings.map((t) => withoutBalticEnding(t).replace(/c(?!h)/g, 'ts')))];
-    // Greek χ, read "ch", renders h and kh ("Χουφμαν" for Huffman).
-    if (token.readFromGreek) spellings = spellings.map((t) => t.replace(/ch/g, 'h'));
+    // A Baltic respelling is compared without its nominative ending ("Makonels" as "makonel"),
+    // and, written after a vowel, with it, which may be the name's own ("Sefus" for CEPHUS); an
+    // s after a consonant is the ending. Baltic c is ts, j is y. The stems alone are looked up
+    // (`renderingSkeletonKeys`): an ending read as the name's would draw every listed name with
+    // an s after the stem's consonants.
+    let withEnding: string[] = [];
+    if (token.respelt && !token.transliterated) {
+      // A Baltic zh is a ž: the Turkish reading of j as zh is no respelling's ("Maja" is Maya).
+      if (!token.text.includes('z')) spellings = spellings.filter((t) => !t.includes('zh'));
+      const stems = new Set(spellings.map((t) => balticLetters(withoutBalticEnding(t))));
+      const own = balticLetters(token.text);
+      if (/[aeiouy]s$/.test(own) && !stems.has(own)) withEnding = [own];
+      spellings = [...stems];
+    }
+    spellings = [...new Set(spellings.flatMap((t) => scriptSpellings(token, t)))];
+    const looked = spellings.length;
+    spellings = [...spellings, ...withEnding];
     // Only the abjads write b and v (Hebrew), f and v (Arabic) with one letter and leave vowels
     // unwritten: other scripts' renderings write every letter, so b, p, f and v stay apart, and a
     // letter read as a vowel is one.
     const abjad = token.readFromAbjad === true;
     s = {
       plain: renderingSkeleton(token.text),
+      looked,
       spellings,
       readBothWays: spellings.map((t) =>
         (abjad ? renderingSkeletons(t) : [renderingSkeleton(t)]).filter((k) => k.length >= SKELETON_MIN),
@@ -344,6 +428,8 @@ function skeletonsOf(token: NameToken): TokenSkeletons {
 
 interface TokenSkeletons {
   plain: string;
+  /** How many of `spellings`, from the first, candidate selection looks up. */
+  looked: number;
   spellings: string[];
   readBothWays: string[][];
   /** A rendering of an alphabet's spellings' strict skeletons (b, p, f and v apart); none for an abjad's. */
@@ -361,6 +447,23 @@ function strictSkeletonOf(token: NameToken): string {
 
 const strictSkeletons = new WeakMap<NameToken, string>();
 
+const OPENING_LETTER_RE = /^(?:[kstdgcz]h|[a-z])/;
+
+/**
+ * Whether two spellings open with one consonant, or both with a vowel: a digraph (kh, sh, th, dh,
+ * gh, ch, zh) is a letter of its own, which an abjad writes apart ("krai", الكراي, is not KHURY);
+ * single letters agree by strict skeleton class (g and j, Hebrew ג; c and k or s).
+ */
+function sameFirstConsonant(a: string, b: string): boolean {
+  const va = /^[aeiouyhw]/.test(a);
+  if (va || /^[aeiouyhw]/.test(b)) return va === /^[aeiouyhw]/.test(b);
+  const la = OPENING_LETTER_RE.exec(a)?.[0] ?? '';
+  const lb = OPENING_LETTER_RE.exec(b)?.[0] ?? '';
+  if (la.length !== lb.length) return false;
+  // A c is read with the letter after it (c before e is s: "sisik", سيسيك, is CESIC).
+  return la === lb || renderingSkeleton(a.slice(0, 2), true)[0] === renderingSkeleton(b.slice(0, 2), true)[0];
+}
+
 /** Whether two spellings open alike: both with a vowel, or with consonants of one skeleton class. */
 function sameOpening(a: string, b: string): boolean {
   const va = /^[aeiouyhw]/.test(a);
@@ -371,6 +474,14 @@ function sameOpening(a: string, b: string): boolean {
   return renderingSkeleton(a.slice(0, 2), true) === renderingSkeleton(b.slice(0, 2), true);
 }
 
+/**
+ * Baltic letters as the English spelling writes their sounds: c is ts ("Uaicaids" for
+ * Whitesides), j is y ("Jakubecs" for YAKUBETS; the English j is dž, spelt out "dzh").
+ */
+function balticLetters(text: string): string {
+  return text.replace(/c(?!h)/g, 'ts').replace(/j/g, 'y');
+}
+
 function withoutBalticEnding(text: string): string {
   const stem = text.replace(/(?:as|is|us|ys|s)$/, '');
   return stem.length >= 3 ? stem : text;
@@ -379,9 +490,19 @@ function withoutBalticEnding(text: string): string {
 /** Every skeleton a rendering's spellings may stand for (none for a token that is no rendering). */
 export function renderingSkeletonKeys(token: NameToken): string[] {
   if (!isRendering(token) || token.particle || token.initial) return [];
-  const keys = new Set(skeletonsOf(token).readBothWays.flat());
-  // An alphabet's rendering is mostly found by its spelling: by skeleton only from three consonants.
-  if (!token.readFromAbjad) for (const k of keys) if (k.length < FIRM_SKELETON) keys.delete(k);
+  const { spellings, readBothWays, looked } = skeletonsOf(token);
+  if (token.readFromAbjad) return [...new Set(readBothWays.slice(0, looked).flat())];
+  // An alphabet's rendering is mostly found by its spelling: by skeleton only from three
+  // consonants. The stem of a name written with Baltic letters, its ending taken off, from two
+  // ("Maiks Džonsons" for Mike Johnson: "maik" is no typo of Mike, and Johnson alone opens more
+  // names than the shortlist holds). Not so a name read as Baltic by its endings alone: "Mia
+  // Davis" would meet every listed name with a d and a v.
+  const stemmed = token.balticLetters === true && token.text.endsWith('s');
+  const keys = new Set<string>();
+  for (let k = 0; k < looked; k++) {
+    const short = stemmed && !spellings[k].endsWith('s');
+    for (const key of readBothWays[k]) if (short || key.length >= FIRM_SKELETON) keys.add(key);
+  }
   return [...keys];
 }
 
@@ -391,8 +512,31 @@ const tokenSkeletons = new WeakMap<NameToken, TokenSkeletons>();
 function rendersAs(token: NameToken, other: NameToken): boolean {
   if (token.readings.length === 0) return false;
   const text = foldsOf(other).text;
-  for (const r of foldsOf(token).readings) if (sameFold(r, text)) return true;
+  const baltic = token.respelt === true && !token.transliterated;
+  for (const r of foldsOf(token).readings)
+    if (sameFold(r, text) && !(baltic && stemShortOfVowel(r, other.text))) return true;
   return false;
+}
+
+/**
+ * Whether a Baltic respelling's stem ends in a consonant where the listed name ends in a sounded
+ * vowel: the respelling writes that vowel ("Lusi" for Lucy), so "Martins" is not MARTINA. (An
+ * English final e is silent: "Džordžs" is George.)
+ */
+function stemShortOfVowel(stem: string, listed: string): boolean {
+  return /[^aeiouy]$/.test(stem) && /[aiou]$/.test(listed);
+}
+
+const VOWEL_GROUPS_RE = /[aeiouy]+/g;
+
+/**
+ * Whether a Baltic respelling writes fewer syllables (vowel groups) than the listed name has, its
+ * silent final e and the e of a final -er aside: the respelling writes every vowel it hears
+ * ("Makbraids" for McBride, "Lataimrs" for Latimer), so "Martins" is not MURADIAN.
+ */
+function fewerVowels(spelling: string, listed: string): boolean {
+  const groups = (t: string) => t.match(VOWEL_GROUPS_RE)?.length ?? 0;
+  return groups(spelling) < groups(renderingFold(listed).replace(/(?<=[^aeiouy])er$/, 'r'));
 }
 
 /**

@@ -30,6 +30,8 @@ const HAS_NON_LATIN =
   /[\u0370-\u03ff\u0400-\u052f\u0530-\u058f\u0590-\u05ff\u0600-\u06ff\u0900-\u0d7f\u0e00-\u0e7f\u10a0-\u10ff\u1200-\u137f\u1780-\u17ff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7a3]/;
 const KANA_RE = /[\u3041-\u30fc]/;
 const UKRAINIAN_LETTERS_RE = /[іїєґ]/;
+/** Letters Persian writes and Arabic does not: پ چ ژ گ, and its own keh and yeh (ک ی). */
+const PERSIAN_LETTERS_RE = /[\u067e\u0686\u0698\u06af\u06a9\u06cc]/;
 
 /**
  * Transliterates every supported non-Latin character of `text` to Latin letters and leaves
@@ -47,6 +49,7 @@ export function transliterate(text: string): string {
   }
   // Ukrainian writes і, ї, є and ґ, which Russian does not.
   const ukrainian = UKRAINIAN_LETTERS_RE.test(source);
+  const persian = PERSIAN_LETTERS_RE.test(source);
   let out = '';
   for (let i = 0; i < source.length; i++) {
     const ch = source[i];
@@ -69,8 +72,10 @@ export function transliterate(text: string): string {
         i = known.end - 1;
         continue;
       }
-      // The article ال is written joined to the name; lists write it apart ("al-Baghdadi").
+      // The article ال is written joined to the name; lists write it apart ("al-Baghdadi"). Not in
+      // Persian, where ال opens names of its own (الهام Elham, الیاس Elyas, الیکساندر Aleksandr).
       if (
+        !persian &&
         ch === 'ا' &&
         source[i + 1] === 'ل' &&
         !isLetterAt(source, i - 1, ARABIC) &&

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { compareNames, NAME_ALERT_THRESHOLD } from '../../lib/matcher/name-score.ts';
+import { tokeniseName } from '../../lib/matcher/normalise.ts';
 import { PARTIAL_NAME } from '../../lib/matcher/risk.ts';
 import {
   renderedVowelsAgree,
   renderingSkeleton,
   renderingSkeletons,
 } from '../../lib/matcher/string-similarity.ts';
+import { tokenSimilarity } from '../../lib/matcher/token-similarity.ts';
 
 describe('renderings of a Latin name in another script, read back (issue 37 item 3)', () => {
   it('folds renderings of one name to one consonant skeleton', () => {
@@ -49,5 +51,11 @@ describe('renderings of a Latin name in another script, read back (issue 37 item
   it('keeps names that agree only by consonants in the weak band', () => {
     const s = compareNames('خلود الشريف', 'SHARROUF, Khaled');
     expect(s >= NAME_ALERT_THRESHOLD && s < PARTIAL_NAME).toBe(true);
+  });
+
+  it('reads a Baltic j as y, never as the Turkish zh: "Maja" in a respelt name is not Massie', () => {
+    const [maja] = tokeniseName('Maja Thiomas');
+    expect(maja.respelt).toBe(true);
+    expect(tokenSimilarity(maja, tokeniseName('Massie')[0])).toBeLessThan(0.87);
   });
 });
