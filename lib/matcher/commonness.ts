@@ -35,7 +35,7 @@ const COMMON_PART_SHARE = 0.001;
 
 /** One aligned listed part and how many bear it. */
 export interface PartShare {
-  /** The listed part, folded ("santos"). */
+  /** The listed part, folded ("santos"); or the query's spelling of it when that is commoner ("nicolas"). */
   text: string;
   /** The larger of its population share and its list share. */
   share: number;
@@ -165,7 +165,8 @@ export class CommonnessModel {
 
   /**
    * The shares of the listed parts `ids` (vocabulary ids) for a subject of country `code`, the
-   * parts aligned as `pairs` say.
+   * parts aligned as `pairs` say; `surname`, the listed surname's id; `ownSpellings`, the query's
+   * parts as their bearer spells them (not read from another script).
    */
   of(
     index: NameIndex,
@@ -173,6 +174,7 @@ export class CommonnessModel {
     code: string | undefined,
     pairs: readonly AlignedPair[] = [],
     surname = -1,
+    ownSpellings?: ReadonlySet<string>,
   ): Commonness {
     const parts: PartShare[] = [];
     // A listed surname that ends like a patronymic is one only when its father's name is known
@@ -212,16 +214,27 @@ export class CommonnessModel {
         pair.listed === text &&
         editDistance(pair.query, text, 3) >= 2 &&
         !sameRendering(pair.query, text);
+      // A part the query spells otherwise ("Nicolas" for NICOLAU) is as common as the commoner of
+      // the two: everyone bearing the query's spelling agrees with the listed one as well. (Not a
+      // reading of another script, `ownSpellings` leaves out: it is the matcher's guess at a
+      // spelling, not the bearer's.)
+      const asQuerySpells =
+        pair && pair.query !== text && ownSpellings?.has(pair.query)
+          ? this.population.shareOfAnySpelling(pair.query, code)
+          : undefined;
       const share = Math.max(
         population?.share ?? 0,
+        asQuerySpells?.share ?? 0,
         listShare(index, ids[k]),
         unrecordedSyllable,
         patronymic,
         near ? NEAR_SHARE : 0,
       );
-      const part: PartShare = { text, share };
+      const spelt = pair && asQuerySpells && asQuerySpells.share >= share ? pair.query : undefined;
+      const part: PartShare = spelt ? { text: spelt, share } : { text, share };
       if (unrecordedSyllable >= share && population === undefined) part.assumed = true;
-      if (population) part.population = population;
+      if (spelt) part.population = asQuerySpells;
+      else if (population) part.population = population;
       if (near) part.near = true;
       parts.push(part);
       joint *= share;

@@ -358,6 +358,13 @@ function nameVerdict(
     shared ??= alignedListedParts(index, s);
     return shared;
   };
+  // The query's parts as their bearer spells them: not read from a script that leaves vowels out
+  // (its Latin reading is the matcher's guess).
+  let own: Set<string> | undefined;
+  const ownSpellings = (): ReadonlySet<string> => {
+    own ??= new Set(s.query.tokens.filter((t) => !t.vowelPoor && !t.readFromAbjad).map((t) => t.text));
+    return own;
+  };
   const syllables = hanSyllables(s.query.tokens);
   if (syllables > 0 && syllables <= SHORT_CHINESE_NAME && band !== undefined && dob !== 'matched') {
     // Written in Han, a Chinese name is a surname and one or two syllables out of a few hundred:
@@ -476,7 +483,14 @@ function nameVerdict(
   if (yearOnly && band !== undefined) {
     // "Sergey Bogdanov" born in 1973 / Sergei Vladimirovich BOGDANOV, listed as born in 1973:
     // thousands bear the name in Russia, and a fiftieth of them were born that year.
-    const c = commonnessModel().of(index, sharedParts(), context.country, s.name.pairs, surname);
+    const c = commonnessModel().of(
+      index,
+      sharedParts(),
+      context.country,
+      s.name.pairs,
+      surname,
+      ownSpellings(),
+    );
     if (c.joint * YEAR_SHARE * Math.max(1, listedYears) >= COMMON_JOINT_SHARE) {
       band = 'weak';
       yearTooCommon = true;
@@ -490,7 +504,14 @@ function nameVerdict(
     // people bear, in the subject's country or (nationality not given) wherever they are
     // commonest, are weak evidence however well they are spelt. A rare part keeps the match (the
     // product of the shares is then small), and so does an agreeing date of birth.
-    const c = commonnessModel().of(index, sharedParts(), context.country, s.name.pairs, surname);
+    const c = commonnessModel().of(
+      index,
+      sharedParts(),
+      context.country,
+      s.name.pairs,
+      surname,
+      ownSpellings(),
+    );
     // The listed name's two ends with its middle left out ("Vladimir IVANOV" for IVANOV, Vladimir
     // Aleksandrovich) is how people shorten their own name: weak only when its parts are very common.
     // (A listed initial left out is no name left out: "Akbar Rana" for AKBAR A. RANA.)
