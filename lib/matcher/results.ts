@@ -9,6 +9,7 @@ import type { CheckType, ListedDob, ListedPerson, ListId, ListSummary } from '..
 import type { Scored } from './candidates.ts';
 import {
   COMMON_JOINT_SHARE,
+  type Commonness,
   commonnessInWords,
   commonnessModel,
   MIDDLE_LEFT_OUT_JOINT_SHARE,
@@ -358,12 +359,18 @@ function nameVerdict(
     shared ??= alignedListedParts(index, s);
     return shared;
   };
-  // The query's parts as their bearer spells them: not read from a script that leaves vowels out
-  // (its Latin reading is the matcher's guess).
-  let own: Set<string> | undefined;
-  const ownSpellings = (): ReadonlySet<string> => {
-    own ??= new Set(s.query.tokens.filter((t) => !t.vowelPoor && !t.readFromAbjad).map((t) => t.text));
-    return own;
+  // How many bear the parts the match rests on (commonness.ts), read once for the rules that ask.
+  let common: Commonness | undefined;
+  const commonness = (): Commonness => {
+    common ??= commonnessModel().of(
+      index,
+      sharedParts(),
+      context.country,
+      s.name.pairs,
+      surname,
+      ownSpellings(s),
+    );
+    return common;
   };
   const syllables = hanSyllables(s.query.tokens);
   if (syllables > 0 && syllables <= SHORT_CHINESE_NAME && band !== undefined && dob !== 'matched') {
@@ -483,14 +490,7 @@ function nameVerdict(
   if (yearOnly && band !== undefined) {
     // "Sergey Bogdanov" born in 1973 / Sergei Vladimirovich BOGDANOV, listed as born in 1973:
     // thousands bear the name in Russia, and a fiftieth of them were born that year.
-    const c = commonnessModel().of(
-      index,
-      sharedParts(),
-      context.country,
-      s.name.pairs,
-      surname,
-      ownSpellings(),
-    );
+    const c = commonness();
     if (c.joint * YEAR_SHARE * Math.max(1, listedYears) >= COMMON_JOINT_SHARE) {
       band = 'weak';
       yearTooCommon = true;
@@ -504,14 +504,7 @@ function nameVerdict(
     // people bear, in the subject's country or (nationality not given) wherever they are
     // commonest, are weak evidence however well they are spelt. A rare part keeps the match (the
     // product of the shares is then small), and so does an agreeing date of birth.
-    const c = commonnessModel().of(
-      index,
-      sharedParts(),
-      context.country,
-      s.name.pairs,
-      surname,
-      ownSpellings(),
-    );
+    const c = commonness();
     // The listed name's two ends with its middle left out ("Vladimir IVANOV" for IVANOV, Vladimir
     // Aleksandrovich) is how people shorten their own name: weak only when its parts are very common.
     // (A listed initial left out is no name left out: "Akbar Rana" for AKBAR A. RANA.)
@@ -613,6 +606,14 @@ function vietnameseSyllablesApart(s: Scored): boolean {
     if (!VIETNAMESE_FILLERS.has(p.query)) real++;
   }
   return real <= 1 && s.name.pairs.some((p) => VIETNAMESE_FILLERS.has(p.query));
+}
+
+/**
+ * The query's parts as their bearer spells them: not read from a script that leaves vowels out,
+ * whose Latin reading is the matcher's guess.
+ */
+function ownSpellings(s: Scored): Set<string> {
+  return new Set(s.query.tokens.filter((t) => !t.vowelPoor && !t.readFromAbjad).map((t) => t.text));
 }
 
 /** Longest Chinese or Korean name part written in Latin letters (two syllables, "zhuang" + "xiong"). */
