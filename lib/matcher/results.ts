@@ -644,9 +644,22 @@ function eastAsianSyllablesApart(s: Scored): boolean {
   for (const p of s.name.pairs) {
     if (p.query.length <= 1 || p.listed.length <= 1) continue;
     if (p.similarity < FIRM_PAIR) return true;
+    // Another syllable however the two are read elsewhere ("Ji" is not YI, which a German or
+    // Latvian reading of j makes alike): pinyin and Wade-Giles spell one syllable one key. (Korean
+    // Lee, Ri and Yi, one family name, are not all pinyin.)
+    // A letter mistyped inside a long part stays a typo ("Guirin Su" for GUIQIN Su).
+    if (p.query !== p.listed && differentSyllables(p.query, p.listed) && !isInnerTypo(p.query, p.listed))
+      return true;
     parts++;
   }
   return parts < 2;
+}
+
+/** Whether both are Chinese syllables in pinyin or Wade-Giles (`siniticKey`) and not the same ones. */
+function differentSyllables(a: string, b: string): boolean {
+  const keyA = siniticKey(a);
+  const keyB = siniticKey(b);
+  return keyA !== '' && keyB !== '' && keyA !== keyB;
 }
 
 /** Aligned below this similarity, two name parts are near spellings (a typo, a cognate), not one name. */

@@ -202,6 +202,13 @@ describe('a Chinese or Korean name in Latin letters', () => {
     expect(levelOn('ofac_sdn', '9340', 'Chen Bing')).toBe('LOW');
     expect(levelOn('ofac_sdn', '9340', 'Chen Bing Shen')).toBe('HIGH');
   });
+
+  it('is another syllable when only another alphabet reads it alike; a letter mistyped in a long part stays a typo', () => {
+    // A German or Latvian j is y, but pinyin "Ji" is not YI: held to MEDIUM as the full name's spelling.
+    expect(levelOn('world_leaders_pep', 'China|YI Gang', 'Ji Gang')).toBe('MEDIUM');
+    expect(levelOn('world_leaders_pep', 'China|YI Gang', 'Yi Gang')).toBe('HIGH');
+    expect(levelOn('ofac_sdn', '23649', 'Guirin Su')).toBe('MEDIUM');
+  });
 });
 
 describe('a Vietnamese name without marks', () => {
