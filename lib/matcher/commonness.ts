@@ -166,7 +166,7 @@ export class CommonnessModel {
   /**
    * The shares of the listed parts `ids` (vocabulary ids) for a subject of country `code`, the
    * parts aligned as `pairs` say; `surname`, the listed surname's id; `ownSpellings`, the query's
-   * parts as their bearer spells them (not read from another script).
+   * parts as their bearer spells them (not read from a script that leaves vowels out).
    */
   of(
     index: NameIndex,
@@ -216,8 +216,8 @@ export class CommonnessModel {
         !sameRendering(pair.query, text);
       // A part the query spells otherwise ("Nicolas" for NICOLAU) is as common as the commoner of
       // the two: everyone bearing the query's spelling agrees with the listed one as well. (Not a
-      // reading of another script, `ownSpellings` leaves out: it is the matcher's guess at a
-      // spelling, not the bearer's.)
+      // reading of Arabic or Hebrew script, which `ownSpellings` leaves out: the matcher's guess
+      // at the vowels, not the bearer's spelling.)
       const asQuerySpells =
         pair && pair.query !== text && ownSpellings?.has(pair.query)
           ? this.population.shareOfAnySpelling(pair.query, code)
