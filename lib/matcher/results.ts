@@ -473,7 +473,9 @@ function nameVerdict(
     // more; a syllable a letter from the listed one is another name, and one given name run
     // together without the family name's agreement is borne by very many.
     band = 'weak';
-    notes.push('a Chinese or Korean name agreeing on one part, or on a syllable spelt only near');
+    notes.push(
+      'a Chinese or Korean name agreeing on one part, on a syllable spelt only near, or with a listed syllable left out',
+    );
   }
   if (weakenable() && restsOnAnInitial(s)) {
     // "Maia Haley" / "Haley M. Stevens", "Munsif al-Ashraf" / "ASHRAF, Haji M.": a whole name part
