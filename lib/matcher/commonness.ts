@@ -9,7 +9,12 @@
 import { countryNameForCode } from '../watchlists/countries.ts';
 import type { NameIndex } from './name-index.ts';
 import type { AlignedPair } from './name-score.ts';
-import { type PopulationNames, populationNames } from './population-names.ts';
+import {
+  fatherNamesOf,
+  PATRONYMIC_ENDING_RE,
+  type PopulationNames,
+  populationNames,
+} from './population-names.ts';
 import { editDistance, sameRendering } from './string-similarity.ts';
 import { isPatronymic } from './token-similarity.ts';
 
@@ -94,7 +99,6 @@ const NEAR_SHARE = 0.01;
 const NEAR_PARTS_FROM = 3;
 /** A patronymic whose father's name the table does not have is still one of a few hundred. */
 const PATRONYMIC_SHARE = 0.005;
-const PATRONYMIC_ENDING_RE = /(?:ovich|evich|ovna|evna|ichna|ich)$/;
 
 /** Vietnamese middle names that mark a man (Văn) or a woman (Thị): no evidence of who. */
 const MIDDLE_MARKERS: ReadonlySet<string> = new Set(['van', 'thi']);
@@ -138,7 +142,7 @@ export class CommonnessModel {
   private fatherShare(patronymic: string, code: string | undefined) {
     const stem = patronymic.replace(PATRONYMIC_ENDING_RE, '');
     let best: ReturnType<PopulationNames['shareOf']>;
-    for (const father of [stem, `${stem}y`, `${stem}iy`, `${stem}a`]) {
+    for (const father of fatherNamesOf(stem)) {
       const found = this.population.shareOfAnySpelling(father, code);
       if (found && (!best || found.share > best.share)) best = found;
     }

@@ -10,7 +10,7 @@
 import type { Scored } from './candidates.ts';
 import type { NameIndex } from './name-index.ts';
 import type { NameToken } from './normalise.ts';
-import { populationNames } from './population-names.ts';
+import { fatherNamesOf, PATRONYMIC_ENDING_RE, populationNames } from './population-names.ts';
 import { editDistance, renderingFold, sameRendering } from './string-similarity.ts';
 import { isPatronymic, rendersAlike } from './token-similarity.ts';
 
@@ -22,8 +22,6 @@ const SHORTEST_PART = 3;
 const BEYOND_TYPO = 3;
 /** How "Abd al-X" names begin however they are spelt ("Abdul", "Abdel", "Abd"). */
 const ABD = 'abd';
-/** Russian patronymics' endings: a patronymic is looked up as its father's given name. */
-const PATRONYMIC_ENDING_RE = /(?:ovich|evich|ovna|evna|ichna|ich)$/;
 /** Slavic surnames' feminine endings: a woman's form is looked up as the man's. */
 const FEMININE_SURNAME_RE = /(?:ova|eva|ina)$/;
 
@@ -58,7 +56,7 @@ function populationShare(text: string): number {
   // A patronymic is its father's given name's ("Mikhailovich": Mikhail).
   const stem = text.replace(PATRONYMIC_ENDING_RE, '');
   if (stem !== text && stem.length >= SHORTEST_PART) {
-    for (const father of [stem, `${stem}y`, `${stem}iy`, `${stem}a`]) {
+    for (const father of fatherNamesOf(stem)) {
       const found = population.shareOf(father);
       if (found) return found.share;
     }

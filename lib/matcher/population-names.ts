@@ -118,6 +118,17 @@ export class PopulationNames {
   }
 }
 
+/** The endings of Russian and other Slavic patronymics ("Sergeevich", "Ivanovna"). */
+export const PATRONYMIC_ENDING_RE = /(?:ovich|evich|ovna|evna|ichna|ich)$/;
+
+/**
+ * The given names a patronymic's stem (`patronymic` without `PATRONYMIC_ENDING_RE`) may be its
+ * father's: the stem itself or the stem and an ending ("serge", "sergey" for "sergeevich").
+ */
+export function fatherNamesOf(stem: string): string[] {
+  return [stem, `${stem}y`, `${stem}iy`, `${stem}a`];
+}
+
 /**
  * A folded name part with the letters romanisations of one Cyrillic, Greek or Arabic letter
  * disagree on made alike: y, j and i as i (runs of them as one), x as ks, kh as h, an opening ye

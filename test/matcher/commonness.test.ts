@@ -4,6 +4,7 @@
  * floor, the narrative's wording, and renderings of listed names in other scripts found again.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { matchOn as matchOnListing } from '../../eval/classes.ts';
 import { renderName } from '../../eval/renderings.ts';
 import { commonnessInWords } from '../../lib/matcher/commonness.ts';
 import { compareNames } from '../../lib/matcher/name-score.ts';
@@ -12,7 +13,7 @@ import { createMatcher, type Matcher } from '../../lib/matcher/screen.ts';
 import { loadSnapshot } from '../../lib/matcher/snapshot-file.ts';
 import { type Match, type RiskLevel, riskRank } from '../../lib/matcher/types.ts';
 import { perListPeople } from '../../lib/watchlists/linking.ts';
-import { CHECK_TYPES, type WatchlistSnapshot } from '../../lib/watchlists/types.ts';
+import { CHECK_TYPES, type ListId, type WatchlistSnapshot } from '../../lib/watchlists/types.ts';
 
 let snapshot: WatchlistSnapshot;
 let matcher: Matcher;
@@ -31,13 +32,11 @@ function matchesOf(name: string, dob?: string, nationality?: string): Match[] {
   ];
 }
 
-function matchOn(listId: string, entityId: string, name: string, dob?: string): Match | undefined {
-  return matchesOf(name, dob).find((m) =>
-    m.listings.some((l) => l.list_id === listId && l.entity_id === entityId),
-  );
+function matchOn(listId: ListId, entityId: string, name: string, dob?: string): Match | undefined {
+  return matchOnListing(matcher, { list_id: listId, entity_id: entityId }, name, dob);
 }
 
-function levelOn(listId: string, entityId: string, name: string, dob?: string): RiskLevel {
+function levelOn(listId: ListId, entityId: string, name: string, dob?: string): RiskLevel {
   return matchOn(listId, entityId, name, dob)?.risk_level ?? 'CLEAR';
 }
 
