@@ -12,7 +12,7 @@ import type { NameIndex } from './name-index.ts';
 import type { NameToken } from './normalise.ts';
 import { fatherNamesOf, PATRONYMIC_ENDING_RE, populationNames } from './population-names.ts';
 import { editDistance, renderingFold, sameRendering } from './string-similarity.ts';
-import { isPatronymic, rendersAlike } from './token-similarity.ts';
+import { isPatronymic, rendersAlike, tokenSimilarity } from './token-similarity.ts';
 
 /** Aligned at least this similar, two parts are one name (a variant, a rendering): never another. */
 const ONE_NAME_PAIR = 0.95;
@@ -221,4 +221,39 @@ export function looseSurname(index: NameIndex, s: Scored): boolean {
     return editDistance(renderingFold(q.text), renderingFold(l.text), BEYOND_TYPO) >= BEYOND_TYPO;
   }
   return false;
+}
+
+/** Fathers' names at least this similar are one father's, spelt two ways (patronymicSimilarity). */
+const SAME_FATHER = 0.85;
+
+/** The Slavic patronymics of a name's tokens (-ovich, -evna...; not Turkic "son of" suffixes). */
+function slavicPatronymic(t: NameToken): boolean {
+  return isPatronymic(t) && PATRONYMIC_ENDING_RE.test(t.text);
+}
+
+/**
+ * A patronymic the query gives, left unmatched, against the listed person's own patronymic, on
+ * any of the person's names, naming another father, as [query, listed] texts: "Svetlana Karenovna
+ * Savelyeva" matched on the alias "Světlana Saveljeva" of SAVELYEVA, Svetlana Vladimirovna.
+ * Undefined when the person's names give no patronymic, or one the query's agrees with.
+ */
+export function otherFather(index: NameIndex, s: Scored): [string, string] | undefined {
+  const given = s.query.tokens.filter((t) => slavicPatronymic(t) && s.name.unmatchedQuery.includes(t.text));
+  if (given.length === 0) return undefined;
+  // A person's names are consecutive name ids (compiled-index.ts writes them person by person).
+  let first = s.nameId;
+  while (first > 0 && index.namePerson[first - 1] === s.person) first--;
+  let other: [string, string] | undefined;
+  for (let nameId = first; nameId < index.nameCount && index.namePerson[nameId] === s.person; nameId++) {
+    const start = index.nameTokenStart[nameId];
+    for (let k = 0; k < index.nameLengths[nameId]; k++) {
+      const listed = index.vocab[index.nameTokenIds[start + k]];
+      if (!slavicPatronymic(listed)) continue;
+      for (const q of given) {
+        if (tokenSimilarity(q, listed) >= SAME_FATHER) return undefined;
+        other ??= [q.text, listed.text];
+      }
+    }
+  }
+  return other;
 }

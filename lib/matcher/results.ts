@@ -24,7 +24,7 @@ import {
 import { type IndexedPerson, listedNameOf, type NameIndex } from './name-index.ts';
 import { LOOSE_ONLY_CAP } from './name-score.ts';
 import { criminalNarrative, pepNarrative, sanctionsNarrative } from './narrative.ts';
-import { anotherNameAligned, looseSurname, nearBeyondSpelling } from './near-names.ts';
+import { anotherNameAligned, looseSurname, nearBeyondSpelling, otherFather } from './near-names.ts';
 import { type NameToken, siniticKey } from './normalise.ts';
 import { queryCountry } from './query-country.ts';
 import { MATCH_FLOOR, matchRisk, type NameBand, nameBand, STRONG_NAME } from './risk.ts';
@@ -399,6 +399,14 @@ function nameVerdict(
     // person in all but that part. Without the date of birth it is a lead, not an alert.
     band = 'weak';
     notes.push(`${anotherName[0].toUpperCase()} is another name than ${anotherName[1].toUpperCase()}`);
+  }
+  const fathers = weakenable() ? otherFather(index, s) : undefined;
+  if (fathers) {
+    // "Svetlana Karenovna Savelyeva" / SAVELYEVA, Svetlana Vladimirovna (matched on her alias
+    // "Světlana Saveljeva"): a patronymic names the father, and the listed person's is another
+    // man. A namesake of another family until the date of birth says otherwise.
+    band = 'weak';
+    notes.push(`${fathers[0].toUpperCase()} names another father than ${fathers[1].toUpperCase()}`);
   }
   if (weakenable() && looseSurname(index, s)) {
     // "Андрей Леонидович Чернишев" / KRASOV, Andrey Leonidovich: the given name and patronymic

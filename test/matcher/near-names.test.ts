@@ -122,3 +122,17 @@ describe('a part spelt only near, with a date of birth the listing cannot confir
     expect(levelOn('world_leaders_pep', 'Egypt|Hisham TAWFIK', 'Hisham Tawfuk', '1980-02-02')).toBe('HIGH');
   });
 });
+
+describe("a patronymic naming another father than the listed person's", () => {
+  it('holds "Svetlana Karenovna Savelyeva" below MEDIUM for SAVELYEVA, Svetlana Vladimirovna, matched on her alias "Světlana Saveljeva"', () => {
+    for (const dob of [undefined, '1984-03-20']) {
+      const m = matchOn('eu_fsf', 'EU.11211.8', 'Svetlana Karenovna Savelyeva', dob);
+      expect(m?.risk_level).toBe('LOW');
+      expect(m?.explanation.name.detail).toContain('KARENOVNA names another father than VLADIMIROVNA');
+    }
+    // Her own patronymic, in any spelling or script, and none at all, still alert.
+    expect(levelOn('eu_fsf', 'EU.11211.8', 'Svetlana Wladimirowna Savelyeva')).toBe('HIGH');
+    expect(levelOn('eu_fsf', 'EU.11211.8', 'Светлана Владимировна Савельева')).toBe('HIGH');
+    expect(levelOn('eu_fsf', 'EU.11211.8', 'Svetlana Savelyeva')).toBe('MEDIUM');
+  });
+});
