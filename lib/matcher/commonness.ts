@@ -198,6 +198,7 @@ export class CommonnessModel {
     const dominant = found.some((p) => p !== undefined && p.share >= DOMINANT_SURNAME_SHARE);
     let joint = 1;
     const seen = new Set<string>();
+    let patronymics = 0;
     for (let k = 0; k < ids.length; k++) {
       const text = index.vocab[ids[k]].text;
       // A name repeated ("Abdullah ABDULLAH") is one part's evidence, not the square of it.
@@ -242,6 +243,7 @@ export class CommonnessModel {
       if (near) part.near = true;
       parts.push(part);
       joint *= share;
+      if (patronymicAt[k]) patronymics++;
     }
     // One distinct part is left to the single-part rules of name-score.ts ("Abdullah ABDULLAH"
     // too); a Văn or Thị beside it is no second part, so "Nguyen Thi" rests on NGUYEN alone.
@@ -249,8 +251,11 @@ export class CommonnessModel {
       if (p.listed.length === 1 && p.query.length > 1 && p.query[0] === p.listed)
         joint *= AGREEING_INITIAL_SHARE;
     // A surname with a man's and a woman's form (Osipov, Osipova) is borne by one sex only, as is
-    // the given name beside it: the two agree twice as often as their shares of everyone say.
-    if (parts.length >= 2 && parts.some((p) => this.hasOtherSexForm(p.text))) joint *= 2;
+    // the given name beside it: the two agree twice as often as their shares of everyone say. So
+    // does a patronymic ("Sergeevich" is a man's, "Sergeevna" a woman's): each part of one sex
+    // beside the given name doubles the joint share ("Igor Sergeevich Ivanov": four times).
+    const oneSex = parts.filter((p) => this.hasOtherSexForm(p.text)).length + patronymics;
+    if (parts.length >= 2 && oneSex > 0) joint *= 2 ** Math.min(oneSex, parts.length - 1);
     return { parts, joint: seen.size < 2 ? 0 : joint };
   }
 }

@@ -531,9 +531,21 @@ function nameVerdict(
     // single-part rules of name-score.ts.
     const repeatedOnly =
       c.joint === 0 && c.parts.length === 1 && s.name.unmatchedListed.some((t) => t.length > 1);
-    if ((repeatedOnly ? c.parts[0].share : c.joint) >= bar) {
+    const share = repeatedOnly ? c.parts[0].share : c.joint;
+    if (share >= bar) {
       band = 'weak';
       notes.push(commonnessInWords(c));
+    } else if (
+      band === 'strong' &&
+      share >= LIKELY_JOINT_SHARE &&
+      index.people[s.person].category !== 'pep'
+    ) {
+      // "Luis Silva Soares" / LUIS SOARES DA SILVA, "Yuris Viktorovich Zaytsev" / ZAYTSEV, Yuriy
+      // Viktorovich: below the common bar, the name is still borne by hundreds in a large nation
+      // (9 in a million, 1,800 in Brazil): a possible sanctions or criminal match, not a likely
+      // one, until the date of birth says so. (A PEP's level says which office, as above.)
+      band = 'partial';
+      notes.push(`${commonnessInWords(c)}; about ${perMillion(share)} in a million bear the whole name`);
     }
   }
   // A rendering of another script held to the loose cap agrees with the listed name only by its
@@ -572,6 +584,18 @@ function nameVerdict(
     band ??= atLeastMedium ? 'weak' : undefined;
   }
   return yearTooCommon ? { band, atLeastMedium, notes, yearTooCommon } : { band, atLeastMedium, notes };
+}
+
+/**
+ * Share of people bearing all the matched parts from which a strong name is only partial without
+ * a date of birth: 1 in a million, about 150 namesakes in Russia, 200 in Brazil.
+ */
+const LIKELY_JOINT_SHARE = 1e-6;
+
+/** A share as a count per million people, for the narrative (2 significant digits). */
+function perMillion(share: number): string {
+  const n = share * 1e6;
+  return n >= 10 ? String(Math.round(n)) : String(Math.round(n * 10) / 10);
 }
 
 /** Share of people born in one given year: adults span about fifty years of birth. */

@@ -165,6 +165,16 @@ describe('how many bear a Russian name', () => {
     expect(atLeast(levelOn('ofac_sdn', '46811', 'Sergey Skvortsov', '1963-07-28'), 'HIGH')).toBe(true);
   });
 
+  it('a patronymic is of one sex too: "Sergey Aleksandrovich Yershov", his own name, is borne by hundreds', () => {
+    // Sergey (6%), Aleksandrovich (7%, Aleksandr's sons) and Yershov, each borne by men only: the
+    // product of the shares times four, past 1 in a million.
+    const m = matchOn('ofac_sdn', '35026', 'Sergey Aleksandrovich Yershov');
+    expect(m?.risk_level).toBe('MEDIUM');
+    expect(m?.explanation.name.detail).toContain('ALEKSANDROVICH is borne by about 7% of people in Russia');
+    expect(m?.explanation.name.detail).toMatch(/about [\d.]+ in a million bear the whole name/);
+    expect(levelOn('ofac_sdn', '35026', 'Sergey Aleksandrovich Yershov', '1952-10-16')).toBe('CRITICAL');
+  });
+
   it('a shortened common name is a lead, not an alert, when a date of birth the listing lacks is given', () => {
     // By name alone the shortened name keeps its allowance: it may be all the customer gave.
     expect(levelOn('uk_fcdo', 'RUS3656', 'Stanislav Popov')).toBe('MEDIUM');
@@ -181,6 +191,24 @@ describe('how many bear a Russian name', () => {
     expect(atLeast(levelOn('ofac_sdn', '34781', 'Aleksandr Nikolayevich Zaitsev'), 'MEDIUM')).toBe(true);
     expect(below(levelOn('ofac_sdn', '34781', 'Aleksandr Mikhailovich Zaitsev'), 'MEDIUM')).toBe(true);
     expect(below(levelOn('ofac_sdn', '34781', 'Александр Михаилович Заицев'), 'MEDIUM')).toBe(true);
+  });
+});
+
+describe('a name borne by hundreds: a possible match, not a likely one, by name alone', () => {
+  it('holds "Luis Silva Soares" to MEDIUM on LUIS SOARES DA SILVA (INTERPOL); the date of birth makes it HIGH', () => {
+    const m = matchOn('interpol_red', '2018/44033', 'Luis Silva Soares');
+    expect(m?.risk_level).toBe('MEDIUM');
+    expect(m?.explanation.name.detail).toMatch(
+      /SILVA is borne by about 11% of people in Brazil.*in a million bear the whole name/,
+    );
+    expect(levelOn('interpol_red', '2018/44033', 'Luis Silva Soares', '1952-02-02')).toBe('HIGH');
+  });
+
+  it('leaves a rare name HIGH, and a PEP in office HIGH (the contract: HIGH is PEP Tier 1)', () => {
+    expect(levelOn('ofac_sdn', '21171', 'Yevgeniy Viktorovich Prigozhin')).toBe('HIGH');
+    expect(levelOn('world_leaders_pep', 'Russia|Vladimir Vladimirovich PUTIN', 'Vladimir Putin')).toBe(
+      'HIGH',
+    );
   });
 });
 
