@@ -523,9 +523,17 @@ function nameVerdict(
       s.name.unmatchedListed.some((t) => t.length > 1) &&
       !listedEndMissing(index, s);
     // That allowance is for a screen by name alone, where a shortened name is all the customer
-    // gave; given a date of birth the listing cannot confirm, the name is held to the common bar,
-    // as the full name is ("Stanislav Popov", born 1985, / Stanislav Sergeyevich POPOV, no date).
-    const bar = middleLeftOut && context.nameOnly ? MIDDLE_LEFT_OUT_JOINT_SHARE : COMMON_JOINT_SHARE;
+    // gave. Given a date of birth a sanctions or criminal listing cannot confirm (it has none),
+    // the customer has given all it has and the listing cannot settle the match: a name borne by
+    // hundreds is then a lead, not an alert ("Никита Дмитриев", born 1980, / Nikita DMITRIEV, and
+    // "Stanislav Popov", born 1985, / Stanislav Sergeyevich POPOV, both UK-listed without a date).
+    // A PEP keeps the common bar: its level says which office (the contract: Tier 1 is HIGH).
+    const bar =
+      dob === 'unknown' && !context.nameOnly && index.people[s.person].category !== 'pep'
+        ? LIKELY_JOINT_SHARE
+        : middleLeftOut && context.nameOnly
+          ? MIDDLE_LEFT_OUT_JOINT_SHARE
+          : COMMON_JOINT_SHARE;
     // A name repeated ("Mohamed Mohammed" / MOHAMED, Mohamed Omar) is one name's evidence, its
     // share, when the listed name has more; the whole of "Abdullah ABDULLAH" is left to the
     // single-part rules of name-score.ts.

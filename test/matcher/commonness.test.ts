@@ -183,6 +183,18 @@ describe('how many bear a Russian name', () => {
     expect(m?.explanation.name.detail).toContain('POPOV is borne by about 0.8% of people in Russia');
   });
 
+  it('a name borne by hundreds is a lead, not an alert, given a date of birth a sanctions listing without one cannot confirm', () => {
+    // Nikita DMITRIEV (UK list, no date): MEDIUM by name alone, which may be all the customer has.
+    expect(levelOn('uk_fcdo', 'RUS2694', 'Никита Дмитриев')).toBe('MEDIUM');
+    expect(levelOn('uk_fcdo', 'RUS2694', 'Никита Дмитриев', '1980-12-26')).toBe('LOW');
+    // A rarer whole name still alerts with the date: Svetlana Vladimirovna SAVELYEVA (EU, no date).
+    expect(levelOn('eu_fsf', 'EU.11211.8', 'Svetlana Vladimirovna Savelyeva', '1970-01-01')).toBe('HIGH');
+    // A PEP keeps the contract's level: a strong match on a head of state in office is HIGH.
+    expect(
+      levelOn('world_leaders_pep', 'Russia|Vladimir Vladimirovich PUTIN', 'Vladimir Putin', '1952-10-07'),
+    ).toBe('HIGH');
+  });
+
   it('a Belarusian surname in -evich is no patronymic: Andrei NEKRASHEVICH with his middle dropped', () => {
     expect(atLeast(levelOn('eu_fsf', 'EU.7498.42', 'Andrei Nekrashevich'), 'MEDIUM')).toBe(true);
   });
