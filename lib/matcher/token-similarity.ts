@@ -241,11 +241,15 @@ function spellingSimilarity(a: NameToken, b: NameToken, cut: boolean, initialCou
 
 /**
  * Whether two parts, one read back from another script, are one name as renderings fold it
- * (`sameRendering`); an abjad's word-initial alef, read "a", stands for any vowel there ("asa",
+ * (`sameRendering`), also by one of its readings; an abjad's word-initial alef, read "a", stands for any vowel there ("asa",
  * אסא / اسا for Issa).
  */
 export function renderedAlike(a: NameToken, b: NameToken): boolean {
   if (sameRendering(a.text, b.text)) return true;
+  // A reading back's other readings ("yuri" for "giuri", Greek γι; "aliksandr" for "al iksandr").
+  const [t, o] = a.transliterated ? [a, b] : [b, a];
+  if (t.transliterated && !o.transliterated)
+    for (const r of t.readings) if (sameRendering(r, o.text)) return true;
   const [r, l] = a.readFromAbjad ? [a, b] : [b, a];
   if (!r.readFromAbjad || r.text[0] !== 'a' || !/^[eiou]/.test(l.text)) return false;
   return sameRendering(r.text, `a${l.text.slice(1)}`);

@@ -42,6 +42,12 @@ describe('a letter of another script that renders two Latin ones', () => {
     expect(atLeastMedium(levelOn('us_congress_pep', 'S001211', 'Γκρεγκ Σταντον'))).toBe(true);
   });
 
+  it('Greek γι before a vowel is y: "Γιουρι" is Yury, "Ργιαν" Ryan, "Γιακουσεβ" YAKUSHEV', () => {
+    expect(atLeastMedium(levelOn('au_dfat', '6979', 'Γιουρι Βικτοροβιτς Φεντοροβ'))).toBe(true);
+    expect(atLeastMedium(levelOn('us_congress_pep', 'M001230', 'Ργιαν Μακενζι'))).toBe(true);
+    expect(atLeastMedium(levelOn('au_dfat', '6284', 'Βλαντιμιρ Βλαντιμιροβιτς Γιακουσεβ'))).toBe(true);
+  });
+
   it('Georgian ფ for f: "რანდი ფინსთრა" is Randy Feenstra', () => {
     expect(atLeastMedium(levelOn('us_congress_pep', 'F000446', 'რანდი ფინსთრა'))).toBe(true);
   });
@@ -68,6 +74,14 @@ describe('Hebrew, Arabic and Persian', () => {
 describe('Persian', () => {
   it('ال opens a Persian word of its own, not the article: "الیکساندروویچ" is Alexandrovich', () => {
     expect(atLeastMedium(levelOn('eu_fsf', 'EU.7722.1', 'سیرگیی الیکساندروویچ مارتینوو'))).toBe(true);
+  });
+});
+
+describe('the Arabic article', () => {
+  it('a foreign name opening with al, el or il is written as with the article: "اليكسيفيتش" is Alekseevich, "الفورد" Alford', () => {
+    expect(atLeastMedium(levelOn('ofac_sdn', '35257', 'سيرغي اليكسيفيتش بوبكوف'))).toBe(true);
+    expect(atLeastMedium(levelOn('us_congress_pep', 'A000379', 'مارك الفورد'))).toBe(true);
+    expect(atLeastMedium(levelOn('eu_fsf', 'EU.11437.55', 'الينا افغينييفنا موروزوفا'))).toBe(true);
   });
 });
 
