@@ -96,6 +96,10 @@ describe('Baltic respellings', () => {
     expect(atLeastMedium(levelOn('us_congress_pep', 'J000299', 'Maiks Džonsons'))).toBe(true);
   });
 
+  it('a foreign w is written v: "Vesli Bels" is Wesley Bell', () => {
+    expect(atLeastMedium(levelOn('us_congress_pep', 'B001324', 'Vesli Bels'))).toBe(true);
+  });
+
   it('a Latvian respelling without Baltic letters is read by its endings: "Adrians Smits" is Adrian Smith', () => {
     expect(atLeastMedium(levelOn('us_congress_pep', 'S001172', 'Adrians Smits'))).toBe(true);
     expect(atLeastMedium(levelOn('us_congress_pep', 'I000056', 'Darels Isa'))).toBe(true);
