@@ -96,6 +96,11 @@ describe('Baltic respellings', () => {
     expect(atLeastMedium(levelOn('us_congress_pep', 'J000299', 'Maiks Džonsons'))).toBe(true);
   });
 
+  it('a stem is looked up within one edit: "Huseinas Mahlufas" is Hussein Makhluf, "Golubovičas" GOLUBOVICH', () => {
+    expect(atLeastMedium(levelOn('eu_fsf', 'EU.3822.40', 'Huseinas Mahlufas'))).toBe(true);
+    expect(atLeastMedium(levelOn('uk_fcdo', 'RUS1272', 'Mihailas Vasiljevičas Golubovičas'))).toBe(true);
+  });
+
   it('a foreign w is written v: "Vesli Bels" is Wesley Bell', () => {
     expect(atLeastMedium(levelOn('us_congress_pep', 'B001324', 'Vesli Bels'))).toBe(true);
   });
