@@ -279,6 +279,9 @@ export function isVietnameseName(name: string): boolean {
 
 const ARABIC_SCRIPT_RE = /[\u0600-\u06ff]/;
 const ABJAD_SCRIPT_RE = /[\u0590-\u06ff]/;
+/** Serbian and Macedonian ј; a j read from Cyrillic that is not the second letter of dj, lj or nj. */
+const CYRILLIC_JE_RE = /\u0458/i;
+const CYRILLIC_J_READ_RE = /(?<![dln])j/g;
 const GREEK_SCRIPT_RE = /[\u0370-\u03ff]/;
 /** Greek γι before a vowel, read back as gi: the y of a foreign name. */
 const GREEK_GI_RE = /gi(?=[aeiou])/g;
@@ -365,7 +368,15 @@ export function tokeniseName(name: string): NameToken[] {
         t.readings = [...new Set([...t.readings, t.text.replace(GREEK_GI_RE, 'y')])];
     }
   }
-  if (transliterated && CYRILLIC_SCRIPT_RE.test(name)) for (const t of tokens) t.readFromCyrillic = true;
+  if (transliterated && CYRILLIC_SCRIPT_RE.test(name)) {
+    for (const t of tokens) {
+      t.readFromCyrillic = true;
+      // Serbian and Macedonian ј, read j as their Latin alphabets write it ("Јовановић"
+      // Jovanovic), is the y of a foreign name ("Јахја" Yahya, "Јурии" Yuriy): one more reading.
+      if (CYRILLIC_JE_RE.test(name) && CYRILLIC_J_READ_RE.test(t.text))
+        t.readings = [...new Set([...t.readings, t.text.replace(CYRILLIC_J_READ_RE, 'y')])];
+    }
+  }
   if (transliterated && GEORGIAN_SCRIPT_RE.test(name)) for (const t of tokens) t.readFromGeorgian = true;
   if (nonAscii && !transliterated && isVietnameseName(name)) {
     for (const t of tokens) {

@@ -48,6 +48,11 @@ describe('a letter of another script that renders two Latin ones', () => {
     expect(atLeastMedium(levelOn('au_dfat', '6284', 'Βλαντιμιρ Βλαντιμιροβιτς Γιακουσεβ'))).toBe(true);
   });
 
+  it('Macedonian and Serbian ј for y: "Јахја Синуар" is Yahya Sinwar, "Јурии" Yuriy', () => {
+    expect(atLeastMedium(levelOn('ca_sema', 'Hamas Terrorist Attacks/Part 1/1', 'Јахја Синуар'))).toBe(true);
+    expect(atLeastMedium(levelOn('ca_sema', 'Ukraine/Part 1/86', 'Јурии Сивоконенко'))).toBe(true);
+  });
+
   it('Georgian ფ for f: "რანდი ფინსთრა" is Randy Feenstra', () => {
     expect(atLeastMedium(levelOn('us_congress_pep', 'F000446', 'რანდი ფინსთრა'))).toBe(true);
   });
