@@ -82,6 +82,13 @@ describe('Persian', () => {
   });
 });
 
+describe('a name of one consonant', () => {
+  it('folded alike in two letters is one name: "Джое Негус" is Joe Neguse, "Džoe Vilsons" Joe Wilson', () => {
+    expect(atLeastMedium(levelOn('us_congress_pep', 'N000191', 'Джое Негус'))).toBe(true);
+    expect(atLeastMedium(levelOn('us_congress_pep', 'W000795', 'Džoe Vilsons'))).toBe(true);
+  });
+});
+
 describe('the Arabic article', () => {
   it('a foreign name opening with al, el or il is written as with the article: "اليكسيفيتش" is Alekseevich, "الفورد" Alford', () => {
     expect(atLeastMedium(levelOn('ofac_sdn', '35257', 'سيرغي اليكسيفيتش بوبكوف'))).toBe(true);
