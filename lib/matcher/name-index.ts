@@ -410,7 +410,12 @@ export function lookupToken(index: NameIndex, token: NameToken, out: VocabIdSet)
   for (const v of token.variantKeys) out.addAll(index.byVariant.get(v));
   if (token.particle || token.initial) return;
   if (token.phonetic.length >= 3) out.addAll(index.byPhonetic.get(token.phonetic));
-  for (const r of token.readings) out.addAll(index.byText.get(r));
+  for (const r of token.readings) {
+    out.addAll(index.byText.get(r));
+    // A Baltic respelling's stem, its ending taken off, is looked up as its text is: within one
+    // edit ("Huseinas Mahlufas": husein for Hussein, mahluf for Makhluf).
+    if (token.respelt && !token.transliterated) addWithinOneEdit(index, r, out);
+  }
   addWithinOneEdit(index, text, out);
   // Another script's letter that renders two Latin ones ("kharris": Cyrillic х for h as well).
   for (const other of otherScriptSpellings(token)) {

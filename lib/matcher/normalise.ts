@@ -279,7 +279,12 @@ export function isVietnameseName(name: string): boolean {
 
 const ARABIC_SCRIPT_RE = /[\u0600-\u06ff]/;
 const ABJAD_SCRIPT_RE = /[\u0590-\u06ff]/;
+/** Serbian and Macedonian ј; a j read from Cyrillic that is not the second letter of dj, lj or nj. */
+const CYRILLIC_JE_RE = /\u0458/i;
+const CYRILLIC_J_READ_RE = /(?<![dln])j/g;
 const GREEK_SCRIPT_RE = /[\u0370-\u03ff]/;
+/** Greek γι before a vowel, read back as gi: the y of a foreign name. */
+const GREEK_GI_RE = /gi(?=[aeiou])/g;
 const CYRILLIC_SCRIPT_RE = /[\u0400-\u052f]/;
 const GEORGIAN_SCRIPT_RE = /[\u10a0-\u10ff]/;
 
@@ -349,10 +354,29 @@ export function tokeniseName(name: string): NameToken[] {
   const tokens = nameParts(name).map((p) =>
     makeToken(p.text, p.particle, transliterated, readFromHan, readFromIndic),
   );
-  if (transliterated && ARABIC_SCRIPT_RE.test(name)) for (const t of tokens) t.readFromArabic = true;
+  if (transliterated && ARABIC_SCRIPT_RE.test(name)) {
+    for (const t of tokens) t.readFromArabic = true;
+    withArticleRead(tokens);
+  }
   if (transliterated && ABJAD_SCRIPT_RE.test(name)) for (const t of tokens) t.readFromAbjad = true;
-  if (transliterated && GREEK_SCRIPT_RE.test(name)) for (const t of tokens) t.readFromGreek = true;
-  if (transliterated && CYRILLIC_SCRIPT_RE.test(name)) for (const t of tokens) t.readFromCyrillic = true;
+  if (transliterated && GREEK_SCRIPT_RE.test(name)) {
+    for (const t of tokens) {
+      t.readFromGreek = true;
+      // Greek γι before a vowel is y, which Greek has no letter for ("Γιουρι" Yuri, "Ργιαν" Ryan,
+      // "Γιακουσεβ" Yakushev); read letter by letter it is gi (Γιάννης is also spelt Giannis).
+      if (GREEK_GI_RE.test(t.text))
+        t.readings = [...new Set([...t.readings, t.text.replace(GREEK_GI_RE, 'y')])];
+    }
+  }
+  if (transliterated && CYRILLIC_SCRIPT_RE.test(name)) {
+    for (const t of tokens) {
+      t.readFromCyrillic = true;
+      // Serbian and Macedonian ј, read j as their Latin alphabets write it ("Јовановић"
+      // Jovanovic), is the y of a foreign name ("Јахја" Yahya, "Јурии" Yuriy): one more reading.
+      if (CYRILLIC_JE_RE.test(name) && CYRILLIC_J_READ_RE.test(t.text))
+        t.readings = [...new Set([...t.readings, t.text.replace(CYRILLIC_J_READ_RE, 'y')])];
+    }
+  }
   if (transliterated && GEORGIAN_SCRIPT_RE.test(name)) for (const t of tokens) t.readFromGeorgian = true;
   if (nonAscii && !transliterated && isVietnameseName(name)) {
     for (const t of tokens) {
@@ -394,6 +418,20 @@ export function tokeniseName(name: string): NameToken[] {
     }
   }
   return tokens;
+}
+
+/**
+ * Arabic script writes a foreign name's opening al, el or il as the article does, ال joined to
+ * what follows ("اليكساندر" for Aleksandr, "الينا" for Elena, "الفريد" for Alfred), and reading
+ * back splits it off ("al iksandr"): the part after an "al" is also read with it, so the name is
+ * found by its whole skeleton.
+ */
+function withArticleRead(tokens: NameToken[]): void {
+  for (let i = 1; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (tokens[i - 1].text !== 'al' || t.particle || t.initial) continue;
+    t.readings = [...new Set([...t.readings, `al${t.text}`])];
+  }
 }
 
 /**

@@ -253,6 +253,8 @@ export function sameRendering(a: string, b: string): boolean {
 
 /** `sameRendering` of two parts already folded (`renderingFold`). */
 export function sameFold(fa: string, fb: string): boolean {
+  // Two letters folded alike are one name of one consonant ("dzhoe", Джое, and "Džoe" for Joe).
+  if (fa.length === 2 && fa === fb) return true;
   if (fa[0] !== fb[0] || Math.min(fa.length, fb.length) < 3) return false;
   const typos = Math.max(fa.length, fb.length) < 7 ? 0 : 1;
   return editDistance(fa, fb, typos + 1) <= typos;

@@ -241,11 +241,15 @@ function spellingSimilarity(a: NameToken, b: NameToken, cut: boolean, initialCou
 
 /**
  * Whether two parts, one read back from another script, are one name as renderings fold it
- * (`sameRendering`); an abjad's word-initial alef, read "a", stands for any vowel there ("asa",
+ * (`sameRendering`), also by one of its readings; an abjad's word-initial alef, read "a", stands for any vowel there ("asa",
  * אסא / اسا for Issa).
  */
 export function renderedAlike(a: NameToken, b: NameToken): boolean {
   if (sameRendering(a.text, b.text)) return true;
+  // A reading back's other readings ("yuri" for "giuri", Greek γι; "aliksandr" for "al iksandr").
+  const [t, o] = a.transliterated ? [a, b] : [b, a];
+  if (t.transliterated && !o.transliterated)
+    for (const r of t.readings) if (sameRendering(r, o.text)) return true;
   const [r, l] = a.readFromAbjad ? [a, b] : [b, a];
   if (!r.readFromAbjad || r.text[0] !== 'a' || !/^[eiou]/.test(l.text)) return false;
   return sameRendering(r.text, `a${l.text.slice(1)}`);
@@ -276,7 +280,24 @@ interface SkeletonAgreement {
 }
 
 function skeletonOf(rendering: NameToken, listed: NameToken): SkeletonAgreement | undefined {
-  const target = skeletonsOf(listed).plain;
+  const found = skeletonOfSpelling(rendering, listed, listed.text);
+  // Latvian and Lithuanian write a foreign w as v ("Vesli" for Wesley, "Vacons" for Watson); the
+  // skeleton leaves w out as a vowel, so a respelling is also compared with the listed w as v.
+  if (found !== undefined || !rendering.respelt || rendering.transliterated || !LISTED_W_RE.test(listed.text))
+    return found;
+  return skeletonOfSpelling(rendering, listed, listed.text.replace(LISTED_W_RE, 'v'));
+}
+
+/** A listed w opening the name or between vowels (Wesley, Howard; not Shwe), which a Baltic respelling writes v. */
+const LISTED_W_RE = /(?<=^|[aeiouy])w(?=[aeiouy])/g;
+
+function skeletonOfSpelling(
+  rendering: NameToken,
+  listedToken: NameToken,
+  text: string,
+): SkeletonAgreement | undefined {
+  const own = text === listedToken.text;
+  const target = own ? skeletonsOf(listedToken).plain : renderingSkeleton(text);
   if (target.length < SKELETON_MIN) return undefined;
   const { spellings, readBothWays, strict, looked } = skeletonsOf(rendering);
   // A Baltic ending is the name's own s only where the listed name ends in an s sound, and the
@@ -285,16 +306,14 @@ function skeletonOf(rendering: NameToken, listed: NameToken): SkeletonAgreement 
   const count = target.endsWith('s') ? spellings.length : looked;
   const baltic = rendering.respelt === true && !rendering.transliterated;
   for (let k = 0; k < count; k++) {
-    if (k >= looked && editDistance(renderingFold(spellings[k]), renderingFold(listed.text), 2) > 1) continue;
-    if (baltic && (stemShortOfVowel(spellings[k], listed.text) || fewerVowels(spellings[k], listed.text)))
-      continue;
+    if (k >= looked && editDistance(renderingFold(spellings[k]), renderingFold(text), 2) > 1) continue;
+    if (baltic && (stemShortOfVowel(spellings[k], text) || fewerVowels(spellings[k], text))) continue;
     // A rendering of an alphabet writes b, p, f and v apart, and its first letter.
     if (strict !== undefined) {
-      if (strict[k] !== strictSkeletonOf(listed)) continue;
-      if (!sameOpening(spellings[k], listed.text)) continue;
+      if (strict[k] !== (own ? strictSkeletonOf(listedToken) : renderingSkeleton(text, true))) continue;
+      if (!sameOpening(spellings[k], text)) continue;
     }
-    if (readBothWays[k].includes(target))
-      return { rendering: spellings[k], listed: listed.text, skeleton: target };
+    if (readBothWays[k].includes(target)) return { rendering: spellings[k], listed: text, skeleton: target };
   }
   return undefined;
 }
