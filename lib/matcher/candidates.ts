@@ -49,15 +49,18 @@ const SIM_CACHE_SIZE = 1 << SIM_CACHE_BITS;
 const NO_NAMES: ArrayLike<number> = new Int32Array(0);
 
 /**
- * Every field of a token, so that equal keys mean equal tokens for comparison; `sinitic` is left
- * out: a memo of `text` filled in by the first comparison, it would make one token two keys.
+ * Every field of a token, named, so that equal keys mean equal tokens for comparison: "rid" read
+ * from Greek and "rid" read from Hebrew are compared differently, and had one key while the key
+ * held values only (a flag present on each, at the same place: "Τζακ Ριντ" screened first made
+ * "ג'אק ריד" CLEAR on Senator REED). `sinitic` is left out: a memo of `text` filled in by the
+ * first comparison, it would make one token two keys.
  */
 function tokenKey(token: NameToken): string {
   let key = '';
   for (const [field, value] of Object.entries(token)) {
     if (field === 'sinitic') continue;
-    if (!Array.isArray(value)) key += `${value}\u0001`;
-    else key += value.length === 0 ? '\u0001' : `${value.join(',')}\u0001`;
+    if (!Array.isArray(value)) key += `${field}=${value}\u0001`;
+    else key += `${field}=${value.join(',')}\u0001`;
   }
   return key;
 }
