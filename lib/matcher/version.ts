@@ -4,4 +4,4 @@
  * sources to hash at run time. test/matcher/version.test.ts fails when the sources changed and
  * this was not rewritten.
  */
-export const MATCHER_VERSION = 'matcher-2e95448fe4ad98b1';
+export const MATCHER_VERSION = 'matcher-6cbe32b3a0feb6bf';
