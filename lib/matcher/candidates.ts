@@ -54,8 +54,12 @@ const NO_NAMES: ArrayLike<number> = new Int32Array(0);
  */
 function tokenKey(token: NameToken): string {
   let key = '';
-  for (const [field, value] of Object.entries(token)) {
+  // `for...in` visits the token's own fields in the order `Object.entries` lists them, without
+  // building an entry array per field (a screen keys every query part).
+  const fields = token as unknown as Record<string, unknown>;
+  for (const field in fields) {
     if (field === 'sinitic') continue;
+    const value = fields[field];
     if (!Array.isArray(value)) key += `${value}\u0001`;
     else key += value.length === 0 ? '\u0001' : `${value.join(',')}\u0001`;
   }
@@ -167,17 +171,18 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
 
   // Similarity of a query token (by serial) to a vocabulary token (`listedSimilarity`): a
   // direct-mapped cache in flat typed arrays (a colliding entry is simply recomputed), so it
-  // creates no garbage to collect.
-  const simSerial = new Int32Array(SIM_CACHE_SIZE).fill(-1);
-  const simVocab = new Int32Array(SIM_CACHE_SIZE);
+  // creates no garbage to collect. A slot's serial and vocabulary id sit side by side in
+  // `simKeys` (serial -1: empty), so a lookup reads one cache line for both.
+  const simKeys = new Int32Array(2 * SIM_CACHE_SIZE).fill(-1);
   const simValue = new Float64Array(SIM_CACHE_SIZE);
 
   function similarity(token: NameToken, serial: number, id: number): number {
     const slot = (Math.imul(serial, 0x9e3779b1) ^ Math.imul(id + 1, 0x85ebca6b)) >>> (32 - SIM_CACHE_BITS);
-    if (simSerial[slot] === serial && simVocab[slot] === id) return simValue[slot];
+    const at = slot << 1;
+    if (simKeys[at] === serial && simKeys[at + 1] === id) return simValue[slot];
     const s = listedSimilarity(index, token, index.vocab[id]);
-    simSerial[slot] = serial;
-    simVocab[slot] = id;
+    simKeys[at] = serial;
+    simKeys[at + 1] = id;
     simValue[slot] = s;
     return s;
   }
@@ -214,8 +219,9 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
   function nextSerial(): number {
     if (serials === 0x7fffffff) {
       serials = 0;
-      simSerial.fill(-1);
+      simKeys.fill(-1);
       evidenceCache.clear();
+      joinedEvidence.clear();
       vocabEvidence.fill(undefined);
     }
     return serials++;
@@ -242,6 +248,22 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
       if (!oldest.done) evidenceCache.delete(oldest.value);
     }
     evidenceCache.set(key, evidence);
+    return evidence;
+  }
+
+  /**
+   * The evidence of two query parts written as one, by the joined text: the token `makeToken`
+   * gives that text, keyed and looked up once (customers' name pairs repeat as their names do).
+   */
+  const joinedEvidence = new Map<string, TokenEvidence>();
+
+  function joinedEvidenceOf(text: string): TokenEvidence {
+    let evidence = joinedEvidence.get(text);
+    if (evidence === undefined) {
+      evidence = evidenceOf(makeToken(text));
+      if (joinedEvidence.size >= EVIDENCE_CACHE_SIZE) joinedEvidence.clear();
+      joinedEvidence.set(text, evidence);
+    }
     return evidence;
   }
 
@@ -363,12 +385,7 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
       // The query may split what the list writes as one word ("Adbul Bari" / "Abdulbari").
       const next = q.tokens[i + 1];
       if (next && !token.particle && !next.particle && !token.initial && !next.initial) {
-        credit(
-          evidenceOf(makeToken(token.text + next.text)),
-          q.weights[i] + q.weights[i + 1],
-          opening,
-          false,
-        );
+        credit(joinedEvidenceOf(token.text + next.text), q.weights[i] + q.weights[i + 1], opening, false);
       }
     }
     return tokenSerials;

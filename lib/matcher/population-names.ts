@@ -29,11 +29,21 @@ export interface PopulationShare {
 
 /** Countries with fewer recorded parts than this: an absent part says nothing there. */
 const SPARSE_COUNTRY = 1000;
+/** Parts (per country) whose `shareOfAnySpelling` answer is kept. */
+const ANY_SPELLING_CACHE_SIZE = 20_000;
 
 export class PopulationNames {
   private readonly byText = new Map<string, Shares>();
   private readonly countries: readonly string[];
+  /** Position of each country code in `countries`: a lookup per part compared, not a scan of 60 codes. */
+  private readonly countryIndex = new Map<string, number>();
   private readonly partsPerCountry: Int32Array;
+  /**
+   * `shareOfAnySpelling`'s answers by country and part: the commonness rules ask for the same few
+   * parts of every match (and each part's romanisations), screen after screen. Bounded: cleared
+   * when full. The answers are shared, so callers only read them.
+   */
+  private readonly anySpelling = new Map<string, PopulationShare | undefined>();
   private readonly codeByCountryName = new Map<string, string>();
   /** Parts by their romanisation key (`spellingKey`), built at the first lookup that needs it. */
   private bySpelling: Map<string, string[]> | undefined;
@@ -41,6 +51,10 @@ export class PopulationNames {
 
   constructor(data: PopulationTable) {
     this.countries = data.countries;
+    // The first position of a code, as `indexOf` finds it.
+    data.countries.forEach((code, k) => {
+      if (!this.countryIndex.has(code)) this.countryIndex.set(code, k);
+    });
     this.minShare = data.min_per_million / 1e6;
     this.partsPerCountry = new Int32Array(data.countries.length);
     for (const line of data.names.split('\n')) {
@@ -71,7 +85,7 @@ export class PopulationNames {
    */
   shareOf(text: string, code?: string): PopulationShare | undefined {
     const shares = this.byText.get(text);
-    const c = code === undefined ? -1 : this.countries.indexOf(code);
+    const c = code === undefined ? -1 : this.indexOfCountry(code);
     if (c >= 0 && this.partsPerCountry[c] >= SPARSE_COUNTRY) {
       const own = shares?.find(([country]) => country === c);
       return own ? { share: own[1] / 1e6, country: code as string } : undefined;
@@ -86,7 +100,7 @@ export class PopulationNames {
 
   /** The share of people bearing `text` in the country `code` as the table records it, however sparsely. */
   shareIn(text: string, code: string): number {
-    const c = this.countries.indexOf(code);
+    const c = this.indexOfCountry(code);
     const own = this.byText.get(text)?.find(([country]) => country === c);
     return own ? own[1] / 1e6 : 0;
   }
@@ -98,6 +112,21 @@ export class PopulationNames {
    * does.
    */
   shareOfAnySpelling(text: string, code?: string): PopulationShare | undefined {
+    const key = code === undefined ? text : `${code} ${text}`;
+    const known = this.anySpelling.get(key);
+    if (known !== undefined || this.anySpelling.has(key)) return known;
+    const found = this.lookUpAnySpelling(text, code);
+    if (this.anySpelling.size >= ANY_SPELLING_CACHE_SIZE) this.anySpelling.clear();
+    this.anySpelling.set(key, found);
+    return found;
+  }
+
+  /** Position of `code` in the table's countries, -1 when the table has none for it. */
+  private indexOfCountry(code: string): number {
+    return this.countryIndex.get(code) ?? -1;
+  }
+
+  private lookUpAnySpelling(text: string, code: string | undefined): PopulationShare | undefined {
     const own = this.shareOf(text, code);
     if (own || this.byText.has(text)) return own;
     if (!this.bySpelling) {
