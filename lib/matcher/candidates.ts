@@ -60,6 +60,9 @@ function tokenKey(token: NameToken): string {
   for (const field in fields) {
     if (field === 'sinitic') continue;
     const value = fields[field];
+    // A flag not set (normalise.ts `tokenWith` gives every token every flag, unset) adds nothing,
+    // as an absent field did.
+    if (value === undefined) continue;
     if (!Array.isArray(value)) key += `${value}\u0001`;
     else key += value.length === 0 ? '\u0001' : `${value.join(',')}\u0001`;
   }

@@ -332,6 +332,17 @@ export function tokenWith(
     vowelPoor: text.length >= 3 && vowelShare(text) < 0.2,
     readings,
     sinitic: undefined,
+    // Every flag `tokeniseName` may set later, present from the start: every token then has one
+    // object shape (V8 hidden class), and the comparisons reading tokens stay monomorphic instead
+    // of meeting a shape per script. Undefined, as an absent flag reads (JSON leaves them out).
+    readFromVietnamese: undefined,
+    readFromArabic: undefined,
+    readFromAbjad: undefined,
+    readFromGreek: undefined,
+    readFromCyrillic: undefined,
+    readFromGeorgian: undefined,
+    respelt: undefined,
+    balticLetters: undefined,
   };
 }
 
