@@ -398,21 +398,26 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
   const eligible = new Int32Array(index.nameCount);
   let eligibleCount = 0;
 
-  function shortlist(category: CheckType): number[] {
-    const top: number[] = [];
+  /** The shortlist of one check type, best first: `shortlisted` up to the count `shortlist` returns. */
+  const shortlisted = new Int32Array(SHORTLIST);
+
+  function shortlist(category: CheckType): number {
+    const top = shortlisted;
+    let count = 0;
     for (let e = 0; e < eligibleCount; e++) {
       const nameId = eligible[e];
       const a = acc[nameId];
       if (nameCategory[nameId] !== category) continue;
-      if (top.length === SHORTLIST && a <= acc[top[SHORTLIST - 1]]) continue;
-      let k = top.length < SHORTLIST ? top.length : SHORTLIST - 1;
+      if (count === SHORTLIST && a <= acc[top[SHORTLIST - 1]]) continue;
+      let k = count < SHORTLIST ? count : SHORTLIST - 1;
       while (k > 0 && acc[top[k - 1]] < a) {
         top[k] = top[k - 1];
         k--;
       }
       top[k] = nameId;
+      if (count < SHORTLIST) count++;
     }
-    return top;
+    return count;
   }
 
   // The name being scored, read by the two callbacks below (made once, not per name).
@@ -501,8 +506,10 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
       const nameId = touched[t];
       if (acc[nameId] >= minEvidence) eligible[eligibleCount++] = nameId;
     }
-    for (const category of categories)
-      for (const nameId of shortlist(category)) keepBest(q, nameId, tokenSerials, best);
+    for (const category of categories) {
+      const count = shortlist(category);
+      for (let k = 0; k < count; k++) keepBest(q, shortlisted[k], tokenSerials, best);
+    }
     // People the subject's other details single out (its date of birth) that token evidence did
     // not reach: scored however far their spelling is from the query's.
     const generation = ++reachedGeneration;
