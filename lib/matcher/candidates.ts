@@ -45,6 +45,10 @@ const EVIDENCE_CACHE_SIZE = 4096;
 const SIM_CACHE_BITS = 18;
 const SIM_CACHE_SIZE = 1 << SIM_CACHE_BITS;
 
+/** Each check type's place among the shortlists of `createCandidateSelector`. */
+const CATEGORY_SLOT: Readonly<Record<CheckType, number>> = { sanctions: 0, pep: 1, criminal: 2 };
+const CATEGORY_SLOTS = 3;
+
 /** No names to score beyond the shortlist (shared, so a screen without a date allocates none). */
 const NO_NAMES: ArrayLike<number> = new Int32Array(0);
 
@@ -394,30 +398,28 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
     return tokenSerials;
   }
 
-  /** The candidates with enough evidence to be scored at all, in the order they were found. */
-  const eligible = new Int32Array(index.nameCount);
-  let eligibleCount = 0;
+  /**
+   * The shortlist of each check type (slot `CATEGORY_SLOT`), best first: `SHORTLIST` name ids from
+   * `slot * SHORTLIST`, `shortCounts[slot]` of them; filled in one pass over the candidates with
+   * enough evidence to be scored at all, in the order they were found.
+   */
+  const shortlists = new Int32Array(CATEGORY_SLOTS * SHORTLIST);
+  const shortCounts = new Int32Array(CATEGORY_SLOTS);
+  const wantedSlots = new Uint8Array(CATEGORY_SLOTS);
+  const nameSlot = Uint8Array.from(index.namePerson, (p) => CATEGORY_SLOT[index.people[p].category]);
 
-  /** The shortlist of one check type, best first: `shortlisted` up to the count `shortlist` returns. */
-  const shortlisted = new Int32Array(SHORTLIST);
-
-  function shortlist(category: CheckType): number {
-    const top = shortlisted;
-    let count = 0;
-    for (let e = 0; e < eligibleCount; e++) {
-      const nameId = eligible[e];
-      const a = acc[nameId];
-      if (nameCategory[nameId] !== category) continue;
-      if (count === SHORTLIST && a <= acc[top[SHORTLIST - 1]]) continue;
-      let k = count < SHORTLIST ? count : SHORTLIST - 1;
-      while (k > 0 && acc[top[k - 1]] < a) {
-        top[k] = top[k - 1];
-        k--;
-      }
-      top[k] = nameId;
-      if (count < SHORTLIST) count++;
+  /** Adds `nameId` (evidence `a`) to its check type's shortlist when it ranks there. */
+  function shortlist(slot: number, nameId: number, a: number): void {
+    const base = slot * SHORTLIST;
+    const count = shortCounts[slot];
+    if (count === SHORTLIST && a <= acc[shortlists[base + SHORTLIST - 1]]) return;
+    let k = count < SHORTLIST ? count : SHORTLIST - 1;
+    while (k > 0 && acc[shortlists[base + k - 1]] < a) {
+      shortlists[base + k] = shortlists[base + k - 1];
+      k--;
     }
-    return count;
+    shortlists[base + k] = nameId;
+    if (count < SHORTLIST) shortCounts[slot] = count + 1;
   }
 
   // The name being scored, read by the two callbacks below (made once, not per name).
@@ -501,14 +503,19 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
     let queryWeight = 0;
     for (const w of q.weights) queryWeight += w;
     const minEvidence = queryWeight * MIN_EVIDENCE_SHARE;
-    eligibleCount = 0;
+    wantedSlots.fill(0);
+    for (const category of categories) wantedSlots[CATEGORY_SLOT[category]] = 1;
+    shortCounts.fill(0);
     for (let t = 0; t < touchedCount; t++) {
       const nameId = touched[t];
-      if (acc[nameId] >= minEvidence) eligible[eligibleCount++] = nameId;
+      const a = acc[nameId];
+      const slot = nameSlot[nameId];
+      if (a >= minEvidence && wantedSlots[slot] === 1) shortlist(slot, nameId, a);
     }
     for (const category of categories) {
-      const count = shortlist(category);
-      for (let k = 0; k < count; k++) keepBest(q, shortlisted[k], tokenSerials, best);
+      const slot = CATEGORY_SLOT[category];
+      for (let k = 0; k < shortCounts[slot]; k++)
+        keepBest(q, shortlists[slot * SHORTLIST + k], tokenSerials, best);
     }
     // People the subject's other details single out (its date of birth) that token evidence did
     // not reach: scored however far their spelling is from the query's.

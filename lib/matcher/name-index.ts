@@ -193,7 +193,14 @@ class KeyTable implements KeyLookup {
   }
 
   has(key: string): boolean {
-    return this.get(key) !== undefined;
+    // As `get(key) !== undefined`, without building the list of ids.
+    const hash = hashRange(key, 0, key.length, -1);
+    const mask = this.slots.length - 1;
+    for (let slot = hash & mask; this.slots[slot] !== -1; slot = (slot + 1) & mask) {
+      const id = this.slots[slot];
+      if (this.hashes[id] === hash && this.keys[id] === key) return true;
+    }
+    return false;
   }
 }
 
