@@ -87,12 +87,12 @@ export class PopulationNames {
     const shares = this.byText.get(text);
     const c = code === undefined ? -1 : this.indexOfCountry(code);
     if (c >= 0 && this.partsPerCountry[c] >= SPARSE_COUNTRY) {
-      const own = shares?.find(([country]) => country === c);
+      const own = shareAt(shares, c);
       return own ? { share: own[1] / 1e6, country: code as string } : undefined;
     }
     if (!shares || shares.length === 0) return undefined;
     if (c >= 0) {
-      const own = shares.find(([country]) => country === c);
+      const own = shareAt(shares, c);
       if (own) return { share: own[1] / 1e6, country: code as string };
     }
     return { share: shares[0][1] / 1e6, country: this.countries[shares[0][0]] };
@@ -101,7 +101,7 @@ export class PopulationNames {
   /** The share of people bearing `text` in the country `code` as the table records it, however sparsely. */
   shareIn(text: string, code: string): number {
     const c = this.indexOfCountry(code);
-    const own = this.byText.get(text)?.find(([country]) => country === c);
+    const own = shareAt(this.byText.get(text), c);
     return own ? own[1] / 1e6 : 0;
   }
 
@@ -147,6 +147,13 @@ export class PopulationNames {
   }
 }
 
+/** The entry of country `c` among a part's shares (the first, as `find` gives it), if any. */
+function shareAt(shares: Shares | undefined, c: number): readonly [number, number] | undefined {
+  if (shares === undefined) return undefined;
+  for (let k = 0; k < shares.length; k++) if (shares[k][0] === c) return shares[k];
+  return undefined;
+}
+
 /** The endings of Russian and other Slavic patronymics ("Sergeevich", "Ivanovna"). */
 export const PATRONYMIC_ENDING_RE = /(?:ovich|evich|ovna|evna|ichna|ich)$/;
 
@@ -164,12 +171,26 @@ export function fatherNamesOf(stem: string): string[] {
  * or ie as e ("dmitriy", "dmitry", "dmitrij" → "dmitri"; "yevgeniy", "evgeny" → "evgeni").
  */
 export function spellingKey(text: string): string {
-  return text
-    .replace(/x/g, 'ks')
-    .replace(/kh/g, 'h')
-    .replace(/[jy]/g, 'i')
-    .replace(/i+/g, 'i')
-    .replace(/^ie/, 'e');
+  // One pass doing what these replacements in turn do: x → ks, kh → h, j and y → i, runs of i as
+  // one, an opening ie → e (a part's first lookup and the table's index each key every part).
+  let out = '';
+  let last = '';
+  for (let k = 0; k < text.length; k++) {
+    let c = text[k];
+    if (c === 'x') {
+      out += 'ks';
+      last = 's';
+      continue;
+    }
+    if (c === 'k' && text[k + 1] === 'h') {
+      c = 'h';
+      k++;
+    } else if (c === 'j' || c === 'y') c = 'i';
+    if (c === 'i' && last === 'i') continue;
+    out += c;
+    last = c;
+  }
+  return out.startsWith('ie') ? `e${out.slice(2)}` : out;
 }
 
 let loaded: PopulationNames | undefined;
