@@ -128,7 +128,6 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
     }
     return tokens;
   };
-  const nameCategory: CheckType[] = Array.from(index.namePerson, (p) => index.people[p].category);
   const { nameLengths } = index;
 
   // Scratch buffers reused across calls; `screen` is synchronous, so calls never interleave.
@@ -406,7 +405,10 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
   const shortlists = new Int32Array(CATEGORY_SLOTS * SHORTLIST);
   const shortCounts = new Int32Array(CATEGORY_SLOTS);
   const wantedSlots = new Uint8Array(CATEGORY_SLOTS);
-  const nameSlot = Uint8Array.from(index.namePerson, (p) => CATEGORY_SLOT[index.people[p].category]);
+  /** Each name's check type, by its slot. */
+  const nameSlot = new Uint8Array(index.nameCount);
+  for (let n = 0; n < index.nameCount; n++)
+    nameSlot[n] = CATEGORY_SLOT[index.people[index.namePerson[n]].category];
 
   /** Adds `nameId` (evidence `a`) to its check type's shortlist when it ranks there. */
   function shortlist(slot: number, nameId: number, a: number): void {
@@ -523,7 +525,7 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
     for (let k = 0; k < alsoScore.length; k++) {
       const nameId = alsoScore[k];
       const person = index.namePerson[nameId];
-      if (!categories.has(nameCategory[nameId])) continue;
+      if (wantedSlots[nameSlot[nameId]] !== 1) continue;
       if (reachedBy[person] !== generation && best.has(person)) continue;
       if (!sharesAnInitial(q, nameId)) continue;
       reachedBy[person] = generation;
