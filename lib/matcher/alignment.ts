@@ -9,7 +9,7 @@
  * shortlist creates little garbage): valid until the next `alignTokens` call.
  */
 
-import type { NameToken } from './normalise.ts';
+import { type NameToken, tokenWith } from './normalise.ts';
 import { ALIGNABLE, alignableSimilarity } from './token-similarity.ts';
 
 /** Least similarity of a token to two adjacent tokens written as one for them to align. */
@@ -188,23 +188,11 @@ function surnameForInitial(
 
 /**
  * Two adjacent tokens written as one, compared by spelling only (no phonetic key). One record is
- * refilled per comparison: the comparison keeps no reference to it.
+ * refilled per comparison: the comparison keeps no reference to it. Made as every token is
+ * (`tokenWith`), so that the comparison sees one object shape (V8 hidden class) for every token
+ * and stays monomorphic.
  */
-const joined: NameToken = {
-  // The fields in `makeToken`'s order, so that the comparison sees one object shape (V8 hidden
-  // class) for every token and stays monomorphic.
-  transliterated: false,
-  readFromHan: false,
-  readFromIndic: false,
-  text: '',
-  variantKeys: [],
-  phonetic: '',
-  particle: false,
-  initial: false,
-  vowelPoor: false,
-  readings: [],
-  sinitic: undefined,
-};
+const joined: NameToken = tokenWith('', false, false, false, false, '', []);
 
 function joinedToken(a: NameToken, b: NameToken): NameToken {
   joined.text = a.text + b.text;

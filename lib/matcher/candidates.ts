@@ -45,6 +45,10 @@ const EVIDENCE_CACHE_SIZE = 4096;
 const SIM_CACHE_BITS = 18;
 const SIM_CACHE_SIZE = 1 << SIM_CACHE_BITS;
 
+/** Each check type's place among the shortlists of `createCandidateSelector`. */
+const CATEGORY_SLOT: Readonly<Record<CheckType, number>> = { sanctions: 0, pep: 1, criminal: 2 };
+const CATEGORY_SLOTS = 3;
+
 /** No names to score beyond the shortlist (shared, so a screen without a date allocates none). */
 const NO_NAMES: ArrayLike<number> = new Int32Array(0);
 
@@ -57,8 +61,15 @@ const NO_NAMES: ArrayLike<number> = new Int32Array(0);
  */
 function tokenKey(token: NameToken): string {
   let key = '';
-  for (const [field, value] of Object.entries(token)) {
+  // `for...in` visits the token's own fields in the order `Object.entries` lists them, without
+  // building an entry array per field (a screen keys every query part).
+  const fields = token as unknown as Record<string, unknown>;
+  for (const field in fields) {
     if (field === 'sinitic') continue;
+    const value = fields[field];
+    // A flag not set (normalise.ts `tokenWith` gives every token every flag, unset) adds nothing,
+    // as an absent field did.
+    if (value === undefined) continue;
     if (!Array.isArray(value)) key += `${field}=${value}\u0001`;
     else key += `${field}=${value.join(',')}\u0001`;
   }
@@ -120,7 +131,6 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
     }
     return tokens;
   };
-  const nameCategory: CheckType[] = Array.from(index.namePerson, (p) => index.people[p].category);
   const { nameLengths } = index;
 
   // Scratch buffers reused across calls; `screen` is synchronous, so calls never interleave.
@@ -170,17 +180,18 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
 
   // Similarity of a query token (by serial) to a vocabulary token (`listedSimilarity`): a
   // direct-mapped cache in flat typed arrays (a colliding entry is simply recomputed), so it
-  // creates no garbage to collect.
-  const simSerial = new Int32Array(SIM_CACHE_SIZE).fill(-1);
-  const simVocab = new Int32Array(SIM_CACHE_SIZE);
+  // creates no garbage to collect. A slot's serial and vocabulary id sit side by side in
+  // `simKeys` (serial -1: empty), so a lookup reads one cache line for both.
+  const simKeys = new Int32Array(2 * SIM_CACHE_SIZE).fill(-1);
   const simValue = new Float64Array(SIM_CACHE_SIZE);
 
   function similarity(token: NameToken, serial: number, id: number): number {
     const slot = (Math.imul(serial, 0x9e3779b1) ^ Math.imul(id + 1, 0x85ebca6b)) >>> (32 - SIM_CACHE_BITS);
-    if (simSerial[slot] === serial && simVocab[slot] === id) return simValue[slot];
+    const at = slot << 1;
+    if (simKeys[at] === serial && simKeys[at + 1] === id) return simValue[slot];
     const s = listedSimilarity(index, token, index.vocab[id]);
-    simSerial[slot] = serial;
-    simVocab[slot] = id;
+    simKeys[at] = serial;
+    simKeys[at + 1] = id;
     simValue[slot] = s;
     return s;
   }
@@ -217,8 +228,9 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
   function nextSerial(): number {
     if (serials === 0x7fffffff) {
       serials = 0;
-      simSerial.fill(-1);
+      simKeys.fill(-1);
       evidenceCache.clear();
+      joinedEvidence.clear();
       vocabEvidence.fill(undefined);
     }
     return serials++;
@@ -245,6 +257,22 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
       if (!oldest.done) evidenceCache.delete(oldest.value);
     }
     evidenceCache.set(key, evidence);
+    return evidence;
+  }
+
+  /**
+   * The evidence of two query parts written as one, by the joined text: the token `makeToken`
+   * gives that text, keyed and looked up once (customers' name pairs repeat as their names do).
+   */
+  const joinedEvidence = new Map<string, TokenEvidence>();
+
+  function joinedEvidenceOf(text: string): TokenEvidence {
+    let evidence = joinedEvidence.get(text);
+    if (evidence === undefined) {
+      evidence = evidenceOf(makeToken(text));
+      if (joinedEvidence.size >= EVIDENCE_CACHE_SIZE) joinedEvidence.clear();
+      joinedEvidence.set(text, evidence);
+    }
     return evidence;
   }
 
@@ -366,36 +394,37 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
       // The query may split what the list writes as one word ("Adbul Bari" / "Abdulbari").
       const next = q.tokens[i + 1];
       if (next && !token.particle && !next.particle && !token.initial && !next.initial) {
-        credit(
-          evidenceOf(makeToken(token.text + next.text)),
-          q.weights[i] + q.weights[i + 1],
-          opening,
-          false,
-        );
+        credit(joinedEvidenceOf(token.text + next.text), q.weights[i] + q.weights[i + 1], opening, false);
       }
     }
     return tokenSerials;
   }
 
-  /** The candidates with enough evidence to be scored at all, in the order they were found. */
-  const eligible = new Int32Array(index.nameCount);
-  let eligibleCount = 0;
+  /**
+   * The shortlist of each check type (slot `CATEGORY_SLOT`), best first: `SHORTLIST` name ids from
+   * `slot * SHORTLIST`, `shortCounts[slot]` of them; filled in one pass over the candidates with
+   * enough evidence to be scored at all, in the order they were found.
+   */
+  const shortlists = new Int32Array(CATEGORY_SLOTS * SHORTLIST);
+  const shortCounts = new Int32Array(CATEGORY_SLOTS);
+  const wantedSlots = new Uint8Array(CATEGORY_SLOTS);
+  /** Each name's check type, by its slot. */
+  const nameSlot = new Uint8Array(index.nameCount);
+  for (let n = 0; n < index.nameCount; n++)
+    nameSlot[n] = CATEGORY_SLOT[index.people[index.namePerson[n]].category];
 
-  function shortlist(category: CheckType): number[] {
-    const top: number[] = [];
-    for (let e = 0; e < eligibleCount; e++) {
-      const nameId = eligible[e];
-      const a = acc[nameId];
-      if (nameCategory[nameId] !== category) continue;
-      if (top.length === SHORTLIST && a <= acc[top[SHORTLIST - 1]]) continue;
-      let k = top.length < SHORTLIST ? top.length : SHORTLIST - 1;
-      while (k > 0 && acc[top[k - 1]] < a) {
-        top[k] = top[k - 1];
-        k--;
-      }
-      top[k] = nameId;
+  /** Adds `nameId` (evidence `a`) to its check type's shortlist when it ranks there. */
+  function shortlist(slot: number, nameId: number, a: number): void {
+    const base = slot * SHORTLIST;
+    const count = shortCounts[slot];
+    if (count === SHORTLIST && a <= acc[shortlists[base + SHORTLIST - 1]]) return;
+    let k = count < SHORTLIST ? count : SHORTLIST - 1;
+    while (k > 0 && acc[shortlists[base + k - 1]] < a) {
+      shortlists[base + k] = shortlists[base + k - 1];
+      k--;
     }
-    return top;
+    shortlists[base + k] = nameId;
+    if (count < SHORTLIST) shortCounts[slot] = count + 1;
   }
 
   // The name being scored, read by the two callbacks below (made once, not per name).
@@ -479,20 +508,27 @@ export function createCandidateSelector(index: NameIndex): CandidateSelector {
     let queryWeight = 0;
     for (const w of q.weights) queryWeight += w;
     const minEvidence = queryWeight * MIN_EVIDENCE_SHARE;
-    eligibleCount = 0;
+    wantedSlots.fill(0);
+    for (const category of categories) wantedSlots[CATEGORY_SLOT[category]] = 1;
+    shortCounts.fill(0);
     for (let t = 0; t < touchedCount; t++) {
       const nameId = touched[t];
-      if (acc[nameId] >= minEvidence) eligible[eligibleCount++] = nameId;
+      const a = acc[nameId];
+      const slot = nameSlot[nameId];
+      if (a >= minEvidence && wantedSlots[slot] === 1) shortlist(slot, nameId, a);
     }
-    for (const category of categories)
-      for (const nameId of shortlist(category)) keepBest(q, nameId, tokenSerials, best);
+    for (const category of categories) {
+      const slot = CATEGORY_SLOT[category];
+      for (let k = 0; k < shortCounts[slot]; k++)
+        keepBest(q, shortlists[slot * SHORTLIST + k], tokenSerials, best);
+    }
     // People the subject's other details single out (its date of birth) that token evidence did
     // not reach: scored however far their spelling is from the query's.
     const generation = ++reachedGeneration;
     for (let k = 0; k < alsoScore.length; k++) {
       const nameId = alsoScore[k];
       const person = index.namePerson[nameId];
-      if (!categories.has(nameCategory[nameId])) continue;
+      if (wantedSlots[nameSlot[nameId]] !== 1) continue;
       if (reachedBy[person] !== generation && best.has(person)) continue;
       if (!sharesAnInitial(q, nameId)) continue;
       reachedBy[person] = generation;

@@ -193,7 +193,14 @@ class KeyTable implements KeyLookup {
   }
 
   has(key: string): boolean {
-    return this.get(key) !== undefined;
+    // As `get(key) !== undefined`, without building the list of ids.
+    const hash = hashRange(key, 0, key.length, -1);
+    const mask = this.slots.length - 1;
+    for (let slot = hash & mask; this.slots[slot] !== -1; slot = (slot + 1) & mask) {
+      const id = this.slots[slot];
+      if (this.hashes[id] === hash && this.keys[id] === key) return true;
+    }
+    return false;
   }
 }
 
@@ -398,11 +405,17 @@ export const RUN_TOGETHER_MIN_LENGTH = 2 * RUN_TOGETHER_MIN_PART + 1;
  */
 function addWithinOneEdit(index: NameIndex, text: string, out: VocabIdSet): void {
   if (text.length < 3) return;
+  if (deletedHashes.length < text.length) deletedHashes = new Uint32Array(2 * text.length);
+  // Each deletion's hash serves both passes (worked out once; the passes keep their order).
+  for (let skip = 0; skip < text.length; skip++) deletedHashes[skip] = hashSkipping(text, skip);
   addDeleted(index, hashSkipping(text, -1), out);
-  for (let skip = 0; skip < text.length; skip++) addDeleted(index, hashSkipping(text, skip), out);
+  for (let skip = 0; skip < text.length; skip++) addDeleted(index, deletedHashes[skip], out);
   for (let skip = 0; skip < text.length; skip++)
-    addPiece(index, hashSkipping(text, skip), text, 0, text.length, skip, out);
+    addPiece(index, deletedHashes[skip], text, 0, text.length, skip, out);
 }
+
+/** `addWithinOneEdit`'s hash of its text with each character dropped (scratch, reused). */
+let deletedHashes = new Uint32Array(32);
 
 export function lookupToken(index: NameIndex, token: NameToken, out: VocabIdSet): void {
   const text = token.text;

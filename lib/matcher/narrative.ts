@@ -17,7 +17,32 @@ const LEVEL_MEANING: Record<RiskLevel, string> = {
 /** "OFAC SDN (source date 2021-07-07), UN Security Council (source date 2026-02-27)". */
 export function describeLists(lists: readonly ListSummary[]): string {
   if (lists.length === 0) return 'no lists (none loaded for this check)';
-  return lists.map((l) => `${l.name} (source date ${l.source_date ?? 'unknown'})`).join(', ');
+  // Every screen describes its matcher's same few lists in each of its narratives: the text is
+  // kept per list array, with the names and dates it was made from (checked, not assumed, fixed).
+  const kept = describedLists.get(lists);
+  if (kept !== undefined && sameDescription(kept, lists)) return kept.text;
+  const text = lists.map((l) => `${l.name} (source date ${l.source_date ?? 'unknown'})`).join(', ');
+  describedLists.set(lists, {
+    names: lists.map((l) => l.name),
+    dates: lists.map((l) => l.source_date),
+    text,
+  });
+  return text;
+}
+
+interface ListsDescription {
+  names: string[];
+  dates: (string | null | undefined)[];
+  text: string;
+}
+
+const describedLists = new WeakMap<readonly ListSummary[], ListsDescription>();
+
+function sameDescription(kept: ListsDescription, lists: readonly ListSummary[]): boolean {
+  if (kept.names.length !== lists.length) return false;
+  for (let k = 0; k < lists.length; k++)
+    if (kept.names[k] !== lists[k].name || kept.dates[k] !== lists[k].source_date) return false;
+  return true;
 }
 
 function describeMatch(m: Match): string {

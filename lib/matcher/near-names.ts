@@ -32,6 +32,23 @@ const FEMININE_SURNAME_RE = /(?:ova|eva|ina)$/;
  * Muhamad, Ahmad / Ahmed).
  */
 function consonants(text: string): string {
+  const kept = consonantsOf.get(text);
+  if (kept !== undefined) return kept;
+  // Bounded: a long-running process sees ever new spellings.
+  if (consonantsOf.size >= CONSONANTS_KEPT) consonantsOf.clear();
+  const worked = consonantsNow(text);
+  consonantsOf.set(text, worked);
+  return worked;
+}
+
+/**
+ * `consonants` worked out so far: `spelledAlike` compares every spelling of one part with every
+ * spelling of the other, so each is read again for each pair (five regular expressions each).
+ */
+const consonantsOf = new Map<string, string>();
+const CONSONANTS_KEPT = 20_000;
+
+function consonantsNow(text: string): string {
   const folded = renderingFold(text).replace(/g/g, 'h').replace(/d/g, 't').replace(/c/g, 's');
   // A leading vowel is kept as one: "Saad" is not "Asad".
   const lead = /^[aeiou]/.test(folded) ? 'a' : '';

@@ -337,6 +337,17 @@ export function tokenWith(
     vowelPoor: text.length >= 3 && vowelShare(text) < 0.2,
     readings,
     sinitic: undefined,
+    // Every flag `tokeniseName` may set later, present from the start: every token then has one
+    // object shape (V8 hidden class), and the comparisons reading tokens stay monomorphic instead
+    // of meeting a shape per script. Undefined, as an absent flag reads (JSON leaves them out).
+    readFromVietnamese: undefined,
+    readFromArabic: undefined,
+    readFromAbjad: undefined,
+    readFromGreek: undefined,
+    readFromCyrillic: undefined,
+    readFromGeorgian: undefined,
+    respelt: undefined,
+    balticLetters: undefined,
   };
 }
 
@@ -527,15 +538,32 @@ export function siniticKey(token: string): string {
   if (token.length < 2 || token.length > 14) return '';
   const cached = siniticCache.get(token);
   if (cached !== undefined) return cached;
+  segmentGeneration++;
   const key = segmentSinitic(token, 0, 0) ?? '';
   if (siniticCache.size >= SINITIC_CACHE_LIMIT) siniticCache.clear();
   siniticCache.set(token, key);
   return key;
 }
 
+/** Longest syllable `SINITIC_SYLLABLE_RE` reads ("zhuang", "hsiung"). */
+const SINITIC_SYLLABLE_MAX = 6;
+/** Most syllables `siniticKey` reads a token as. */
+const SINITIC_SYLLABLES_MAX = 4;
+/**
+ * Places (position, syllables read so far) of the token being segmented from which no reading
+ * succeeds, marked with `segmentGeneration`: backtracking reaches a place by many paths, and a
+ * place that failed once fails again (a name that is no pinyin is tried at every split).
+ */
+const segmentFailed = new Int32Array(15 * (SINITIC_SYLLABLES_MAX + 1));
+let segmentGeneration = 0;
+
 function segmentSinitic(token: string, from: number, count: number): string | undefined {
   if (from === token.length) return count > 0 ? '' : undefined;
-  if (count === 4) return undefined;
+  if (count === SINITIC_SYLLABLES_MAX) return undefined;
+  // What is left cannot be read in the syllables left.
+  if (token.length - from > (SINITIC_SYLLABLES_MAX - count) * SINITIC_SYLLABLE_MAX) return undefined;
+  const place = from * (SINITIC_SYLLABLES_MAX + 1) + count;
+  if (segmentFailed[place] === segmentGeneration) return undefined;
   for (
     let end = Math.min(token.length, from + 6);
     end > from + 1 || (end > from && from + 1 === token.length);
@@ -546,5 +574,6 @@ function segmentSinitic(token: string, from: number, count: number): string | un
     const rest = segmentSinitic(token, end, count + 1);
     if (rest !== undefined) return `${siniticSyllableKey(syllable)}.${rest}`;
   }
+  segmentFailed[place] = segmentGeneration;
   return undefined;
 }

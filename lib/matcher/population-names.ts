@@ -29,11 +29,21 @@ export interface PopulationShare {
 
 /** Countries with fewer recorded parts than this: an absent part says nothing there. */
 const SPARSE_COUNTRY = 1000;
+/** Parts (per country) whose `shareOfAnySpelling` answer is kept. */
+const ANY_SPELLING_CACHE_SIZE = 20_000;
 
 export class PopulationNames {
   private readonly byText = new Map<string, Shares>();
   private readonly countries: readonly string[];
+  /** Position of each country code in `countries`: a lookup per part compared, not a scan of 60 codes. */
+  private readonly countryIndex = new Map<string, number>();
   private readonly partsPerCountry: Int32Array;
+  /**
+   * `shareOfAnySpelling`'s answers by country and part: the commonness rules ask for the same few
+   * parts of every match (and each part's romanisations), screen after screen. Bounded: cleared
+   * when full. The answers are shared, so callers only read them.
+   */
+  private readonly anySpelling = new Map<string, PopulationShare | undefined>();
   private readonly codeByCountryName = new Map<string, string>();
   /** Parts by their romanisation key (`spellingKey`), built at the first lookup that needs it. */
   private bySpelling: Map<string, string[]> | undefined;
@@ -41,6 +51,10 @@ export class PopulationNames {
 
   constructor(data: PopulationTable) {
     this.countries = data.countries;
+    // The first position of a code, as `indexOf` finds it.
+    data.countries.forEach((code, k) => {
+      if (!this.countryIndex.has(code)) this.countryIndex.set(code, k);
+    });
     this.minShare = data.min_per_million / 1e6;
     this.partsPerCountry = new Int32Array(data.countries.length);
     for (const line of data.names.split('\n')) {
@@ -71,14 +85,14 @@ export class PopulationNames {
    */
   shareOf(text: string, code?: string): PopulationShare | undefined {
     const shares = this.byText.get(text);
-    const c = code === undefined ? -1 : this.countries.indexOf(code);
+    const c = code === undefined ? -1 : this.indexOfCountry(code);
     if (c >= 0 && this.partsPerCountry[c] >= SPARSE_COUNTRY) {
-      const own = shares?.find(([country]) => country === c);
+      const own = shareAt(shares, c);
       return own ? { share: own[1] / 1e6, country: code as string } : undefined;
     }
     if (!shares || shares.length === 0) return undefined;
     if (c >= 0) {
-      const own = shares.find(([country]) => country === c);
+      const own = shareAt(shares, c);
       if (own) return { share: own[1] / 1e6, country: code as string };
     }
     return { share: shares[0][1] / 1e6, country: this.countries[shares[0][0]] };
@@ -86,8 +100,8 @@ export class PopulationNames {
 
   /** The share of people bearing `text` in the country `code` as the table records it, however sparsely. */
   shareIn(text: string, code: string): number {
-    const c = this.countries.indexOf(code);
-    const own = this.byText.get(text)?.find(([country]) => country === c);
+    const c = this.indexOfCountry(code);
+    const own = shareAt(this.byText.get(text), c);
     return own ? own[1] / 1e6 : 0;
   }
 
@@ -98,6 +112,21 @@ export class PopulationNames {
    * does.
    */
   shareOfAnySpelling(text: string, code?: string): PopulationShare | undefined {
+    const key = code === undefined ? text : `${code} ${text}`;
+    const known = this.anySpelling.get(key);
+    if (known !== undefined || this.anySpelling.has(key)) return known;
+    const found = this.lookUpAnySpelling(text, code);
+    if (this.anySpelling.size >= ANY_SPELLING_CACHE_SIZE) this.anySpelling.clear();
+    this.anySpelling.set(key, found);
+    return found;
+  }
+
+  /** Position of `code` in the table's countries, -1 when the table has none for it. */
+  private indexOfCountry(code: string): number {
+    return this.countryIndex.get(code) ?? -1;
+  }
+
+  private lookUpAnySpelling(text: string, code: string | undefined): PopulationShare | undefined {
     const own = this.shareOf(text, code);
     if (own || this.byText.has(text)) return own;
     if (!this.bySpelling) {
@@ -118,6 +147,13 @@ export class PopulationNames {
   }
 }
 
+/** The entry of country `c` among a part's shares (the first, as `find` gives it), if any. */
+function shareAt(shares: Shares | undefined, c: number): readonly [number, number] | undefined {
+  if (shares === undefined) return undefined;
+  for (let k = 0; k < shares.length; k++) if (shares[k][0] === c) return shares[k];
+  return undefined;
+}
+
 /** The endings of Russian and other Slavic patronymics ("Sergeevich", "Ivanovna"). */
 export const PATRONYMIC_ENDING_RE = /(?:ovich|evich|ovna|evna|ichna|ich)$/;
 
@@ -135,12 +171,26 @@ export function fatherNamesOf(stem: string): string[] {
  * or ie as e ("dmitriy", "dmitry", "dmitrij" → "dmitri"; "yevgeniy", "evgeny" → "evgeni").
  */
 export function spellingKey(text: string): string {
-  return text
-    .replace(/x/g, 'ks')
-    .replace(/kh/g, 'h')
-    .replace(/[jy]/g, 'i')
-    .replace(/i+/g, 'i')
-    .replace(/^ie/, 'e');
+  // One pass doing what these replacements in turn do: x → ks, kh → h, j and y → i, runs of i as
+  // one, an opening ie → e (a part's first lookup and the table's index each key every part).
+  let out = '';
+  let last = '';
+  for (let k = 0; k < text.length; k++) {
+    let c = text[k];
+    if (c === 'x') {
+      out += 'ks';
+      last = 's';
+      continue;
+    }
+    if (c === 'k' && text[k + 1] === 'h') {
+      c = 'h';
+      k++;
+    } else if (c === 'j' || c === 'y') c = 'i';
+    if (c === 'i' && last === 'i') continue;
+    out += c;
+    last = c;
+  }
+  return out.startsWith('ie') ? `e${out.slice(2)}` : out;
 }
 
 let loaded: PopulationNames | undefined;

@@ -83,11 +83,11 @@ export function buildChecks(
     if (m) byCategory[index.people[s.person].category].push(m.match);
   }
   // How many matched before the cut, so a result says when it shows only the best MAX_MATCHES.
-  const cut = (category: CheckType): MatchCount => {
-    const total = byCategory[category].length;
-    return { total, truncated: total > maxMatches };
+  const counts = {
+    sanctions: matchCount(byCategory.sanctions, maxMatches),
+    pep: matchCount(byCategory.pep, maxMatches),
+    criminal: matchCount(byCategory.criminal, maxMatches),
   };
-  const counts = { sanctions: cut('sanctions'), pep: cut('pep'), criminal: cut('criminal') };
   for (const list of Object.values(byCategory)) {
     capUndatedDuplicates(list);
     list.sort((a, b) => riskRank(b.risk_level) - riskRank(a.risk_level) || b.score - a.score);
@@ -110,6 +110,11 @@ export function buildChecks(
     [sanctions_result, pep_result, criminal_result].flatMap((r) => (r ? [r.risk_level] : [])),
   );
   return { risk_level, sanctions_result, pep_result, criminal_result };
+}
+
+/** How many of a check's matches there are, and whether the cut at `maxMatches` leaves some out. */
+function matchCount(matches: readonly Match[], maxMatches: number): MatchCount {
+  return { total: matches.length, truncated: matches.length > maxMatches };
 }
 
 /** A dated listing matched this much less well than an undated one still bears the same name. */
@@ -350,28 +355,8 @@ function nameVerdict(
     if (band === 'strong') band = 'partial';
     notes.push('surname missing');
   }
-  // Whether a rule may still hold the match to the weak band: it is above it, and the date of
-  // birth has not corroborated it.
-  const weakenable = (): boolean => band !== undefined && band !== 'weak' && dob !== 'matched';
-  // The listed parts the query shares, read once for the rules that weigh them.
-  let shared: number[] | undefined;
-  const sharedParts = (): number[] => {
-    shared ??= alignedListedParts(index, s);
-    return shared;
-  };
-  // How many bear the parts the match rests on (commonness.ts), read once for the rules that ask.
-  let common: Commonness | undefined;
-  const commonness = (): Commonness => {
-    common ??= commonnessModel().of(
-      index,
-      sharedParts(),
-      context.country,
-      s.name.pairs,
-      surname,
-      ownSpellings(s),
-    );
-    return common;
-  };
+  // The listed parts the query shares and how many bear them, read once for the rules that ask.
+  const reading = new MatchReading(index, s, context, surname);
   const syllables = hanSyllables(s.query.tokens);
   if (syllables > 0 && syllables <= SHORT_CHINESE_NAME && band !== undefined && dob !== 'matched') {
     // Written in Han, a Chinese name is a surname and one or two syllables out of a few hundred:
@@ -381,7 +366,7 @@ function nameVerdict(
     band = 'weak';
     notes.push('short Chinese name');
   }
-  if (weakenable() && s.name.unmatchedListed.length > 0 && hasNearSpelling(s)) {
+  if (weakenable(band, dob) && s.name.unmatchedListed.length > 0 && hasNearSpelling(s)) {
     // "Roberto Moraes" / "Roberto MORALES Ojeda", "Teresa Costa" / "Teresa MARTINEZ Acosta": a part
     // only spelt near its listed counterpart, and listed parts the query lacks, is how namesakes of
     // other families and languages look. Without the date of birth it is a lead for the analyst,
@@ -392,7 +377,7 @@ function nameVerdict(
   }
   // A part spelt near its listed counterpart but itself another name (near-names.ts).
   const anotherName = weakAlias ? undefined : anotherNameAligned(index, s);
-  if (weakenable() && anotherName) {
+  if (weakenable(band, dob) && anotherName) {
     // "Евгений Малков" / Yevgeny MARKOV, "Mohamed Hassan" / Mohamed HASSAD, "Анна Сергеевна
     // Иванова" / Elena Sergeevna IVANOVA: the part is a name many people bear, with consonants of
     // its own, not a misspelling or another spelling of the listed one: a namesake of another
@@ -400,7 +385,7 @@ function nameVerdict(
     band = 'weak';
     notes.push(`${anotherName[0].toUpperCase()} is another name than ${anotherName[1].toUpperCase()}`);
   }
-  const fathers = weakenable() ? otherFather(index, s) : undefined;
+  const fathers = weakenable(band, dob) ? otherFather(index, s) : undefined;
   if (fathers) {
     // "Svetlana Karenovna Savelyeva" / SAVELYEVA, Svetlana Vladimirovna (matched on her alias
     // "Světlana Saveljeva"): a patronymic names the father, and the listed person's is another
@@ -408,14 +393,14 @@ function nameVerdict(
     band = 'weak';
     notes.push(`${fathers[0].toUpperCase()} names another father than ${fathers[1].toUpperCase()}`);
   }
-  if (weakenable() && looseSurname(index, s)) {
+  if (weakenable(band, dob) && looseSurname(index, s)) {
     // "Андрей Леонидович Чернишев" / KRASOV, Andrey Leonidovich: the given name and patronymic
     // agree, the surnames only by consonants another script's skeleton lets meet. Another family
     // until the date of birth says otherwise.
     band = 'weak';
     notes.push('surname only loosely alike');
   }
-  if (band === 'strong' && dob !== 'matched' && isCommonName(index, sharedParts())) {
+  if (band === 'strong' && dob !== 'matched' && isCommonName(index, reading.sharedParts())) {
     band = 'partial';
     notes.push('common name');
   }
@@ -423,7 +408,7 @@ function nameVerdict(
     band === 'strong' &&
     dob !== 'matched' &&
     index.people[s.person].category !== 'pep' &&
-    twoPartsNotBothRare(index, sharedParts())
+    twoPartsNotBothRare(index, reading.sharedParts())
   ) {
     // "Roman Semenov" / "SEMENOV, Roman": a given name and a surname are shared by many people,
     // however few of them the lists hold (a surname rare on the lists may be common in its
@@ -436,7 +421,7 @@ function nameVerdict(
     band === 'partial' &&
     dob !== 'matched' &&
     listedEndMissing(index, s) &&
-    isCommonName(index, sharedParts())
+    isCommonName(index, reading.sharedParts())
   ) {
     // "João Silva" / "Anibal Joao Da Silva MELO", "Luís Garcia" / "LUIS FRANCISCO GARCIA REYES": two
     // common parts found inside a longer listed name whose first or last part the query lacks. In
@@ -447,7 +432,7 @@ function nameVerdict(
     notes.push('a common name inside a longer listed name, an end of it missing');
   }
   if (
-    weakenable() &&
+    weakenable(band, dob) &&
     s.query.tokens[0]?.readFromVietnamese === true &&
     s.name.unmatchedQuery.some((t) => !VIETNAMESE_FILLERS.has(t))
   ) {
@@ -458,7 +443,7 @@ function nameVerdict(
     band = 'weak';
     notes.push('a syllable of the Vietnamese name not on the listed name');
   }
-  if (weakenable() && vietnameseSyllablesApart(s)) {
+  if (weakenable(band, dob) && vietnameseSyllablesApart(s)) {
     // "Huynh Thi" / THI HUONG DO, "Luong Thanh" / Le Thanh LONG: a Vietnamese name written without
     // its marks is a few one-syllable names out of a few hundred; a syllable a letter or two from
     // the listed one is another name ("Huynh" is not "Huong"), and Văn or Thị is no evidence.
@@ -467,14 +452,19 @@ function nameVerdict(
       'a Vietnamese syllable spelt only near the listed one or left out, or only Văn or Thị shared beside one',
     );
   }
-  if (weakenable() && dob === 'unknown' && !context.nameOnly && nearBeyondSpelling(index, s, isInnerTypo)) {
+  if (
+    weakenable(band, dob) &&
+    dob === 'unknown' &&
+    !context.nameOnly &&
+    nearBeyondSpelling(index, s, isInnerTypo)
+  ) {
     // "Hisham Taik" born 1980 / Hisham TAWFIK, a head of government listed without a date: given
     // the date of birth the listing cannot confirm, the name alone must carry the match, and a
     // part that is neither the listed one's spelling nor a typo of it does not.
     band = 'weak';
     notes.push('a part spelt only near, and no listed date of birth to confirm it');
   }
-  const eastAsianApart = weakenable() && eastAsianSyllablesApart(s);
+  const eastAsianApart = weakenable(band, dob) && eastAsianSyllablesApart(s);
   if (eastAsianApart) {
     // "Zhang Xiaoying" / ZHANG, Xiaoming, "Xu Fei" / WEI, Su, "Chun Lan" / SUN Chunlan: a Chinese
     // or Korean name is a family name of a few hundred and one or two syllables of a few hundred
@@ -485,7 +475,7 @@ function nameVerdict(
       'a Chinese or Korean name agreeing on one part, on a syllable spelt only near, or with a listed syllable left out',
     );
   }
-  if (weakenable() && restsOnAnInitial(s)) {
+  if (weakenable(band, dob) && restsOnAnInitial(s)) {
     // "Maia Haley" / "Haley M. Stevens", "Munsif al-Ashraf" / "ASHRAF, Haji M.": a whole name part
     // taken for a listed initial, with one other part at most spelt alike, is one name and a letter.
     band = 'weak';
@@ -500,7 +490,7 @@ function nameVerdict(
   if (yearOnly && band !== undefined) {
     // "Sergey Bogdanov" born in 1973 / Sergei Vladimirovich BOGDANOV, listed as born in 1973:
     // thousands bear the name in Russia, and a fiftieth of them were born that year.
-    const c = commonness();
+    const c = reading.commonness();
     if (c.joint * YEAR_SHARE * Math.max(1, listedYears) >= COMMON_JOINT_SHARE) {
       band = 'weak';
       yearTooCommon = true;
@@ -514,7 +504,7 @@ function nameVerdict(
     // people bear, in the subject's country or (nationality not given) wherever they are
     // commonest, are weak evidence however well they are spelt. A rare part keeps the match (the
     // product of the shares is then small), and so does an agreeing date of birth.
-    const c = commonness();
+    const c = reading.commonness();
     // The listed name's two ends with its middle left out ("Vladimir IVANOV" for IVANOV, Vladimir
     // Aleksandrovich) is how people shorten their own name: weak only when its parts are very common.
     // (A listed initial left out is no name left out: "Akbar Rana" for AKBAR A. RANA.)
@@ -604,6 +594,47 @@ const LIKELY_JOINT_SHARE = 1e-6;
 function perMillion(share: number): string {
   const n = share * 1e6;
   return n >= 10 ? String(Math.round(n)) : String(Math.round(n * 10) / 10);
+}
+
+/**
+ * Whether a rule may still hold the match to the weak band: it is above it, and the date of birth
+ * has not corroborated it. (Functions here are declared once, not as closures made per match: a
+ * match is read for every listed person scored at the floor or above.)
+ */
+function weakenable(band: NameBand | undefined, dob: FieldStatus): boolean {
+  return band !== undefined && band !== 'weak' && dob !== 'matched';
+}
+
+/** What `nameVerdict`'s rules read of a match, each worked out at the first rule that asks. */
+class MatchReading {
+  private shared: number[] | undefined;
+  private common: Commonness | undefined;
+
+  constructor(
+    private readonly index: NameIndex,
+    private readonly s: Scored,
+    private readonly context: VerdictContext,
+    private readonly surname: number,
+  ) {}
+
+  /** The listed parts the query shares (`alignedListedParts`). */
+  sharedParts(): number[] {
+    this.shared ??= alignedListedParts(this.index, this.s);
+    return this.shared;
+  }
+
+  /** How many bear the parts the match rests on (commonness.ts). */
+  commonness(): Commonness {
+    this.common ??= commonnessModel().of(
+      this.index,
+      this.sharedParts(),
+      this.context.country,
+      this.s.name.pairs,
+      this.surname,
+      ownSpellings(this.s),
+    );
+    return this.common;
+  }
 }
 
 /** Share of people born in one given year: adults span about fifty years of birth. */
