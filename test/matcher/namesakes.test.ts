@@ -37,7 +37,7 @@ const atLeast = (level: RiskLevel, floor: RiskLevel) => riskRank(level) >= riskR
 describe('Vietnamese names written with their marks', () => {
   it('a syllable one letter apart is another name: "Vũ Anh Hoàng" is not OANH VU HOANG', () => {
     expect(levelOn('interpol_red', '2018/52143', 'Vũ Anh Hoàng')).toBe('CLEAR');
-    // Her own name: Hoàng and Vũ are borne by a twentieth of Vietnam each, so MEDIUM by name alone.
+    // Her own name: Hoàng (5% of Vietnam) and Vũ (4%): 4 in a million, so MEDIUM by name alone.
     expect(levelOn('interpol_red', '2018/52143', 'Oanh Vũ Hoàng')).toBe('MEDIUM');
     expect(levelOn('interpol_red', '2018/52143', 'Oanh Vũ Hoàng', '1957-01-13')).toBe('HIGH');
   });
@@ -120,7 +120,7 @@ describe('two name parts without the date of birth', () => {
   it('is CRITICAL with the listed date of birth; a fuller name borne by hundreds is MEDIUM without it, a rare one HIGH', () => {
     const r = matcher.screen({ name: 'Роман Семенов', dob: '1987-11-08' }, ['sanctions']);
     expect(r.sanctions_result?.risk_level).toBe('CRITICAL');
-    // Issue 37: Irina (2%), Vasilievna (0.8%) and Popova, all a woman's: about 1 in 300,000.
+    // Issue 37: Irina (2%), Vasilievna (0.8%) and Popova (0.2%), all a woman's: 1.3 in a million.
     expect(levelOn('eu_fsf', 'EU.7942.54', 'Irina Vasilievna Popova')).toBe('MEDIUM');
     expect(levelOn('eu_fsf', 'EU.7942.54', 'Irina Vasilievna Popova', '1966-08-07')).toBe('CRITICAL');
     expect(levelOn('ofac_sdn', '21171', 'Yevgeniy Viktorovich Prigozhin')).toBe('HIGH');
