@@ -375,7 +375,8 @@ export function tokeniseName(name: string): NameToken[] {
       t.readFromGreek = true;
       // Greek γι before a vowel is y, which Greek has no letter for ("Γιουρι" Yuri, "Ργιαν" Ryan,
       // "Γιακουσεβ" Yakushev); read letter by letter it is gi (Γιάννης is also spelt Giannis).
-      if (GREEK_GI_RE.test(t.text))
+      // `search`, not `test`: a global expression's `test` starts where its last match ended.
+      if (t.text.search(GREEK_GI_RE) >= 0)
         t.readings = [...new Set([...t.readings, t.text.replace(GREEK_GI_RE, 'y')])];
     }
   }
@@ -384,7 +385,7 @@ export function tokeniseName(name: string): NameToken[] {
       t.readFromCyrillic = true;
       // Serbian and Macedonian ј, read j as their Latin alphabets write it ("Јовановић"
       // Jovanovic), is the y of a foreign name ("Јахја" Yahya, "Јурии" Yuriy): one more reading.
-      if (CYRILLIC_JE_RE.test(name) && CYRILLIC_J_READ_RE.test(t.text))
+      if (CYRILLIC_JE_RE.test(name) && t.text.search(CYRILLIC_J_READ_RE) >= 0)
         t.readings = [...new Set([...t.readings, t.text.replace(CYRILLIC_J_READ_RE, 'y')])];
     }
   }

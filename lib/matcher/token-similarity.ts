@@ -283,7 +283,13 @@ function skeletonOf(rendering: NameToken, listed: NameToken): SkeletonAgreement 
   const found = skeletonOfSpelling(rendering, listed, listed.text);
   // Latvian and Lithuanian write a foreign w as v ("Vesli" for Wesley, "Vacons" for Watson); the
   // skeleton leaves w out as a vowel, so a respelling is also compared with the listed w as v.
-  if (found !== undefined || !rendering.respelt || rendering.transliterated || !LISTED_W_RE.test(listed.text))
+  // (`search`, not `test`: a global expression's `test` starts where its last match ended.)
+  if (
+    found !== undefined ||
+    !rendering.respelt ||
+    rendering.transliterated ||
+    listed.text.search(LISTED_W_RE) < 0
+  )
     return found;
   return skeletonOfSpelling(rendering, listed, listed.text.replace(LISTED_W_RE, 'v'));
 }
