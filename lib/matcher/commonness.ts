@@ -10,7 +10,9 @@ import { countryNameForCode } from '../watchlists/countries.ts';
 import type { NameIndex } from './name-index.ts';
 import type { AlignedPair } from './name-score.ts';
 import {
+  FEMININE_SURNAME_RE,
   fatherNamesOf,
+  MASCULINE_SURNAME_RE,
   PATRONYMIC_ENDING_RE,
   type PopulationNames,
   populationNames,
@@ -131,7 +133,7 @@ export class CommonnessModel {
       return father && (!own || father.share > own.share) ? father : own;
     }
     if (own) return own;
-    if (/(?:ova|eva|ina)$/.test(text)) return this.population.shareOfAnySpelling(text.slice(0, -1), code);
+    if (FEMININE_SURNAME_RE.test(text)) return this.population.shareOfAnySpelling(text.slice(0, -1), code);
     return undefined;
   }
 
@@ -151,9 +153,9 @@ export class CommonnessModel {
 
   /** Whether the table has the other sex's form of a Slavic surname ("osipov" / "osipova"). */
   private hasOtherSexForm(text: string): boolean {
-    const other = /(?:ov|ev|in)$/.test(text)
+    const other = MASCULINE_SURNAME_RE.test(text)
       ? `${text}a`
-      : /(?:ova|eva|ina)$/.test(text)
+      : FEMININE_SURNAME_RE.test(text)
         ? text.slice(0, -1)
         : text.endsWith('skiy') || text.endsWith('sky')
           ? text.replace(/sk(?:iy|y)$/, 'skaya')

@@ -10,7 +10,12 @@
 import type { Scored } from './candidates.ts';
 import type { NameIndex } from './name-index.ts';
 import type { NameToken } from './normalise.ts';
-import { fatherNamesOf, PATRONYMIC_ENDING_RE, populationNames } from './population-names.ts';
+import {
+  FEMININE_SURNAME_RE,
+  fatherNamesOf,
+  PATRONYMIC_ENDING_RE,
+  populationNames,
+} from './population-names.ts';
 import { editDistance, renderingFold, sameRendering } from './string-similarity.ts';
 import { isPatronymic, rendersAlike, tokenSimilarity } from './token-similarity.ts';
 
@@ -22,8 +27,6 @@ const SHORTEST_PART = 3;
 const BEYOND_TYPO = 3;
 /** How "Abd al-X" names begin however they are spelt ("Abdul", "Abdel", "Abd"). */
 const ABD = 'abd';
-/** Slavic surnames' feminine endings: a woman's form is looked up as the man's. */
-const FEMININE_SURNAME_RE = /(?:ova|eva|ina)$/;
 
 /**
  * A part's consonants as transliterations of one name share them: the rendering fold (c as k or s,

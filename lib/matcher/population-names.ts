@@ -154,6 +154,10 @@ function shareAt(shares: Shares | undefined, c: number): readonly [number, numbe
   return undefined;
 }
 
+/** Slavic surnames' man's and woman's endings ("Osipov" / "Osipova", "Ilin" / "Ilina"). */
+export const MASCULINE_SURNAME_RE = /(?:ov|ev|in)$/;
+export const FEMININE_SURNAME_RE = /(?:ova|eva|ina)$/;
+
 /** The endings of Russian and other Slavic patronymics ("Sergeevich", "Ivanovna"). */
 export const PATRONYMIC_ENDING_RE = /(?:ovich|evich|ovna|evna|ichna|ich)$/;
 

@@ -357,6 +357,8 @@ function nameVerdict(
   }
   // The listed parts the query shares and how many bear them, read once for the rules that ask.
   const reading = new MatchReading(index, s, context, surname);
+  // A PEP's level says which office, not how likely the person is the listed one (rules below).
+  const pep = index.people[s.person].category === 'pep';
   const syllables = hanSyllables(s.query.tokens);
   if (syllables > 0 && syllables <= SHORT_CHINESE_NAME && band !== undefined && dob !== 'matched') {
     // Written in Han, a Chinese name is a surname and one or two syllables out of a few hundred:
@@ -404,12 +406,7 @@ function nameVerdict(
     band = 'partial';
     notes.push('common name');
   }
-  if (
-    band === 'strong' &&
-    dob !== 'matched' &&
-    index.people[s.person].category !== 'pep' &&
-    twoPartsNotBothRare(index, reading.sharedParts())
-  ) {
+  if (band === 'strong' && dob !== 'matched' && !pep && twoPartsNotBothRare(index, reading.sharedParts())) {
     // "Roman Semenov" / "SEMENOV, Roman": a given name and a surname are shared by many people,
     // however few of them the lists hold (a surname rare on the lists may be common in its
     // country). Without the date of birth they make a likely sanctions or criminal match only
@@ -519,7 +516,7 @@ function nameVerdict(
     // "Stanislav Popov", born 1985, / Stanislav Sergeyevich POPOV, both UK-listed without a date).
     // A PEP keeps the common bar: its level says which office (the contract: Tier 1 is HIGH).
     const bar =
-      dob === 'unknown' && !context.nameOnly && index.people[s.person].category !== 'pep'
+      dob === 'unknown' && !context.nameOnly && !pep
         ? LIKELY_JOINT_SHARE
         : middleLeftOut && context.nameOnly
           ? MIDDLE_LEFT_OUT_JOINT_SHARE
@@ -533,11 +530,7 @@ function nameVerdict(
     if (share >= bar) {
       band = 'weak';
       notes.push(commonnessInWords(c));
-    } else if (
-      band === 'strong' &&
-      share >= LIKELY_JOINT_SHARE &&
-      index.people[s.person].category !== 'pep'
-    ) {
+    } else if (band === 'strong' && share >= LIKELY_JOINT_SHARE && !pep) {
       // "Luis Silva Soares" / LUIS SOARES DA SILVA, "Yuris Viktorovich Zaytsev" / ZAYTSEV, Yuriy
       // Viktorovich: below the common bar, the name is still borne by hundreds in a large nation
       // (9 in a million, 1,800 in Brazil): a possible sanctions or criminal match, not a likely
