@@ -267,31 +267,46 @@ function csvField(s: string): string {
  */
 const SEEDS: Record<'dev' | 'held-out', number> = { dev: 37_000, 'held-out': 37_700 };
 
-function main(): void {
+/** An innocent person drawn from the population: origin group, name and date of birth. */
+export interface PopulationInnocent {
+  group: PopulationGroup;
+  name: string;
+  dob: string;
+}
+
+/**
+ * `perGroup` people of each origin group whose names fall in `half`, drawn with `seed` (the
+ * group's position added). Drawn by frequency, a common name comes up again, as in a bank's
+ * customers: people, not distinct names, are counted. A name of the other half is passed over,
+ * so the halves never share a name.
+ */
+export function drawHalf(half: 'dev' | 'held-out', seed: number, perGroup: number): PopulationInnocent[] {
   const make = makers();
-  const rows: Record<'dev' | 'held-out', string[]> = { dev: [], 'held-out': [] };
+  const people: PopulationInnocent[] = [];
   POPULATION_GROUPS.forEach((group, g) => {
-    for (const half of ['dev', 'held-out'] as const) {
-      const random = rng(SEEDS[half] + g);
-      // Drawn by frequency, a common name comes up again, as in a bank's customers: people, not
-      // distinct names, are counted. A name drawn for the other half is passed over, so the
-      // halves never share a name.
-      let filled = 0;
-      for (let i = 0; filled < PER_HALF; i++) {
-        if (i > PER_HALF * 100) throw new Error(`${group}: too few distinct names`);
-        const name = make[group](random).replace(/\s+/g, ' ').trim();
-        const dob = birthDate(random);
-        if (name === '' || halfOfPopulationInnocent(group, name) !== half) continue;
-        filled++;
-        rows[half].push([group, name, dob].map(csvField).join(','));
-      }
+    const random = rng(seed + g);
+    let filled = 0;
+    for (let i = 0; filled < perGroup; i++) {
+      if (i > perGroup * 100) throw new Error(`${group}: too few distinct names`);
+      const name = make[group](random).replace(/\s+/g, ' ').trim();
+      const dob = birthDate(random);
+      if (name === '' || halfOfPopulationInnocent(group, name) !== half) continue;
+      filled++;
+      people.push({ group, name, dob });
     }
   });
+  return people;
+}
+
+function main(): void {
   mkdirSync(POPULATION_INNOCENTS_DIR, { recursive: true });
   for (const half of ['dev', 'held-out'] as const) {
+    const rows = drawHalf(half, SEEDS[half], PER_HALF).map((p) =>
+      [p.group, p.name, p.dob].map(csvField).join(','),
+    );
     const path = join(POPULATION_INNOCENTS_DIR, `${half}.csv`);
-    writeFileSync(path, `group,name,dob\n${rows[half].join('\n')}\n`);
-    console.log(`${path}: ${rows[half].length} people`);
+    writeFileSync(path, `group,name,dob\n${rows.join('\n')}\n`);
+    console.log(`${path}: ${rows.length} people`);
   }
 }
 

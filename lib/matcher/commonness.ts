@@ -247,6 +247,20 @@ export class CommonnessModel {
       joint *= share;
       if (patronymicAt[k]) patronymics++;
     }
+    // Listed parts the query writes as one ("Alkhatib" for Ali KHATIB) are as common as the
+    // commoner of the two readings: everyone named Alkhatib agrees with them as well.
+    for (const p of pairs) {
+      if (!p.listed.includes(' ') || !ownSpellings?.has(p.query)) continue;
+      const asOne = this.population.shareOfAnySpelling(p.query, code);
+      if (!asOne) continue;
+      const words = p.listed.split(' ');
+      const merged = parts.filter((part) => words.includes(part.text));
+      const product = merged.reduce((x, part) => x * part.share, 1);
+      if (merged.length < 2 || asOne.share <= product) continue;
+      parts.splice(0, parts.length, ...parts.filter((part) => !merged.includes(part)));
+      parts.push({ text: p.query, share: asOne.share, population: asOne });
+      joint = (joint / product) * asOne.share;
+    }
     // One distinct part is left to the single-part rules of name-score.ts ("Abdullah ABDULLAH"
     // too); a Văn or Thị beside it is no second part, so "Nguyen Thi" rests on NGUYEN alone.
     for (const p of pairs)

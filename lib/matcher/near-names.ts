@@ -68,10 +68,12 @@ const OWN_NAME_SHARE = 5e-4;
 /**
  * A folded name part's highest share of a population (the population table), a woman's Slavic
  * surname read as the man's; 0 when the table does not have it (under 1 in 10,000 everywhere).
+ * A part the matcher read from another script is looked up in any romanisation (`anySpelling`):
+ * the reading is the matcher's ("Найля" is "naylya"), the table's the census's ("nailya").
  */
-function populationShare(text: string): number {
+function populationShare(text: string, anySpelling = false): number {
   const population = populationNames();
-  const own = population.shareOf(text);
+  const own = anySpelling ? population.shareOfAnySpelling(text) : population.shareOf(text);
   if (own) return own.share;
   // A patronymic is its father's given name's ("Mikhailovich": Mikhail).
   const stem = text.replace(PATRONYMIC_ENDING_RE, '');
@@ -149,7 +151,7 @@ export function isAnotherName(query: NameToken, listed: NameToken, similarity: n
   if (similarity >= ONE_NAME_PAIR || !plainParts(query, listed)) return false;
   if (!ownSpelling(query)) return false;
   if (spellingsOfOneName(query, listed)) return false;
-  const share = populationShare(query.text);
+  const share = populationShare(query.text, query.transliterated);
   if (share === 0) return false;
   // Typed in Latin letters, a rare name may be a typo that landed on it ("Nazef" / NAYEF): it is
   // another name when common enough, or when both spellings are names many people bear. A part

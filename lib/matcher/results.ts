@@ -530,11 +530,14 @@ function nameVerdict(
     if (share >= bar) {
       band = 'weak';
       notes.push(commonnessInWords(c));
-    } else if (band === 'strong' && share >= LIKELY_JOINT_SHARE && !pep) {
+    } else if (band === 'strong' && share >= LIKELY_JOINT_SHARE && (!pep || measuredShares(c))) {
       // "Luis Silva Soares" / LUIS SOARES DA SILVA, "Yuris Viktorovich Zaytsev" / ZAYTSEV, Yuriy
       // Viktorovich: below the common bar, the name is still borne by hundreds in a large nation
       // (9 in a million, 1,800 in Brazil): a possible sanctions or criminal match, not a likely
-      // one, until the date of birth says so. (A PEP's level says which office, as above.)
+      // one, until the date of birth says so. A PEP too ("Leah Scott" / Leah SCOTT, a Bermudan
+      // minister: 8 in a million in the UK), but only on shares the population table measured: a
+      // part it lacks is assumed as common as its floor, which holds no head of state down
+      // ("Vladimir Putin", "Sun Chunlan"). The contract's HIGH is a strong match on a Tier 1 PEP.
       band = 'partial';
       notes.push(`${commonnessInWords(c)}; about ${perMillion(share)} in a million bear the whole name`);
     }
@@ -1013,4 +1016,9 @@ function criminalResult(matches: Match[], lists: ListSummary[]): CriminalResult 
     fbi_hits: matches.filter((m) => m.list_id === 'fbi_wanted'),
     narrative: criminalNarrative(risk_level, matches, lists),
   };
+}
+
+/** Whether every part's share is the population table's, not assumed (`PartShare.population`). */
+function measuredShares(c: Commonness): boolean {
+  return c.parts.every((p) => p.population !== undefined && !p.assumed);
 }

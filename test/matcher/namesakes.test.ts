@@ -99,7 +99,9 @@ describe('near spellings of common names', () => {
   it('so is an uncommon given name beside a near surname: Teresa Costa / Teresa MARTINEZ Acosta', () => {
     const teresa = 'Paraguay|Teresa MARTINEZ Acosta';
     expect(below(levelOn('world_leaders_pep', teresa, 'Teresa Costa'), 'MEDIUM')).toBe(true);
-    expect(levelOn('world_leaders_pep', teresa, 'Teresa Martinez Acosta')).toBe('HIGH');
+    // Her own name alerts; borne by about 4 in a million (Martinez 4%, Acosta 2% in Paraguay), as
+    // a possible match.
+    expect(levelOn('world_leaders_pep', teresa, 'Teresa Martinez Acosta')).toBe('MEDIUM');
   });
 
   it('is an alert with the listed date of birth, and a typo in the full name still is', () => {

@@ -84,6 +84,15 @@ describe('a near part that is another name', () => {
     expect(atLeast(levelOn('eu_fsf', 'EU.8579.3', 'Muhammad Salti'), 'MEDIUM')).toBe(true);
   });
 
+  it('reads a part from Cyrillic under the table’s romanisation: Naylya (Найля) is not Natalya', () => {
+    // The matcher reads Найля as "naylya", the table holds her as "nailya": one name, found
+    // either way, and another than NATALYA (VINOGRADOVA, Natalya Yuryevna; it had been HIGH).
+    const m = matchOn('ofac_sdn', '42982', 'Найля Юриевна Виноградова');
+    expect(below(m?.risk_level ?? 'CLEAR', 'MEDIUM')).toBe(true);
+    expect(m?.explanation.name.detail).toContain('NAYLYA is another name than NATALYA');
+    expect(atLeast(levelOn('ofac_sdn', '42982', 'Наталья Юрьевна Виноградова'), 'MEDIUM')).toBe(true);
+  });
+
   it('holds "Анна Сергеевна Иванова" below MEDIUM for Elena Sergeevna IVANOVA (it had been HIGH): Anna is not Elena', () => {
     expect(below(levelOn('eu_fsf', 'EU.11173.5', 'Анна Сергеевна Иванова'), 'MEDIUM')).toBe(true);
   });
