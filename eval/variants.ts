@@ -14,7 +14,7 @@ import { foldText, tokeniseName } from '../lib/matcher/normalise.ts';
 import type { Matcher } from '../lib/matcher/screen.ts';
 import { riskRank } from '../lib/matcher/types.ts';
 import { perListPeople } from '../lib/watchlists/linking.ts';
-import type { ListedPerson, WatchlistSnapshot } from '../lib/watchlists/types.ts';
+import type { ListedDob, ListedPerson, WatchlistSnapshot } from '../lib/watchlists/types.ts';
 import { fullDob, type Half, halfOf, levelOn } from './classes.ts';
 
 const PER_LIST = 120;
@@ -37,6 +37,19 @@ export interface VariantFigures {
   all: Record<Half, RecallCell>;
   /** Primary name with a DOB 20 years off: screens, and how many came back HIGH or above. */
   wrongDob: Record<Half, { n: number; high: number }>;
+  /**
+   * People listed with years, a month or a range only (no full date): every variant screened with
+   * a date inside the first listed one (`dateInside`), as a customer who knows the birthday gives it.
+   */
+  listedYear: Record<Half, RecallCell>;
+}
+
+/** A date inside a listed date that is not a full one: its month's 15th, or mid-year. */
+export function dateInside(dob: ListedDob): string | undefined {
+  if (dob.kind === 'month') return `${dob.year}-${String(dob.month).padStart(2, '0')}-15`;
+  if (dob.kind === 'year') return `${dob.year}-06-15`;
+  if (dob.kind === 'range') return `${dob.from}-06-15`;
+  return undefined;
 }
 
 function cells(): Record<Half, RecallCell> {
@@ -88,6 +101,7 @@ export function measureVariants(matcher: Matcher, snapshot: WatchlistSnapshot): 
     byKind: new Map(VARIANT_KINDS.map((k) => [k, cells()])),
     all: cells(),
     wrongDob: { dev: { n: 0, high: 0 }, 'held-out': { n: 0, high: 0 } },
+    listedYear: cells(),
   };
   const byList = new Map<string, ListedPerson[]>();
   // A historical list (the retired OFSI list) is screened only through a linked current listing.
@@ -133,6 +147,18 @@ export function measureVariants(matcher: Matcher, snapshot: WatchlistSnapshot): 
         figures.wrongDob[half].n++;
         if (rank >= riskRank('HIGH')) figures.wrongDob[half].high++;
       }
+      const inside = person.dobs.length > 0 && !dob ? dateInside(person.dobs[0]) : undefined;
+      for (const [kind, name] of inside ? variantsOf(person) : []) {
+        const rank = riskRank(levelOn(matcher, person, name, inside));
+        if (half === 'dev' && rank < riskRank('MEDIUM') && process.env.EVAL_VERBOSE)
+          console.log(
+            `    dev listed-year variant miss (${kind}): ${name} ${inside} → ${person.primary_name} [${listId}]`,
+          );
+        const c = figures.listedYear[half];
+        c.n++;
+        if (rank >= riskRank('MEDIUM')) c.medium++;
+        if (rank >= riskRank('HIGH')) c.high++;
+      }
     }
   }
   return figures;
@@ -151,6 +177,7 @@ export function printVariants(f: VariantFigures): void {
   for (const [list, c] of f.byList) row(list, c);
   for (const [kind, c] of f.byKind) row(kind, c);
   row('all', f.all);
+  row('with a listed year', f.listedYear);
   const w = f.wrongDob;
   console.log(
     `  DOB 20 years off, ≥HIGH: dev ${pct(w.dev.high, w.dev.n)} (${w.dev.n}) held-out ${pct(w['held-out'].high, w['held-out'].n)} (${w['held-out'].n})`,

@@ -943,7 +943,17 @@ function toMatch(
     tier: person.pep?.tier,
     current: person.pep?.current,
   });
-  const risk_level: RiskLevel = verdict.atLeastMedium ? maxRisk([computed, 'MEDIUM']) : computed;
+  const withDob: RiskLevel = verdict.atLeastMedium ? maxRisk([computed, 'MEDIUM']) : computed;
+  // A date of birth the listing agrees with, if only by a listed year, never leaves the match
+  // below its level by name alone: "SARWAR, Muhammad" born 1966, listed as born 1966-1968, is too
+  // common a name for the year to lift, and no less likely the listed man for it (it had been LOW,
+  // MEDIUM by name alone).
+  const alone =
+    dob.status === 'matched'
+      ? levelByNameAlone(index, s, weakAlias, person, indexed, context, nationality.status)
+      : undefined;
+  const heldByName = alone !== undefined && riskRank(alone) > riskRank(withDob);
+  const risk_level: RiskLevel = heldByName ? alone : withDob;
   const adjusted =
     s.name.score +
     SCORE_ADJUST[dob.status] +
@@ -964,7 +974,9 @@ function toMatch(
     programmes: person.programmes,
     explanation: {
       name: nameExplanation(s, listedName.name, weakAlias, band, verdict.notes),
-      dob: dobExplained,
+      dob: heldByName
+        ? { ...dobExplained, detail: `${dobExplained.detail}; held at ${alone}, the level by name alone` }
+        : dobExplained,
       nationality,
       location,
     },
@@ -981,6 +993,41 @@ function toMatch(
     };
   }
   return { match };
+}
+
+/**
+ * The level a match would have had without the date of birth (the subject's nationality and the
+ * listing as they are); undefined when the name alone would not be reported.
+ */
+function levelByNameAlone(
+  index: NameIndex,
+  s: Scored,
+  weakAlias: boolean,
+  person: ListedPerson,
+  indexed: IndexedPerson,
+  context: VerdictContext,
+  nationality: FieldStatus,
+): RiskLevel | undefined {
+  const verdict = nameVerdict(
+    index,
+    s,
+    weakAlias,
+    'unknown',
+    false,
+    listedYearCount(person.dobs),
+    { ...context, nameOnly: true },
+    nationality === 'mismatched',
+  );
+  if (!verdict.band) return undefined;
+  const level = matchRisk({
+    check: indexed.category,
+    band: verdict.band,
+    dob: 'unknown',
+    nationality,
+    tier: person.pep?.tier,
+    current: person.pep?.current,
+  });
+  return verdict.atLeastMedium ? maxRisk([level, 'MEDIUM']) : level;
 }
 
 function sanctionsResult(matches: Match[], lists: ListSummary[]): SanctionsResult {
