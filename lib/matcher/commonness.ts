@@ -182,7 +182,7 @@ export class CommonnessModel {
     surname = -1,
     ownSpellings?: ReadonlySet<string>,
   ): Commonness {
-    const parts: PartShare[] = [];
+    let parts: PartShare[] = [];
     // A listed surname that ends like a patronymic is one only when its father's name is known
     // (NEKRASHEVICH, LUKASHEVICH are Belarusian surnames, not patronymics).
     const patronymicAt = ids.map(
@@ -257,8 +257,10 @@ export class CommonnessModel {
       const merged = parts.filter((part) => words.includes(part.text));
       const product = merged.reduce((x, part) => x * part.share, 1);
       if (merged.length < 2 || asOne.share <= product) continue;
-      parts.splice(0, parts.length, ...parts.filter((part) => !merged.includes(part)));
-      parts.push({ text: p.query, share: asOne.share, population: asOne });
+      parts = [
+        ...parts.filter((part) => !merged.includes(part)),
+        { text: p.query, share: asOne.share, population: asOne },
+      ];
       joint = (joint / product) * asOne.share;
     }
     // One distinct part is left to the single-part rules of name-score.ts ("Abdullah ABDULLAH"

@@ -586,6 +586,11 @@ function nameVerdict(
  */
 const LIKELY_JOINT_SHARE = 1e-6;
 
+/** Whether every part's share is the population table's, not assumed (`PartShare.population`). */
+function measuredShares(c: Commonness): boolean {
+  return c.parts.every((p) => p.population !== undefined && !p.assumed);
+}
+
 /** A share as a count per million people, for the narrative (2 significant digits). */
 function perMillion(share: number): string {
   const n = share * 1e6;
@@ -935,22 +940,15 @@ function toMatch(
     : yearsOnly
       ? { ...dob, detail: `${dob.detail}; a match on one of several listed years does not lift a weak name` }
       : dob;
-  const computed: RiskLevel = matchRisk({
-    check: indexed.category,
-    band,
-    dob: dobForRisk,
-    nationality: nationality.status,
-    tier: person.pep?.tier,
-    current: person.pep?.current,
-  });
-  const withDob: RiskLevel = verdict.atLeastMedium ? maxRisk([computed, 'MEDIUM']) : computed;
+  const withDob = verdictLevel(indexed, band, verdict.atLeastMedium, dobForRisk, nationality.status);
   // A date of birth the listing agrees with, if only by a listed year, never leaves the match
   // below its level by name alone: "SARWAR, Muhammad" born 1966, listed as born 1966-1968, is too
   // common a name for the year to lift, and no less likely the listed man for it (it had been LOW,
-  // MEDIUM by name alone).
+  // MEDIUM by name alone). Without a date a match is HIGH at most (risk.ts), so a match at HIGH
+  // or above with the date is not read again.
   const alone =
-    dob.status === 'matched'
-      ? levelByNameAlone(index, s, weakAlias, person, indexed, context, nationality.status)
+    dob.status === 'matched' && riskRank(withDob) < riskRank('HIGH')
+      ? levelByNameAlone(index, s, weakAlias, indexed, context, nationality.status)
       : undefined;
   const heldByName = alone !== undefined && riskRank(alone) > riskRank(withDob);
   const risk_level: RiskLevel = heldByName ? alone : withDob;
@@ -1003,7 +1001,6 @@ function levelByNameAlone(
   index: NameIndex,
   s: Scored,
   weakAlias: boolean,
-  person: ListedPerson,
   indexed: IndexedPerson,
   context: VerdictContext,
   nationality: FieldStatus,
@@ -1014,20 +1011,31 @@ function levelByNameAlone(
     weakAlias,
     'unknown',
     false,
-    listedYearCount(person.dobs),
+    listedYearCount(indexed.person.dobs),
     { ...context, nameOnly: true },
     nationality === 'mismatched',
   );
-  if (!verdict.band) return undefined;
+  return verdict.band && verdictLevel(indexed, verdict.band, verdict.atLeastMedium, 'unknown', nationality);
+}
+
+/** A name verdict's risk level (risk.ts), at least MEDIUM when the verdict says so. */
+function verdictLevel(
+  indexed: IndexedPerson,
+  band: NameBand,
+  atLeastMedium: boolean,
+  dob: FieldStatus,
+  nationality: FieldStatus,
+): RiskLevel {
+  const { pep } = indexed.person;
   const level = matchRisk({
     check: indexed.category,
-    band: verdict.band,
-    dob: 'unknown',
+    band,
+    dob,
     nationality,
-    tier: person.pep?.tier,
-    current: person.pep?.current,
+    tier: pep?.tier,
+    current: pep?.current,
   });
-  return verdict.atLeastMedium ? maxRisk([level, 'MEDIUM']) : level;
+  return atLeastMedium ? maxRisk([level, 'MEDIUM']) : level;
 }
 
 function sanctionsResult(matches: Match[], lists: ListSummary[]): SanctionsResult {
@@ -1063,9 +1071,4 @@ function criminalResult(matches: Match[], lists: ListSummary[]): CriminalResult 
     fbi_hits: matches.filter((m) => m.list_id === 'fbi_wanted'),
     narrative: criminalNarrative(risk_level, matches, lists),
   };
-}
-
-/** Whether every part's share is the population table's, not assumed (`PartShare.population`). */
-function measuredShares(c: Commonness): boolean {
-  return c.parts.every((p) => p.population !== undefined && !p.assumed);
 }
