@@ -81,7 +81,8 @@ export function isExactNamesake(name: string, listed: string): boolean {
   );
 }
 
-function matchesOf(result: ReturnType<Matcher['screen']>): Match[] {
+/** A screen's matches in every check, highest level first. */
+export function matchesOf(result: ReturnType<Matcher['screen']>): Match[] {
   const matches: Match[] = [];
   for (const r of [result.sanctions_result, result.pep_result]) if (r) matches.push(...r.matches);
   if (result.criminal_result)

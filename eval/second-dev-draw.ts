@@ -8,9 +8,10 @@
  */
 import { createMatcher } from '../lib/matcher/screen.ts';
 import { loadSnapshot } from '../lib/matcher/snapshot-file.ts';
-import { type Match, riskRank } from '../lib/matcher/types.ts';
+import { riskRank } from '../lib/matcher/types.ts';
 import { CHECK_TYPES } from '../lib/watchlists/types.ts';
 import { drawHalf } from './generate-population-innocents.ts';
+import { matchesOf } from './innocents.ts';
 
 const SEED = 41_000;
 const PER_GROUP = 3000;
@@ -27,13 +28,7 @@ for (const p of drawHalf('dev', SEED, PER_GROUP)) {
   if (rank >= riskRank('HIGH')) c.high++;
   counts.set(p.group, c);
   if (rank < riskRank('HIGH')) continue;
-  const matches: Match[] = [
-    ...(result.sanctions_result?.matches ?? []),
-    ...(result.pep_result?.matches ?? []),
-    ...(result.criminal_result?.interpol_hits ?? []),
-    ...(result.criminal_result?.fbi_hits ?? []),
-  ];
-  for (const m of matches.filter((x) => riskRank(x.risk_level) >= riskRank('HIGH')))
+  for (const m of matchesOf(result).filter((x) => riskRank(x.risk_level) >= riskRank('HIGH')))
     console.log(
       `  ${m.risk_level} ${p.group}: ${p.name}${withDob ? ` ${p.dob}` : ''} → ${m.matched_name} [${m.list_id}] ${m.explanation.name.detail}`,
     );
